@@ -1,0 +1,140 @@
+/**
+ * Picks the embedder and LLM from config (SPEC §1 `MEMORY_AI_*`, §4). An unreachable backend is a
+ * runtime condition — reported by `ping()`, /health and doctor, and survived by storing writes with
+ * their vector marked missing — so building providers never fails for it; only impossible config throws.
+ */
+import { HubError } from '../lib/errors.js';
+import { createLocalEmbedder } from './local-embedder.js';
+import { createOllamaEmbedder, createOllamaLlm, ollamaHost, pingOllama } from './ollama.js';
+import { createOpenAiEmbedder, createOpenAiLlm } from './openai.js';
+import type { Embedder, Llm } from './types.js';
+
+/** The AI part of the parsed config; env names in SPEC §1. */
+export interface AiConfig {
+  /** `MEMORY_AI_PROVIDER`: `auto` = ollama if it answers at start-up, else local. */
+  provider: 'auto' | 'ollama' | 'openai' | 'local';
+  /** `MEMORY_AI_BASE_URL` (embeddings, and the LLM unless `llmBaseUrl` is set). */
+  baseUrl: string;
+  /** `MEMORY_LLM_BASE_URL`: the LLM on another host. */
+  llmBaseUrl?: string;
+  /** `MEMORY_AI_API_KEY` (openai only). */
+  apiKey?: string;
+  /** `MEMORY_EMBED_MODEL` (remote providers; the local embedder has its own model and dim). */
+  embedModel: string;
+  /** `MEMORY_EMBED_DIM` (remote providers). */
+  embedDim: number;
+  /** `MEMORY_LLM_MODEL`. */
+  llmModel: string;
+  /** `MEMORY_AI_TIMEOUT` in seconds; LLM calls get `max(timeoutSeconds, 60)`. */
+  timeoutSeconds: number;
+}
+
+/** What `createAi` hands to the services. `llm` is null when no LLM is configured (local / fallback). */
+export interface Ai {
+  embedder: Embedder;
+  llm: Llm | null;
+  /** Start-up notes for the log, /health and doctor (e.g. why `auto` fell back to local). */
+  warnings: string[];
+}
+
+// Generation is slow on Pi-class hardware and cold model loads take tens of seconds (SPEC §1).
+const MIN_LLM_TIMEOUT_S = 60;
+const PROVIDERS = new Set(['auto', 'ollama', 'openai', 'local']);
+
+function checkUrl(name: string, url: string | undefined): void {
+  if (url === undefined) return;
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new HubError('invalid', `${name} is not a URL: ${JSON.stringify(url)}`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    throw new HubError('invalid', `${name} must be an http(s) URL, got ${u.protocol}`);
+  }
+}
+
+/** Throws HubError('invalid') naming the setting, for config that can never work. */
+function validate(cfg: AiConfig): void {
+  if (!PROVIDERS.has(cfg.provider)) {
+    throw new HubError('invalid', `MEMORY_AI_PROVIDER must be one of auto, ollama, openai, local; got ${JSON.stringify(cfg.provider)}`);
+  }
+  if (!(Number.isFinite(cfg.timeoutSeconds) && cfg.timeoutSeconds > 0)) {
+    throw new HubError('invalid', `MEMORY_AI_TIMEOUT must be a positive number of seconds, got ${cfg.timeoutSeconds}`);
+  }
+  if (cfg.provider === 'local') return;
+  checkUrl('MEMORY_AI_BASE_URL', cfg.baseUrl);
+  checkUrl('MEMORY_LLM_BASE_URL', cfg.llmBaseUrl || undefined);
+  if (!Number.isInteger(cfg.embedDim) || cfg.embedDim < 1 || cfg.embedDim > 65_536) {
+    throw new HubError('invalid', `MEMORY_EMBED_DIM must be an integer in 1..65536, got ${cfg.embedDim}`);
+  }
+  if (!cfg.embedModel?.trim()) throw new HubError('invalid', 'MEMORY_EMBED_MODEL must not be empty');
+  if (!cfg.llmModel?.trim()) throw new HubError('invalid', 'MEMORY_LLM_MODEL must not be empty');
+}
+
+function ollama(cfg: AiConfig): Ai {
+  return {
+    embedder: createOllamaEmbedder({
+      baseUrl: cfg.baseUrl,
+      model: cfg.embedModel,
+      dim: cfg.embedDim,
+      timeoutMs: cfg.timeoutSeconds * 1000,
+    }),
+    llm: createOllamaLlm({
+      baseUrl: cfg.llmBaseUrl || cfg.baseUrl,
+      model: cfg.llmModel,
+      timeoutMs: Math.max(cfg.timeoutSeconds, MIN_LLM_TIMEOUT_S) * 1000,
+    }),
+    warnings: [],
+  };
+}
+
+function openai(cfg: AiConfig): Ai {
+  const apiKey = cfg.apiKey || undefined;
+  return {
+    embedder: createOpenAiEmbedder({
+      baseUrl: cfg.baseUrl,
+      apiKey,
+      model: cfg.embedModel,
+      dim: cfg.embedDim,
+      timeoutMs: cfg.timeoutSeconds * 1000,
+    }),
+    llm: createOpenAiLlm({
+      baseUrl: cfg.llmBaseUrl || cfg.baseUrl,
+      apiKey,
+      model: cfg.llmModel,
+      timeoutMs: Math.max(cfg.timeoutSeconds, MIN_LLM_TIMEOUT_S) * 1000,
+    }),
+    warnings: [],
+  };
+}
+
+/**
+ * Build the embedder and LLM for `cfg`. `auto` probes Ollama at `baseUrl` once (2 s) and falls
+ * back to the offline local embedder with no LLM, explaining why in `warnings`. Never rejects for
+ * an unreachable backend; rejects with HubError('invalid') for impossible config.
+ */
+export async function createAi(cfg: AiConfig): Promise<Ai> {
+  validate(cfg);
+  switch (cfg.provider) {
+    case 'local':
+      return { embedder: createLocalEmbedder(), llm: null, warnings: [] };
+    case 'ollama':
+      return ollama(cfg);
+    case 'openai':
+      return openai(cfg);
+    case 'auto': {
+      if (await pingOllama(cfg.baseUrl)) return ollama(cfg);
+      const embedder = createLocalEmbedder();
+      return {
+        embedder,
+        llm: null,
+        warnings: [
+          `MEMORY_AI_PROVIDER=auto: no Ollama answered at ${ollamaHost(cfg.baseUrl)} within 2 s; ` +
+            `using the offline local embedder (${embedder.model}, lexical, weaker on paraphrases) and no LLM. ` +
+            'Start Ollama and restart, or set MEMORY_AI_PROVIDER explicitly.',
+        ],
+      };
+    }
+  }
+}

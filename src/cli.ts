@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+/**
+ * `hearth <command>` (SPEC §1). Commands are thin: they load config, build the hub or the
+ * services, call one service, print, and exit non-zero on failure with one clear line.
+ */
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config/load.js';
+import { SchemaError } from './db/open.js';
+import { HubError } from './lib/errors.js';
+import { COMMANDS } from './cli/commands.js';
+
+const USAGE = `usage: hearth <command> [--config FILE] [options]
+
+commands:
+  serve                 HTTP API, MQTT broker and bridge, scheduler (what npm start runs)
+  mcp                   MCP over stdio (Claude Desktop, Claude Code, OpenHome)
+  doctor [--json]       check database, schema, embedder; exit 1 on a problem
+  backup <file>         online backup of the database (safe while serving)
+  reembed [--dry-run]   rebuild memory vectors for the configured embedding model
+`;
+
+async function main(argv: string[]): Promise<number | undefined> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: false,
+    options: { config: { type: 'string', short: 'c' }, help: { type: 'boolean', short: 'h' }, json: { type: 'boolean' }, 'dry-run': { type: 'boolean' } },
+  });
+  const [name, ...rest] = positionals;
+  if (!name || values.help) {
+    process.stdout.write(USAGE);
+    return name || values.help ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`hearth: unknown command "${name}"\n${USAGE}`);
+    return 2;
+  }
+  const { config, file } = loadConfig({ configPath: values.config as string | undefined });
+  return command({ config, file, args: rest, flags: values as Record<string, unknown> });
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== undefined && code !== null) process.exitCode = code;
+  },
+  (e: unknown) => {
+    const known = e instanceof ConfigError || e instanceof SchemaError || e instanceof HubError;
+    process.stderr.write(`hearth: ${known ? (e as Error).message : (e as Error).stack ?? String(e)}\n`);
+    process.exitCode = known && e instanceof HubError && e.code === 'invalid' ? 2 : 1;
+  },
+);

@@ -1,0 +1,50 @@
+/** `hearth doctor`: integrity, foreign keys, schema version, counts, embedder; exit 1 on failure. */
+import { openDatabase } from '../db/open.js';
+import { MIGRATIONS } from '../db/migrations/index.js';
+import { createHub } from '../main.js';
+import type { CommandContext } from './commands.js';
+
+interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+export async function runDoctor({ config, flags }: CommandContext): Promise<number> {
+  const checks: Check[] = [];
+  let hub: Awaited<ReturnType<typeof createHub>> | undefined;
+  try {
+    const db = openDatabase({ dataDir: config.data_dir });
+    const integrity = db.pragma('integrity_check', { simple: true }) as string;
+    checks.push({ name: 'integrity', ok: integrity === 'ok', detail: integrity });
+    const fk = db.pragma('foreign_key_check') as unknown[];
+    checks.push({ name: 'foreign_keys', ok: fk.length === 0, detail: `${fk.length} violations` });
+    const version = db.pragma('user_version', { simple: true }) as number;
+    checks.push({ name: 'schema', ok: version === MIGRATIONS.length, detail: `version ${version} of ${MIGRATIONS.length}` });
+    db.close();
+    hub = await createHub({ config: { ...config, http: { ...config.http, enabled: false } } });
+    const s = hub.services;
+    const count = (t: string) => (s.db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n;
+    checks.push({ name: 'counts', ok: true, detail: `${count('entities')} entities, ${count('memories')} memories, ${count('relations')} relations` });
+    const answers = await s.embedder.ping();
+    checks.push({
+      name: 'embedder',
+      ok: answers,
+      detail: `${s.embedder.provider}/${s.embedder.model} (${s.embedder.dim} dims) ${answers ? 'answers' : 'does not answer'}${s.embedder.note ? ` — ${s.embedder.note}` : ''}`,
+    });
+    const pending = s.memory.repo.pendingCount();
+    checks.push({
+      name: 'vectors',
+      ok: s.vectors.state === 'ready',
+      detail: s.vectors.state === 'ready' ? `current; ${pending} memories waiting for a vector` : s.vectors.staleReason(),
+    });
+  } catch (e) {
+    checks.push({ name: 'open', ok: false, detail: (e as Error).message });
+  } finally {
+    await hub?.stop();
+  }
+  const ok = checks.every((c) => c.ok);
+  if (flags.json) process.stdout.write(JSON.stringify({ ok, checks }, null, 2) + '\n');
+  else for (const c of checks) process.stdout.write(`${c.ok ? 'ok  ' : 'FAIL'} ${c.name.padEnd(13)} ${c.detail}\n`);
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,17 @@
+/** `hearth mcp`: MCP over stdio. stdout is the protocol, so everything else goes to stderr. */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createMcpServer } from '../mcp/server.js';
+import { createHub } from '../main.js';
+import type { CommandContext } from './commands.js';
+
+export async function runMcpStdio({ config }: CommandContext): Promise<undefined> {
+  // The stdio server shares the database with a running `hearth serve` (WAL allows it) but opens no listeners.
+  const hub = await createHub({ config: { ...config, http: { ...config.http, enabled: false } } });
+  for (const w of hub.warnings) process.stderr.write(`hearth mcp: ${w}\n`);
+  const server = createMcpServer(hub.services, 'mcp');
+  const transport = new StdioServerTransport();
+  transport.onclose = () => void hub.stop().then(() => process.exit(0));
+  process.stdin.on('end', () => void hub.stop().then(() => process.exit(0)));
+  await server.connect(transport);
+  return undefined;
+}

@@ -1,0 +1,145 @@
+/**
+ * Finds, reads and validates the configuration: TOML file (`--config`, `$HEARTH_CONFIG`,
+ * `./config.toml`, `/etc/hearth/config.toml`, first found), then environment overrides (the seed's
+ * `MEMORY_*` names kept). Any problem is one `ConfigError` line naming the key.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { parse as parseToml } from 'smol-toml';
+import { ConfigSchema, type Config } from './schema.js';
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+type Conv = (raw: string, name: string) => unknown;
+
+const str: Conv = (v) => v;
+const num: Conv = (v, name) => {
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isFinite(n)) throw new ConfigError(`${name}: expected a number, got "${v}"`);
+  return n;
+};
+const bool: Conv = (v, name) => {
+  if (/^(1|true|yes|on)$/i.test(v)) return true;
+  if (/^(0|false|no|off)$/i.test(v)) return false;
+  throw new ConfigError(`${name}: expected true or false, got "${v}"`);
+};
+const json: Conv = (v, name) => {
+  try {
+    return JSON.parse(v);
+  } catch {
+    throw new ConfigError(`${name}: expected JSON, got "${v}"`);
+  }
+};
+
+/** env name → [config path, converter]. */
+export const ENV_MAP: Record<string, [string, Conv]> = {
+  HEARTH_DATA_DIR: ['data_dir', str],
+  HEARTH_ALLOW_UNAUTHENTICATED: ['allow_unauthenticated', bool],
+  HEARTH_LOG_LEVEL: ['log_level', str],
+  HEARTH_HTTP_HOST: ['http.host', str],
+  HEARTH_HTTP_PORT: ['http.port', num],
+  HEARTH_API_TOKEN: ['http.token', str],
+  HEARTH_BODY_LIMIT: ['http.body_limit', num],
+  HEARTH_MQTT_MODE: ['mqtt.mode', str],
+  HEARTH_MQTT_HOST: ['mqtt.host', str],
+  HEARTH_MQTT_PORT: ['mqtt.port', num],
+  HEARTH_MQTT_URL: ['mqtt.url', str],
+  HEARTH_MQTT_USERNAME: ['mqtt.username', str],
+  HEARTH_MQTT_PASSWORD: ['mqtt.password', str],
+  MEMORY_AI_PROVIDER: ['ai.provider', str],
+  MEMORY_AI_BASE_URL: ['ai.base_url', str],
+  MEMORY_LLM_BASE_URL: ['ai.llm_base_url', str],
+  MEMORY_AI_API_KEY: ['ai.api_key', str],
+  MEMORY_EMBED_MODEL: ['ai.embed_model', str],
+  MEMORY_EMBED_DIM: ['ai.embed_dim', num],
+  MEMORY_LLM_MODEL: ['ai.llm_model', str],
+  MEMORY_AI_TIMEOUT: ['ai.timeout', num],
+  MEMORY_TRUST_DEFAULT_REMEMBER: ['memory.trust_default_remember', num],
+  MEMORY_DECAY_HALFLIFE_DAYS: ['memory.decay_halflife_days', num],
+  MEMORY_DECAY_CATEGORY_HALFLIFE: ['memory.decay_category_halflife', json],
+  MEMORY_LOCATION_DECAY_HALFLIFE_HOURS: ['memory.location_decay_halflife_hours', num],
+  RETENTION_DAYS: ['timeseries.retention_days', num],
+  HEARTH_TZ: ['timeseries.timezone', str],
+};
+
+/** The config file to read, or null to run on defaults. An explicit path that does not exist is an error. */
+export function findConfigFile(explicit: string | undefined, env: Env): string | null {
+  const named = explicit ?? env.HEARTH_CONFIG;
+  if (named) {
+    if (!existsSync(named)) throw new ConfigError(`config file ${named}: not found`);
+    return named;
+  }
+  for (const candidate of ['./config.toml', '/etc/hearth/config.toml']) if (existsSync(candidate)) return candidate;
+  return null;
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let node = target;
+  for (const key of keys.slice(0, -1)) {
+    const next = node[key];
+    if (typeof next !== 'object' || next === null || Array.isArray(next)) node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[keys[keys.length - 1]] = value;
+}
+
+/** Validates a raw object (TOML + env merged) into a Config, or throws one line naming the key. */
+export function parseConfig(raw: unknown, origin = 'config'): Config {
+  const result = ConfigSchema.safeParse(raw);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const base = issue.path.join('.');
+  const key = issue.code === 'unrecognized_keys' ? [base, ...issue.keys].filter(Boolean).join('.') : base || '(root)';
+  const message = issue.code === 'unrecognized_keys' ? 'unknown key' : issue.message;
+  throw new ConfigError(`${origin}: ${key}: ${message}`);
+}
+
+export interface LoadOptions {
+  configPath?: string;
+  env?: Env;
+  /** Extra values applied last (tests, CLI flags). */
+  overrides?: Record<string, unknown>;
+}
+
+export function loadConfig(opts: LoadOptions = {}): { config: Config; file: string | null } {
+  const env = opts.env ?? process.env;
+  const file = findConfigFile(opts.configPath, env);
+  let raw: Record<string, unknown> = {};
+  if (file) {
+    try {
+      raw = parseToml(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    } catch (e) {
+      const why = (e as Error).message.split('\n')[0];
+      throw new ConfigError(`config file ${file}: ${why}`);
+    }
+  }
+  for (const [name, [path, conv]] of Object.entries(ENV_MAP)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') setPath(raw, path, conv(value, name));
+  }
+  for (const [path, value] of Object.entries(opts.overrides ?? {})) setPath(raw, path, value);
+  const config = parseConfig(raw, file ?? 'config');
+  assertSafeBinds(config);
+  return { config, file };
+}
+
+export const isLoopback = (host: string) =>
+  host === 'localhost' || host === '::1' || host === '[::1]' || /^127\./.test(host);
+
+/** SPEC §1: a non-loopback bind without a token/credentials refuses to start unless explicitly allowed. */
+export function assertSafeBinds(config: Config): void {
+  if (config.allow_unauthenticated) return;
+  if (config.http.enabled && !isLoopback(config.http.host) && !config.http.token) {
+    throw new ConfigError(
+      `http.host: ${config.http.host} is not loopback and http.token (HEARTH_API_TOKEN) is empty; set a token or allow_unauthenticated = true`,
+    );
+  }
+  if (config.mqtt.mode === 'embedded' && !isLoopback(config.mqtt.host) && !(config.mqtt.username && config.mqtt.password)) {
+    throw new ConfigError(
+      `mqtt.host: ${config.mqtt.host} is not loopback and mqtt.username/mqtt.password are empty; set credentials or allow_unauthenticated = true`,
+    );
+  }
+}

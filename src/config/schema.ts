@@ -1,0 +1,83 @@
+/**
+ * The one configuration schema (SPEC §1). TOML sections mirror these objects; every key has a
+ * default so `npm start` works with no file. `.strict()` everywhere: an unknown key is an error,
+ * not a silent typo.
+ */
+import { z } from 'zod';
+
+const port = z.number().int().min(0).max(65535);
+const isTimeZone = (tz: string) => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+export const TRUST_LABELS = { user: 5, hardware: 4, system: 3, inferred: 2, external: 1 } as const;
+
+export const ConfigSchema = z
+  .object({
+    data_dir: z.string().min(1).default('./data'),
+    /** Explicit opt-in to bind HTTP/MQTT on a non-loopback address without a token/credentials. */
+    allow_unauthenticated: z.boolean().default(false),
+    log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    http: z
+      .object({
+        enabled: z.boolean().default(true),
+        host: z.string().min(1).default('127.0.0.1'),
+        port: port.default(8900),
+        token: z.string().default(''),
+        body_limit: z.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+      })
+      .strict()
+      .prefault({}),
+    mqtt: z
+      .object({
+        mode: z.enum(['embedded', 'external', 'off']).default('embedded'),
+        host: z.string().min(1).default('127.0.0.1'),
+        port: port.default(1883),
+        url: z.string().default(''),
+        username: z.string().default(''),
+        password: z.string().default(''),
+      })
+      .strict()
+      .prefault({}),
+    ai: z
+      .object({
+        provider: z.enum(['auto', 'ollama', 'openai', 'local']).default('auto'),
+        base_url: z.string().url().default('http://localhost:11434'),
+        llm_base_url: z.string().url().optional(),
+        api_key: z.string().default(''),
+        embed_model: z.string().min(1).default('nomic-embed-text'),
+        embed_dim: z.number().int().min(8).max(8192).default(768),
+        llm_model: z.string().min(1).default('llama3.2'),
+        timeout: z.number().positive().max(600).default(30),
+      })
+      .strict()
+      .prefault({}),
+    memory: z
+      .object({
+        trust_default_remember: z.number().int().min(1).max(5).default(5),
+        decay_halflife_days: z.number().positive().default(90),
+        decay_category_halflife: z.record(z.string(), z.number().positive()).default({}),
+        location_decay_halflife_hours: z.number().positive().default(24),
+      })
+      .strict()
+      .prefault({}),
+    timeseries: z
+      .object({
+        retention_days: z.number().positive().default(30),
+        timezone: z
+          .string()
+          .default(() => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC')
+          .refine(isTimeZone, 'not an IANA time zone'),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict();
+
+export type Config = z.infer<typeof ConfigSchema>;
+export type ConfigInput = z.input<typeof ConfigSchema>;

@@ -1,0 +1,4 @@
+/** Ordered schema migrations; `PRAGMA user_version` = how many have been applied. Append only. */
+import memory from './001-memory.js';
+
+export const MIGRATIONS: readonly string[] = [memory];

@@ -1,0 +1,59 @@
+/**
+ * Opens the one SQLite authority (SPEC §2): WAL, foreign keys, busy timeout, sqlite-vec loaded,
+ * migrations by `PRAGMA user_version`. Data dir 0700, database 0600.
+ */
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import { MIGRATIONS } from './migrations/index.js';
+
+export type Db = Database.Database;
+
+export class SchemaError extends Error {
+  override name = 'SchemaError';
+}
+
+export interface OpenOptions {
+  /** Directory for the database; created 0700. Use ':memory:' only in unit tests. */
+  dataDir: string;
+  fileName?: string;
+}
+
+export function openDatabase({ dataDir, fileName = 'hearth.db' }: OpenOptions): Db {
+  let path = ':memory:';
+  if (dataDir !== ':memory:') {
+    if (!existsSync(dataDir)) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    chmodSync(dataDir, 0o700);
+    path = join(dataDir, fileName);
+  }
+  const db = new Database(path);
+  if (path !== ':memory:') chmodSync(path, 0o600);
+  db.pragma('journal_mode = WAL');
+  // FULL in WAL mode fsyncs the WAL at each commit: an acknowledged write survives a power cut.
+  // Writers batch rows per transaction, so the fsync is paid per batch, not per row.
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('temp_store = MEMORY');
+  sqliteVec.load(db);
+  migrate(db);
+  return db;
+}
+
+/** Applies pending migrations in one transaction each; refuses a database from a newer Hearth. */
+export function migrate(db: Db): number {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > MIGRATIONS.length) {
+    throw new SchemaError(
+      `database schema version ${current} is newer than this Hearth understands (${MIGRATIONS.length}); upgrade Hearth or restore a backup`,
+    );
+  }
+  for (let v = current; v < MIGRATIONS.length; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+  return MIGRATIONS.length;
+}

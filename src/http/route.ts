@@ -1,0 +1,36 @@
+/**
+ * Table helpers so each route is one line: the shared zod schema validates (body for POST, query
+ * for GET, params for path segments) and the service result is wrapped as `{ok: true, ...}`.
+ */
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+
+type Handler<S extends z.ZodType> = (input: z.infer<S>) => unknown | Promise<unknown>;
+
+export interface Router {
+  post<S extends z.ZodType>(url: string, schema: S, handler: Handler<S>, summary?: string): void;
+  get<S extends z.ZodType>(url: string, schema: S | null, handler: Handler<S>, summary?: string): void;
+}
+
+function routerOf(app: FastifyInstance, tag: string): Router {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const wrap = async (p: unknown | Promise<unknown>) => ({ ok: true, ...((await p) as object) });
+  return {
+    post(url, schema, handler, summary) {
+      typed.post(url, { schema: { body: schema, tags: [tag], summary } }, (req) => wrap(handler(req.body as never)));
+    },
+    get(url, schema, handler, summary) {
+      const hasParams = url.includes(':');
+      const key = hasParams ? 'params' : 'querystring';
+      typed.get(url, { schema: { ...(schema && { [key]: schema }), tags: [tag], summary } }, (req) =>
+        wrap(handler((hasParams ? { ...(req.query as object), ...(req.params as object) } : req.query) as never)),
+      );
+    },
+  };
+}
+
+/** A Fastify plugin whose routes are declared through a Router. */
+export function routes(tag: string, declare: (r: Router) => void): FastifyPluginAsync {
+  return async (app) => declare(routerOf(app, tag));
+}

@@ -1,0 +1,31 @@
+/** /health: liveness, row counts and what the embedder is (SPEC §6). Never behind auth. */
+import type { Services } from '../../services.js';
+import { routes } from '../route.js';
+
+export const systemRoutes = (s: Services, extra?: () => Record<string, unknown>) =>
+  routes('system', (r) => {
+    r.get('/health', null, async () => {
+      const count = (table: string) => (s.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+      const counts = { entities: count('entities'), memories: count('memories'), relations: count('relations') };
+      const answers = await s.embedder.ping();
+      const embedder = {
+        provider: s.embedder.provider,
+        model: s.embedder.model,
+        dim: s.embedder.dim,
+        answers,
+        vectors: s.vectors.state,
+        pending: s.memory.repo.pendingCount(),
+        ...(s.embedder.note && { note: s.embedder.note }),
+        ...(s.vectors.state === 'stale' && { warning: s.vectors.staleReason() }),
+      };
+      const llm = s.llm ? { provider: s.llm.provider, model: s.llm.model } : null;
+      return {
+        result: `Hearth is up: ${counts.memories} memories about ${counts.entities} entities; embedder ${embedder.provider}/${embedder.model} ${answers ? 'answers' : 'does not answer'}.`,
+        status: 'ok',
+        counts,
+        embedder,
+        llm,
+        ...extra?.(),
+      };
+    });
+  });

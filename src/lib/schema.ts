@@ -1,0 +1,56 @@
+/**
+ * Zod building blocks shared by every tier's schemas. No transforms here: the same schema must
+ * render to JSON Schema (OpenAPI at /docs, MCP tool input) and validate at every door.
+ * Services normalise values (e.g. `toEpoch`) after validation.
+ */
+import { z } from 'zod';
+import { TRUST_LABELS } from '../config/schema.js';
+
+/** ISO-8601 date-time with an explicit zone (Z or ±hh:mm), e.g. 2026-11-30T18:10:00+01:00. */
+const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** Epoch seconds (number) or ISO-8601 with a zone. Year 1..9999 only. */
+export const Timestamp = z.union([
+  z.number().min(-62135596800).max(253402300799).describe('epoch seconds'),
+  z
+    .string()
+    .regex(ISO_WITH_ZONE, 'expected epoch seconds or an ISO-8601 date-time with a zone (e.g. 2026-11-30T18:10:00Z)')
+    .refine((s) => Number.isFinite(Date.parse(s)), 'not a valid date-time'),
+]);
+export type TimestampInput = z.infer<typeof Timestamp>;
+
+export function toEpoch(value: TimestampInput): number;
+export function toEpoch(value: TimestampInput | undefined): number | undefined;
+export function toEpoch(value: TimestampInput | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  return typeof value === 'number' ? value : Date.parse(value) / 1000;
+}
+
+/** Names of entities: people, rooms, devices, objects. Trimmed, no control characters. */
+export const EntityName = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(200)
+  .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
+
+export const EntityType = z.string().trim().min(1).max(50);
+
+/** Trust tier 1–5 or its label (SPEC §5). */
+export const Trust = z.union([
+  z.number().int().min(1).max(5),
+  z.enum(Object.keys(TRUST_LABELS) as [keyof typeof TRUST_LABELS, ...(keyof typeof TRUST_LABELS)[]]),
+]);
+export type TrustInput = z.infer<typeof Trust>;
+export const trustLevel = (t: TrustInput): number => (typeof t === 'number' ? t : TRUST_LABELS[t]);
+export const trustLabel = (level: number): string =>
+  Object.entries(TRUST_LABELS).find(([, v]) => v === level)?.[0] ?? String(level);
+
+/** Free text an assistant wrote (facts, queries): bounded, no NUL. */
+export const Text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max)
+    .regex(/^[^\u0000]*$/, 'must not contain NUL bytes');

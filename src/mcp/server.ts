@@ -1,0 +1,20 @@
+/** Builds an MCP server over the services: one per stdio session, one per Streamable HTTP request. */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Services } from '../services.js';
+import type { Actor } from '../tiers/audit/audit.repo.js';
+import { useOwnValidation } from './tool.js';
+import { memoryTools } from './tools/memory.tools.js';
+
+export const SERVER_INFO = { name: 'hearth', version: '0.1.0' };
+
+export function createMcpServer(services: Services, actor: Actor = 'mcp'): McpServer {
+  const server = new McpServer(SERVER_INFO, {
+    capabilities: { tools: {} },
+    instructions:
+      'Hearth is the memory of this home. Call recall or get_context before answering questions about the household, ' +
+      'and remember durable facts the user states. Empty results mean nothing is known: say so rather than guess.',
+  });
+  useOwnValidation(server);
+  memoryTools(server, services, actor);
+  return server;
+}

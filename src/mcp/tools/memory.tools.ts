@@ -1,0 +1,39 @@
+/** Tier 1 tools, named as in the seed. Descriptions are written for the assistant that calls them. */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Services } from '../../services.js';
+import * as M from '../../tiers/memory/memory.schemas.js';
+import type { Actor } from '../../tiers/audit/audit.repo.js';
+import { tool } from '../tool.js';
+
+export function memoryTools(server: McpServer, s: Services, actor: Actor): void {
+  tool(server, 'remember',
+    'Store a durable fact about a person, room, device or object ("Brian keeps the bedroom at 68°F at night"). ' +
+    'Use fact_key for single-valued facts (e.g. "bedroom_temp_night") so a later value replaces the old one. ' +
+    'Restating a known fact confirms it instead of duplicating it. Returns action: added, reinforced, superseded or contested.',
+    M.RememberInput, (a) => s.memory.remember(a, actor));
+  tool(server, 'recall',
+    'Search what the home remembers. mode "hybrid" (default) combines meaning and keywords; "keyword" needs no embedding model. ' +
+    'Filter by entity_name or category; as_of answers "what was true then". Returns an empty list when nothing matches — do not guess.',
+    M.RecallInput, (a) => s.memory.recall(a), { readOnlyHint: true });
+  tool(server, 'get_context',
+    'Relevance-filtered snapshot to ground a reply: the memories most relevant to query (and/or about entity_name), plus relationships. Prefer this before answering a personal question.',
+    M.GetContextInput, (a) => s.context.getContext(a), { readOnlyHint: true });
+  tool(server, 'get_profile',
+    'Everything known about one entity: memories by category, relationships and (when recorded) latest readings and schedule.',
+    M.ProfileInput, (a) => s.context.getProfile(a), { readOnlyHint: true });
+  tool(server, 'relate',
+    'Record a directed relationship: entity_a rel_type entity_b (e.g. Brian spouse_of Anna, Brian owns "blue Subaru"). Entities are created if new.',
+    M.RelateInput, (a) => s.relations.relate(a, actor));
+  tool(server, 'unrelate',
+    'End a relationship that is no longer true (history is kept, nothing is deleted). Omit rel_type to end every relation from entity_a to entity_b.',
+    M.UnrelateInput, (a) => s.relations.unrelate(a, actor), { destructiveHint: false });
+  tool(server, 'get_related',
+    'List the relationships of an entity (direction out, in or both); include_history adds ended ones.',
+    M.GetRelatedInput, (a) => s.relations.getRelated(a), { readOnlyHint: true });
+  tool(server, 'forget',
+    'Permanently delete one memory (memory_id) or an entity with all its memories and relations (entity_name). Only when the user asks to forget.',
+    M.ForgetInput, (a) => s.memory.forget(a, actor), { destructiveHint: true });
+  tool(server, 'get_fading_memories',
+    'Memories whose confidence has decayed below threshold (default 0.3), most faded first — candidates to confirm with the user or let go.',
+    M.FadingInput, (a) => s.memory.fading(a), { readOnlyHint: true });
+}

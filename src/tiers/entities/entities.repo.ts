@@ -1,0 +1,64 @@
+/** Entities: people, rooms, devices, objects. Created on first reference (SPEC §3). */
+import type { Db } from '../../db/open.js';
+import type { Clock } from '../../lib/clock.js';
+import { notFound } from '../../lib/errors.js';
+
+export interface EntityRow {
+  id: number;
+  name: string;
+  type: string;
+  meta: Record<string, unknown>;
+  created: number;
+  updated: number;
+}
+
+interface RawEntity extends Omit<EntityRow, 'meta'> {
+  meta: string;
+}
+
+const parse = (r: RawEntity | undefined): EntityRow | undefined =>
+  r && { ...r, meta: JSON.parse(r.meta) as Record<string, unknown> };
+
+export function createEntitiesRepo(db: Db, clock: Clock) {
+  const byName = db.prepare('SELECT * FROM entities WHERE name = ?');
+  const byId = db.prepare('SELECT * FROM entities WHERE id = ?');
+  const insert = db.prepare('INSERT INTO entities (name, type, meta, created, updated) VALUES (?, ?, ?, ?, ?)');
+  const list = db.prepare(
+    `SELECT e.*, (SELECT count(*) FROM memories m WHERE m.entity_id = e.id AND m.status = 'active') AS memory_count
+       FROM entities e ORDER BY e.name COLLATE NOCASE LIMIT ? OFFSET ?`,
+  );
+  const listByType = db.prepare(
+    `SELECT e.*, (SELECT count(*) FROM memories m WHERE m.entity_id = e.id AND m.status = 'active') AS memory_count
+       FROM entities e WHERE e.type = ? ORDER BY e.name COLLATE NOCASE LIMIT ? OFFSET ?`,
+  );
+
+  return {
+    find(name: string): EntityRow | undefined {
+      return parse(byName.get(name) as RawEntity | undefined);
+    },
+    get(name: string): EntityRow {
+      const row = this.find(name);
+      if (!row) throw notFound(`entity_name: no entity named "${name}"`);
+      return row;
+    },
+    byId(id: number): EntityRow | undefined {
+      return parse(byId.get(id) as RawEntity | undefined);
+    },
+    /** Returns the entity, creating it with `type` if it does not exist yet. */
+    ensure(name: string, type = 'person'): EntityRow & { created_now: boolean } {
+      const found = this.find(name);
+      if (found) return { ...found, created_now: false };
+      const now = clock.now();
+      const { lastInsertRowid } = insert.run(name, type, '{}', now, now);
+      return { id: Number(lastInsertRowid), name, type, meta: {}, created: now, updated: now, created_now: true };
+    },
+    list(opts: { type?: string; limit?: number; offset?: number } = {}) {
+      const { type, limit = 500, offset = 0 } = opts;
+      const rows = (type ? listByType.all(type, limit, offset) : list.all(limit, offset)) as (RawEntity & {
+        memory_count: number;
+      })[];
+      return rows.map((r) => ({ ...parse(r)!, memory_count: r.memory_count }));
+    },
+  };
+}
+export type EntitiesRepo = ReturnType<typeof createEntitiesRepo>;

@@ -1,0 +1,154 @@
+/** SQL for memories and their keyword index. Callers own transactions. */
+import type { Db } from '../../db/open.js';
+
+export interface MemoryRow {
+  id: number;
+  entity_id: number;
+  entity_name: string;
+  fact: string;
+  category: string;
+  confidence: number;
+  source: string;
+  source_trust: number;
+  fact_key: string | null;
+  created: number;
+  updated: number;
+  last_confirmed: number;
+  last_accessed: number | null;
+  access_count: number;
+  superseded_by: number | null;
+  valid_from: number;
+  valid_until: number | null;
+  status: 'active' | 'superseded' | 'contested';
+  embed_state: 'ok' | 'pending';
+}
+
+export type NewMemory = Pick<
+  MemoryRow,
+  'entity_id' | 'fact' | 'category' | 'confidence' | 'source' | 'source_trust' | 'fact_key' | 'valid_from' | 'status'
+>;
+
+const SELECT = 'SELECT m.*, e.name AS entity_name FROM memories m JOIN entities e ON e.id = m.entity_id';
+
+/** Filters shared by keyword search and post-filtering of vector hits. */
+export interface MemoryFilter {
+  entityId?: number;
+  category?: string;
+  minTrust?: number;
+  /** include superseded and contested rows */
+  includeSuperseded?: boolean;
+  /** valid at this time (epoch s): valid_from ≤ t < valid_until; contested rows never count */
+  asOf?: number;
+}
+
+export function filterSql(f: MemoryFilter): { sql: string; params: unknown[] } {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  if (f.entityId !== undefined) (clauses.push('m.entity_id = ?'), params.push(f.entityId));
+  if (f.category !== undefined) (clauses.push('m.category = ?'), params.push(f.category));
+  if (f.minTrust) (clauses.push('m.source_trust >= ?'), params.push(f.minTrust));
+  if (f.asOf !== undefined) {
+    clauses.push("m.status != 'contested' AND m.valid_from <= ? AND (m.valid_until IS NULL OR m.valid_until > ?)");
+    params.push(f.asOf, f.asOf);
+  } else if (!f.includeSuperseded) clauses.push("m.status = 'active'");
+  return { sql: clauses.length ? clauses.join(' AND ') : '1', params };
+}
+
+export function createMemoryRepo(db: Db) {
+  const insert = db.prepare(
+    `INSERT INTO memories (entity_id, fact, category, confidence, source, source_trust, fact_key, created, updated,
+                           last_confirmed, valid_from, status)
+     VALUES (@entity_id, @fact, @category, @confidence, @source, @source_trust, @fact_key, @now, @now, @now, @valid_from, @status)`,
+  );
+  const byId = db.prepare(`${SELECT} WHERE m.id = ?`);
+  const activeByKey = db.prepare(
+    `${SELECT} WHERE m.entity_id = ? AND m.fact_key = ? AND m.status = 'active' ORDER BY m.valid_from DESC LIMIT 1`,
+  );
+  const contestedByKey = db.prepare(`${SELECT} WHERE m.entity_id = ? AND m.fact_key = ? AND m.status = 'contested'`);
+  const reinforce = db.prepare(
+    'UPDATE memories SET confidence = max(confidence, ?), last_confirmed = ?, updated = ? WHERE id = ?',
+  );
+  const supersede = db.prepare(
+    "UPDATE memories SET status = 'superseded', superseded_by = ?, valid_until = max(valid_from, ?), updated = ? WHERE id = ?",
+  );
+  const setEmbedded = db.prepare("UPDATE memories SET embed_state = 'ok' WHERE id = ?");
+  const ftsInsert = db.prepare('INSERT INTO memory_fts (rowid, terms) VALUES (?, ?)');
+  const ftsDelete = db.prepare('DELETE FROM memory_fts WHERE rowid = ?');
+  const del = db.prepare('DELETE FROM memories WHERE id = ?');
+  const touch = db.prepare('UPDATE memories SET last_accessed = ?, access_count = access_count + 1 WHERE id = ?');
+  const docCount = db.prepare('SELECT count(*) AS n FROM memory_fts');
+  const ofEntity = db.prepare(`${SELECT} WHERE m.entity_id = ? AND m.status = 'active' ORDER BY m.category, m.id`);
+  const idsOfEntity = db.prepare('SELECT id FROM memories WHERE entity_id = ?');
+  const pending = db.prepare(`${SELECT} WHERE m.embed_state = 'pending' ORDER BY m.id LIMIT ?`);
+  const pendingCount = db.prepare("SELECT count(*) AS n FROM memories WHERE embed_state = 'pending'");
+
+  return {
+    insert(m: NewMemory, terms: string, now: number): number {
+      const id = Number(insert.run({ ...m, now }).lastInsertRowid);
+      ftsInsert.run(id, terms);
+      return id;
+    },
+    get: (id: number) => byId.get(id) as MemoryRow | undefined,
+    activeByKey: (entityId: number, key: string) => activeByKey.get(entityId, key) as MemoryRow | undefined,
+    contestedByKey: (entityId: number, key: string) => contestedByKey.all(entityId, key) as MemoryRow[],
+    reinforce: (id: number, confidence: number, now: number) => void reinforce.run(confidence, now, now, id),
+    supersede: (id: number, by: number, at: number, now: number) => void supersede.run(by, at, now, id),
+    markEmbedded: (id: number) => void setEmbedded.run(id),
+    /** Deletes a memory and its keyword row (the vector is the vector store's). */
+    delete(id: number): void {
+      ftsDelete.run(id);
+      del.run(id);
+    },
+    touch(ids: number[], now: number): void {
+      for (const id of ids) touch.run(now, id);
+    },
+    byIds(ids: number[], filter: MemoryFilter = {}): MemoryRow[] {
+      if (!ids.length) return [];
+      const f = filterSql(filter);
+      return db
+        .prepare(`${SELECT} WHERE m.id IN (${ids.map(() => '?').join(',')}) AND ${f.sql}`)
+        .all(...ids, ...f.params) as MemoryRow[];
+    },
+    /** FTS5 BM25 over normalised terms. `match` must already be a safe FTS expression of quoted literals. */
+    keyword(match: string, limit: number, filter: MemoryFilter): (MemoryRow & { bm25: number; terms: string })[] {
+      const f = filterSql(filter);
+      return db
+        .prepare(
+          `SELECT m.*, e.name AS entity_name, bm25(memory_fts) AS bm25, memory_fts.terms AS terms
+             FROM memory_fts JOIN memories m ON m.id = memory_fts.rowid JOIN entities e ON e.id = m.entity_id
+            WHERE memory_fts MATCH ? AND ${f.sql}
+            ORDER BY bm25 LIMIT ?`,
+        )
+        .all(match, ...f.params, limit) as (MemoryRow & { bm25: number; terms: string })[];
+    },
+    termsOf(ids: number[]): Map<number, string> {
+      if (!ids.length) return new Map();
+      const rows = db
+        .prepare(`SELECT rowid AS id, terms FROM memory_fts WHERE rowid IN (${ids.map(() => '?').join(',')})`)
+        .all(...ids) as { id: number; terms: string }[];
+      return new Map(rows.map((r) => [r.id, r.terms]));
+    },
+    /** Document frequency of each term in the keyword index, and the number of documents. */
+    docFreq(terms: string[]): { df: Map<string, number>; n: number } {
+      const n = (docCount.get() as { n: number }).n;
+      if (!terms.length) return { df: new Map(), n };
+      const rows = db
+        .prepare(`SELECT term, doc FROM memory_vocab WHERE term IN (${terms.map(() => '?').join(',')})`)
+        .all(...terms) as { term: string; doc: number }[];
+      return { df: new Map(rows.map((r) => [r.term, r.doc])), n };
+    },
+    ofEntity: (entityId: number) => ofEntity.all(entityId) as MemoryRow[],
+    idsOfEntity: (entityId: number) => (idsOfEntity.all(entityId) as { id: number }[]).map((r) => r.id),
+    pending: (limit: number) => pending.all(limit) as MemoryRow[],
+    pendingCount: () => (pendingCount.get() as { n: number }).n,
+    /** All active rows (optionally of one entity) — for decay listings. */
+    active(entityId?: number): MemoryRow[] {
+      return (
+        entityId === undefined
+          ? db.prepare(`${SELECT} WHERE m.status = 'active'`).all()
+          : db.prepare(`${SELECT} WHERE m.status = 'active' AND m.entity_id = ?`).all(entityId)
+      ) as MemoryRow[];
+    },
+  };
+}
+export type MemoryRepo = ReturnType<typeof createMemoryRepo>;

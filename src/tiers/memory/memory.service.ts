@@ -1,0 +1,213 @@
+/**
+ * Tier 1 — semantic memory: remember (trust tiers, fact_key supersession, near-duplicate
+ * reinforcement, contested facts), recall, forget, fading, re-embedding. SPEC §5.
+ */
+import type { Embedder } from '../../ai/types.js';
+import type { Db } from '../../db/open.js';
+import type { VectorStore } from '../../db/vectors.js';
+import type { Clock } from '../../lib/clock.js';
+import { notFound } from '../../lib/errors.js';
+import { toEpoch, trustLabel, trustLevel } from '../../lib/schema.js';
+import type { Actor, AuditRepo } from '../audit/audit.repo.js';
+import type { EntitiesRepo } from '../entities/entities.repo.js';
+import { effectiveConfidence, type DecayConfig } from './decay.js';
+import { createMemoryRepo, type MemoryRow } from './memory.repo.js';
+import type { FadingInput, ForgetInput, RecallInput, RememberInput } from './memory.schemas.js';
+import { recall, type RecallOutcome, type RecallTuning } from './recall.js';
+import { DUPLICATE_COSINE, DUPLICATE_JACCARD, ftsMatch, indexText, jaccard, sameClaims, terms } from './text-match.js';
+
+export interface MemoryDeps {
+  db: Db;
+  clock: Clock;
+  embedder: Embedder;
+  vectors: VectorStore;
+  entities: EntitiesRepo;
+  audit: AuditRepo;
+  config: DecayConfig & { trust_default_remember: number };
+  /** Called after a memory is added (events on MQTT). Errors are the listener's. */
+  /** Recall constants; defaults in recall.ts. */
+  tuning?: RecallTuning;
+  onAdded?: (m: { id: number; entity_name: string; fact: string; category: string; action: string }) => void;
+}
+
+export type RememberAction = 'added' | 'reinforced' | 'superseded' | 'contested';
+
+export interface RememberResult {
+  result: string;
+  id: number;
+  entity_id: number;
+  action: RememberAction;
+  /** id of the memory this one replaced (superseded), or that outranks it (contested) */
+  superseded: number | null;
+  warnings: string[];
+}
+
+export function createMemoryService(deps: MemoryDeps) {
+  const { db, clock, embedder, vectors, entities, audit, config } = deps;
+  const repo = createMemoryRepo(db);
+
+  /** Embeds, or returns null with a warning: a provider failure never loses a write (SPEC §4). */
+  async function tryEmbed(text: string, warnings: string[]): Promise<Float32Array | null> {
+    if (vectors.state !== 'ready') {
+      warnings.push(`stored as pending: ${vectors.staleReason()}`);
+      return null;
+    }
+    try {
+      return (await embedder.embed([text]))[0];
+    } catch (e) {
+      warnings.push(`embedder ${embedder.provider} failed (${(e as Error).message}); the memory is stored and will be embedded later`);
+      return null;
+    }
+  }
+
+  function storeVector(id: number, entityId: number, category: string, active: boolean, v: Float32Array | null) {
+    if (!v) return;
+    // A text with no content words embeds to zeros: nothing to find it by, so nothing to index.
+    if (!v.some((x) => x !== 0) || vectors.put(id, entityId, category, active, v)) repo.markEmbedded(id);
+  }
+
+  /** An active fact of the same entity and category that says the same thing, if any. */
+  function findDuplicate(entityId: number, category: string, fact: string, factTerms: string[], v: Float32Array | null) {
+    const candidates = new Map<number, number>();
+    if (v) for (const h of vectors.knn(v, 5, { entityId, category, activeOnly: true })) candidates.set(h.memory_id, h.similarity);
+    const match = ftsMatch(factTerms);
+    if (match) for (const r of repo.keyword(match, 10, { entityId, category })) if (!candidates.has(r.id)) candidates.set(r.id, 0);
+    for (const m of repo.byIds([...candidates.keys()], { entityId, category })) {
+      const similar = candidates.get(m.id)! >= DUPLICATE_COSINE || jaccard(terms(m.fact), factTerms) >= DUPLICATE_JACCARD;
+      if (similar && sameClaims(m.fact, fact)) return m;
+    }
+    return undefined;
+  }
+
+  return {
+    repo,
+
+    async remember(input: RememberInput, actor: Actor = 'system'): Promise<RememberResult> {
+      const warnings: string[] = [];
+      const now = clock.now();
+      const trust = input.source_trust === undefined ? config.trust_default_remember : trustLevel(input.source_trust);
+      const validFrom = toEpoch(input.valid_from) ?? now;
+      const text = indexText(input.entity_name, input.fact);
+      const factTerms = terms(text);
+      const vector = await tryEmbed(text, warnings);
+
+      const outcome = db.transaction(() => {
+        const entity = entities.ensure(input.entity_name, input.entity_type);
+        const fields = {
+          entity_id: entity.id,
+          fact: input.fact,
+          category: input.category,
+          confidence: input.confidence,
+          source: input.source,
+          source_trust: trust,
+          fact_key: input.fact_key ?? null,
+          valid_from: validFrom,
+        };
+        const reinforce = (m: MemoryRow) => {
+          repo.reinforce(m.id, input.confidence, now);
+          audit.record(actor, 'memory.reinforce', m.id, { confidence: m.confidence, last_confirmed: m.last_confirmed }, { confirmed: now });
+          return { id: m.id, entity_id: entity.id, action: 'reinforced' as const, superseded: null };
+        };
+        const add = (status: MemoryRow['status']) => {
+          const id = repo.insert({ ...fields, status }, factTerms.join(' '), now);
+          storeVector(id, entity.id, input.category, status === 'active', vector);
+          return id;
+        };
+
+        let result: Omit<RememberResult, 'result' | 'warnings'>;
+        const current = input.fact_key ? repo.activeByKey(entity.id, input.fact_key) : undefined;
+        if (input.fact_key && current) {
+          if (current.fact.trim().toLowerCase() === input.fact.trim().toLowerCase()) return reinforce(current);
+          if (trust >= current.source_trust) {
+            const id = add('active');
+            repo.supersede(current.id, id, validFrom, now);
+            vectors.setActive(current.id, false);
+            result = { id, entity_id: entity.id, action: 'superseded', superseded: current.id };
+          } else {
+            const same = repo.contestedByKey(entity.id, input.fact_key).find((m) => m.fact.trim().toLowerCase() === input.fact.trim().toLowerCase());
+            if (same) return { ...reinforce(same), action: 'contested' as const, superseded: current.id };
+            result = { id: add('contested'), entity_id: entity.id, action: 'contested', superseded: current.id };
+          }
+        } else {
+          const dup = input.fact_key ? undefined : findDuplicate(entity.id, input.category, input.fact, factTerms, vector);
+          if (dup) return reinforce(dup);
+          result = { id: add('active'), entity_id: entity.id, action: 'added', superseded: null };
+        }
+        audit.record(actor, `memory.${result.action === 'added' ? 'add' : result.action === 'superseded' ? 'supersede' : 'contest'}`, result.id, null, {
+          ...fields,
+          superseded: result.superseded,
+        });
+        return result;
+      })();
+
+      const sentence: Record<RememberAction, string> = {
+        added: `Remembered for ${input.entity_name}: ${input.fact}`,
+        reinforced: `Already known about ${input.entity_name}; confirmed: ${input.fact}`,
+        superseded: `Updated ${input.entity_name}: ${input.fact} (replaces memory ${outcome.superseded})`,
+        contested: `Kept as contested: ${input.fact} — memory ${outcome.superseded} comes from a more trusted source (trust ${trustLabel(trust)} is lower)`,
+      };
+      if (outcome.action !== 'reinforced') deps.onAdded?.({ id: outcome.id, entity_name: input.entity_name, fact: input.fact, category: input.category, action: outcome.action });
+      return { result: sentence[outcome.action], ...outcome, warnings };
+    },
+
+    async recall(input: RecallInput): Promise<RecallOutcome & { result: string }> {
+      const out = await recall({ repo, vectors, embedder, clock, decay: config, entityId: (n) => entities.find(n)?.id, tuning: deps.tuning }, input);
+      if (out.results.length) repo.touch(out.results.map((r) => r.id), clock.now());
+      const result = out.results.length
+        ? out.results.map((r) => `- ${r.entity_name}: ${r.fact}`).join('\n')
+        : `Nothing remembered matches "${input.query}".`;
+      return { result, ...out };
+    },
+
+    /** Deletes one memory, or an entity with everything that belongs to it, in one transaction. */
+    forget(input: ForgetInput, actor: Actor = 'system') {
+      return db.transaction(() => {
+        if (input.memory_id !== undefined) {
+          const m = repo.get(input.memory_id);
+          if (!m) throw notFound(`memory_id: no memory with id ${input.memory_id}`);
+          vectors.remove(m.id);
+          repo.delete(m.id);
+          audit.record(actor, 'memory.forget', m.id, m, null);
+          return { result: `Forgot memory ${m.id} about ${m.entity_name}: ${m.fact}`, deleted_memories: 1, entity_deleted: false };
+        }
+        const entity = entities.get(input.entity_name!);
+        const ids = repo.idsOfEntity(entity.id);
+        for (const id of ids) {
+          vectors.remove(id);
+          repo.delete(id);
+        }
+        db.prepare('DELETE FROM entities WHERE id = ?').run(entity.id);
+        audit.record(actor, 'entity.forget', entity.name, { entity, memories: ids.length }, null);
+        return { result: `Forgot ${entity.name} and ${ids.length} memories`, deleted_memories: ids.length, entity_deleted: true };
+      })();
+    },
+
+    /** Active memories whose decayed confidence is under the threshold, most faded first. */
+    fading(input: FadingInput) {
+      const now = clock.now();
+      const entityId = input.entity_name === undefined ? undefined : entities.get(input.entity_name).id;
+      const memories = repo
+        .active(entityId)
+        .map((m) => ({ ...m, effective_confidence: Math.round(effectiveConfidence(m, now, config) * 10_000) / 10_000 }))
+        .filter((m) => m.effective_confidence < input.threshold)
+        .sort((a, b) => a.effective_confidence - b.effective_confidence)
+        .slice(0, input.limit)
+        .map(({ embed_state: _e, ...m }) => m);
+      const result = memories.length
+        ? memories.map((m) => `- ${m.entity_name}: ${m.fact} (confidence now ${m.effective_confidence.toFixed(2)})`).join('\n')
+        : `No memories below confidence ${input.threshold}.`;
+      return { result, memories, threshold: input.threshold };
+    },
+
+    /** Embeds up to `limit` pending memories (after an outage or a model change). */
+    async embedPending(limit = 256): Promise<{ embedded: number; remaining: number }> {
+      if (vectors.state !== 'ready') return { embedded: 0, remaining: repo.pendingCount() };
+      const batch = repo.pending(limit);
+      if (!batch.length) return { embedded: 0, remaining: 0 };
+      const vecs = await embedder.embed(batch.map((m) => indexText(m.entity_name, m.fact)));
+      db.transaction(() => batch.forEach((m, i) => storeVector(m.id, m.entity_id, m.category, m.status === 'active', vecs[i])))();
+      return { embedded: batch.length, remaining: repo.pendingCount() };
+    },
+  };
+}
+export type MemoryService = ReturnType<typeof createMemoryService>;

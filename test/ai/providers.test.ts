@@ -1,0 +1,131 @@
+import { describe, it, expect, afterEach } from 'vitest';
+import { createAi, type AiConfig } from '../../src/ai/providers.js';
+import { HubError } from '../../src/lib/errors.js';
+import { closedPort, startFakeOllama, startFakeOpenAi, type FakeAi } from '../helpers/fake-ai.js';
+
+const fakes: FakeAi[] = [];
+afterEach(async () => {
+  await Promise.all(fakes.splice(0).map((f) => f.close()));
+});
+async function keep(p: Promise<FakeAi>): Promise<FakeAi> {
+  const f = await p;
+  fakes.push(f);
+  return f;
+}
+
+function cfg(over: Partial<AiConfig> = {}): AiConfig {
+  return {
+    provider: 'auto',
+    baseUrl: 'http://localhost:11434',
+    embedModel: 'nomic-embed-text',
+    embedDim: 8,
+    llmModel: 'llama3.2',
+    timeoutSeconds: 30,
+    ...over,
+  };
+}
+
+describe('createAi', () => {
+  it('local: the offline embedder, no LLM, no network', async () => {
+    const f = await keep(startFakeOllama());
+    const ai = await createAi(cfg({ provider: 'local', baseUrl: f.url }));
+    expect(ai.embedder.provider).toBe('local');
+    expect(ai.embedder.fingerprint).toBe('hearth-local-v1:384');
+    expect(ai.llm).toBeNull();
+    expect(ai.warnings).toEqual([]);
+    expect((await ai.embedder.embed(['hello']))[0].length).toBe(384);
+    expect(f.requests).toEqual([]);
+  });
+
+  it('ollama: embedder at baseUrl, LLM at llmBaseUrl', async () => {
+    const embedHost = await keep(startFakeOllama({ dim: 8 }));
+    const llmHost = await keep(startFakeOllama({ chat: () => 'from the llm host' }));
+    const ai = await createAi(cfg({ provider: 'ollama', baseUrl: embedHost.url, llmBaseUrl: llmHost.url }));
+    expect(ai.embedder).toMatchObject({ provider: 'ollama', model: 'nomic-embed-text', dim: 8, base_url: embedHost.url });
+    expect(ai.llm).toMatchObject({ provider: 'ollama', model: 'llama3.2', base_url: llmHost.url });
+    expect((await ai.embedder.embed(['a']))[0].length).toBe(8);
+    expect(await ai.llm!.chat([{ role: 'user', content: 'hi' }])).toBe('from the llm host');
+    expect(embedHost.requests.map((r) => r.path)).toEqual(['/api/embed']);
+    expect(llmHost.requests.map((r) => r.path)).toEqual(['/api/chat']);
+  });
+
+  it('ollama: an unreachable backend is not a construction error', async () => {
+    const ai = await createAi(cfg({ provider: 'ollama', baseUrl: `http://127.0.0.1:${await closedPort()}` }));
+    expect(ai.embedder.provider).toBe('ollama');
+    expect(await ai.embedder.ping()).toBe(false);
+    await expect(ai.embedder.embed(['x'])).rejects.toMatchObject({ code: 'unavailable' });
+  });
+
+  it('embed calls get MEMORY_AI_TIMEOUT, LLM calls at least 60 s', async () => {
+    const f = await keep(startFakeOllama({ dim: 8, delayMs: 500 }));
+    const ai = await createAi(cfg({ provider: 'ollama', baseUrl: f.url, timeoutSeconds: 0.2 }));
+    await expect(ai.embedder.embed(['x'])).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/timed out after 200 ms/) });
+    expect(await ai.llm!.chat([{ role: 'user', content: 'slow but fine' }])).toBe('echo: slow but fine');
+  });
+
+  it('openai: both over the OpenAI wire API with the key', async () => {
+    const f = await keep(startFakeOpenAi({ dim: 8, requireKey: 'k-123' }));
+    const ai = await createAi(cfg({ provider: 'openai', baseUrl: f.url, apiKey: 'k-123', llmModel: 'gpt-4o-mini' }));
+    expect(ai.embedder).toMatchObject({ provider: 'openai', base_url: `${f.url}/v1` });
+    expect((await ai.embedder.embed(['a', 'b'])).length).toBe(2);
+    expect(await ai.llm!.chat([{ role: 'user', content: 'yo' }])).toBe('echo: yo');
+    expect(f.requests.every((r) => r.headers.authorization === 'Bearer k-123')).toBe(true);
+  });
+
+  it('auto: uses Ollama when it answers', async () => {
+    const f = await keep(startFakeOllama({ dim: 8 }));
+    const ai = await createAi(cfg({ provider: 'auto', baseUrl: `${f.url}/v1` }));
+    expect(ai.embedder.provider).toBe('ollama');
+    expect(ai.llm?.provider).toBe('ollama');
+    expect(ai.warnings).toEqual([]);
+    expect(f.requests[0]).toMatchObject({ method: 'GET', path: '/api/tags' });
+  });
+
+  it('auto: falls back to local with a warning when nothing listens', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const ai = await createAi(cfg({ provider: 'auto', baseUrl: url }));
+    expect(ai.embedder.provider).toBe('local');
+    expect(ai.llm).toBeNull();
+    expect(ai.warnings).toHaveLength(1);
+    expect(ai.warnings[0]).toContain(url);
+    expect(ai.warnings[0]).toMatch(/local embedder/);
+  });
+
+  it('auto: gives up on a hanging Ollama after about 2 s', async () => {
+    const f = await keep(startFakeOllama({ hang: true }));
+    const t0 = Date.now();
+    const ai = await createAi(cfg({ provider: 'auto', baseUrl: f.url }));
+    const took = Date.now() - t0;
+    expect(ai.embedder.provider).toBe('local');
+    expect(took).toBeGreaterThanOrEqual(1900);
+    expect(took).toBeLessThan(4000);
+  }, 10_000);
+
+  it('rejects impossible config with HubError invalid naming the setting', async () => {
+    const cases: Array<[Partial<AiConfig>, RegExp]> = [
+      [{ provider: 'bogus' as AiConfig['provider'] }, /MEMORY_AI_PROVIDER/],
+      [{ timeoutSeconds: 0 }, /MEMORY_AI_TIMEOUT/],
+      [{ timeoutSeconds: Number.NaN, provider: 'local' }, /MEMORY_AI_TIMEOUT/],
+      [{ provider: 'ollama', embedDim: 0 }, /MEMORY_EMBED_DIM/],
+      [{ provider: 'openai', embedDim: 7.5 }, /MEMORY_EMBED_DIM/],
+      [{ provider: 'ollama', baseUrl: 'not a url' }, /MEMORY_AI_BASE_URL/],
+      [{ provider: 'auto', baseUrl: 'ftp://host' }, /MEMORY_AI_BASE_URL/],
+      [{ provider: 'openai', llmBaseUrl: '::' }, /MEMORY_LLM_BASE_URL/],
+      [{ provider: 'ollama', embedModel: ' ' }, /MEMORY_EMBED_MODEL/],
+    ];
+    for (const [over, re] of cases) {
+      const err = await createAi(cfg(over)).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err, JSON.stringify(over)).toBeInstanceOf(HubError);
+      expect((err as HubError).code).toBe('invalid');
+      expect((err as HubError).message).toMatch(re);
+    }
+  });
+
+  it('local ignores remote-only settings', async () => {
+    const ai = await createAi(cfg({ provider: 'local', baseUrl: 'not a url', embedDim: 0 }));
+    expect(ai.embedder.provider).toBe('local');
+  });
+});

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { spawn, execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { tempDir } from '../helpers/hub.js';
+
+const run = promisify(execFile);
+const CLI = join(process.cwd(), 'dist/src/cli.js');
+const baseEnv = (dir: string) => ({ PATH: process.env.PATH ?? '', HEARTH_DATA_DIR: join(dir, 'data'), HEARTH_MQTT_MODE: 'off', MEMORY_AI_PROVIDER: 'local' });
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+describe('hearth CLI', () => {
+  it('serve: answers /health on loopback with no config file, and stops on SIGTERM', async () => {
+    const dir = tempDir();
+    const port = await freePort();
+    // auto provider with nothing on the Ollama port: must fall back to the local embedder.
+    const child = spawn(process.execPath, [CLI, 'serve'], {
+      cwd: dir,
+      env: { ...baseEnv(dir), MEMORY_AI_PROVIDER: 'auto', MEMORY_AI_BASE_URL: `http://127.0.0.1:${await freePort()}`, HEARTH_HTTP_PORT: String(port) },
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.on('data', (d) => (stderr += d));
+    try {
+      let body: any;
+      for (let i = 0; i < 100 && !body; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        body = await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.json()).catch(() => undefined);
+      }
+      expect(body, stderr).toMatchObject({ ok: true, status: 'ok', embedder: { provider: 'local' } });
+      expect(statSync(join(dir, 'data')).mode & 0o777).toBe(0o700);
+      expect(statSync(join(dir, 'data', 'hearth.db')).mode & 0o777).toBe(0o600);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const code = await new Promise((r) => child.on('exit', r));
+    expect(code).toBe(0);
+  });
+
+  it('refuses to start on a bad config with one line naming the key', async () => {
+    const dir = tempDir();
+    const cfg = join(dir, 'config.toml');
+    writeFileSync(cfg, '[http]\nport = "x"\n');
+    const err = await run(process.execPath, [CLI, 'serve', '--config', cfg], { env: baseEnv(dir) }).catch((e) => e);
+    expect(err.code).toBe(1);
+    expect(err.stderr.trim().split('\n')).toHaveLength(1);
+    expect(err.stderr).toMatch(/http\.port/);
+  });
+
+  it('refuses a database from a newer Hearth', async () => {
+    const dir = tempDir();
+    await run(process.execPath, [CLI, 'doctor'], { env: baseEnv(dir) });
+    const db = new Database(join(dir, 'data', 'hearth.db'));
+    db.pragma('user_version = 999');
+    db.close();
+    const err = await run(process.execPath, [CLI, 'doctor'], { env: baseEnv(dir) }).catch((e) => e);
+    expect(err.code).toBe(1);
+    expect(err.stdout + err.stderr).toMatch(/schema version 999 is newer/);
+  });
+
+  it('doctor reports checks and exits 0 on a healthy database; backup writes a usable copy', async () => {
+    const dir = tempDir();
+    const out = await run(process.execPath, [CLI, 'doctor', '--json'], { env: baseEnv(dir) });
+    const report = JSON.parse(out.stdout);
+    expect(report.ok).toBe(true);
+    expect(report.checks.map((c: { name: string }) => c.name)).toEqual(['integrity', 'foreign_keys', 'schema', 'counts', 'embedder', 'vectors']);
+    const target = join(dir, 'backup.db');
+    await run(process.execPath, [CLI, 'backup', target], { env: baseEnv(dir) });
+    expect(existsSync(target)).toBe(true);
+    const copy = new Database(target, { readonly: true });
+    expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
+    copy.close();
+  });
+
+  it('reembed --dry-run previews and reembed rebuilds after a model change', async () => {
+    const dir = tempDir();
+    const env = baseEnv(dir);
+    // Write a memory with the local embedder, then claim a different model is configured.
+    const { buildTestHub } = await import('../helpers/hub.js');
+    const hub = await buildTestHub({ dir });
+    await hub.services.memory.remember({ entity_name: 'Brian', fact: 'Brian likes jazz', category: 'preference', confidence: 1, source: 'manual', entity_type: 'person' });
+    await hub.stop();
+    const db = new Database(join(dir, 'data', 'hearth.db'));
+    db.prepare("UPDATE embed_meta SET model = 'old-model', dim = 384").run();
+    db.close();
+    const dry = await run(process.execPath, [CLI, 'reembed', '--dry-run'], { env });
+    expect(dry.stdout).toMatch(/1 memories; index stale .*old-model/);
+    const doctor = await run(process.execPath, [CLI, 'doctor'], { env }).catch((e) => e);
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toMatch(/FAIL vectors/);
+    const real = await run(process.execPath, [CLI, 'reembed'], { env });
+    expect(real.stdout).toMatch(/embedded 1 memories with hearth-local-v1:384/);
+    expect((await run(process.execPath, [CLI, 'doctor'], { env })).stdout).toMatch(/ok {3}vectors/);
+  });
+});

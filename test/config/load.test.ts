@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from '../../src/config/load.js';
+import { tempDir } from '../helpers/hub.js';
+
+const file = (toml: string) => {
+  const p = join(tempDir(), 'config.toml');
+  writeFileSync(p, toml);
+  return p;
+};
+
+describe('config', () => {
+  it('runs on defaults with no file', () => {
+    const { config, file: f } = loadConfig({ env: {}, configPath: undefined });
+    expect(f).toBeNull();
+    expect(config.http).toMatchObject({ host: '127.0.0.1', port: 8900, token: '' });
+    expect(config.mqtt.mode).toBe('embedded');
+    expect(config.ai.provider).toBe('auto');
+    expect(config.memory.trust_default_remember).toBe(5);
+    expect(config.timeseries.retention_days).toBe(30);
+  });
+
+  it('reads TOML from --config, then $HEARTH_CONFIG, and lets env override it', () => {
+    const p = file('data_dir = "/tmp/x"\n[http]\nport = 9000\n[ai]\nprovider = "local"\n');
+    expect(loadConfig({ configPath: p, env: {} }).config.http.port).toBe(9000);
+    expect(loadConfig({ env: { HEARTH_CONFIG: p } }).config.data_dir).toBe('/tmp/x');
+    const { config } = loadConfig({
+      configPath: p,
+      env: { HEARTH_HTTP_PORT: '9100', MEMORY_EMBED_DIM: '1024', MEMORY_DECAY_CATEGORY_HALFLIFE: '{"insight":30}', RETENTION_DAYS: '7', HEARTH_TZ: 'Europe/Berlin' },
+    });
+    expect(config.http.port).toBe(9100);
+    expect(config.ai.embed_dim).toBe(1024);
+    expect(config.memory.decay_category_halflife).toEqual({ insight: 30 });
+    expect(config.timeseries).toMatchObject({ retention_days: 7, timezone: 'Europe/Berlin' });
+  });
+
+  it.each([
+    ['[http]\nprot = 9000\n', /http\.prot: unknown key/],
+    ['colour = "blue"\n', /colour: unknown key/],
+    ['[http]\nport = "abc"\n', /http\.port: /],
+    ['[ai]\nprovider = "skynet"\n', /ai\.provider: /],
+    ['[timeseries]\ntimezone = "Mars/Olympus"\n', /timeseries\.timezone: not an IANA time zone/],
+    ['[http\nport = 1', /config file .*config\.toml: /],
+  ])('stops on a bad file with one line naming the key (%#)', (toml, message) => {
+    const p = file(toml);
+    expect(() => loadConfig({ configPath: p, env: {} })).toThrow(message);
+    try {
+      loadConfig({ configPath: p, env: {} });
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      expect((e as Error).message).not.toContain('\n');
+    }
+  });
+
+  it('names the env variable when its value has the wrong type', () => {
+    expect(() => loadConfig({ env: { HEARTH_HTTP_PORT: 'eighty' } })).toThrow(/HEARTH_HTTP_PORT: expected a number/);
+    expect(() => loadConfig({ env: { MEMORY_DECAY_CATEGORY_HALFLIFE: '{oops' } })).toThrow(/MEMORY_DECAY_CATEGORY_HALFLIFE: expected JSON/);
+  });
+
+  it('refuses a missing explicit config file', () => {
+    expect(() => loadConfig({ configPath: '/nonexistent/hearth.toml', env: {} })).toThrow(/not found/);
+  });
+
+  it('refuses a non-loopback bind without a token unless allowed', () => {
+    expect(() => loadConfig({ env: { HEARTH_HTTP_HOST: '0.0.0.0' } })).toThrow(/http\.host: 0\.0\.0\.0 is not loopback/);
+    expect(loadConfig({ env: { HEARTH_HTTP_HOST: '0.0.0.0', HEARTH_API_TOKEN: 't' } }).config.http.host).toBe('0.0.0.0');
+    expect(loadConfig({ env: { HEARTH_HTTP_HOST: '0.0.0.0', HEARTH_ALLOW_UNAUTHENTICATED: 'true' } }).config.allow_unauthenticated).toBe(true);
+    expect(() => loadConfig({ env: { HEARTH_MQTT_HOST: '0.0.0.0' } })).toThrow(/mqtt\.host/);
+    expect(loadConfig({ env: { HEARTH_MQTT_HOST: '0.0.0.0', HEARTH_MQTT_MODE: 'off' } }).config.mqtt.host).toBe('0.0.0.0');
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * Real parts for tests: a temp dir with a real SQLite file, the real services and HTTP app, the
+ * local embedder, and a manual clock. Closed in teardown.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseConfig } from '../../src/config/load.js';
+import type { ConfigInput } from '../../src/config/schema.js';
+import { createHub, type Hub } from '../../src/main.js';
+import { manualClock, type ManualClock } from '../../src/lib/clock.js';
+import { createLocalEmbedder } from '../../src/ai/local-embedder.js';
+import type { Embedder, Llm } from '../../src/ai/types.js';
+
+export interface TestHub extends Hub {
+  clock: ManualClock;
+  dir: string;
+  close(): Promise<void>;
+}
+
+export function tempDir(prefix = 'hearth-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export async function buildTestHub(
+  opts: { config?: ConfigInput; embedder?: Embedder; llm?: Llm | null; dir?: string; clock?: ManualClock } = {},
+): Promise<TestHub> {
+  const dir = opts.dir ?? tempDir();
+  const clock = opts.clock ?? manualClock();
+  const config = parseConfig({
+    ...opts.config,
+    data_dir: join(dir, 'data'),
+    http: { port: 0, ...opts.config?.http },
+    mqtt: { mode: 'off', ...opts.config?.mqtt },
+    timeseries: { timezone: 'UTC', ...opts.config?.timeseries },
+  });
+  const hub = await createHub({
+    config,
+    clock,
+    ai: { embedder: opts.embedder ?? createLocalEmbedder(), llm: opts.llm ?? null },
+  });
+  return Object.assign(hub, {
+    clock,
+    dir,
+    async close() {
+      await hub.stop();
+      if (!opts.dir) rmSync(dir, { recursive: true, force: true });
+    },
+  });
+}
+
+/** POST JSON through fastify.inject; returns status and parsed body. */
+export async function post(hub: Hub, url: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await hub.app.inject({ method: 'POST', url, payload: body as object, headers });
+  return { status: res.statusCode, body: res.json() as Record<string, any> };
+}
+
+export async function get(hub: Hub, url: string, headers: Record<string, string> = {}) {
+  const res = await hub.app.inject({ method: 'GET', url, headers });
+  return { status: res.statusCode, body: res.json() as Record<string, any> };
+}

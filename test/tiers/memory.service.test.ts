@@ -1,0 +1,217 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildTestHub, type TestHub } from '../helpers/hub.js';
+import { RecallInput, RememberInput } from '../../src/tiers/memory/memory.schemas.js';
+
+let hub: TestHub;
+const remember = (x: Record<string, unknown>, actor: 'http' | 'mcp' = 'http') =>
+  hub.services.memory.remember(RememberInput.parse(x), actor);
+const recall = (x: Record<string, unknown>) => hub.services.memory.recall(RecallInput.parse(x));
+const count = (sql: string, ...p: unknown[]) => (hub.db.prepare(sql).get(...p) as { n: number }).n;
+
+beforeEach(async () => {
+  hub = await buildTestHub();
+});
+afterEach(async () => {
+  await hub.close();
+});
+
+describe('remember', () => {
+  it('creates the entity on first reference and reports added', async () => {
+    const r = await remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 68°F at night', category: 'preference' });
+    expect(r.action).toBe('added');
+    const e = hub.services.entities.get('brian');
+    expect(e.name).toBe('Brian');
+    expect(e.type).toBe('person');
+    expect(r.entity_id).toBe(e.id);
+    expect(count("SELECT count(*) n FROM memories WHERE embed_state = 'ok'")).toBe(1);
+    expect(count('SELECT count(*) n FROM memory_vectors')).toBe(1);
+  });
+
+  it('supersedes by fact_key with equal or higher trust, keeping history', async () => {
+    const a = await remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 68°F at night', fact_key: 'bedroom_temp_night' });
+    hub.clock.advance(3600);
+    const b = await remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 66°F at night', fact_key: 'bedroom_temp_night' });
+    expect(b.action).toBe('superseded');
+    expect(b.superseded).toBe(a.id);
+    const old = hub.services.memory.repo.get(a.id)!;
+    expect(old.status).toBe('superseded');
+    expect(old.superseded_by).toBe(b.id);
+    expect(old.valid_until).toBe(hub.clock.now());
+
+    const now = await recall({ query: 'bedroom temperature at night', entity_name: 'Brian' });
+    expect(now.results.map((r) => r.id)).toEqual([b.id]);
+    const all = await recall({ query: 'bedroom temperature at night', entity_name: 'Brian', include_superseded: true });
+    expect(all.results.map((r) => r.id).sort()).toEqual([a.id, b.id].sort());
+    const then = await recall({ query: 'bedroom temperature at night', as_of: hub.clock.now() - 1800 });
+    expect(then.results.map((r) => r.id)).toEqual([a.id]);
+  });
+
+  it('keeps a lower-trust contradiction as contested, never as current', async () => {
+    const user = await remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 66°F at night', fact_key: 'bedroom_temp_night', source_trust: 'user' });
+    const sensor = await remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 70°F at night', fact_key: 'bedroom_temp_night', source_trust: 3, source: 'pattern_engine' });
+    expect(sensor.action).toBe('contested');
+    expect(sensor.superseded).toBe(user.id);
+    expect(hub.services.memory.repo.get(user.id)!.status).toBe('active');
+    expect(hub.services.memory.repo.get(sensor.id)!.status).toBe('contested');
+    const current = await recall({ query: 'bedroom night temperature' });
+    expect(current.results.map((r) => r.id)).toEqual([user.id]);
+    const withContested = await recall({ query: 'bedroom night temperature', include_superseded: true });
+    expect(withContested.results.map((r) => r.id)).toContain(sensor.id);
+    // The same contested claim again is not a second row.
+    const again = await remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 70°F at night', fact_key: 'bedroom_temp_night', source_trust: 3 });
+    expect(again.id).toBe(sensor.id);
+    expect(count("SELECT count(*) n FROM memories WHERE status = 'contested'")).toBe(1);
+  });
+
+  it('reinforces a restated fact instead of adding a copy', async () => {
+    const a = await remember({ entity_name: 'Anna', fact: 'Anna drinks oat milk in her coffee', confidence: 0.6, category: 'preference' });
+    hub.clock.advance(86400 * 10);
+    const b = await remember({ entity_name: 'anna', fact: 'Anna drinks oat milk in her coffee.', confidence: 0.9, category: 'preference' });
+    expect(b.action).toBe('reinforced');
+    expect(b.id).toBe(a.id);
+    expect(count('SELECT count(*) n FROM memories')).toBe(1);
+    const m = hub.services.memory.repo.get(a.id)!;
+    expect(m.confidence).toBe(0.9);
+    expect(m.last_confirmed).toBe(hub.clock.now());
+  });
+
+  it('does not treat a changed number or a negation as a duplicate', async () => {
+    await remember({ entity_name: 'Leo', fact: 'Leo goes to bed at 7:30 pm', category: 'routine' });
+    const b = await remember({ entity_name: 'Leo', fact: 'Leo goes to bed at 8:00 pm', category: 'routine' });
+    expect(b.action).toBe('added');
+    await remember({ entity_name: 'Maya', fact: 'Maya likes mushrooms on pizza', category: 'preference' });
+    const d = await remember({ entity_name: 'Maya', fact: "Maya doesn't like mushrooms on pizza", category: 'preference' });
+    expect(d.action).toBe('added');
+  });
+
+  it('writes an audit row with the actor for each mutation', async () => {
+    const r = await remember({ entity_name: 'Brian', fact: 'Brian is allergic to cats' }, 'mcp');
+    hub.services.memory.forget({ memory_id: r.id }, 'http');
+    const rows = hub.db.prepare('SELECT actor, op, target FROM audit ORDER BY id').all();
+    expect(rows).toEqual([
+      { actor: 'mcp', op: 'memory.add', target: String(r.id) },
+      { actor: 'http', op: 'memory.forget', target: String(r.id) },
+    ]);
+  });
+});
+
+describe('recall', () => {
+  beforeEach(async () => {
+    await remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 68°F at night', category: 'preference' });
+    await remember({ entity_name: 'Anna', fact: 'Anna is lactose intolerant and drinks oat milk', category: 'general' });
+    await remember({ entity_name: 'Biscuit', entity_type: 'pet', fact: 'Biscuit the golden retriever eats grain-free kibble twice a day', category: 'routine' });
+    await remember({ entity_name: 'car', entity_type: 'device', fact: 'The Subaru needs new tyres before winter', category: 'general' });
+  });
+
+  it.each(['vector', 'keyword', 'hybrid'])('finds the answer in %s mode', async (mode) => {
+    const r = await recall({ query: 'what temperature does Brian keep the bedroom', mode });
+    expect(r.mode_used).toBe(mode);
+    expect(r.results[0]?.fact).toContain('68°F');
+  });
+
+  it('returns nothing when nothing is evidence, instead of padding', async () => {
+    for (const mode of ['vector', 'keyword', 'hybrid']) {
+      const r = await recall({ query: "what is Brian's blood type", mode });
+      expect(r.results, mode).toEqual([]);
+    }
+  });
+
+  it('treats FTS syntax in queries as plain words', async () => {
+    for (const q of ['"a" OR b*', 'NEAR(', 'bedroom" OR "x', 'fact:bedroom', '*', '(((', 'AND OR NOT', "'; DROP TABLE memories; --", '^bedroom']) {
+      const r = await recall({ query: q, mode: 'keyword' });
+      expect(Array.isArray(r.results)).toBe(true);
+    }
+    const r = await recall({ query: 'bedroom" OR "night', mode: 'keyword' });
+    expect(r.results[0]?.entity_name).toBe('Brian');
+    expect(count('SELECT count(*) n FROM memories')).toBe(4);
+  });
+
+  it('filters by entity, category, trust and confidence', async () => {
+    expect((await recall({ query: 'milk', entity_name: 'Brian' })).results).toEqual([]);
+    expect((await recall({ query: 'oat milk', entity_name: 'Anna' })).results).toHaveLength(1);
+    expect((await recall({ query: 'oat milk', category: 'preference' })).results).toEqual([]);
+    await remember({ entity_name: 'Anna', fact: 'Anna might prefer almond milk', source_trust: 'external', confidence: 0.4 });
+    const trusted = await recall({ query: 'milk', min_trust: 'user' });
+    expect(trusted.results.every((r) => r.source_trust === 5)).toBe(true);
+    const confident = await recall({ query: 'milk', min_confidence: 0.5 });
+    expect(confident.results.every((r) => r.effective_confidence >= 0.5)).toBe(true);
+  });
+
+  it('entity-scoped vector recall stays exact among many other memories', async () => {
+    for (let i = 0; i < 300; i++) {
+      await remember({ entity_name: `Guest ${i % 30}`, fact: `Guest ${i} keeps the bedroom at ${60 + (i % 15)}°F at night`, category: 'preference' });
+    }
+    const r = await recall({ query: 'bedroom temperature at night', entity_name: 'Brian', mode: 'vector' });
+    expect(r.results.map((x) => x.entity_name)).toEqual(['Brian']);
+  });
+
+  it('bumps last_accessed and access_count', async () => {
+    const r = await recall({ query: 'oat milk' });
+    const m = hub.services.memory.repo.get(r.results[0].id)!;
+    expect(m.access_count).toBe(1);
+    expect(m.last_accessed).toBe(hub.clock.now());
+  });
+});
+
+describe('decay', () => {
+  it('is computed on read: applying it twice equals once, stored confidence untouched', async () => {
+    const r = await remember({ entity_name: 'Brian', fact: 'Brian waters the ferns on Sundays', category: 'habit', confidence: 0.8 });
+    hub.clock.advance(90 * 86400 * 2); // two half-lives
+    const once = hub.services.memory.fading({ threshold: 0.5, limit: 10 });
+    const twice = hub.services.memory.fading({ threshold: 0.5, limit: 10 });
+    expect(once.memories[0].effective_confidence).toBeCloseTo(0.2, 6);
+    expect(twice).toEqual(once);
+    expect(hub.services.memory.repo.get(r.id)!.confidence).toBe(0.8);
+    // Restating confirms it: no longer fading.
+    await remember({ entity_name: 'Brian', fact: 'Brian waters the ferns on Sundays', category: 'habit' });
+    expect(hub.services.memory.fading({ threshold: 0.5, limit: 10 }).memories).toEqual([]);
+  });
+
+  it('lists the most faded first and honours per-category half-lives', async () => {
+    await hub.close();
+    hub = await buildTestHub({ config: { memory: { decay_category_halflife: { insight: 10 } } } });
+    await remember({ entity_name: 'House', fact: 'The heating bill doubled in January', category: 'insight' });
+    await remember({ entity_name: 'House', fact: 'The house has a heat pump', category: 'general' });
+    hub.clock.advance(30 * 86400);
+    const f = hub.services.memory.fading({ threshold: 0.9, limit: 10 });
+    expect(f.memories.map((m) => m.category)).toEqual(['insight', 'general']);
+    expect(f.memories[0].effective_confidence).toBeCloseTo(0.125, 4);
+  });
+});
+
+describe('forget', () => {
+  it('removes a whole entity with its vectors, keyword rows and relations in one go', async () => {
+    await remember({ entity_name: 'Jess', fact: 'Jess babysits on Friday evenings' });
+    await remember({ entity_name: 'Jess', fact: 'Jess is vegetarian' });
+    await remember({ entity_name: 'Anna', fact: 'Anna works night shifts' });
+    hub.services.relations.relate({ entity_a: 'Jess', entity_b: 'Anna', rel_type: 'works_for' });
+    const r = hub.services.memory.forget({ entity_name: 'jess' }, 'http');
+    expect(r.deleted_memories).toBe(2);
+    expect(count('SELECT count(*) n FROM memories')).toBe(1);
+    expect(count('SELECT count(*) n FROM memory_fts')).toBe(1);
+    expect(count('SELECT count(*) n FROM memory_vectors')).toBe(1);
+    expect(count('SELECT count(*) n FROM relations')).toBe(0);
+    expect((await recall({ query: 'babysits vegetarian' })).results).toEqual([]);
+  });
+
+  it('answers not_found for an unknown memory', () => {
+    expect(() => hub.services.memory.forget({ memory_id: 999 })).toThrow(/memory_id/);
+  });
+});
+
+describe('relations', () => {
+  it('ends relations by validity and keeps history', () => {
+    const { relations } = hub.services;
+    relations.relate({ entity_a: 'Brian', entity_b: 'Anna', rel_type: 'spouse_of' });
+    relations.relate({ entity_a: 'Brian', entity_b: 'Subaru', rel_type: 'owns', entity_b_type: 'device' });
+    expect(relations.relate({ entity_a: 'Brian', entity_b: 'Subaru', rel_type: 'owns' }).created).toBe(false);
+    hub.clock.advance(60);
+    relations.unrelate({ entity_a: 'Brian', entity_b: 'Subaru', rel_type: 'owns' });
+    expect(relations.getRelated({ entity_name: 'Brian', direction: 'both', include_history: false }).relations.map((r) => r.rel_type)).toEqual(['spouse_of']);
+    const hist = relations.getRelated({ entity_name: 'Brian', direction: 'both', include_history: true }).relations;
+    expect(hist.find((r) => r.rel_type === 'owns')?.valid_until).toBe(hub.clock.now());
+    expect(relations.getRelated({ entity_name: 'Anna', direction: 'in', include_history: false }).relations[0].other).toBe('Brian');
+    expect(hub.services.entities.get('Subaru').type).toBe('device');
+    expect(() => relations.unrelate({ entity_a: 'Brian', entity_b: 'Subaru', rel_type: 'owns' })).toThrow(/no current relation/);
+  });
+});
