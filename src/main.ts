@@ -10,6 +10,8 @@ import { openDatabase, type Db } from './db/open.js';
 import { buildApp } from './http/app.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createServices, type Services } from './services.js';
+import { startMqtt, type MqttDoor } from './mqtt/index.js';
+import { createScheduler, type Scheduler } from './scheduler.js';
 
 export interface HubOptions {
   config: Config;
@@ -17,6 +19,8 @@ export interface HubOptions {
   /** Injected providers (tests); otherwise built from config.ai. */
   ai?: { embedder: Embedder; llm: Llm | null };
   logger?: boolean | object;
+  /** Run background jobs (default true; tests drive jobs by hand). */
+  scheduler?: boolean;
 }
 
 export interface Hub {
@@ -24,8 +28,10 @@ export interface Hub {
   app: FastifyInstance;
   db: Db;
   warnings: string[];
+  mqtt: MqttDoor | null;
+  scheduler: Scheduler | null;
   /** Starts listening doors; resolves with the bound addresses. */
-  start(): Promise<{ http?: string }>;
+  start(): Promise<{ http?: string; mqtt?: string }>;
   stop(): Promise<void>;
 }
 
@@ -52,37 +58,51 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
   }
   const services = createServices({ db, clock, config, embedder: ai.embedder, llm: ai.llm });
   if (services.vectors.state === 'stale') warnings.push(services.vectors.staleReason());
-  const app = await buildApp({
+  const hub: Hub = {
     services,
-    token: config.http.token || undefined,
-    bodyLimit: config.http.body_limit,
-    logger: opts.logger ?? false,
-  });
-
-  let httpAddress: string | undefined;
-  return {
-    services,
-    app,
+    app: undefined as unknown as FastifyInstance,
     db,
     warnings,
+    mqtt: null,
+    scheduler: null,
     async start() {
-      if (config.http.enabled) {
-        httpAddress = await app.listen({ host: config.http.host, port: config.http.port });
-      }
-      return { http: httpAddress };
+      let http: string | undefined;
+      if (config.http.enabled) http = await hub.app.listen({ host: config.http.host, port: config.http.port });
+      hub.mqtt = await startMqtt(config, services, log);
+      if (opts.scheduler !== false) hub.scheduler = createScheduler(services, log);
+      return { http, mqtt: hub.mqtt?.url };
     },
     async stop() {
-      try {
-        await app.close();
-      } catch (e) {
-        console.error(`http: close failed: ${(e as Error).message}`);
+      hub.scheduler?.stop();
+      for (const [name, close] of [
+        ['http', () => hub.app.close()],
+        ['mqtt', () => hub.mqtt?.stop()],
+        ['ingest', () => services.timeseries.writer.close()],
+      ] as const) {
+        try {
+          await close();
+        } catch (e) {
+          log(`${name}: close failed: ${(e as Error).message}`);
+        }
       }
       try {
         db.pragma('wal_checkpoint(TRUNCATE)');
         db.close();
       } catch (e) {
-        console.error(`db: close failed: ${(e as Error).message}`);
+        log(`db: close failed: ${(e as Error).message}`);
       }
     },
   };
+  hub.app = await buildApp({
+    services,
+    token: config.http.token || undefined,
+    bodyLimit: config.http.body_limit,
+    logger: opts.logger ?? false,
+    health: () => ({
+      mqtt: hub.mqtt ? { mode: hub.mqtt.mode, url: hub.mqtt.url, connected: hub.mqtt.connected(), bridge: hub.mqtt.bridge.stats } : { mode: 'off' },
+      ingest: services.timeseries.writer.stats,
+    }),
+  });
+  const log = (msg: string) => hub.app.log.warn(msg);
+  return hub;
 }

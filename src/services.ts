@@ -13,6 +13,12 @@ import { createEntitiesRepo } from './tiers/entities/entities.repo.js';
 import { createMemoryService } from './tiers/memory/memory.service.js';
 import { createRelationsService } from './tiers/memory/relations.service.js';
 import { createEvents, type Events } from './lib/events.js';
+import { createTimeseriesService } from './tiers/timeseries/timeseries.service.js';
+import { createRollups } from './tiers/timeseries/rollup.js';
+import { createRetention } from './tiers/timeseries/retention.js';
+import { createScheduleService } from './tiers/schedule/schedule.service.js';
+import type { PruneInput } from './tiers/timeseries/timeseries.schemas.js';
+import type { Actor } from './tiers/audit/audit.repo.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -32,10 +38,48 @@ export function createServices(deps: ServiceDeps) {
   const memory = createMemoryService({
     db, clock, embedder, vectors, entities, audit, config: config.memory,
     onAdded: (m) => events.emit('memory_added', m),
+    onEntityForgotten: (name) => events.emit('entity_forgotten', { entity_name: name }),
   });
   const relations = createRelationsService({ db, clock, entities, audit });
   const context = createContextService({ clock, entities, memory, relations, decay: config.memory });
 
-  return { db, clock, config, embedder, llm, events, entities, audit, vectors, memory, relations, context };
+  const tz = config.timeseries.timezone;
+  const rollups = createRollups(db, { timeZone: tz });
+  const retention = createRetention(db, clock, { retentionDays: config.timeseries.retention_days });
+  const timeseries = createTimeseriesService({
+    db, clock, retentionDays: config.timeseries.retention_days, flushMs: config.timeseries.ingest_flush_ms,
+    rollup: (seriesIds) => rollups.run({ seriesIds }),
+  });
+  const schedule = createScheduleService({ db, clock, entities, audit, timeZone: tz });
+  // Cached entity/series ids die with a forgotten entity.
+  events.on('entity_forgotten', () => timeseries.repo.invalidate());
+
+  context.addSection({
+    key: 'readings',
+    build(entity) {
+      const latest = timeseries.latest(entity.id);
+      if (!latest.length) return null;
+      return { data: latest, lines: latest.map((r) => `- ${r.metric}: ${typeof r.value === 'object' ? JSON.stringify(r.value) : r.value}${r.unit ? ` ${r.unit}` : ''}`) };
+    },
+  });
+  context.addSection({
+    key: 'schedule',
+    build(entity) {
+      const items = schedule.upcoming({ entityId: entity.id, from: clock.now(), to: clock.now() + 7 * 86_400, limit: 20 });
+      if (!items.length) return null;
+      return { data: items, lines: items.map((o) => `- ${o.when}: ${o.title}`) };
+    },
+  });
+
+  /** Rolls up what is new, then deletes raw readings past retention that are rolled up. */
+  function prune(input: PruneInput, actor: Actor = 'system') {
+    rollups.run();
+    const r = retention.prune({ dryRun: input.dry_run });
+    if (!input.dry_run && r.deleted) audit.record(actor, 'readings.prune', null, null, { deleted: r.deleted, cutoff_ts: r.cutoff_ts });
+    const verb = input.dry_run ? 'Would delete' : 'Deleted';
+    return { result: `${verb} ${r.deleted} raw readings older than ${config.timeseries.retention_days} days; rollups kept`, dry_run: input.dry_run, ...r };
+  }
+
+  return { db, clock, config, embedder, llm, events, entities, audit, vectors, memory, relations, context, timeseries, rollups, retention, schedule, prune };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -16,8 +16,8 @@ type Command = (ctx: CommandContext) => Promise<number | undefined>;
 const serve: Command = async ({ config, file }) => {
   const hub = await createHub({ config, logger: { level: config.log_level } });
   for (const w of hub.warnings) hub.app.log.warn(w);
-  const { http } = await hub.start();
-  hub.app.log.info(`hearth serving: http ${http ?? 'off'}; data ${config.data_dir}; config ${file ?? '(defaults)'}`);
+  const { http, mqtt } = await hub.start();
+  hub.app.log.info(`hearth serving: http ${http ?? 'off'}; mqtt ${mqtt ?? 'off'} (${config.mqtt.mode}); data ${config.data_dir}; config ${file ?? '(defaults)'}`);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -61,6 +61,7 @@ export const ENV_MAP: Record<string, [string, Conv]> = {
   MEMORY_DECAY_CATEGORY_HALFLIFE: ['memory.decay_category_halflife', json],
   MEMORY_LOCATION_DECAY_HALFLIFE_HOURS: ['memory.location_decay_halflife_hours', num],
   RETENTION_DAYS: ['timeseries.retention_days', num],
+  HEARTH_INGEST_FLUSH_MS: ['timeseries.ingest_flush_ms', num],
   HEARTH_TZ: ['timeseries.timezone', str],
 };
 

@@ -4,6 +4,7 @@
  * not a silent typo.
  */
 import { z } from 'zod';
+import { MappingsConfigSchema } from '../mqtt/mappings/index.js';
 
 const port = z.number().int().min(0).max(65535);
 const isTimeZone = (tz: string) => {
@@ -41,6 +42,8 @@ export const ConfigSchema = z
         url: z.string().default(''),
         username: z.string().default(''),
         password: z.string().default(''),
+        /** Built-in topic mappings (each switchable and re-rootable) and user mappings. */
+        mappings: MappingsConfigSchema,
       })
       .strict()
       .prefault({}),
@@ -69,6 +72,8 @@ export const ConfigSchema = z
     timeseries: z
       .object({
         retention_days: z.number().positive().default(30),
+        /** How long the ingest writer gathers readings into one transaction (ms). */
+        ingest_flush_ms: z.number().int().min(0).max(1000).default(2),
         timezone: z
           .string()
           .default(() => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC')

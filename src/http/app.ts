@@ -11,8 +11,10 @@ import { describeIssues } from '../lib/validation.js';
 import type { Services } from '../services.js';
 import { registerAuth } from './auth.js';
 import { memoryRoutes } from './routes/memory.routes.js';
-import { systemRoutes } from './routes/system.routes.js';
+import { metricsRoute, systemRoutes } from './routes/system.routes.js';
 import { mcpRoutes } from './routes/mcp.routes.js';
+import { scheduleRoutes, timeseriesRoutes } from './routes/timeseries.routes.js';
+import { influxRoutes } from './routes/influx.routes.js';
 
 export interface AppOptions {
   services: Services;
@@ -67,7 +69,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.get('/docs', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(systemRoutes(opts.services, opts.health));
+  await app.register(metricsRoute(opts.services, opts.health));
   await app.register(memoryRoutes(opts.services));
+  await app.register(timeseriesRoutes(opts.services));
+  await app.register(scheduleRoutes(opts.services));
+  await app.register(influxRoutes(opts.services));
   await app.register(mcpRoutes(opts.services));
   return app;
 }

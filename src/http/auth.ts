@@ -10,9 +10,17 @@ export function tokenMatches(given: string | undefined, expected: string): boole
   return timingSafeEqual(digest(given), digest(expected));
 }
 
+/**
+ * The token a request carries: `Authorization: Bearer <t>`, InfluxDB clients' `Token <t>` (v2) or
+ * Basic auth with the token as password (v1 clients, Home Assistant's InfluxDB integration).
+ */
 export function bearerOf(header: string | undefined): string | undefined {
-  const m = /^Bearer\s+(.+)$/i.exec(header ?? '');
-  return m?.[1].trim();
+  const m = /^(Bearer|Token)\s+(.+)$/i.exec(header ?? '');
+  if (m) return m[2].trim();
+  const b = /^Basic\s+(.+)$/i.exec(header ?? '');
+  if (!b) return undefined;
+  const decoded = Buffer.from(b[1], 'base64').toString('utf8');
+  return decoded.slice(decoded.indexOf(':') + 1);
 }
 
 export function registerAuth(app: FastifyInstance, token: string | undefined): void {

@@ -4,6 +4,7 @@ import type { Services } from '../services.js';
 import type { Actor } from '../tiers/audit/audit.repo.js';
 import { useOwnValidation } from './tool.js';
 import { memoryTools } from './tools/memory.tools.js';
+import { scheduleTools, timeseriesTools } from './tools/timeseries.tools.js';
 
 export const SERVER_INFO = { name: 'hearth', version: '0.1.0' };
 
@@ -16,5 +17,7 @@ export function createMcpServer(services: Services, actor: Actor = 'mcp'): McpSe
   });
   useOwnValidation(server);
   memoryTools(server, services, actor);
+  timeseriesTools(server, services, actor);
+  scheduleTools(server, services, actor);
   return server;
 }

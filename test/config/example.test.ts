@@ -15,9 +15,13 @@ describe('config.example.toml', () => {
     const keys = (shape: Record<string, any>, prefix = ''): string[] =>
       Object.entries(shape).flatMap(([k, v]) => {
         const inner = v?.def?.innerType?.def?.shape ?? v?.def?.innerType?.def?.innerType?.def?.shape ?? v?.def?.shape;
-        return inner ? keys(inner, `${k}.`) : [`${prefix}${k}`];
+        return inner ? keys(inner, `${prefix}${k}.`) : [`${prefix}${k}`];
       });
-    for (const key of keys(ConfigSchema.shape)) expect(text, key).toMatch(new RegExp(`^#? ?${key.split('.').pop()} *=`, 'm'));
+    for (const key of keys(ConfigSchema.shape)) {
+      const leaf = key.split('.').pop();
+      // a key, or an array of tables such as [[mqtt.mappings.user]]
+      expect(text, key).toMatch(new RegExp(`^#? ?(${leaf} *=|\\[\\[${key.replaceAll('.', '\\.')}\\]\\])`, 'm'));
+    }
     for (const env of Object.keys(ENV_MAP)) expect(text, env).toContain(`[${env}]`);
   });
 });

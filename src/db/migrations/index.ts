@@ -1,4 +1,5 @@
 /** Ordered schema migrations; `PRAGMA user_version` = how many have been applied. Append only. */
 import memory from './001-memory.js';
+import timeseries from './002-timeseries.js';
 
-export const MIGRATIONS: readonly string[] = [memory];
+export const MIGRATIONS: readonly string[] = [memory, timeseries];

@@ -1,6 +1,17 @@
 /** /health: liveness, row counts and what the embedder is (SPEC §6). Never behind auth. */
+import type { FastifyPluginAsync } from 'fastify';
 import type { Services } from '../../services.js';
+import { renderMetrics } from '../metrics.js';
 import { routes } from '../route.js';
+
+/** GET /metrics: Prometheus text. Behind the token like every route but /health. */
+export const metricsRoute =
+  (s: Services, extra?: () => Record<string, unknown>): FastifyPluginAsync =>
+  async (app) => {
+    app.get('/metrics', { schema: { tags: ['system'], summary: 'Prometheus metrics' } }, async (_req, reply) =>
+      reply.type('text/plain; version=0.0.4; charset=utf-8').send(renderMetrics(s, (extra?.() ?? {}) as never)),
+    );
+  };
 
 export const systemRoutes = (s: Services, extra?: () => Record<string, unknown>) =>
   routes('system', (r) => {

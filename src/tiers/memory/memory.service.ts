@@ -27,6 +27,7 @@ export interface MemoryDeps {
   /** Called after a memory is added (events on MQTT). Errors are the listener's. */
   /** Recall constants; defaults in recall.ts. */
   tuning?: RecallTuning;
+  onEntityForgotten?: (name: string) => void;
   onAdded?: (m: { id: number; entity_name: string; fact: string; category: string; action: string }) => void;
 }
 
@@ -178,6 +179,7 @@ export function createMemoryService(deps: MemoryDeps) {
         }
         db.prepare('DELETE FROM entities WHERE id = ?').run(entity.id);
         audit.record(actor, 'entity.forget', entity.name, { entity, memories: ids.length }, null);
+        deps.onEntityForgotten?.(entity.name);
         return { result: `Forgot ${entity.name} and ${ids.length} memories`, deleted_memories: ids.length, entity_deleted: true };
       })();
     },

@@ -1,0 +1,38 @@
+/** Prometheus text exposition (format 0.0.4) of Hearth's counters, written by hand: a few lines, no dependency. */
+import type { Services } from '../services.js';
+import type { BridgeStats } from '../mqtt/bridge.js';
+
+const esc = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+
+export function renderMetrics(s: Services, extra: { mqtt?: { bridge?: BridgeStats; connected?: boolean } }): string {
+  const lines: string[] = [];
+  const metric = (name: string, type: 'counter' | 'gauge', help: string, samples: [Record<string, string>, number][]) => {
+    lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+    for (const [labels, value] of samples) {
+      const l = Object.entries(labels).map(([k, v]) => `${k}="${esc(v)}"`).join(',');
+      lines.push(`${name}${l ? `{${l}}` : ''} ${Number.isFinite(value) ? value : 0}`);
+    }
+  };
+  const count = (t: string) => (s.db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n;
+  metric('hearth_entities', 'gauge', 'Entities known', [[{}, count('entities')]]);
+  metric('hearth_memories', 'gauge', 'Memories by status', (s.db.prepare('SELECT status, count(*) AS n FROM memories GROUP BY status').all() as { status: string; n: number }[]).map((r) => [{ status: r.status }, r.n]));
+  metric('hearth_memories_pending_embedding', 'gauge', 'Memories waiting for a vector', [[{}, s.memory.repo.pendingCount()]]);
+  metric('hearth_series', 'gauge', 'Time series (entity, metric) known', [[{}, count('series')]]);
+  const ingest = s.timeseries.writer.stats;
+  metric('hearth_ingest_readings_total', 'counter', 'Readings offered to the ingest writer, by result', [
+    [{ result: 'accepted' }, ingest.accepted], [{ result: 'rejected' }, ingest.rejected], [{ result: 'skipped_duplicate' }, ingest.skipped],
+  ]);
+  metric('hearth_ingest_source_readings_total', 'counter', 'Readings by source and result',
+    Object.entries(ingest.by_source).flatMap(([source, c]) => [[{ source, result: 'accepted' }, c.accepted], [{ source, result: 'rejected' }, c.rejected]] as [Record<string, string>, number][]));
+  metric('hearth_ingest_batches_total', 'counter', 'Committed ingest transactions', [[{}, ingest.batches]]);
+  const b = extra.mqtt?.bridge;
+  if (b) {
+    metric('hearth_mqtt_messages_total', 'counter', 'MQTT messages seen by the bridge, by outcome', (['received', 'ingested', 'ignored', 'unparseable', 'rejected'] as const).map((k) => [{ outcome: k }, b[k]]));
+    metric('hearth_mqtt_topic_errors_total', 'counter', 'Unparseable or rejected MQTT messages per topic', Object.entries(b.errors_by_topic).map(([topic, n]) => [{ topic }, n]));
+    metric('hearth_mqtt_connected', 'gauge', '1 when the broker or external connection is up', [[{}, extra.mqtt?.connected ? 1 : 0]]);
+  }
+  const mem = process.memoryUsage();
+  metric('process_resident_memory_bytes', 'gauge', 'Resident memory size in bytes', [[{}, mem.rss]]);
+  metric('process_uptime_seconds', 'gauge', 'Seconds since the hub started', [[{}, Math.round(process.uptime())]]);
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,123 @@
+/**
+ * The MQTT bridge: topic → mapping → shared schema → service. Readings of one message are
+ * committed together before the promise resolves (the broker acknowledges after it). A payload it
+ * cannot parse is counted per topic and logged at most once a minute per topic; it never throws for
+ * bad input and never blocks other topics (SPEC §7).
+ */
+import type { Services } from '../services.js';
+import { RememberInput } from '../tiers/memory/memory.schemas.js';
+import { RecordInput } from '../tiers/timeseries/timeseries.schemas.js';
+import type { PreparedReading } from '../tiers/timeseries/readings.repo.js';
+import { describeIssues } from '../lib/validation.js';
+import { ParseError, type Ingest, type MappingContext } from './mappings/types.js';
+import type { MappingSet } from './mappings/index.js';
+
+const LOG_EVERY_MS = 60_000;
+const MAX_TRACKED_TOPICS = 1000;
+
+export interface BridgeStats {
+  received: number;
+  ingested: number;
+  ignored: number;
+  unparseable: number;
+  rejected: number;
+  /** unparseable/rejected messages per topic (bounded to the most recent topics) */
+  errors_by_topic: Record<string, number>;
+}
+
+export function createBridge(deps: { services: Services; mappings: MappingSet; timeZone: string; log: (msg: string) => void }) {
+  const { services, mappings, log } = deps;
+  const units = new Map<string, string>();
+  const ctx: MappingContext = {
+    timeZone: deps.timeZone,
+    units: { get: (entity, metric) => units.get(`${entity.toLowerCase()}\u0000${metric}`) },
+  };
+  const stats: BridgeStats = { received: 0, ingested: 0, ignored: 0, unparseable: 0, rejected: 0, errors_by_topic: {} };
+  const lastLogged = new Map<string, number>();
+
+  function fail(topic: string, kind: 'unparseable' | 'rejected', reason: string): void {
+    stats[kind]++;
+    const counts = stats.errors_by_topic;
+    if (!(topic in counts) && Object.keys(counts).length >= MAX_TRACKED_TOPICS) delete counts[Object.keys(counts)[0]];
+    counts[topic] = (counts[topic] ?? 0) + 1;
+    const now = Date.now();
+    if (now - (lastLogged.get(topic) ?? 0) >= LOG_EVERY_MS) {
+      if (lastLogged.size >= MAX_TRACKED_TOPICS) lastLogged.clear();
+      lastLogged.set(topic, now);
+      log(`mqtt: ${kind} message on ${topic} (${counts[topic]} so far): ${reason.slice(0, 200)}`);
+    }
+  }
+
+  async function apply(topic: string, items: Ingest[], retain: boolean): Promise<void> {
+    const readings: PreparedReading[] = [];
+    for (const item of items) {
+      if (item.kind === 'reading') {
+        const unit = item.unit ?? ctx.units.get(item.entity_name, item.metric);
+        const parsed = RecordInput.safeParse({ ...item, unit, kind: undefined });
+        if (!parsed.success) {
+          fail(topic, 'rejected', describeIssues(parsed.error.issues));
+          continue;
+        }
+        try {
+          // A retained message is replayed on every (re)subscribe: skip it when already stored.
+          readings.push(services.timeseries.prepare(parsed.data, { dedupe: retain ? (item.ts === undefined ? 'latest' : 'exact') : undefined }));
+        } catch (e) {
+          fail(topic, 'rejected', (e as Error).message);
+        }
+      } else if (item.kind === 'remember') {
+        const parsed = RememberInput.safeParse({ ...item, kind: undefined });
+        if (!parsed.success) fail(topic, 'rejected', describeIssues(parsed.error.issues));
+        else if (!retain || !(await known(parsed.data.entity_name, parsed.data.fact))) {
+          await services.memory.remember(parsed.data, 'mqtt');
+          stats.ingested++;
+        }
+      } else if (item.kind === 'unit') {
+        units.set(`${item.entity_name.toLowerCase()}\u0000${item.metric}`, item.unit);
+      } else if (item.kind === 'discovery') {
+        if (item.entity_name && item.metric && item.unit) units.set(`${item.entity_name.toLowerCase()}\u0000${item.metric}`, item.unit);
+      } else {
+        stats.ignored++;
+      }
+    }
+    if (!readings.length) return;
+    const results = await services.timeseries.writer.submit(readings);
+    for (const r of results) {
+      if (r.ok) stats.ingested++;
+      else fail(topic, 'rejected', r.message);
+    }
+  }
+
+  /** Whether a retained `remember` was already stored (replays must not re-confirm it forever). */
+  async function known(entity: string, fact: string): Promise<boolean> {
+    const e = services.entities.find(entity);
+    return Boolean(e && services.db.prepare("SELECT 1 FROM memories WHERE entity_id = ? AND fact = ? AND status = 'active'").get(e.id, fact));
+  }
+
+  return {
+    stats,
+    units,
+    /** Every filter the bridge needs subscribed (external broker mode). */
+    filters: () => mappings.filters(),
+    /** Handles one message; rejects only when the database refused the write (then nothing may be acknowledged). */
+    async handle(topic: string, payload: Buffer, opts: { retain?: boolean } = {}): Promise<void> {
+      stats.received++;
+      const mapping = mappings.route(topic);
+      if (!mapping) return void stats.ignored++;
+      let items: Ingest[];
+      try {
+        items = mapping.parse(topic, payload, ctx);
+      } catch (e) {
+        return fail(topic, 'unparseable', e instanceof ParseError ? e.message : `mapping ${mapping.name} failed: ${(e as Error).message}`);
+      }
+      if (!items.length) return void stats.ignored++;
+      try {
+        await apply(topic, items, Boolean(opts.retain));
+      } catch (e) {
+        // The database refused the batch (disk full, I/O error): nothing was acknowledged as stored.
+        fail(topic, 'rejected', (e as Error).message);
+        throw e;
+      }
+    },
+  };
+}
+export type Bridge = ReturnType<typeof createBridge>;

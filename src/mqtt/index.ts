@@ -1,0 +1,75 @@
+/**
+ * MQTT door: the embedded broker or an external broker's client, the bridge, and event publishing
+ * (`hearth/events/<name>`, SPEC §7) so Home Assistant and Node-RED automations can react.
+ */
+import type { Config } from '../config/schema.js';
+import type { EventName } from '../lib/events.js';
+import type { Services } from '../services.js';
+import { createBridge, type Bridge } from './bridge.js';
+import { startBroker, type EmbeddedBroker } from './broker.js';
+import { connectExternal, type ExternalClient } from './external.js';
+import { createMappingSet } from './mappings/index.js';
+
+const EVENTS: EventName[] = ['memory_added', 'pattern_promoted', 'intention_triggered'];
+
+export interface MqttDoor {
+  bridge: Bridge;
+  mode: Config['mqtt']['mode'];
+  /** `mqtt://host:port` of the embedded broker, or the external URL. */
+  url?: string;
+  connected(): boolean;
+  publish(topic: string, payload: unknown): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startMqtt(config: Config, services: Services, log: (msg: string) => void): Promise<MqttDoor | null> {
+  if (config.mqtt.mode === 'off') return null;
+  const bridge = createBridge({ services, mappings: createMappingSet(config.mqtt.mappings), timeZone: config.timeseries.timezone, log });
+  let broker: EmbeddedBroker | undefined;
+  let external: ExternalClient | undefined;
+  let url: string;
+  if (config.mqtt.mode === 'embedded') {
+    broker = await startBroker({
+      host: config.mqtt.host,
+      port: config.mqtt.port,
+      username: config.mqtt.username,
+      password: config.mqtt.password,
+      onPublish: (topic, payload, p) => bridge.handle(topic, payload, { retain: p.retain }),
+      // Only Hearth publishes its events.
+      canPublish: (_client, topic) => !topic.startsWith('hearth/events/'),
+      log,
+    });
+    url = `mqtt://${broker.address.host}:${broker.address.port}`;
+  } else {
+    if (!config.mqtt.url) throw new Error('mqtt.url (HEARTH_MQTT_URL) is required when mqtt.mode = external');
+    external = await connectExternal({
+      url: config.mqtt.url,
+      username: config.mqtt.username,
+      password: config.mqtt.password,
+      filters: bridge.filters(),
+      onMessage: (topic, payload, retain) => bridge.handle(topic, payload, { retain }),
+      log,
+    });
+    url = config.mqtt.url;
+  }
+  const publish = async (topic: string, payload: unknown) => {
+    const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
+    if (broker) await broker.publish(topic, body);
+    else await external!.publish(topic, body);
+  };
+  const unsubscribe = EVENTS.map((name) =>
+    services.events.on(name, (p) => void publish(`hearth/events/${name}`, p).catch((e: Error) => log(`mqtt: publishing ${name} failed: ${e.message}`))),
+  );
+  return {
+    bridge,
+    mode: config.mqtt.mode,
+    url,
+    connected: () => (broker ? true : Boolean(external?.client.connected)),
+    publish,
+    async stop() {
+      unsubscribe.forEach((u) => u());
+      await broker?.close();
+      await external?.close();
+    },
+  };
+}

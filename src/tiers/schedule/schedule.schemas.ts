@@ -1,0 +1,43 @@
+/** Schedule events (SPEC §3): one-off or recurring (RFC 5545 RRULE, or daily|weekly|monthly). */
+import { z } from 'zod';
+import { EntityName, EntityType, Text, Timestamp } from '../../lib/schema.js';
+import { parseRecurrence } from './recurrence.js';
+
+export const Recurrence = z
+  .string()
+  .trim()
+  .min(1)
+  .max(500)
+  .refine((s) => {
+    try {
+      parseRecurrence(s);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'expected an RRULE such as FREQ=WEEKLY;BYDAY=MO,WE or one of daily, weekly, monthly');
+
+export const ScheduleInput = z.object({
+  entity_name: EntityName.describe('whose event, e.g. "Maya"'),
+  title: Text(300).describe('e.g. "Soccer practice"'),
+  start_ts: Timestamp.describe('first occurrence start (epoch seconds or ISO-8601 with zone)'),
+  end_ts: Timestamp.optional().describe('first occurrence end'),
+  recurrence: Recurrence.optional(),
+  meta: z.record(z.string(), z.unknown()).optional(),
+  entity_type: EntityType.optional(),
+});
+export type ScheduleInput = z.infer<typeof ScheduleInput>;
+
+export const ScheduleQuery = z.object({
+  entity_name: EntityName.optional(),
+  from: Timestamp.optional().describe('default now'),
+  to: Timestamp.optional().describe('default from + 7 days'),
+  limit: z.coerce.number().int().min(1).max(1000).default(200),
+});
+export type ScheduleQuery = z.infer<typeof ScheduleQuery>;
+
+/** GET query strings carry numbers as text: accept numeric strings for the time bounds. */
+export const ScheduleQueryString = ScheduleQuery.extend({
+  from: z.union([z.coerce.number(), Timestamp]).optional(),
+  to: z.union([z.coerce.number(), Timestamp]).optional(),
+});

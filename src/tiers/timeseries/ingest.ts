@@ -1,0 +1,111 @@
+/**
+ * The ingest writer: readings from every door are queued and committed in batched transactions
+ * (a few ms or a few hundred rows each), and each submitter's promise resolves only after its
+ * batch is committed — so an HTTP 2xx or MQTT PUBACK always means "on disk" (SQLite WAL with
+ * synchronous=FULL), while the fsync is paid once per batch rather than once per reading.
+ */
+import type { Db } from '../../db/open.js';
+import { isHubError } from '../../lib/errors.js';
+import type { PreparedReading, ReadingsRepo, WriteResult } from './readings.repo.js';
+
+export interface IngestStats {
+  accepted: number;
+  rejected: number;
+  skipped: number;
+  batches: number;
+  by_source: Record<string, { accepted: number; rejected: number }>;
+}
+
+interface Pending {
+  items: PreparedReading[];
+  resolve: (r: WriteResult[]) => void;
+  reject: (e: unknown) => void;
+}
+
+export function createIngestWriter(db: Db, repo: ReadingsRepo, opts: { flushMs?: number; maxBatch?: number; onCommit?: () => void } = {}) {
+  const flushMs = opts.flushMs ?? 2;
+  const maxBatch = opts.maxBatch ?? 1000;
+  let queue: Pending[] = [];
+  let queued = 0;
+  let timer: NodeJS.Timeout | null = null;
+  let closed = false;
+  const stats: IngestStats = { accepted: 0, rejected: 0, skipped: 0, batches: 0, by_source: {} };
+
+  const count = (source: string, ok: boolean) => {
+    const s = (stats.by_source[source] ??= { accepted: 0, rejected: 0 });
+    if (ok) s.accepted++;
+    else s.rejected++;
+  };
+
+  const writeOne = (r: PreparedReading): WriteResult => {
+    try {
+      // A composite writes several rows: a savepoint keeps a failing part from leaving the others behind.
+      return typeof r.value === 'object' ? db.transaction(() => repo.write(r))() : repo.write(r);
+    } catch (e) {
+      if (!isHubError(e)) throw e;
+      return { ok: false, error: e.code, message: e.message };
+    }
+  };
+
+  /** Writes items now, in one transaction. Throws only when the database itself fails. */
+  function writeNow(items: PreparedReading[]): WriteResult[] {
+    let results: WriteResult[];
+    try {
+      results = db.transaction(() => items.map(writeOne))();
+    } catch (e) {
+      repo.invalidate(); // ids created inside the rolled-back transaction are gone
+      throw e;
+    }
+    stats.batches++;
+    results.forEach((r, i) => {
+      if (r.ok && r.skipped) stats.skipped++;
+      else if (r.ok) stats.accepted++;
+      else stats.rejected++;
+      count(items[i].source, r.ok);
+    });
+    opts.onCommit?.();
+    return results;
+  }
+
+  function flush(): void {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    const batch = queue;
+    queue = [];
+    queued = 0;
+    if (!batch.length) return;
+    let results: WriteResult[];
+    try {
+      results = writeNow(batch.flatMap((p) => p.items));
+    } catch (e) {
+      for (const p of batch) p.reject(e);
+      return;
+    }
+    let at = 0;
+    for (const p of batch) {
+      p.resolve(results.slice(at, at + p.items.length));
+      at += p.items.length;
+    }
+  }
+
+  return {
+    stats,
+    writeNow,
+    /** Queues readings; resolves with one result per item once they are committed. */
+    submit(items: PreparedReading[]): Promise<WriteResult[]> {
+      if (closed) return Promise.reject(new Error('ingest writer is closed'));
+      return new Promise((resolve, reject) => {
+        queue.push({ items, resolve, reject });
+        queued += items.length;
+        if (queued >= maxBatch) flush();
+        else timer ??= setTimeout(flush, flushMs);
+      });
+    },
+    flush,
+    close(): void {
+      flush();
+      closed = true;
+    },
+  };
+}
+export type IngestWriter = ReturnType<typeof createIngestWriter>;

@@ -1,0 +1,104 @@
+/**
+ * Raw-reading retention (SPEC §5 Retention): readings older than `retention_days` are deleted only
+ * once they are rolled up — id ≤ the series' `rollup_watermarks.last_id` — and rollups are never
+ * deleted. Old readings not yet rolled up are kept and reported (`kept_unrolled`) so a stalled
+ * rollup shows up instead of silently losing data.
+ */
+import type { Db } from '../../db/open.js';
+import type { Clock } from '../../lib/clock.js';
+
+export interface RetentionOptions {
+  /** Keep raw readings this many days (config `timeseries.retention_days`, `RETENTION_DAYS`). */
+  retentionDays: number;
+  /** Rows per delete transaction; small so writers on other connections wait milliseconds, not seconds. */
+  batchSize?: number;
+}
+
+export interface PruneSeriesResult {
+  series_id: number;
+  entity_id: number;
+  metric: string;
+  deleted: number;
+  kept_unrolled: number;
+}
+
+export interface PruneResult {
+  /** Rows deleted (or, in a dry run, that would be). */
+  deleted: number;
+  /** Rows older than the cutoff kept because they are not rolled up yet. */
+  kept_unrolled: number;
+  /** Epoch seconds; readings with ts < cutoff_ts are past retention. */
+  cutoff_ts: number;
+  /** Series with anything past retention. */
+  by_series: PruneSeriesResult[];
+}
+
+/** Builds the pruner. `clock.now()` is epoch seconds. */
+export function createRetention(db: Db, clock: Clock, { retentionDays, batchSize = 5000 }: RetentionOptions) {
+  const seriesAll = db.prepare(
+    `SELECT s.id, s.entity_id, s.metric, coalesce(w.last_id, 0) AS last_id
+     FROM series s LEFT JOIN rollup_watermarks w ON w.series_id = s.id ORDER BY s.id`,
+  );
+  // Both walk readings_series_ts (series_id, ts_ms < cutoff) and test the rowid kept in the index;
+  // `+id` stops the planner from switching to a rowid range scan of the whole table.
+  const rolled = db.prepare(
+    'SELECT count(*) AS n, min(id) AS lo, max(id) AS hi FROM readings WHERE series_id = ? AND ts_ms < ? AND +id <= ?',
+  );
+  const unrolled = db.prepare('SELECT count(*) FROM readings WHERE series_id = ? AND ts_ms < ? AND +id > ?').pluck();
+  // Deletes walk the table in rowid order, across series: readings of all series are interleaved
+  // on the table's pages, so deleting series by series rewrote every page once per series (measured:
+  // 1M rows of 100 series, 8.5 s series by series vs 2.3 s in rowid order).
+  const deleteBatch = db
+    .prepare(
+      `DELETE FROM readings WHERE id IN (
+         SELECT r.id FROM readings r JOIN rollup_watermarks w ON w.series_id = r.series_id
+         WHERE r.id > ? AND r.id <= ? AND r.ts_ms < ? AND r.id <= w.last_id ORDER BY r.id LIMIT ?)
+       RETURNING id, series_id`,
+    )
+    .raw();
+  const deleteOne = db.transaction(
+    (after: number, upTo: number, cutoffMs: number) => deleteBatch.all(after, upTo, cutoffMs, batchSize) as [number, number][],
+  );
+
+  /**
+   * Deletes rolled-up readings older than now − retentionDays, `batchSize` rows per transaction.
+   * With `dryRun` only counts. Synchronous: call it from the scheduler, not a request handler.
+   */
+  function prune({ dryRun = false }: { dryRun?: boolean } = {}): PruneResult {
+    const cutoff_ts = clock.now() - retentionDays * 86_400;
+    const cutoffMs = Math.ceil(cutoff_ts * 1000); // ts_ms is an integer: ts_ms < x ⟺ ts_ms < ⌈x⌉
+    const rows = new Map<number, PruneSeriesResult>();
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const s of seriesAll.all() as { id: number; entity_id: number; metric: string; last_id: number }[]) {
+      const r = rolled.get(s.id, cutoffMs, s.last_id) as { n: number; lo: number | null; hi: number | null };
+      const kept = unrolled.get(s.id, cutoffMs, s.last_id) as number;
+      if (r.n === 0 && kept === 0) continue;
+      rows.set(s.id, { series_id: s.id, entity_id: s.entity_id, metric: s.metric, deleted: dryRun ? r.n : 0, kept_unrolled: kept });
+      if (r.n > 0) (lo = Math.min(lo, r.lo!)), (hi = Math.max(hi, r.hi!));
+    }
+    if (!dryRun && hi >= lo) {
+      let after = lo - 1;
+      for (;;) {
+        const batch = deleteOne.immediate(after, hi, cutoffMs);
+        for (const [id, seriesId] of batch) {
+          after = Math.max(after, id);
+          const r = rows.get(seriesId);
+          if (r) r.deleted++;
+        }
+        if (batch.length < batchSize) break;
+      }
+    }
+    const by_series = [...rows.values()];
+    return {
+      deleted: by_series.reduce((n, r) => n + r.deleted, 0),
+      kept_unrolled: by_series.reduce((n, r) => n + r.kept_unrolled, 0),
+      cutoff_ts,
+      by_series,
+    };
+  }
+
+  return { prune };
+}
+
+export type Retention = ReturnType<typeof createRetention>;

@@ -1,0 +1,54 @@
+/** Tier 2 operations (SPEC §6): one zod object each, shared by HTTP, MCP and the MQTT bridge. */
+import { z } from 'zod';
+import { EntityName, EntityType, Timestamp } from '../../lib/schema.js';
+
+export const MetricName = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(200)
+  .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
+
+/** A reading's value: number → numeric, string/boolean → categorical, object → composite. */
+export const ReadingValue = z.union([
+  z.number().refine(Number.isFinite, 'must be a finite number'),
+  z.string().min(1, 'must not be empty').max(1000),
+  z.boolean(),
+  z.record(z.string().max(200), z.unknown()).refine((o) => Object.keys(o).length > 0 && Object.keys(o).length <= 100, 'composite value needs 1–100 keys'),
+]);
+export type ReadingValue = z.infer<typeof ReadingValue>;
+
+export const RecordInput = z.object({
+  entity_name: EntityName.describe('the room, person or device, e.g. "bedroom", "Brian", "sensor.bedroom_temperature"'),
+  metric: MetricName.describe('e.g. "temperature", "presence", "mood"'),
+  value: ReadingValue.describe('number (numeric), string or boolean (categorical), or object (composite: each key also becomes "<metric>.<key>")'),
+  unit: z.string().trim().max(32).optional(),
+  source: z.string().trim().min(1).max(100).default('api'),
+  entity_type: EntityType.optional().describe('type used when the entity is new (default room)'),
+  ts: Timestamp.optional().describe('when it was measured: epoch seconds or ISO-8601 with zone (default now)'),
+});
+export type RecordInput = z.infer<typeof RecordInput>;
+
+export const MAX_BULK = 10_000;
+export const RecordBulkInput = z.object({
+  readings: z.array(z.unknown()).min(1, 'must not be empty').max(MAX_BULK, `at most ${MAX_BULK} readings per request`).describe('record bodies'),
+});
+export type RecordBulkInput = z.infer<typeof RecordBulkInput>;
+
+export const Granularity = z.enum(['raw', 'hour', 'day', 'week']);
+export type Granularity = z.infer<typeof Granularity>;
+
+export const QueryStreamInput = z.object({
+  entity_name: EntityName,
+  metric: MetricName,
+  granularity: Granularity.default('raw'),
+  start_ts: Timestamp.optional(),
+  end_ts: Timestamp.optional(),
+  limit: z.number().int().min(1).max(10_000).default(1000).describe('the latest points in the window, returned oldest first'),
+});
+export type QueryStreamInput = z.infer<typeof QueryStreamInput>;
+
+export const PruneInput = z.object({
+  dry_run: z.boolean().default(false).describe('count what would be deleted without deleting'),
+});
+export type PruneInput = z.infer<typeof PruneInput>;

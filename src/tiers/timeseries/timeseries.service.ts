@@ -1,0 +1,168 @@
+/**
+ * Tier 2 — time series: record (single and bulk, committed before the answer), query_stream (raw
+ * or rollups), latest readings for profiles, and the ingest counters for /health and /metrics.
+ */
+import type { Db } from '../../db/open.js';
+import type { Clock } from '../../lib/clock.js';
+import { HubError, invalid, notFound } from '../../lib/errors.js';
+import { toEpoch } from '../../lib/schema.js';
+import { createIngestWriter } from './ingest.js';
+import { createReadingsRepo, type PreparedReading, type WriteResult } from './readings.repo.js';
+import { RecordInput, type QueryStreamInput, type RecordBulkInput } from './timeseries.schemas.js';
+import { describeIssues } from '../../lib/validation.js';
+import { parseLineProtocol, type Precision } from './line-protocol.js';
+
+const DAY = 86_400;
+/** Sensors with a wrong clock should not write into next year; a day of skew is tolerated. */
+const MAX_FUTURE_S = DAY;
+
+export interface TimeseriesDeps {
+  db: Db;
+  clock: Clock;
+  retentionDays: number;
+  flushMs?: number;
+  /** Incremental rollups, run before rollup queries (set by services.ts). */
+  rollup?: (seriesIds?: number[]) => unknown;
+}
+
+export function createTimeseriesService(deps: TimeseriesDeps) {
+  const { db, clock } = deps;
+  const repo = createReadingsRepo(db, clock);
+  let newSinceRollup = 0;
+  const writer = createIngestWriter(db, repo, { flushMs: deps.flushMs, onCommit: () => void (newSinceRollup = 1) });
+
+  /** Normalises a validated record into a storable reading, or throws naming the field. */
+  function prepare(input: RecordInput, opts: { dedupe?: PreparedReading['dedupe'] } = {}): PreparedReading {
+    const now = clock.now();
+    const ts = toEpoch(input.ts) ?? now;
+    if (ts > now + MAX_FUTURE_S) throw invalid(`ts: ${new Date(ts * 1000).toISOString()} is in the future`);
+    if (ts < now - deps.retentionDays * DAY) {
+      throw invalid(`ts: older than the ${deps.retentionDays}-day retention window (RETENTION_DAYS); raw readings that old are not kept`);
+    }
+    return {
+      entity_name: input.entity_name,
+      entity_type: input.entity_type,
+      metric: input.metric,
+      value: input.value,
+      unit: input.unit,
+      source: input.source,
+      ts_ms: Math.round(ts * 1000),
+      dedupe: opts.dedupe,
+    };
+  }
+
+  const describe = (r: WriteResult & { ok: true }, input: { entity_name: string; metric: string; value: unknown; unit?: string }) =>
+    `Recorded ${input.entity_name} ${input.metric} = ${typeof input.value === 'object' ? JSON.stringify(input.value) : String(input.value)}${input.unit ? ` ${input.unit}` : ''}`;
+
+  return {
+    repo,
+    writer,
+    prepare,
+    get dirty() {
+      return newSinceRollup > 0;
+    },
+    markRolledUp() {
+      newSinceRollup = 0;
+    },
+
+    async record(input: RecordInput) {
+      const [r] = await writer.submit([prepare(input)]);
+      if (!r.ok) throw new HubError(r.error as never, r.message);
+      return { result: describe(r, input), id: r.id, value_type: r.value_type, children: r.children };
+    },
+
+    /** Valid items commit together; each item gets its own result. */
+    async recordBulk(input: RecordBulkInput) {
+      const results: (WriteResult | null)[] = new Array(input.readings.length).fill(null);
+      const prepared: PreparedReading[] = [];
+      const at: number[] = [];
+      input.readings.forEach((raw, i) => {
+        const parsed = RecordInput.safeParse(raw);
+        if (!parsed.success) return void (results[i] = { ok: false, error: 'invalid', message: `readings.${i}.${describeIssues(parsed.error.issues)}` });
+        try {
+          prepared.push(prepare(parsed.data));
+          at.push(i);
+        } catch (e) {
+          results[i] = { ok: false, error: (e as HubError).code ?? 'invalid', message: `readings.${i}.${(e as Error).message}` };
+        }
+      });
+      const written = prepared.length ? await writer.submit(prepared) : [];
+      written.forEach((r, j) => (results[at[j]] = r.ok ? r : { ...r, message: `readings.${at[j]}.${r.message}` }));
+      const out = results.map((r) => (r!.ok ? { ok: true as const, id: r!.id } : { ok: false as const, error: r!.error, message: r!.message }));
+      const inserted = out.filter((r) => r.ok).length;
+      return { result: `Recorded ${inserted} of ${out.length} readings`, count: out.length, inserted, rejected: out.length - inserted, results: out };
+    },
+
+    /** InfluxDB line protocol (Telegraf, Home Assistant's InfluxDB integration): valid lines are committed, bad ones reported. */
+    async writeLines(body: string, precision: Precision) {
+      const { points, errors } = parseLineProtocol(body, precision, clock.now());
+      const problems = errors.map((e) => `line ${e.line}: ${e.message}`);
+      const prepared: PreparedReading[] = [];
+      for (const p of points) {
+        const parsed = RecordInput.safeParse({ entity_name: p.entity_name, metric: p.metric, value: p.value, unit: p.unit, ts: p.ts, source: p.source });
+        if (!parsed.success) {
+          problems.push(`${p.entity_name} ${p.metric}: ${describeIssues(parsed.error.issues)}`);
+          continue;
+        }
+        try {
+          prepared.push(prepare(parsed.data));
+        } catch (e) {
+          problems.push(`${p.entity_name} ${p.metric}: ${(e as Error).message}`);
+        }
+      }
+      const results = prepared.length ? await writer.submit(prepared) : [];
+      results.forEach((r, i) => !r.ok && problems.push(`${prepared[i].entity_name} ${prepared[i].metric}: ${r.message}`));
+      return { written: results.filter((r) => r.ok).length, problems };
+    },
+
+    queryStream(input: QueryStreamInput) {
+      const s = repo.seriesId(input.entity_name, input.metric);
+      if (!s) throw notFound(`metric: no readings of ${input.metric} for ${input.entity_name}`);
+      const start = toEpoch(input.start_ts) ?? 0;
+      const end = toEpoch(input.end_ts) ?? clock.now() + MAX_FUTURE_S;
+      if (end < start) throw invalid('end_ts: before start_ts');
+      if (input.granularity === 'raw') {
+        const rows = db
+          .prepare(
+            `SELECT r.ts_ms, r.value_num, r.value_cat, r.value_json, src.name AS source FROM readings r LEFT JOIN sources src ON src.id = r.source_id
+              WHERE r.series_id = ? AND r.ts_ms >= ? AND r.ts_ms <= ? ORDER BY r.ts_ms DESC, r.id DESC LIMIT ?`,
+          )
+          .all(s.id, Math.round(start * 1000), Math.round(end * 1000), input.limit) as { ts_ms: number; value_num: number | null; value_cat: string | null; value_json: string | null; source: string }[];
+        const points = rows.reverse().map((r) => ({
+          ts: r.ts_ms / 1000,
+          value: r.value_json !== null ? JSON.parse(r.value_json) : (r.value_num ?? r.value_cat),
+          unit: s.unit,
+          source: r.source,
+        }));
+        return { result: `${points.length} ${input.metric} readings for ${input.entity_name}`, entity_name: input.entity_name, metric: input.metric, granularity: 'raw', unit: s.unit, value_type: s.value_type, points };
+      }
+      deps.rollup?.([s.id]);
+      const rows = db
+        .prepare(
+          `SELECT bucket_ts, count, avg_num, min_num, max_num, p10_num, p90_num, mode_cat FROM reading_rollups
+            WHERE series_id = ? AND bucket_type = ? AND bucket_ts >= ? AND bucket_ts <= ? ORDER BY bucket_ts DESC LIMIT ?`,
+        )
+        .all(s.id, input.granularity, start, end, input.limit) as Record<string, number | string | null>[];
+      const points = rows.reverse().map((r) => ({
+        bucket_ts: r.bucket_ts, count: r.count, avg: r.avg_num, min: r.min_num, max: r.max_num, p10: r.p10_num, p90: r.p90_num, mode: r.mode_cat,
+      }));
+      return { result: `${points.length} ${input.granularity} buckets of ${input.metric} for ${input.entity_name}`, entity_name: input.entity_name, metric: input.metric, granularity: input.granularity, unit: s.unit, value_type: s.value_type, points };
+    },
+
+    /** Latest value of every metric of an entity (for profiles and context). */
+    latest(entityId: number) {
+      return db
+        .prepare(
+          `SELECT s.metric, s.unit, s.value_type, r.ts_ms, r.value_num, r.value_cat, r.value_json
+             FROM series s JOIN readings r ON r.id = (SELECT id FROM readings WHERE series_id = s.id ORDER BY ts_ms DESC LIMIT 1)
+            WHERE s.entity_id = ? ORDER BY s.metric`,
+        )
+        .all(entityId)
+        .map((r) => {
+          const x = r as { metric: string; unit: string | null; value_type: string; ts_ms: number; value_num: number | null; value_cat: string | null; value_json: string | null };
+          return { metric: x.metric, value: x.value_json !== null ? JSON.parse(x.value_json) : (x.value_num ?? x.value_cat), unit: x.unit, ts: x.ts_ms / 1000 };
+        });
+    },
+  };
+}
+export type TimeseriesService = ReturnType<typeof createTimeseriesService>;
