@@ -24,8 +24,9 @@ CREATE TABLE series (
   UNIQUE (entity_id, metric)
 );
 
+-- AUTOINCREMENT: ids are never reused after deletes, so "id > watermark" always means "not rolled up yet".
 CREATE TABLE readings (
-  id         INTEGER PRIMARY KEY,
+  id         INTEGER PRIMARY KEY AUTOINCREMENT,
   series_id  INTEGER NOT NULL REFERENCES series(id) ON DELETE CASCADE,
   ts_ms      INTEGER NOT NULL,
   value_num  REAL,

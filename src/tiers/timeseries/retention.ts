@@ -3,6 +3,10 @@
  * once they are rolled up — id ≤ the series' `rollup_watermarks.last_id` — and rollups are never
  * deleted. Old readings not yet rolled up are kept and reported (`kept_unrolled`) so a stalled
  * rollup shows up instead of silently losing data.
+ *
+ * The row with the highest id is never deleted: `readings.id` has no AUTOINCREMENT, so SQLite gives a
+ * new row max(id) + 1, and deleting the top rows would hand out ids at or below the watermarks —
+ * readings the rollup would never see and a later prune would delete (sqlite.org/autoinc.html).
  */
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
@@ -42,8 +46,9 @@ export function createRetention(db: Db, clock: Clock, { retentionDays, batchSize
   // Both walk readings_series_ts (series_id, ts_ms < cutoff) and test the rowid kept in the index;
   // `+id` stops the planner from switching to a rowid range scan of the whole table.
   const rolled = db.prepare(
-    'SELECT count(*) AS n, min(id) AS lo, max(id) AS hi FROM readings WHERE series_id = ? AND ts_ms < ? AND +id <= ?',
+    'SELECT count(*) AS n, min(id) AS lo, max(id) AS hi FROM readings WHERE series_id = ? AND ts_ms < ? AND +id <= ? AND +id < ?',
   );
+  const topId = db.prepare('SELECT max(id) FROM readings').pluck();
   const unrolled = db.prepare('SELECT count(*) FROM readings WHERE series_id = ? AND ts_ms < ? AND +id > ?').pluck();
   // Deletes walk the table in rowid order, across series: readings of all series are interleaved
   // on the table's pages, so deleting series by series rewrote every page once per series (measured:
@@ -70,8 +75,9 @@ export function createRetention(db: Db, clock: Clock, { retentionDays, batchSize
     const rows = new Map<number, PruneSeriesResult>();
     let lo = Infinity;
     let hi = -Infinity;
+    const top = (topId.get() as number | null) ?? 0;
     for (const s of seriesAll.all() as { id: number; entity_id: number; metric: string; last_id: number }[]) {
-      const r = rolled.get(s.id, cutoffMs, s.last_id) as { n: number; lo: number | null; hi: number | null };
+      const r = rolled.get(s.id, cutoffMs, s.last_id, top) as { n: number; lo: number | null; hi: number | null };
       const kept = unrolled.get(s.id, cutoffMs, s.last_id) as number;
       if (r.n === 0 && kept === 0) continue;
       rows.set(s.id, { series_id: s.id, entity_id: s.entity_id, metric: s.metric, deleted: dryRun ? r.n : 0, kept_unrolled: kept });
