@@ -12,6 +12,7 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { createServices, type Services } from './services.js';
 import { startMqtt, type MqttDoor } from './mqtt/index.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
+import { BUILTIN_DETECTORS } from '../detectors/index.js';
 
 export interface HubOptions {
   config: Config;
@@ -39,6 +40,9 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
   const { config } = opts;
   const clock = opts.clock ?? systemClock;
   const db = openDatabase({ dataDir: config.data_dir });
+  // Until the HTTP app (and its logger) exists, log to stderr.
+  let logTo = (msg: string) => console.error(msg);
+  const log = (msg: string) => logTo(msg);
   const warnings: string[] = [];
   let ai: { embedder: Embedder; llm: Llm | null };
   if (opts.ai) ai = opts.ai;
@@ -56,7 +60,8 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
     warnings.push(...built.warnings);
     ai = built;
   }
-  const services = createServices({ db, clock, config, embedder: ai.embedder, llm: ai.llm });
+  const services = createServices({ db, clock, config, embedder: ai.embedder, llm: ai.llm, detectors: BUILTIN_DETECTORS, log });
+  await services.patterns.load();
   if (services.vectors.state === 'stale') warnings.push(services.vectors.staleReason());
   const hub: Hub = {
     services,
@@ -103,6 +108,6 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
       ingest: services.timeseries.writer.stats,
     }),
   });
-  const log = (msg: string) => hub.app.log.warn(msg);
+  logTo = (msg: string) => hub.app.log.warn(msg);
   return hub;
 }

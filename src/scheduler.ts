@@ -51,6 +51,7 @@ export function createScheduler(services: Services, log: (msg: string) => void, 
     return services.rollups.run();
   });
   scheduler.add('embed_pending', '30 * * * * *', () => services.memory.embedPending(256));
+  if (services.config.patterns.enabled) scheduler.add('patterns', services.config.patterns.schedule, () => services.patterns.run({ dry_run: false }));
   scheduler.add('maintenance', opts.maintenance ?? '0 * * * *', () => {
     const pruned = services.prune({ dry_run: false }, 'scheduler');
     services.db.pragma('wal_checkpoint(PASSIVE)');

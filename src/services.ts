@@ -19,6 +19,10 @@ import { createRetention } from './tiers/timeseries/retention.js';
 import { createScheduleService } from './tiers/schedule/schedule.service.js';
 import type { PruneInput } from './tiers/timeseries/timeseries.schemas.js';
 import type { Actor } from './tiers/audit/audit.repo.js';
+import { createPatternEngine } from './patterns/engine.js';
+import { createTrends } from './patterns/trends.js';
+import type { Detector } from './patterns/detector.js';
+import { createExtractor } from './tiers/memory/extract.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -27,6 +31,9 @@ export interface ServiceDeps {
   embedder: Embedder;
   llm: Llm | null;
   events?: Events;
+  /** Detectors the pattern engine runs (built-ins from detectors/, plus the user's from config). */
+  detectors?: Detector[];
+  log?: (msg: string) => void;
 }
 
 export function createServices(deps: ServiceDeps) {
@@ -71,6 +78,38 @@ export function createServices(deps: ServiceDeps) {
     },
   });
 
+  const log = deps.log ?? ((m: string) => console.error(m));
+  const patterns = createPatternEngine({
+    db, clock, timeZone: tz, memory, events, detectors: deps.detectors ?? [], config: config.patterns,
+    beforeRun: () => rollups.run(), log,
+  });
+  const trends = createTrends({ timeseries, clock, llm, rollup: (ids) => rollups.run({ seriesIds: ids }) });
+
+  const readingText = (r: { entity_name?: string; metric: string; value: unknown; unit: string | null }, entity?: string) =>
+    `${r.entity_name ?? entity} ${r.metric}: ${typeof r.value === 'object' ? JSON.stringify(r.value) : String(r.value)}${r.unit ? ` ${r.unit}` : ''}`;
+  context.addSource({
+    name: 'readings',
+    collect({ entity, query, includeReadings }) {
+      if (!includeReadings) return [];
+      const rows = entity ? timeseries.latest(entity.id).map((r) => ({ ...r, entity_name: entity.name, score: 0.5 })) : query ? timeseries.matchSeries(query) : [];
+      return rows.map((r) => ({ tier: 'reading' as const, id: `${r.entity_name}/${r.metric}`, text: readingText(r), score: 0.3 + 0.3 * r.score }));
+    },
+  });
+  context.addSource({
+    name: 'schedule',
+    collect({ entity }) {
+      const items = schedule.upcoming({ entityId: entity?.id, from: clock.now(), to: clock.now() + (entity ? 7 : 2) * 86_400, limit: 20 });
+      return items.map((o) => ({ tier: 'schedule' as const, id: o.event_id, text: `${o.when} ${o.entity_name}: ${o.title}`, score: 0.55 }));
+    },
+  });
+  context.addCrossSource({
+    tier: 'reading',
+    search: (query, entity, topK) =>
+      (entity ? timeseries.latest(entity.id).map((r) => ({ ...r, entity_name: entity.name, score: 0.5 })) : timeseries.matchSeries(query, topK))
+        .slice(0, topK)
+        .map((r) => ({ ...r, text: readingText(r) })),
+  });
+
   /** Rolls up what is new, then deletes raw readings past retention that are rolled up. */
   function prune(input: PruneInput, actor: Actor = 'system') {
     rollups.run();
@@ -80,6 +119,6 @@ export function createServices(deps: ServiceDeps) {
     return { result: `${verb} ${r.deleted} raw readings older than ${config.timeseries.retention_days} days; rollups kept`, dry_run: input.dry_run, ...r };
   }
 
-  return { db, clock, config, embedder, llm, events, entities, audit, vectors, memory, relations, context, timeseries, rollups, retention, schedule, prune };
+  return { db, clock, config, embedder, llm, events, entities, audit, vectors, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }) };
 }
 export type Services = ReturnType<typeof createServices>;

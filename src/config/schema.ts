@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { MappingsConfigSchema } from '../mqtt/mappings/index.js';
+import { PatternsConfigSchema } from '../patterns/patterns.schemas.js';
 
 const port = z.number().int().min(0).max(65535);
 const isTimeZone = (tz: string) => {
@@ -16,7 +17,6 @@ const isTimeZone = (tz: string) => {
   }
 };
 
-export const TRUST_LABELS = { user: 5, hardware: 4, system: 3, inferred: 2, external: 1 } as const;
 
 export const ConfigSchema = z
   .object({
@@ -81,6 +81,7 @@ export const ConfigSchema = z
       })
       .strict()
       .prefault({}),
+    patterns: PatternsConfigSchema,
   })
   .strict();
 

@@ -15,6 +15,8 @@ import { metricsRoute, systemRoutes } from './routes/system.routes.js';
 import { mcpRoutes } from './routes/mcp.routes.js';
 import { scheduleRoutes, timeseriesRoutes } from './routes/timeseries.routes.js';
 import { influxRoutes } from './routes/influx.routes.js';
+import { patternsRoutes } from './routes/patterns.routes.js';
+import { contextRoutes } from './routes/context.routes.js';
 
 export interface AppOptions {
   services: Services;
@@ -74,6 +76,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(timeseriesRoutes(opts.services));
   await app.register(scheduleRoutes(opts.services));
   await app.register(influxRoutes(opts.services));
+  await app.register(patternsRoutes(opts.services));
+  await app.register(contextRoutes(opts.services));
   await app.register(mcpRoutes(opts.services));
   return app;
 }

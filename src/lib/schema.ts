@@ -4,7 +4,7 @@
  * Services normalise values (e.g. `toEpoch`) after validation.
  */
 import { z } from 'zod';
-import { TRUST_LABELS } from '../config/schema.js';
+import { TRUST_LABELS } from './trust.js';
 
 /** ISO-8601 date-time with an explicit zone (Z or ±hh:mm), e.g. 2026-11-30T18:10:00+01:00. */
 const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;

@@ -5,6 +5,8 @@ import type { Actor } from '../tiers/audit/audit.repo.js';
 import { useOwnValidation } from './tool.js';
 import { memoryTools } from './tools/memory.tools.js';
 import { scheduleTools, timeseriesTools } from './tools/timeseries.tools.js';
+import { patternsTools } from './tools/patterns.tools.js';
+import { contextTools } from './tools/context.tools.js';
 
 export const SERVER_INFO = { name: 'hearth', version: '0.1.0' };
 
@@ -19,5 +21,7 @@ export function createMcpServer(services: Services, actor: Actor = 'mcp'): McpSe
   memoryTools(server, services, actor);
   timeseriesTools(server, services, actor);
   scheduleTools(server, services, actor);
+  patternsTools(server, services);
+  contextTools(server, services, actor);
   return server;
 }

@@ -1,5 +1,6 @@
 /** Ordered schema migrations; `PRAGMA user_version` = how many have been applied. Append only. */
 import memory from './001-memory.js';
 import timeseries from './002-timeseries.js';
+import patterns from './003-patterns.js';
 
-export const MIGRATIONS: readonly string[] = [memory, timeseries];
+export const MIGRATIONS: readonly string[] = [memory, timeseries, patterns];

@@ -9,11 +9,25 @@ import { effectiveConfidence, type DecayConfig } from '../memory/decay.js';
 import type { MemoryService } from '../memory/memory.service.js';
 import type { GetContextInput, ProfileInput } from '../memory/memory.schemas.js';
 import type { RelationsService } from '../memory/relations.service.js';
+import { pack, type ContextItem } from './budget.js';
+import type { CrossQueryInput, GetContextBudgetInput } from './context.schemas.js';
 
 /** A tier's part of a profile: structured data under `key`, and lines for the text `result`. */
 export interface ProfileSection {
   key: string;
   build(entity: EntityRow): { data: unknown; lines: string[] } | null;
+}
+
+/** A tier's candidates for a budgeted context (open tasks, active intentions, upcoming events, readings). */
+export interface ContextSource {
+  name: string;
+  collect(args: { entity?: EntityRow; query?: string; includeReadings: boolean }): ContextItem[];
+}
+
+/** A tier's hits for `cross_query`, labelled with the tier. */
+export interface CrossSource {
+  tier: string;
+  search(query: string, entity: EntityRow | undefined, topK: number): unknown[] | Promise<unknown[]>;
 }
 
 export function createContextService(deps: {
@@ -26,6 +40,8 @@ export function createContextService(deps: {
 }) {
   const { clock, entities, memory, relations, decay } = deps;
   const sections = deps.sections ?? [];
+  const sources: ContextSource[] = [];
+  const crossSources: CrossSource[] = [];
 
   function memoriesOf(entity: EntityRow, limit: number) {
     const now = clock.now();
@@ -56,6 +72,51 @@ export function createContextService(deps: {
     /** Add a tier's section (called while wiring services). */
     addSection(section: ProfileSection) {
       sections.push(section);
+    },
+    addSource(source: ContextSource) {
+      sources.push(source);
+    },
+    addCrossSource(source: CrossSource) {
+      crossSources.push(source);
+    },
+
+    /** Greedily fills a token budget with the most relevant items of every tier (see budget.ts). */
+    async getContextBudget(input: GetContextBudgetInput) {
+      const entity = input.entity_name ? entities.get(input.entity_name) : undefined;
+      const warnings: string[] = [];
+      const candidates: ContextItem[] = [];
+      if (input.query) {
+        const r = await memory.recall({
+          query: input.query, entity_name: entity?.name, top_k: 50, mode: input.recall_mode, recency_weight: 0.2,
+          min_confidence: 0, min_trust: 0, include_superseded: false, explain: false,
+        });
+        warnings.push(...r.warnings);
+        const top = r.results[0]?.score || 1;
+        for (const m of r.results) candidates.push({ tier: 'memory', id: m.id, text: `${m.entity_name}: ${m.fact}`, score: 0.5 + 0.5 * (m.score / top) });
+      } else {
+        const pool = entity ? memoriesOf(entity, 200).map((m) => ({ ...m, entity_name: entity.name })) : memory.repo.active().slice(-200).map((m) => ({ ...m, effective_confidence: m.confidence }));
+        for (const m of pool) candidates.push({ tier: 'memory', id: m.id, text: `${m.entity_name}: ${m.fact}`, score: 0.4 + 0.5 * m.effective_confidence });
+      }
+      if (entity) for (const r of relations.list(entity.id)) candidates.push({ tier: 'relation', id: r.id, text: relations.sentence(r), score: 0.45 });
+      for (const src of sources) candidates.push(...src.collect({ entity, query: input.query, includeReadings: input.include_readings }));
+      const packed = pack(candidates, input.token_budget);
+      const result = packed.items.map((i) => i.text).join('\n') || 'Nothing relevant is remembered.';
+      return { result, entity_name: entity?.name ?? null, ...packed, mode_used: input.recall_mode, warnings };
+    },
+
+    /** One query across memories and the other tiers' searches, each hit labelled by tier. */
+    async crossQuery(input: CrossQueryInput) {
+      const entity = input.entity_name ? entities.get(input.entity_name) : undefined;
+      const r = await memory.recall({
+        query: input.query, entity_name: entity?.name, top_k: input.top_k, mode: 'hybrid', recency_weight: 0.2,
+        min_confidence: 0, min_trust: 0, include_superseded: false, explain: false,
+      });
+      const results: { tier: string; [k: string]: unknown }[] = r.results.map((m) => ({ tier: 'memory', ...m }));
+      for (const src of crossSources) for (const hit of await src.search(input.query, entity, input.top_k)) results.push({ tier: src.tier, ...(hit as object) });
+      const line = (x: Record<string, unknown>) =>
+        x.tier === 'memory' ? `[memory] ${x.entity_name}: ${x.fact}` : `[${x.tier}] ${String(x.text ?? x.snippet ?? JSON.stringify(x))}`;
+      const result = results.length ? results.map(line).join('\n') : `Nothing matches "${input.query}".`;
+      return { result, results, warnings: r.warnings };
     },
 
     getProfile(input: ProfileInput) {

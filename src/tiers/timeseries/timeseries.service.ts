@@ -11,6 +11,7 @@ import { createReadingsRepo, type PreparedReading, type WriteResult } from './re
 import { RecordInput, type QueryStreamInput, type RecordBulkInput } from './timeseries.schemas.js';
 import { describeIssues } from '../../lib/validation.js';
 import { parseLineProtocol, type Precision } from './line-protocol.js';
+import { tokenize } from '../../ai/text.js';
 
 const DAY = 86_400;
 /** Sensors with a wrong clock should not write into next year; a day of skew is tolerated. */
@@ -147,6 +148,43 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
         bucket_ts: r.bucket_ts, count: r.count, avg: r.avg_num, min: r.min_num, max: r.max_num, p10: r.p10_num, p90: r.p90_num, mode: r.mode_cat,
       }));
       return { result: `${points.length} ${input.granularity} buckets of ${input.metric} for ${input.entity_name}`, entity_name: input.entity_name, metric: input.metric, granularity: input.granularity, unit: s.unit, value_type: s.value_type, points };
+    },
+
+    /** Daily rollup rows of a series in [from, to) (for trends). */
+    dailyRollups(seriesId: number, from: number, to: number) {
+      return db
+        .prepare(`SELECT bucket_ts, count, avg_num, min_num, max_num, mode_cat FROM reading_rollups
+                   WHERE series_id = ? AND bucket_type = 'day' AND bucket_ts >= ? AND bucket_ts < ? ORDER BY bucket_ts`)
+        .all(seriesId, from, to) as { bucket_ts: number; count: number; avg_num: number | null; min_num: number | null; max_num: number | null; mode_cat: string | null }[];
+    },
+
+    /**
+     * Series whose entity name or metric shares words with a query ("how warm is the bedroom" →
+     * bedroom/temperature), best first, with their latest value — for cross_query and context.
+     */
+    matchSeries(query: string, limit = 10) {
+      const q = new Set(tokenize(query));
+      if (!q.size) return [];
+      const rows = db
+        .prepare(
+          `SELECT s.id, e.name AS entity_name, s.metric, s.unit, r.ts_ms, r.value_num, r.value_cat, r.value_json
+             FROM series s JOIN entities e ON e.id = s.entity_id
+             JOIN readings r ON r.id = (SELECT id FROM readings WHERE series_id = s.id ORDER BY ts_ms DESC LIMIT 1)`,
+        )
+        .all() as { id: number; entity_name: string; metric: string; unit: string | null; ts_ms: number; value_num: number | null; value_cat: string | null; value_json: string | null }[];
+      return rows
+        .map((r) => {
+          const words = new Set(tokenize(`${r.entity_name} ${r.metric.replace(/[._]/g, ' ')}`));
+          const overlap = [...words].filter((w) => q.has(w)).length;
+          return { r, score: overlap / Math.max(1, words.size) };
+        })
+        .filter((x) => x.score > 0)
+        .sort((a, b) => b.score - a.score)
+        .slice(0, limit)
+        .map(({ r, score }) => ({
+          entity_name: r.entity_name, metric: r.metric, unit: r.unit, ts: r.ts_ms / 1000, score,
+          value: r.value_json !== null ? JSON.parse(r.value_json) : (r.value_num ?? r.value_cat),
+        }));
     },
 
     /** Latest value of every metric of an entity (for profiles and context). */

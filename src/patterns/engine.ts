@@ -1,0 +1,160 @@
+/**
+ * The pattern engine (SPEC §5): runs every detector over a read-only context, isolates failures
+ * (one failing detector is logged by name, the others run), and promotes findings to trust-3
+ * memories with `fact_key = pattern_key`. Because keys name the pattern and not its value, a
+ * drifted value supersedes the old memory; a finding that still holds reinforces it; a pattern
+ * that stopped holding is simply not confirmed again and fades by decay-on-read.
+ * Runs never overlap: a run requested while one is going returns that run's report.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { TRUST_LABELS } from '../lib/trust.js';
+import type { Db } from '../db/open.js';
+import type { Clock } from '../lib/clock.js';
+import { HubError } from '../lib/errors.js';
+import type { Events } from '../lib/events.js';
+import { describeIssues } from '../lib/validation.js';
+import type { MemoryService } from '../tiers/memory/memory.service.js';
+import { RememberInput } from '../tiers/memory/memory.schemas.js';
+import { createPatternContext } from './context.js';
+import type { Detector, Finding } from './detector.js';
+import type { PatternsRunInput } from './patterns.schemas.js';
+
+/** Pattern-engine memories are trust tier 3, `system` — one constant (the seed's docs said 3, its code 2). */
+export const PATTERN_TRUST = TRUST_LABELS.system;
+
+export interface RunReport {
+  result: string;
+  found: (Finding & { detector: string })[];
+  promoted: { pattern_key: string; memory_id: number; action: string; fact: string }[];
+  errors: { detector: string; message: string }[];
+  duration_ms: number;
+}
+
+interface Loaded {
+  detector: Detector;
+  opts: Record<string, unknown>;
+}
+
+export function createPatternEngine(deps: {
+  db: Db;
+  clock: Clock;
+  timeZone: string;
+  memory: MemoryService;
+  events: Events;
+  detectors: Detector[];
+  config: { detectors: Record<string, Record<string, unknown>>; detectors_dir: string };
+  /** Brings rollups up to date before detectors read them. */
+  beforeRun?: () => void;
+  log: (msg: string) => void;
+}) {
+  const { db, clock, memory, events, log } = deps;
+  let loaded: Loaded[] = [];
+  let running: Promise<RunReport> | null = null;
+  const upsert = db.prepare(
+    `INSERT INTO promoted_patterns (entity_id, metric, pattern_key, detector, memory_id, detected, evidence)
+     VALUES ((SELECT id FROM entities WHERE name = ?), ?, ?, ?, ?, ?, ?)
+     ON CONFLICT(pattern_key) DO UPDATE SET memory_id = excluded.memory_id, detected = excluded.detected,
+       evidence = excluded.evidence, detector = excluded.detector`,
+  );
+
+  /** Validates every detector's options from config; throws one line naming the key. */
+  function configure(all: Detector[]): Loaded[] {
+    const names = new Set(all.map((d) => d.name));
+    for (const name of Object.keys(deps.config.detectors)) {
+      if (!names.has(name)) throw new HubError('invalid', `patterns.detectors.${name}: no detector named ${name}`);
+    }
+    const out: Loaded[] = [];
+    for (const detector of all) {
+      const { enabled = true, ...raw } = deps.config.detectors[detector.name] ?? {};
+      if (enabled === false) continue;
+      const parsed = detector.options.safeParse(raw);
+      if (!parsed.success) throw new HubError('invalid', `patterns.detectors.${detector.name}.${describeIssues(parsed.error.issues)}`);
+      out.push({ detector, opts: parsed.data as Record<string, unknown> });
+    }
+    return out;
+  }
+
+  async function run(input: PatternsRunInput): Promise<RunReport> {
+    const started = performance.now();
+    deps.beforeRun?.();
+    const ctx = createPatternContext(db, deps.timeZone, clock.now());
+    const report: RunReport = { result: '', found: [], promoted: [], errors: [], duration_ms: 0 };
+    const selected = input.detectors ? loaded.filter((l) => input.detectors!.includes(l.detector.name)) : loaded;
+    for (const { detector, opts } of selected) {
+      try {
+        const findings = await detector.detect(ctx, opts);
+        report.found.push(...findings.map((f) => ({ ...f, detector: detector.name })));
+      } catch (e) {
+        const message = (e as Error).message;
+        report.errors.push({ detector: detector.name, message });
+        log(`patterns: detector ${detector.name} failed: ${message}`);
+      }
+    }
+    if (!input.dry_run) {
+      for (const f of report.found) {
+        const parsed = RememberInput.safeParse({
+          entity_name: f.entity, fact: f.fact, category: f.category, confidence: Math.min(1, Math.max(0, f.confidence)),
+          source: 'pattern_engine', source_trust: PATTERN_TRUST, fact_key: f.pattern_key,
+        });
+        if (!parsed.success) {
+          report.errors.push({ detector: f.detector, message: `finding ${f.pattern_key}: ${describeIssues(parsed.error.issues)}` });
+          continue;
+        }
+        const r = await memory.remember(parsed.data, 'pattern_engine');
+        upsert.run(f.entity, f.metric, f.pattern_key, f.detector, r.id, clock.now(), JSON.stringify(f.evidence));
+        if (r.action === 'added' || r.action === 'superseded') {
+          report.promoted.push({ pattern_key: f.pattern_key, memory_id: r.id, action: r.action, fact: f.fact });
+          events.emit('pattern_promoted', { pattern_key: f.pattern_key, detector: f.detector, entity_name: f.entity, metric: f.metric, fact: f.fact, memory_id: r.id, action: r.action, confidence: f.confidence });
+        }
+      }
+    }
+    report.duration_ms = Math.round(performance.now() - started);
+    report.result = report.promoted.length
+      ? `Found ${report.found.length} patterns; new or changed:\n${report.promoted.map((p) => `- ${p.fact}`).join('\n')}`
+      : `Found ${report.found.length} patterns; nothing new to remember.`;
+    return report;
+  }
+
+  return {
+    /** Validates config and loads the user's detectors; call once at start-up. */
+    async load(): Promise<void> {
+      const all = [...deps.detectors];
+      const dir = deps.config.detectors_dir;
+      if (dir) {
+        if (!existsSync(dir)) throw new HubError('invalid', `patterns.detectors_dir: ${dir} does not exist`);
+        for (const entry of readdirSync(dir, { withFileTypes: true })) {
+          const file = entry.isDirectory() ? join(dir, entry.name, 'index.js') : /\.(m?js)$/.test(entry.name) ? join(dir, entry.name) : null;
+          if (!file || !existsSync(file)) continue;
+          try {
+            const mod = (await import(pathToFileURL(resolve(file)).href)) as { default?: Detector };
+            const d = mod.default;
+            if (!d || typeof d.detect !== 'function' || !d.name || !d.options?.safeParse) throw new Error('default export is not a defineDetector({...})');
+            if (all.some((x) => x.name === d.name)) throw new Error(`a detector named ${d.name} already exists`);
+            all.push(d);
+          } catch (e) {
+            log(`patterns: could not load detector ${file}: ${(e as Error).message}`);
+          }
+        }
+      }
+      loaded = configure(all);
+    },
+    detectors: () => loaded.map((l) => ({ name: l.detector.name, description: l.detector.description, options: l.opts })),
+    run(input: PatternsRunInput = { dry_run: false }): Promise<RunReport> {
+      running ??= run(input).finally(() => (running = null));
+      return running;
+    },
+    promoted(entityName?: string) {
+      return db
+        .prepare(
+          `SELECT p.pattern_key, p.detector, p.metric, p.memory_id, p.detected, p.evidence, e.name AS entity_name, m.fact, m.status
+             FROM promoted_patterns p LEFT JOIN entities e ON e.id = p.entity_id LEFT JOIN memories m ON m.id = p.memory_id
+            WHERE (? IS NULL OR e.name = ?) ORDER BY p.detected DESC`,
+        )
+        .all(entityName ?? null, entityName ?? null)
+        .map((r) => ({ ...(r as Record<string, unknown>), evidence: JSON.parse((r as { evidence: string }).evidence) }));
+    },
+  };
+}
+export type PatternEngine = ReturnType<typeof createPatternEngine>;

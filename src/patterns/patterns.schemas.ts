@@ -1,0 +1,31 @@
+/** Pattern engine and trends operations (SPEC §5, §6). */
+import { z } from 'zod';
+import { EntityName } from '../lib/schema.js';
+import { MetricName } from '../tiers/timeseries/timeseries.schemas.js';
+
+export const PatternsRunInput = z.object({
+  detectors: z.array(z.string().min(1).max(100)).max(50).optional().describe('run only these detectors (default all)'),
+  dry_run: z.boolean().default(false).describe('report findings without promoting them'),
+});
+export type PatternsRunInput = z.infer<typeof PatternsRunInput>;
+
+export const GetTrendsInput = z.object({
+  entity_name: EntityName,
+  metric: MetricName,
+  days: z.number().int().min(1).max(365).default(7).describe('length of the period, compared with the period before it'),
+});
+export type GetTrendsInput = z.infer<typeof GetTrendsInput>;
+
+/** `[patterns]` config section. */
+export const PatternsConfigSchema = z
+  .object({
+    enabled: z.boolean().default(true),
+    /** node-cron expression, local time (HEARTH_TZ). */
+    schedule: z.string().min(1).default('0 * * * *'),
+    /** Directory of the user's own detectors (each `<name>/index.js` or `<name>.js` default-exporting defineDetector). */
+    detectors_dir: z.string().default(''),
+    /** Per-detector options, e.g. [patterns.detectors.stable_value] max_cv = 0.08; `enabled = false` switches one off. */
+    detectors: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
+  })
+  .strict()
+  .prefault({});
