@@ -9,6 +9,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
 import { TRUST_LABELS } from '../lib/trust.js';
 import type { Db } from '../db/open.js';
 import type { Clock } from '../lib/clock.js';
@@ -69,7 +70,8 @@ export function createPatternEngine(deps: {
     for (const detector of all) {
       const { enabled = true, ...raw } = deps.config.detectors[detector.name] ?? {};
       if (enabled === false) continue;
-      const parsed = detector.options.safeParse(raw);
+      // A user's plain-JS detector may have no zod options: it then takes none.
+      const parsed = (detector.options ?? z.object({}).strict()).safeParse(raw);
       if (!parsed.success) throw new HubError('invalid', `patterns.detectors.${detector.name}.${describeIssues(parsed.error.issues)}`);
       out.push({ detector, opts: parsed.data as Record<string, unknown> });
     }
@@ -130,7 +132,7 @@ export function createPatternEngine(deps: {
           try {
             const mod = (await import(pathToFileURL(resolve(file)).href)) as { default?: Detector };
             const d = mod.default;
-            if (!d || typeof d.detect !== 'function' || !d.name || !d.options?.safeParse) throw new Error('default export is not a defineDetector({...})');
+            if (!d || typeof d.detect !== 'function' || typeof d.name !== 'string') throw new Error('default export is not a defineDetector({...})');
             if (all.some((x) => x.name === d.name)) throw new Error(`a detector named ${d.name} already exists`);
             all.push(d);
           } catch (e) {
