@@ -102,6 +102,8 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
     services,
     token: config.http.token || undefined,
     bodyLimit: config.http.body_limit,
+    rateLimitPerMinute: config.http.rate_limit_per_minute,
+    tls: config.http.tls_cert ? { cert: config.http.tls_cert, key: config.http.tls_key } : undefined,
     logger: opts.logger ?? false,
     health: () => ({
       mqtt: hub.mqtt ? { mode: hub.mqtt.mode, url: hub.mqtt.url, connected: hub.mqtt.connected(), bridge: hub.mqtt.bridge.stats } : { mode: 'off' },

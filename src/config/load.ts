@@ -3,7 +3,7 @@
  * `./config.toml`, `/etc/hearth/config.toml`, first found), then environment overrides (the seed's
  * `MEMORY_*` names kept). Any problem is one `ConfigError` line naming the key.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { parse as parseToml } from 'smol-toml';
 import { ConfigSchema, type Config } from './schema.js';
 
@@ -42,12 +42,18 @@ export const ENV_MAP: Record<string, [string, Conv]> = {
   HEARTH_HTTP_PORT: ['http.port', num],
   HEARTH_API_TOKEN: ['http.token', str],
   HEARTH_BODY_LIMIT: ['http.body_limit', num],
+  HEARTH_RATE_LIMIT_PER_MINUTE: ['http.rate_limit_per_minute', num],
+  HEARTH_TLS_CERT: ['http.tls_cert', str],
+  HEARTH_TLS_KEY: ['http.tls_key', str],
   HEARTH_MQTT_MODE: ['mqtt.mode', str],
   HEARTH_MQTT_HOST: ['mqtt.host', str],
   HEARTH_MQTT_PORT: ['mqtt.port', num],
   HEARTH_MQTT_URL: ['mqtt.url', str],
   HEARTH_MQTT_USERNAME: ['mqtt.username', str],
   HEARTH_MQTT_PASSWORD: ['mqtt.password', str],
+  HEARTH_MQTT_MAX_MSGS_PER_SEC: ['mqtt.max_msgs_per_sec', num],
+  HEARTH_MQTT_TLS_CERT: ['mqtt.tls_cert', str],
+  HEARTH_MQTT_TLS_KEY: ['mqtt.tls_key', str],
   MEMORY_AI_PROVIDER: ['ai.provider', str],
   MEMORY_AI_BASE_URL: ['ai.base_url', str],
   MEMORY_LLM_BASE_URL: ['ai.llm_base_url', str],
@@ -124,11 +130,28 @@ export function loadConfig(opts: LoadOptions = {}): { config: Config; file: stri
   for (const [path, value] of Object.entries(opts.overrides ?? {})) setPath(raw, path, value);
   const config = parseConfig(raw, file ?? 'config');
   assertSafeBinds(config);
+  assertTlsFiles(config);
   return { config, file };
 }
 
 export const isLoopback = (host: string) =>
   host === 'localhost' || host === '::1' || host === '[::1]' || /^127\./.test(host);
+
+/** TLS needs both files, readable. */
+function assertTlsFiles(config: Config): void {
+  for (const section of ['http', 'mqtt'] as const) {
+    const { tls_cert: cert, tls_key: key } = config[section];
+    if (!cert && !key) continue;
+    if (!cert || !key) throw new ConfigError(`${section}.${cert ? 'tls_key' : 'tls_cert'}: set both tls_cert and tls_key, or neither`);
+    for (const [name, file] of [['tls_cert', cert], ['tls_key', key]] as const) {
+      try {
+        accessSync(file, constants.R_OK);
+      } catch {
+        throw new ConfigError(`${section}.${name}: cannot read ${file}`);
+      }
+    }
+  }
+}
 
 /** SPEC §1: a non-loopback bind without a token/credentials refuses to start unless explicitly allowed. */
 export function assertSafeBinds(config: Config): void {
@@ -138,9 +161,10 @@ export function assertSafeBinds(config: Config): void {
       `http.host: ${config.http.host} is not loopback and http.token (HEARTH_API_TOKEN) is empty; set a token or allow_unauthenticated = true`,
     );
   }
-  if (config.mqtt.mode === 'embedded' && !isLoopback(config.mqtt.host) && !(config.mqtt.username && config.mqtt.password)) {
+  const mqttCredentials = (config.mqtt.username && config.mqtt.password) || config.mqtt.users.length > 0;
+  if (config.mqtt.mode === 'embedded' && !isLoopback(config.mqtt.host) && !mqttCredentials) {
     throw new ConfigError(
-      `mqtt.host: ${config.mqtt.host} is not loopback and mqtt.username/mqtt.password are empty; set credentials or allow_unauthenticated = true`,
+      `mqtt.host: ${config.mqtt.host} is not loopback and no mqtt.username/mqtt.password or [[mqtt.users]] are set; set credentials or allow_unauthenticated = true`,
     );
   }
 }

@@ -18,6 +18,18 @@ const isTimeZone = (tz: string) => {
 };
 
 
+/** One MQTT account on the embedded broker; topic filters may use + and #. */
+const MqttUser = z
+  .object({
+    username: z.string().min(1).max(100),
+    password: z.string().min(1).max(200),
+    /** Topics this account may publish to (default: everything but hearth/events/#, which only Hearth publishes). */
+    publish: z.array(z.string().min(1).max(200)).default(['#']),
+    /** Topics this account may subscribe to. */
+    subscribe: z.array(z.string().min(1).max(200)).default(['#']),
+  })
+  .strict();
+
 export const ConfigSchema = z
   .object({
     data_dir: z.string().min(1).default('./data'),
@@ -31,6 +43,11 @@ export const ConfigSchema = z
         port: port.default(8900),
         token: z.string().default(''),
         body_limit: z.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+        /** Requests per minute per client address; 0 = no limit. Excess answers 429. */
+        rate_limit_per_minute: z.number().int().min(0).default(6000),
+        /** PEM files: set both to serve HTTPS. */
+        tls_cert: z.string().default(''),
+        tls_key: z.string().default(''),
       })
       .strict()
       .prefault({}),
@@ -42,6 +59,13 @@ export const ConfigSchema = z
         url: z.string().default(''),
         username: z.string().default(''),
         password: z.string().default(''),
+        /** More accounts with per-topic ACLs (embedded broker). */
+        users: z.array(MqttUser).max(100).default([]),
+        /** Messages per second per client before the broker slows it down (backpressure, nothing dropped); 0 = no limit. */
+        max_msgs_per_sec: z.number().int().min(0).default(5000),
+        /** PEM files: set both to speak MQTT over TLS on the broker port. */
+        tls_cert: z.string().default(''),
+        tls_key: z.string().default(''),
         /** Built-in topic mappings (each switchable and re-rootable) and user mappings. */
         mappings: MappingsConfigSchema,
       })

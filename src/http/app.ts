@@ -5,6 +5,8 @@
  */
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
+import rateLimit from '@fastify/rate-limit';
+import { readFileSync } from 'node:fs';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { isHubError } from '../lib/errors.js';
 import { describeIssues } from '../lib/validation.js';
@@ -25,15 +27,18 @@ export interface AppOptions {
   logger?: boolean | object;
   /** Extra info for /health (broker, bridge), filled by the hub. */
   health?: () => Record<string, unknown>;
+  /** Requests per minute per client address (0 = off). */
+  rateLimitPerMinute?: number;
+  tls?: { cert: string; key: string };
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
-    // The seed's clients send `Content-Type: application/json` with an empty body on some GETs.
     return503OnClosing: true,
-  }).withTypeProvider<ZodTypeProvider>();
+    ...(opts.tls && { https: { cert: readFileSync(opts.tls.cert), key: readFileSync(opts.tls.key) } }),
+  }).withTypeProvider<ZodTypeProvider>() as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
@@ -47,6 +52,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     }
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply.code(413).send({ ok: false, error: 'too_large', message: `body: larger than the ${opts.bodyLimit ?? 1048576}-byte limit` });
+    }
+    if (err.statusCode === 429) {
+      return reply.code(429).send({ ok: false, error: 'rate_limited', message: err.message });
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       // Malformed JSON, wrong content type, empty JSON body...
@@ -68,6 +76,19 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
   registerAuth(app, opts.token);
+  if (opts.rateLimitPerMinute) {
+    await app.register(rateLimit, {
+      max: opts.rateLimitPerMinute,
+      timeWindow: 60_000,
+      allowList: (req) => req.url === '/health',
+      errorResponseBuilder: (_req, ctx) => ({
+        statusCode: 429,
+        ok: false,
+        error: 'rate_limited',
+        message: `rate limit: more than ${ctx.max} requests per minute from this client; retry in ${Math.ceil(ctx.ttl / 1000)} s`,
+      }),
+    });
+  }
   app.get('/docs', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(systemRoutes(opts.services, opts.health));

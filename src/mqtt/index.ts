@@ -32,14 +32,16 @@ export async function startMqtt(config: Config, services: Services, log: (msg: s
     broker = await startBroker({
       host: config.mqtt.host,
       port: config.mqtt.port,
-      username: config.mqtt.username,
-      password: config.mqtt.password,
+      accounts: [
+        ...(config.mqtt.username ? [{ username: config.mqtt.username, password: config.mqtt.password, publish: ['#'], subscribe: ['#'] }] : []),
+        ...config.mqtt.users,
+      ],
+      maxMsgsPerSec: config.mqtt.max_msgs_per_sec,
+      tls: config.mqtt.tls_cert ? { cert: config.mqtt.tls_cert, key: config.mqtt.tls_key } : undefined,
       onPublish: (topic, payload, p) => bridge.handle(topic, payload, { retain: p.retain }),
-      // Only Hearth publishes its events.
-      canPublish: (_client, topic) => !topic.startsWith('hearth/events/'),
       log,
     });
-    url = `mqtt://${broker.address.host}:${broker.address.port}`;
+    url = `${config.mqtt.tls_cert ? 'mqtts' : 'mqtt'}://${broker.address.host}:${broker.address.port}`;
   } else {
     if (!config.mqtt.url) throw new Error('mqtt.url (HEARTH_MQTT_URL) is required when mqtt.mode = external');
     external = await connectExternal({

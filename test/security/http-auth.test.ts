@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { request } from 'node:https';
+import { buildTestHub, tempDir, type TestHub } from '../helpers/hub.js';
+
+const TOKEN = 'a-long-random-token';
+let hub: TestHub;
+beforeAll(async () => {
+  hub = await buildTestHub({ config: { http: { token: TOKEN, rate_limit_per_minute: 30 } } });
+});
+afterAll(async () => {
+  await hub?.close();
+});
+
+describe('HTTP authentication covers every route but /health', () => {
+  it('answers 401 without the token on every documented and hidden route', async () => {
+    const docs = (await hub.app.inject({ url: '/docs', headers: { authorization: `Bearer ${TOKEN}` } })).json();
+    const routes: [string, string][] = [];
+    for (const [path, ops] of Object.entries(docs.paths as Record<string, Record<string, unknown>>)) {
+      for (const method of Object.keys(ops)) routes.push([method.toUpperCase(), path.replace(/\{[^}]+\}/g, 'x')]);
+    }
+    routes.push(['GET', '/docs'], ['POST', '/mcp'], ['GET', '/mcp'], ['GET', '/admin'], ['GET', '/graph'], ['GET', '/no/such/route']);
+    expect(routes.length).toBeGreaterThan(25);
+    for (const [method, url] of routes) {
+      const res = await hub.app.inject({ method: method as 'GET', url, payload: method === 'GET' ? undefined : {} });
+      if (url === '/health') {
+        expect(res.statusCode).toBe(200);
+        continue;
+      }
+      expect(res.statusCode, `${method} ${url}`).toBe(401);
+      expect(res.json(), url).toMatchObject({ ok: false, error: 'unauthorized' });
+    }
+  });
+
+  it('answers 429 with the error shape past the per-client rate limit', async () => {
+    let last = 0;
+    for (let i = 0; i < 35; i++) {
+      last = (await hub.app.inject({ url: '/entities', headers: { authorization: `Bearer ${TOKEN}` } })).statusCode;
+    }
+    expect(last).toBe(429);
+    const res = await hub.app.inject({ url: '/entities', headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(res.json()).toMatchObject({ ok: false, error: 'rate_limited' });
+    expect(res.json().message).toMatch(/^rate limit: more than 30 requests per minute/);
+    expect((await hub.app.inject({ url: '/health' })).statusCode).toBe(200);
+  });
+});
+
+describe('HTTPS', () => {
+  it('serves over TLS from configured cert files', async () => {
+    const dir = tempDir();
+    const cert = join(dir, 'cert.pem');
+    const key = join(dir, 'key.pem');
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+    const tls = await buildTestHub({ config: { http: { tls_cert: cert, tls_key: key } } });
+    try {
+      const { http } = await tls.start();
+      expect(http).toMatch(/^https:/);
+      const body = await new Promise<string>((resolve, reject) => {
+        request(`${http}/health`, { rejectUnauthorized: false }, (res) => {
+          let data = '';
+          res.on('data', (d) => (data += d));
+          res.on('end', () => resolve(data));
+        }).on('error', reject).end();
+      });
+      expect(JSON.parse(body).ok).toBe(true);
+    } finally {
+      await tls.close();
+    }
+  });
+});
