@@ -52,8 +52,10 @@ export function createScheduler(services: Services, log: (msg: string) => void, 
   });
   scheduler.add('embed_pending', '30 * * * * *', () => services.memory.embedPending(256));
   if (services.config.patterns.enabled) scheduler.add('patterns', services.config.patterns.schedule, () => services.patterns.run({ dry_run: false }));
+  scheduler.add('wm_expiry', '*/1 * * * *', () => services.working.expireDue());
   scheduler.add('maintenance', opts.maintenance ?? '0 * * * *', () => {
     const pruned = services.prune({ dry_run: false }, 'scheduler');
+    services.working.prune(30);
     services.db.pragma('wal_checkpoint(PASSIVE)');
     return pruned;
   });

@@ -23,6 +23,8 @@ import { createPatternEngine } from './patterns/engine.js';
 import { createTrends } from './patterns/trends.js';
 import type { Detector } from './patterns/detector.js';
 import { createExtractor } from './tiers/memory/extract.js';
+import { createEpisodicService } from './tiers/episodic/episodic.service.js';
+import { createWorkingService } from './tiers/working/working.service.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -110,6 +112,20 @@ export function createServices(deps: ServiceDeps) {
         .map((r) => ({ ...r, text: readingText(r) })),
   });
 
+  const episodic = createEpisodicService({ db, clock, entities, audit, llm });
+  const working = createWorkingService({ db, clock, entities, audit, remember: (input, actor) => memory.remember(input, actor) });
+  context.addSource({
+    name: 'tasks',
+    collect({ entity }) {
+      const { tasks } = working.wmList({ status: 'open', entity_name: entity?.name, limit: 20 });
+      return tasks.map((t) => ({ tier: 'task' as const, id: t.task_id, text: `Open task: ${t.task_name} (${t.slot_count} notes)`, score: 0.5 }));
+    },
+  });
+  context.addCrossSource({
+    tier: 'session',
+    search: (query, entity, topK) => episodic.searchSessions({ query, entity_name: entity?.name, limit: topK }).results.map((r) => ({ ...r, text: r.snippet })),
+  });
+
   /** Rolls up what is new, then deletes raw readings past retention that are rolled up. */
   function prune(input: PruneInput, actor: Actor = 'system') {
     rollups.run();
@@ -119,6 +135,6 @@ export function createServices(deps: ServiceDeps) {
     return { result: `${verb} ${r.deleted} raw readings older than ${config.timeseries.retention_days} days; rollups kept`, dry_run: input.dry_run, ...r };
   }
 
-  return { db, clock, config, embedder, llm, events, entities, audit, vectors, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }) };
+  return { db, clock, config, embedder, llm, events, entities, audit, vectors, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working };
 }
 export type Services = ReturnType<typeof createServices>;

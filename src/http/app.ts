@@ -19,6 +19,8 @@ import { scheduleRoutes, timeseriesRoutes } from './routes/timeseries.routes.js'
 import { influxRoutes } from './routes/influx.routes.js';
 import { patternsRoutes } from './routes/patterns.routes.js';
 import { contextRoutes } from './routes/context.routes.js';
+import { episodicRoutes } from './routes/episodic.routes.js';
+import { workingRoutes } from './routes/working.routes.js';
 
 export interface AppOptions {
   services: Services;
@@ -99,6 +101,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(influxRoutes(opts.services));
   await app.register(patternsRoutes(opts.services));
   await app.register(contextRoutes(opts.services));
+  await app.register(episodicRoutes(opts.services));
+  await app.register(workingRoutes(opts.services));
   await app.register(mcpRoutes(opts.services));
   return app;
 }

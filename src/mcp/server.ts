@@ -7,6 +7,8 @@ import { memoryTools } from './tools/memory.tools.js';
 import { scheduleTools, timeseriesTools } from './tools/timeseries.tools.js';
 import { patternsTools } from './tools/patterns.tools.js';
 import { contextTools } from './tools/context.tools.js';
+import { episodicTools } from './tools/episodic.tools.js';
+import { workingTools } from './tools/working.tools.js';
 
 export const SERVER_INFO = { name: 'hearth', version: '0.1.0' };
 
@@ -23,5 +25,7 @@ export function createMcpServer(services: Services, actor: Actor = 'mcp'): McpSe
   scheduleTools(server, services, actor);
   patternsTools(server, services);
   contextTools(server, services, actor);
+  episodicTools(server, services, actor);
+  workingTools(server, services, actor);
   return server;
 }
