@@ -99,7 +99,7 @@ async function main() {
     console.log('|---|---|---|---|---|---|---|---|---|');
     const key = embedder.provider in DEFAULT_TUNING.vectorMin ? embedder.provider : 'default';
     for (const kw of [0.3, 0.35, 0.4, 0.45, 0.5, 0.55]) {
-      for (const vm of [0.2, 0.25, 0.3, 0.35, 0.4, 0.45]) {
+      for (const vm of [0.3, 0.4, 0.45, 0.5, 0.55, 0.6]) {
         const t = { ...DEFAULT_TUNING, keywordMin: kw, vectorMin: { ...DEFAULT_TUNING.vectorMin, [key]: vm } };
         const [v, k, h] = await evaluate(embedder, data, t);
         console.log(`| ${kw} | ${vm} | ${pct(h.overall.recall5)} | ${h.overall.mrr.toFixed(3)} | ${pct(h.abstention)} | ${pct(k.overall.recall5)} | ${pct(k.abstention)} | ${pct(v.overall.recall5)} | ${pct(v.abstention)} |`);

@@ -230,6 +230,6 @@ export const CONCEPTS: Readonly<Record<string, string>> = {
 
   // ── likes, dislikes, wants ──
   like: 'like, likes, liked, love, loves, loved, enjoy, enjoys, enjoyed, prefer, prefers, preferred, preference, favorite, favourite, fond, fan, adore, adores',
-  dislike: 'dislike, dislikes, hate, hates, hated, detest, avoid, avoids, cannot stand, not a fan, annoys, bothers, irritates',
+  dislike: 'dislike, dislikes, hate, hates, hated, detest, avoid, avoids, cannot stand, cant stand, not a fan, annoys, bothers, irritates',
   want: 'want, wants, wanted, need, needs, needed, wish, request, requested, asked, would like',
 };

@@ -1,9 +1,21 @@
 /**
- * The offline default embedder (SPEC §4): deterministic feature hashing, no model download, no
- * network. It is lexical — it sees shared words, word pairs, shared character n-grams and shared
- * household concepts (./concepts.ts) — so it is honest about being weaker than a neural model.
+ * The offline default embedder (SPEC §4): deterministic, no model download, no network. One
+ * L2-normalised vector of two concatenated parts:
  *
- * Features and weights (squared weight ≈ share of a vector's energy):
+ *   lexical  (dim − 100 values) feature hashing of what the text literally says: shared words,
+ *            word pairs, character n-grams and shared household concepts (./concepts.ts). Sharp:
+ *            unrelated texts are near-orthogonal, which keeps recall's evidence gate able to say
+ *            "nothing matches".
+ *   semantic (100 values) a smooth-inverse-frequency-weighted sum of shipped GloVe word vectors
+ *            (./word-vectors.ts; Arora et al. 2017, "A Simple but Tough-to-Beat Baseline for
+ *            Sentence Embeddings"): reach for paraphrases that share no word ("bouquet" ~ "flowers",
+ *            "antibiotic" ~ "penicillin"). Blurry: it raises every pair's similarity a little.
+ *
+ * Each part is normalised on its own, then weighted so that the semantic part carries
+ * SEMANTIC_SHARE of the squared norm: cosine = (1 − s)·cos_lexical + s·cos_semantic. A text none of
+ * whose words has a vector keeps its lexical part alone (at full weight).
+ *
+ * Lexical features and weights (squared weight ≈ share of the lexical part's energy):
  *   word stem            1.0   the main signal
  *   word-stem bigram     0.5   word order / compounds ("bedroom light" ≠ "light bedroom")
  *   char 3/4-grams       0.2   each, over `<stem>` — typos and morphology the stemmer misses
@@ -16,10 +28,21 @@ import { HubError } from '../lib/errors.js';
 import type { Embedder } from './types.js';
 import { CONCEPTS } from './concepts.js';
 import { analyze } from './text.js';
+import { loadWordVectors } from './word-vectors.js';
 
-const MODEL = 'hearth-local-v1';
-/** Default vector length: small enough for a Pi, large enough that short facts rarely collide. */
+const MODEL = 'hearth-local-v2';
+/** Default vector length (lexical 284 + semantic 100): small enough for a Pi, large enough that short facts rarely collide. */
 export const LOCAL_DEFAULT_DIM = 384;
+/** Length of the semantic part: the shipped word vectors' dimension. */
+const SEMANTIC_DIM = 100;
+/** Fewest hashed buckets worth having. */
+const MIN_LEXICAL_DIM = 16;
+/**
+ * Share of a vector's squared norm given to the semantic part. More reaches further for
+ * paraphrases but lifts unrelated pairs too, which costs abstention; 0.5, 0.6 and 0.7 were compared
+ * on eval/household.json, each at its best recall thresholds (src/tiers/memory/recall.ts).
+ */
+const SEMANTIC_SHARE = 0.6;
 
 const W_WORD = 1.0;
 const W_BIGRAM = 0.5;
@@ -62,10 +85,10 @@ function seed(ns: number): number {
   return fnvByte(FNV_OFFSET, ns);
 }
 
-/** Add `w` at the signed bucket of raw hash `h`: bit 31 decides the sign, the rest the bucket. */
-function addFeature(vec: Float32Array, h: number, w: number): void {
+/** Add `w` at the signed bucket (of `n`, from index 0) of raw hash `h`: bit 31 decides the sign, the rest the bucket. */
+function addFeature(vec: Float32Array, n: number, h: number, w: number): void {
   const m = fmix(h);
-  vec[(m & 0x7fffffff) % vec.length] += m & 0x80000000 ? -w : w;
+  vec[(m & 0x7fffffff) % n] += m & 0x80000000 ? -w : w;
 }
 
 /** Thesaurus compiled once at import: stems and stem pairs → concept ids. */
@@ -113,16 +136,23 @@ export interface LocalEmbedder extends Embedder {
 }
 
 /**
- * Create the offline hashed embedder. Same text → bit-identical vector on every machine, so its
- * vectors never need re-embedding unless `dim` changes (the fingerprint records it).
+ * Create the offline embedder. Same text → bit-identical vector on every machine, so its vectors
+ * never need re-embedding unless `dim` or the model version changes (the fingerprint records both).
+ * The first call reads the shipped word vectors (assets/word-vectors-en.bin, ~20 ms).
  * Text with no content words (empty, punctuation, only stopwords) embeds to an all-zero vector,
  * which callers treat as "no evidence" (cosine with it is 0, never NaN, by convention).
  */
 export function createLocalEmbedder(opts: { dim?: number } = {}): LocalEmbedder {
   const dim = opts.dim ?? LOCAL_DEFAULT_DIM;
-  if (!Number.isInteger(dim) || dim < 16 || dim > 65_536) {
-    throw new HubError('invalid', `local embedder dim must be an integer in 16..65536, got ${dim}`);
+  const minDim = SEMANTIC_DIM + MIN_LEXICAL_DIM;
+  if (!Number.isInteger(dim) || dim < minDim || dim > 65_536) {
+    throw new HubError('invalid', `local embedder dim must be an integer in ${minDim}..65536, got ${dim}`);
   }
+  const words = loadWordVectors();
+  if (words.dim !== SEMANTIC_DIM) throw new HubError('internal', `local embedder: word vectors have ${words.dim} dims, expected ${SEMANTIC_DIM}`);
+  const lexDim = dim - SEMANTIC_DIM;
+  const lexWeight = Math.sqrt(1 - SEMANTIC_SHARE);
+  const semWeight = Math.sqrt(SEMANTIC_SHARE);
   const seedWord = seed(NS_WORD);
   const seedBigram = seed(NS_BIGRAM);
   const seedChar = seed(NS_CHAR);
@@ -135,7 +165,7 @@ export function createLocalEmbedder(opts: { dim?: number } = {}): LocalEmbedder 
     for (const id of ids) {
       if (conceptStamp[id] === stamp) continue;
       conceptStamp[id] = stamp;
-      addFeature(vec, CONCEPT_INDEX.hashes[id], W_CONCEPT);
+      addFeature(vec, lexDim, CONCEPT_INDEX.hashes[id], W_CONCEPT);
     }
   }
 
@@ -147,29 +177,40 @@ export function createLocalEmbedder(opts: { dim?: number } = {}): LocalEmbedder 
 
     for (let t = 0; t < tokens.length; t++) {
       const s = tokens[t].stem;
-      addFeature(vec, fnv(seedWord, s), W_WORD);
+      addFeature(vec, lexDim, fnv(seedWord, s), W_WORD);
 
       // Character n-grams over "<stem>", hashed straight from char codes (no substring per n-gram).
       const padded = `<${s}>`;
       for (let n = 3; n <= 4; n++) {
-        for (let i = 0; i + n <= padded.length; i++) addFeature(vec, fnv(seedChar, padded, i, i + n), W_CHAR);
+        for (let i = 0; i + n <= padded.length; i++) addFeature(vec, lexDim, fnv(seedChar, padded, i, i + n), W_CHAR);
       }
 
       addConcepts(vec, CONCEPT_INDEX.unigrams.get(s));
 
+      // Semantic part: the word's vector (SIF weight already folded in), else its stem's ("colours" → "colour").
+      let w = words.lookup(tokens[t].word);
+      if (w < 0 && s !== tokens[t].word) w = words.lookup(s);
+      if (w >= 0) words.addTo(vec, lexDim, w);
+
       if (t > 0) {
         const prev = tokens[t - 1].stem;
-        addFeature(vec, fnv(fnvByte(fnv(seedBigram, prev), 0x20), s), W_BIGRAM);
+        addFeature(vec, lexDim, fnv(fnvByte(fnv(seedBigram, prev), 0x20), s), W_BIGRAM);
         if (CONCEPT_INDEX.bigramHeads.has(prev)) addConcepts(vec, CONCEPT_INDEX.bigrams.get(`${prev} ${s}`));
       }
     }
 
-    let sum = 0;
-    for (let i = 0; i < dim; i++) sum += vec[i] * vec[i];
+    let lex = 0;
+    for (let i = 0; i < lexDim; i++) lex += vec[i] * vec[i];
+    let sem = 0;
+    for (let i = lexDim; i < dim; i++) sem += vec[i] * vec[i];
     // Signed hashing can cancel a lone feature pair exactly; then there is no evidence either.
-    if (sum === 0) return vec;
-    const inv = 1 / Math.sqrt(sum);
-    for (let i = 0; i < dim; i++) vec[i] *= inv;
+    if (lex === 0) return vec.fill(0);
+    const lexScale = (sem > 0 ? lexWeight : 1) / Math.sqrt(lex);
+    for (let i = 0; i < lexDim; i++) vec[i] *= lexScale;
+    if (sem > 0) {
+      const semScale = semWeight / Math.sqrt(sem);
+      for (let i = lexDim; i < dim; i++) vec[i] *= semScale;
+    }
     return vec;
   }
 
@@ -179,9 +220,9 @@ export function createLocalEmbedder(opts: { dim?: number } = {}): LocalEmbedder 
     dim,
     fingerprint: `${MODEL}:${dim}`,
     note:
-      'local lexical embedder (hashed words, word pairs, character n-grams and a household thesaurus): ' +
-      'offline and deterministic, but weaker than a neural model on paraphrases; ' +
-      'set MEMORY_AI_PROVIDER=ollama or openai for semantic recall',
+      'local embedder (hashed words, word pairs, character n-grams and a household thesaurus, plus averaged ' +
+      'GloVe word vectors): offline and deterministic, but mostly lexical and much weaker than a neural model ' +
+      'on paraphrases; set MEMORY_AI_PROVIDER=ollama or openai for semantic recall',
     embedSync,
     async embed(texts: string[]): Promise<Float32Array[]> {
       return texts.map(embedSync);

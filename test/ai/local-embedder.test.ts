@@ -2,10 +2,18 @@ import { describe, it, expect } from 'vitest';
 import { createLocalEmbedder, LOCAL_DEFAULT_DIM } from '../../src/ai/local-embedder.js';
 import { CONCEPTS } from '../../src/ai/concepts.js';
 import { analyze } from '../../src/ai/text.js';
+import { loadWordVectors, parseWordVectors, wordVectorsPath } from '../../src/ai/word-vectors.js';
 import { HubError } from '../../src/lib/errors.js';
+import { readFileSync } from 'node:fs';
 
 const cos = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);
 const norm = (a: Float32Array) => Math.sqrt(cos(a, a));
+/** The hashed lexical part alone (all but the last 100 values), renormalised. */
+const lexical = (a: Float32Array) => {
+  const l = a.slice(0, a.length - 100);
+  const n = norm(l);
+  return n > 0 ? l.map((x) => x / n) : l;
+};
 
 describe('createLocalEmbedder', () => {
   const e = createLocalEmbedder();
@@ -13,10 +21,10 @@ describe('createLocalEmbedder', () => {
 
   it('describes itself honestly', async () => {
     expect(e.provider).toBe('local');
-    expect(e.model).toBe('hearth-local-v1');
+    expect(e.model).toBe('hearth-local-v2');
     expect(e.dim).toBe(LOCAL_DEFAULT_DIM);
     expect(e.dim).toBe(384);
-    expect(e.fingerprint).toBe('hearth-local-v1:384');
+    expect(e.fingerprint).toBe('hearth-local-v2:384');
     expect(e.base_url).toBeUndefined();
     expect(e.note).toMatch(/lexical/);
     expect(e.note).toMatch(/paraphrase/);
@@ -87,25 +95,57 @@ describe('createLocalEmbedder', () => {
 
   it('sees word order through bigrams and typos through character n-grams', () => {
     expect(cos(v('living room lamp'), v('lamp room living'))).toBeLessThan(0.999);
-    expect(cos(v('thermostat'), v('thermostatt'))).toBeGreaterThan(0.25);
+    // "thermostatt" has no word vector, so only the lexical part (40% of the energy) can match it.
+    expect(cos(lexical(v('thermostat')), lexical(v('thermostatt')))).toBeGreaterThan(0.25);
+    expect(cos(v('thermostat'), v('thermostatt'))).toBeGreaterThan(0.2);
+    expect(cos(v('thermostat'), v('thermostatt'))).toBeGreaterThan(3 * Math.abs(cos(v('thermostat'), v('passport'))));
   });
 
-  it('keeps unrelated words near-orthogonal (hash collisions are rare and signed)', () => {
-    // One pair can still collide in 384 buckets; the property that matters is statistical.
-    const words = ['thermostat', 'wallet', 'puppy', 'guitar', 'dishwasher', 'passport', 'broccoli', 'router',
-      'grandmother', 'umbrella', 'basketball', 'toothpaste', 'mortgage', 'lawnmower', 'espresso', 'insulin'];
+  const unrelated = ['thermostat', 'wallet', 'puppy', 'guitar', 'dishwasher', 'passport', 'broccoli', 'router',
+    'grandmother', 'umbrella', 'basketball', 'toothpaste', 'mortgage', 'lawnmower', 'espresso', 'insulin'];
+  const pairSims = (f: (a: Float32Array) => Float32Array) => {
     const sims: number[] = [];
-    for (let i = 0; i < words.length; i++) for (let j = i + 1; j < words.length; j++) sims.push(cos(v(words[i]), v(words[j])));
-    const meanAbs = sims.reduce((s, x) => s + Math.abs(x), 0) / sims.length;
-    expect(meanAbs).toBeLessThan(0.05);
+    for (let i = 0; i < unrelated.length; i++) {
+      for (let j = i + 1; j < unrelated.length; j++) sims.push(cos(f(v(unrelated[i])), f(v(unrelated[j]))));
+    }
+    return sims;
+  };
+  const meanAbs = (xs: number[]) => xs.reduce((s, x) => s + Math.abs(x), 0) / xs.length;
+
+  it('keeps unrelated words near-orthogonal in the lexical part (hash collisions are rare and signed)', () => {
+    // One pair can still collide in 284 buckets; the property that matters is statistical.
+    const sims = pairSims(lexical);
+    expect(meanAbs(sims)).toBeLessThan(0.05);
     expect(sims.filter((x) => Math.abs(x) > 0.15).length / sims.length).toBeLessThan(0.1);
+  });
+
+  it('keeps unrelated words far below related ones overall (the semantic part adds a little blur)', () => {
+    // Word vectors do relate some of these (wallet ~ passport ≈ 0.33: things you carry when out).
+    const sims = pairSims((a) => a);
+    expect(meanAbs(sims)).toBeLessThan(0.1);
+    expect(Math.max(...sims)).toBeLessThan(0.4);
+  });
+
+  it('reaches paraphrases that share no word and no thesaurus concept through word vectors', () => {
+    // bouquet/flowers and antibiotic/penicillin share no stem and no concept group: only the semantic part relates them.
+    expect(cos(v('bouquet'), v('flowers'))).toBeGreaterThan(0.3);
+    expect(cos(v('bouquet'), v('flowers'))).toBeGreaterThan(cos(v('bouquet'), v('dishwasher')) + 0.25);
+    expect(cos(v('which antibiotic is Anna allergic to'), v('Anna is allergic to penicillin'))).toBeGreaterThan(
+      cos(v('which antibiotic is Anna allergic to'), v('Anna is allergic to cats')),
+    );
+  });
+
+  it('embeds words without a vector lexically, still L2-normalised', () => {
+    const x = v('zqxjv wvkrr');
+    expect(norm(x)).toBeCloseTo(1, 5);
+    expect(x.slice(x.length - 100).every((c) => c === 0)).toBe(true);
   });
 
   it('honours a custom dim and rejects impossible ones', () => {
     const small = createLocalEmbedder({ dim: 128 });
     expect(small.embedSync('kitchen light').length).toBe(128);
-    expect(small.fingerprint).toBe('hearth-local-v1:128');
-    for (const dim of [0, 8, 1.5, Number.NaN]) {
+    expect(small.fingerprint).toBe('hearth-local-v2:128');
+    for (const dim of [0, 8, 115, 1.5, Number.NaN]) {
       expect(() => createLocalEmbedder({ dim })).toThrow(HubError);
       try {
         createLocalEmbedder({ dim });
@@ -123,6 +163,27 @@ describe('createLocalEmbedder', () => {
     const t0 = performance.now();
     for (let i = 0; i < n; i++) v(fact + (i % 100));
     expect((performance.now() - t0) / n).toBeLessThan(0.1);
+  });
+});
+
+describe('shipped word vectors', () => {
+  it('load once, quickly, with the documented shape', () => {
+    const t0 = performance.now();
+    const wv = parseWordVectors(readFileSync(wordVectorsPath()));
+    const ms = performance.now() - t0;
+    expect(ms).toBeLessThan(1000); // ~20 ms on a laptop; generous for slow CI machines
+    expect(wv.dim).toBe(100);
+    expect(wv.count).toBe(60_000);
+    expect(wv.lookup('kitchen')).toBeGreaterThanOrEqual(0);
+    expect(wv.lookup('Kitchen')).toBe(-1); // lower-case vocabulary
+    expect(wv.lookup('wi-fi')).toBe(-1); // only words the tokenizer can produce
+    expect(loadWordVectors()).toBe(loadWordVectors()); // cached per process
+  });
+
+  it('rejects a corrupt or truncated file', () => {
+    const buf = readFileSync(wordVectorsPath());
+    expect(() => parseWordVectors(buf.subarray(0, buf.length - 1))).toThrow(HubError);
+    expect(() => parseWordVectors(Buffer.from('not a vector file'))).toThrow(HubError);
   });
 });
 

@@ -30,7 +30,7 @@ describe('createAi', () => {
     const f = await keep(startFakeOllama());
     const ai = await createAi(cfg({ provider: 'local', baseUrl: f.url }));
     expect(ai.embedder.provider).toBe('local');
-    expect(ai.embedder.fingerprint).toBe('hearth-local-v1:384');
+    expect(ai.embedder.fingerprint).toBe('hearth-local-v2:384');
     expect(ai.llm).toBeNull();
     expect(ai.warnings).toEqual([]);
     expect((await ai.embedder.embed(['hello']))[0].length).toBe(384);

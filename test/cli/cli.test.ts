@@ -100,7 +100,7 @@ describe('hearth CLI', () => {
     expect(doctor.code).toBe(1);
     expect(doctor.stdout).toMatch(/FAIL vectors/);
     const real = await run(process.execPath, [CLI, 'reembed'], { env });
-    expect(real.stdout).toMatch(/embedded 1 memories with hearth-local-v1:384/);
+    expect(real.stdout).toMatch(/embedded 1 memories with hearth-local-v2:384/);
     expect((await run(process.execPath, [CLI, 'doctor'], { env })).stdout).toMatch(/ok {3}vectors/);
   });
 });

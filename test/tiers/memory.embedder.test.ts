@@ -53,7 +53,7 @@ describe('memory with a remote embedder', () => {
     hub = await buildTestHub({ dir, embedder: other });
     const { memory, vectors } = hub.services;
     expect(vectors.state).toBe('stale');
-    expect(hub.warnings.join(' ')).toMatch(/hearth-local-v1:384 .* mxbai-embed-large:32/);
+    expect(hub.warnings.join(' ')).toMatch(/hearth-local-v2:384 .* mxbai-embed-large:32/);
     const w = await memory.remember(RememberInput.parse({ entity_name: 'Anna', fact: 'Anna swims on Thursdays' }));
     expect(w.warnings[0]).toMatch(/stored as pending/);
     expect(count(hub, 'SELECT count(*) n FROM memory_vectors')).toBe(1); // only the old model's vector

@@ -17,7 +17,16 @@
  * Final score
  *   score = r × ((1 − w) + w·2^(−age_days/RECENCY_HALFLIFE_DAYS)) × (0.5 + 0.5·effective_conf) × (0.9 + 0.02·trust)
  *   with w = recency_weight and age from last_confirmed. Relevance dominates; recency, decayed
- *   confidence and trust break ties. Constants are tuned on eval/household.json (`npm run eval`).
+ *   confidence and trust break ties.
+ * Tuning (eval/household.json, `npm run eval -- --sweep`, local embedder hearth-local-v2)
+ *   KEYWORD_MIN = 0.4: a two-word query with one morphological mismatch ("cats allergy" against
+ *   "allergic to cats") scores ≈ 0.4, so higher values cut real keyword hits; 0.45 would raise
+ *   keyword abstention from 67% to 78% at the cost of 5 points of keyword recall.
+ *   VECTOR_MIN.local = 0.5: the highest hybrid recall@5 among thresholds at which the vector path
+ *   adds no false evidence beyond the keyword path (hybrid abstention = keyword abstention). It sits
+ *   just above a cluster of near-miss questions at cosine 0.47–0.49 ("what brand is the
+ *   dishwasher" against a fact about the dishwasher), so abstention falls steeply below it.
+ *   VECTOR_MIN.default (neural models) is a conventional value, not tuned here.
  */
 import type { Embedder } from '../../ai/types.js';
 import type { Clock } from '../../lib/clock.js';
@@ -37,7 +46,7 @@ export interface RecallTuning {
 }
 export const DEFAULT_TUNING: RecallTuning = {
   keywordMin: 0.4,
-  vectorMin: { local: 0.3, default: 0.55 },
+  vectorMin: { local: 0.5, default: 0.55 },
   rrfK: 60,
   recencyHalflifeDays: 30,
 };
