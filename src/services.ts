@@ -25,6 +25,8 @@ import type { Detector } from './patterns/detector.js';
 import { createExtractor } from './tiers/memory/extract.js';
 import { createEpisodicService } from './tiers/episodic/episodic.service.js';
 import { createWorkingService } from './tiers/working/working.service.js';
+import { createProspectiveService } from './tiers/prospective/prospective.service.js';
+import { createSpatialService } from './tiers/spatial/spatial.service.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -114,6 +116,8 @@ export function createServices(deps: ServiceDeps) {
 
   const episodic = createEpisodicService({ db, clock, entities, audit, llm });
   const working = createWorkingService({ db, clock, entities, audit, remember: (input, actor) => memory.remember(input, actor) });
+  const prospective = createProspectiveService({ db, clock, embedder, entities, audit, onTriggered: (t) => events.emit('intention_triggered', t) });
+  const spatial = createSpatialService({ db, clock, entities, audit, config: config.memory });
   context.addSource({
     name: 'tasks',
     collect({ entity }) {
@@ -135,6 +139,6 @@ export function createServices(deps: ServiceDeps) {
     return { result: `${verb} ${r.deleted} raw readings older than ${config.timeseries.retention_days} days; rollups kept`, dry_run: input.dry_run, ...r };
   }
 
-  return { db, clock, config, embedder, llm, events, entities, audit, vectors, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working };
+  return { db, clock, config, embedder, llm, events, entities, audit, vectors, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial };
 }
 export type Services = ReturnType<typeof createServices>;

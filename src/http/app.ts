@@ -21,6 +21,8 @@ import { patternsRoutes } from './routes/patterns.routes.js';
 import { contextRoutes } from './routes/context.routes.js';
 import { episodicRoutes } from './routes/episodic.routes.js';
 import { workingRoutes } from './routes/working.routes.js';
+import { prospectiveRoutes } from './routes/prospective.routes.js';
+import { spatialRoutes } from './routes/spatial.routes.js';
 
 export interface AppOptions {
   services: Services;
@@ -103,6 +105,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(contextRoutes(opts.services));
   await app.register(episodicRoutes(opts.services));
   await app.register(workingRoutes(opts.services));
+  await app.register(prospectiveRoutes(opts.services));
+  await app.register(spatialRoutes(opts.services));
   await app.register(mcpRoutes(opts.services));
   return app;
 }

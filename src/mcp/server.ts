@@ -9,6 +9,8 @@ import { patternsTools } from './tools/patterns.tools.js';
 import { contextTools } from './tools/context.tools.js';
 import { episodicTools } from './tools/episodic.tools.js';
 import { workingTools } from './tools/working.tools.js';
+import { prospectiveTools } from './tools/prospective.tools.js';
+import { spatialTools } from './tools/spatial.tools.js';
 
 export const SERVER_INFO = { name: 'hearth', version: '0.1.0' };
 
@@ -27,5 +29,7 @@ export function createMcpServer(services: Services, actor: Actor = 'mcp'): McpSe
   contextTools(server, services, actor);
   episodicTools(server, services, actor);
   workingTools(server, services, actor);
+  prospectiveTools(server, services, actor);
+  spatialTools(server, services, actor);
   return server;
 }

@@ -7,6 +7,7 @@
 import type { Services } from '../services.js';
 import { RememberInput } from '../tiers/memory/memory.schemas.js';
 import { RecordInput } from '../tiers/timeseries/timeseries.schemas.js';
+import { LocateInput } from '../tiers/spatial/spatial.schemas.js';
 import type { PreparedReading } from '../tiers/timeseries/readings.repo.js';
 import { describeIssues } from '../lib/validation.js';
 import { ParseError, type Ingest, type MappingContext } from './mappings/types.js';
@@ -69,6 +70,15 @@ export function createBridge(deps: { services: Services; mappings: MappingSet; t
         if (!parsed.success) fail(topic, 'rejected', describeIssues(parsed.error.issues));
         else if (!retain || !(await known(parsed.data.entity_name, parsed.data.fact))) {
           await services.memory.remember(parsed.data, 'mqtt');
+          stats.ingested++;
+        }
+      } else if (item.kind === 'locate') {
+        const parsed = LocateInput.safeParse({ ...item, kind: undefined });
+        if (!parsed.success) fail(topic, 'rejected', describeIssues(parsed.error.issues));
+        else if (retain && item.ts === undefined && services.spatial.current(parsed.data.entity_name)?.container_name.toLowerCase() === parsed.data.container_name.toLowerCase()) {
+          stats.ignored++; // a retained replay without a time must not re-confirm on every reconnect
+        } else {
+          services.spatial.locate(parsed.data, 'mqtt');
           stats.ingested++;
         }
       } else if (item.kind === 'unit') {

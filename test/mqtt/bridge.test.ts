@@ -61,6 +61,14 @@ describe('MQTT bridge on the embedded broker', () => {
     expect((await points('binary_sensor.front_door', 'state'))[0].value).toBe('off');
   });
 
+  it('an OwnTracks transition published with mosquitto_pub updates the person\'s location and presence', async () => {
+    const msg = JSON.stringify({ _type: 'transition', event: 'enter', desc: 'Home', tst: Math.round(hub.clock.now()), lat: 52.5, lon: 13.4, acc: 10, wtst: 1700000000, t: 'c' });
+    await run('mosquitto_pub', ['-h', '127.0.0.1', '-p', String(port), '-q', '1', '-t', 'owntracks/anna/phone', '-m', msg]);
+    const found = await post(hub, '/find', { query: 'where is anna?' });
+    expect(found.body).toMatchObject({ found: true, container_name: 'Home' });
+    expect((await points('anna', 'presence'))[0].value).toBe('home');
+  });
+
   it('10,000 malformed payloads leave the bridge running and every valid reading stored', async () => {
     const c = await connect();
     let seed = 42;

@@ -3,5 +3,6 @@ import memory from './001-memory.js';
 import timeseries from './002-timeseries.js';
 import patterns from './003-patterns.js';
 import episodicWorking from './004-episodic-working.js';
+import prospectiveSpatial from './005-prospective-spatial.js';
 
-export const MIGRATIONS: readonly string[] = [memory, timeseries, patterns, episodicWorking];
+export const MIGRATIONS: readonly string[] = [memory, timeseries, patterns, episodicWorking, prospectiveSpatial];

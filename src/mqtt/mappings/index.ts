@@ -7,6 +7,7 @@
  * native, discovery (before Statestream: both default to the `homeassistant` root, and a
  * `…/<object_id>/config` topic is discovery), Statestream, Zigbee2MQTT, Tasmota.
  */
+import { owntracksMapping } from './owntracks.js';
 import { z } from 'zod';
 import { discoveryMapping } from './discovery.js';
 import { nativeMapping } from './native.js';
@@ -42,6 +43,15 @@ export const MappingsConfigSchema = z
     statestream: builtin('homeassistant'),
     zigbee2mqtt: builtin('zigbee2mqtt'),
     tasmota: builtin('tele'),
+    owntracks: z
+      .object({
+        enabled: z.boolean().default(true),
+        root: Root.default('owntracks'),
+        /** Region names that mean presence = home. */
+        home_regions: z.array(z.string().trim().min(1).max(100)).max(50).default(['home']),
+      })
+      .strict()
+      .prefault({}),
     discovery: builtin('homeassistant'),
     user: z.array(UserMappingSchema).max(200).default([]),
   })
@@ -56,6 +66,7 @@ const BUILTINS: [keyof Omit<MappingsConfig, 'user'>, (cfg: BuiltinConfig) => Map
   ['statestream', statestreamMapping],
   ['zigbee2mqtt', zigbee2mqttMapping],
   ['tasmota', tasmotaMapping],
+  ['owntracks', owntracksMapping as (cfg: BuiltinConfig) => Mapping],
 ];
 
 /** The enabled mappings, in routing order. `cfg` defaults to the schema defaults. */

@@ -39,6 +39,11 @@ export interface LocateIngest {
   confidence?: number;
   note?: string;
   source: string;
+  /** Types used when the object / container entity is new (spatial defaults: object / room). */
+  entity_type?: string;
+  container_type?: string;
+  /** When it was seen there (epoch s); absent means arrival time. */
+  ts?: number;
 }
 
 /** A learned unit (Statestream `unit_of_measurement`): the bridge stores it and serves it back via `ctx.units`. */

@@ -43,6 +43,7 @@ const SPECIALS: (string | Buffer)[] = [
 ];
 
 const TOPICS: Record<string, string[]> = {
+  owntracks: ['owntracks/anna/phone', 'owntracks/anna/phone/event', 'owntracks/__proto__/phone'],
   native: ['hearth/record/a/b', 'hearth/remember/a', 'hearth/locate/a', 'hearth/record/__proto__/constructor'],
   discovery: ['homeassistant/sensor/x/config', 'homeassistant/device/x/config', 'homeassistant/sensor/n/x/config'],
   statestream: ['homeassistant/sensor/x/state', 'homeassistant/sensor/x/unit_of_measurement', 'homeassistant/sensor/x/last_updated'],

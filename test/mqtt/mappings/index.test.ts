@@ -43,13 +43,14 @@ describe('mapping config and routing', () => {
       zigbee2mqtt: { enabled: true, root: 'zigbee2mqtt' },
       tasmota: { enabled: true, root: 'tele' },
       discovery: { enabled: true, root: 'homeassistant' },
+      owntracks: { enabled: true, root: 'owntracks', home_regions: ['home'] },
       user: [],
     });
-    expect(createMappings().map((m) => m.name)).toEqual(['native', 'discovery', 'statestream', 'zigbee2mqtt', 'tasmota']);
+    expect(createMappings().map((m) => m.name)).toEqual(['native', 'discovery', 'statestream', 'zigbee2mqtt', 'tasmota', 'owntracks']);
   });
 
   it('validates roots and unknown keys', () => {
-    for (const bad of [{ native: { root: 'a/+' } }, { native: { root: '/a' } }, { native: { root: '' } }, { tasmota: { prefix: 'x' } }, { owntracks: {} }]) {
+    for (const bad of [{ native: { root: 'a/+' } }, { native: { root: '/a' } }, { native: { root: '' } }, { tasmota: { prefix: 'x' } }, { owntracks: { device: 'x' } }]) {
       expect(MappingsConfigSchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
     }
   });

@@ -1,0 +1,163 @@
+/**
+ * Tier 4/5 evals: `evalIntentions()` on eval/intentions.json (does check_intentions fire exactly
+ * the intentions a person would expect?) and `evalSpatial()` on eval/spatial.json (does find answer
+ * natural questions with the right object, offer candidates when ambiguous, and nothing when
+ * nothing fits?). Each builds a scratch database, so it runs offline with the local embedder.
+ * `node dist/scripts/eval-tiers.js [--sweep] [-v]` prints both; `--sweep` grids the intention thresholds.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createLocalEmbedder } from '../src/ai/local-embedder.js';
+import type { Embedder } from '../src/ai/types.js';
+import { openDatabase, type Db } from '../src/db/open.js';
+import prospectiveSpatialSql from '../src/db/migrations/005-prospective-spatial.js';
+import { manualClock } from '../src/lib/clock.js';
+import { createAuditRepo } from '../src/tiers/audit/audit.repo.js';
+import { createEntitiesRepo } from '../src/tiers/entities/entities.repo.js';
+import { CheckIntentionsInput, IntendInput } from '../src/tiers/prospective/prospective.schemas.js';
+import { createProspectiveService, DEFAULT_INTENTION_TUNING, type IntentionTuning } from '../src/tiers/prospective/prospective.service.js';
+import { FindInput, LocateInput } from '../src/tiers/spatial/spatial.schemas.js';
+import { createSpatialService } from '../src/tiers/spatial/spatial.service.js';
+
+interface IntentionData {
+  intentions: { id: string; entity_name: string; trigger_text: string; action_text: string }[];
+  cases: { text: string; entity_name?: string; kind: string; fire: string[] }[];
+}
+interface SpatialData {
+  objects: { entity_name: string; container_name: string }[];
+  queries: { query: string; expect?: string | null; ambiguous?: string[] }[];
+}
+
+export interface IntentionScores {
+  cases: number;
+  /** Cases whose fired set is exactly the expected one. */
+  exact: number;
+  /** Share of expected firings that fired. */
+  fire_recall: number;
+  /** Share of firings that were expected. */
+  fire_precision: number;
+  /** Share of should-not-fire cases that fired nothing. */
+  quiet_rate: number;
+  by_kind: Record<string, { n: number; exact: number }>;
+  misses: string[];
+}
+
+export interface SpatialScores {
+  queries: number;
+  /** Questions answered as labelled (right object, candidates for an ambiguity, nothing for null). */
+  accuracy: number;
+  by_kind: Record<'object' | 'ambiguous' | 'unknown', { n: number; correct: number }>;
+  misses: string[];
+}
+
+/** A scratch database with the tier 4/5 tables (until the migration list includes them). */
+function scratch() {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-eval-tiers-'));
+  const db: Db = openDatabase({ dataDir: join(dir, 'data') });
+  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'intentions'").get()) db.exec(prospectiveSpatialSql);
+  const clock = manualClock();
+  const entities = createEntitiesRepo(db, clock);
+  const audit = createAuditRepo(db, clock);
+  return { db, clock, entities, audit, close: () => (db.close(), rmSync(dir, { recursive: true, force: true })) };
+}
+
+const read = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
+const ratio = (a: number, b: number) => (b ? a / b : 1);
+
+/** Fires every case against all intentions (`once = false`, so a firing does not hide later cases). */
+export async function evalIntentions(
+  opts: { embedder?: Embedder | null; tuning?: IntentionTuning; file?: string } = {},
+): Promise<IntentionScores> {
+  const data = read<IntentionData>(opts.file ?? 'eval/intentions.json');
+  const h = scratch();
+  const embedder = opts.embedder === undefined ? createLocalEmbedder() : opts.embedder;
+  const svc = createProspectiveService({ db: h.db, clock: h.clock, entities: h.entities, audit: h.audit, embedder, tuning: opts.tuning });
+  const label = new Map<number, string>();
+  try {
+    for (const i of data.intentions) {
+      const r = await svc.intend(IntendInput.parse({ ...i, id: undefined, once: false }));
+      label.set(r.id, i.id);
+    }
+    let exact = 0, expected = 0, hit = 0, fired = 0, right = 0, quiet = 0, negatives = 0;
+    const byKind: IntentionScores['by_kind'] = {};
+    const misses: string[] = [];
+    for (const c of data.cases) {
+      const out = await svc.check(CheckIntentionsInput.parse({ text: c.text, entity_name: c.entity_name }));
+      const got = out.triggered.map((t) => label.get(t.id)!).sort();
+      const want = [...c.fire].sort();
+      const ok = got.join() === want.join();
+      const k = (byKind[c.kind] ??= { n: 0, exact: 0 });
+      k.n++;
+      if (ok) (exact++, k.exact++);
+      else misses.push(`[${c.kind}] "${c.text}"${c.entity_name ? ` (${c.entity_name})` : ''}: fired [${got.join(', ')}], expected [${want.join(', ')}]`);
+      expected += want.length;
+      hit += want.filter((w) => got.includes(w)).length;
+      fired += got.length;
+      right += got.filter((g) => want.includes(g)).length;
+      if (!want.length) (negatives++, got.length || quiet++);
+    }
+    return { cases: data.cases.length, exact: ratio(exact, data.cases.length), fire_recall: ratio(hit, expected), fire_precision: ratio(right, fired), quiet_rate: ratio(quiet, negatives), by_kind: byKind, misses };
+  } finally {
+    h.close();
+  }
+}
+
+/** Locates every object, then asks every question through `find({query})`. */
+export async function evalSpatial(opts: { file?: string } = {}): Promise<SpatialScores> {
+  const data = read<SpatialData>(opts.file ?? 'eval/spatial.json');
+  const h = scratch();
+  const svc = createSpatialService({ db: h.db, clock: h.clock, entities: h.entities, audit: h.audit, config: { location_decay_halflife_hours: 24 } });
+  try {
+    for (const o of data.objects) {
+      svc.locate(LocateInput.parse(o));
+      h.clock.advance(600);
+    }
+    const byKind: SpatialScores['by_kind'] = { object: { n: 0, correct: 0 }, ambiguous: { n: 0, correct: 0 }, unknown: { n: 0, correct: 0 } };
+    const misses: string[] = [];
+    let correct = 0;
+    for (const q of data.queries) {
+      const out = svc.find(FindInput.parse({ query: q.query }));
+      const kind = q.ambiguous ? 'ambiguous' : q.expect ? 'object' : 'unknown';
+      const names = out.candidates.map((c) => c.entity_name).sort();
+      const ok =
+        kind === 'ambiguous' ? !out.found && names.join() === [...q.ambiguous!].sort().join()
+        : kind === 'object' ? out.found && out.entity_name === q.expect
+        : !out.found && names.length === 0;
+      byKind[kind].n++;
+      if (ok) (correct++, byKind[kind].correct++);
+      else misses.push(`[${kind}] "${q.query}": ${out.found ? `found ${out.entity_name}` : `not found, candidates [${names.join(', ')}]`}`);
+    }
+    return { queries: data.queries.length, accuracy: ratio(correct, data.queries.length), by_kind: byKind, misses };
+  } finally {
+    h.close();
+  }
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+async function main() {
+  const { values } = parseArgs({ options: { sweep: { type: 'boolean' }, verbose: { type: 'boolean', short: 'v' } } });
+  if (values.sweep) {
+    console.log('| keywordMin | vectorMin (local) | exact | fire recall | precision | quiet |\n|---|---|---|---|---|---|');
+    for (const keywordMin of [0.5, 0.55, 0.6, 0.65, 0.7, 0.75]) {
+      for (const local of [0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 1.01]) {
+        const s = await evalIntentions({ tuning: { keywordMin, vectorMin: { ...DEFAULT_INTENTION_TUNING.vectorMin, local } } });
+        console.log(`| ${keywordMin} | ${local} | ${pct(s.exact)} | ${pct(s.fire_recall)} | ${pct(s.fire_precision)} | ${pct(s.quiet_rate)} |`);
+      }
+    }
+    return;
+  }
+  for (const [name, embedder] of [['local embedder', undefined], ['keyword only', null]] as const) {
+    const i = await evalIntentions({ embedder });
+    console.log(`intentions (${name}): ${i.cases} cases, exact ${pct(i.exact)}, fire recall ${pct(i.fire_recall)}, precision ${pct(i.fire_precision)}, quiet on negatives ${pct(i.quiet_rate)}`);
+    console.log(`  by kind: ${Object.entries(i.by_kind).map(([k, v]) => `${k} ${v.exact}/${v.n}`).join(', ')}`);
+    if (values.verbose) for (const m of i.misses) console.log(`  miss ${m}`);
+  }
+  const s = await evalSpatial();
+  console.log(`spatial: ${s.queries} questions, accuracy ${pct(s.accuracy)} (${Object.entries(s.by_kind).map(([k, v]) => `${k} ${v.correct}/${v.n}`).join(', ')})`);
+  if (values.verbose) for (const m of s.misses) console.log(`  miss ${m}`);
+}
+
+if (process.argv[1]?.endsWith('eval-tiers.js')) await main();

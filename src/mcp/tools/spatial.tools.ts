@@ -1,0 +1,25 @@
+/** Tier 5 tools, named as in the seed. Descriptions are written for the assistant that calls them. */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Actor } from '../../tiers/audit/audit.repo.js';
+import * as S from '../../tiers/spatial/spatial.schemas.js';
+import type { SpatialService } from '../../tiers/spatial/spatial.service.js';
+import { tool } from '../tool.js';
+
+export function spatialTools(server: McpServer, s: { spatial: SpatialService }, actor: Actor): void {
+  tool(server, 'locate',
+    'Record where an object is now: "I put my car keys in the kitchen drawer" → entity_name "car keys", container_name "kitchen drawer". ' +
+    'The same place again confirms it; a new place moves it (the old one stays in location_history). Use the object\'s usual name, singular or plural as people say it.',
+    S.LocateInput, (a) => s.spatial.locate(a, actor));
+  tool(server, 'find',
+    'Answer "where is X?" / "where did I leave my glasses?": pass the object as entity_name or the whole question as query. ' +
+    'found=true gives container_name, confidence (it fades with time since last confirmed) and age_text ("2 hours ago") — say how long ago and hedge when confidence is low. ' +
+    'found=false with candidates means the question fits several objects: ask which one. found=false with no candidates: nothing is known, say so.',
+    S.FindInput, (a) => s.spatial.find(a), { readOnlyHint: true });
+  tool(server, 'seen_at',
+    'Confirm an object is still where it was ("yes, the keys are in the drawer"): raises its confidence by 0.1 and resets its age. ' +
+    'With a different container_name it records the new place instead. entity_name must be the exact stored name (use find first if unsure).',
+    S.SeenAtInput, (a) => s.spatial.seenAt(a, actor));
+  tool(server, 'location_history',
+    'Every place an object has been recorded, newest first (the current one marked active) — for "where was it before?" or retracing steps.',
+    S.LocationHistoryInput, (a) => s.spatial.history(a), { readOnlyHint: true });
+}

@@ -1,0 +1,112 @@
+/**
+ * Is a text relevant to an intention's trigger? Lexical evidence for `check_intentions` (SPEC §5).
+ *
+ *   coverage = Σ w(t) over trigger terms the text has / Σ w(t) over trigger terms
+ *
+ * with w = 1 for content words and LIGHT_WEIGHT for generic verbs and fillers ("get", "go",
+ * "next time", "mention"), so "when Anna gets home" needs "Anna" and "home", not "gets".
+ * Terms are our tokenizer's stems (`src/ai/text.ts`) with irregular verb forms folded onto their
+ * base ("got" → get, "came" → come, "left" → leave), which Porter stemming does not do.
+ *
+ * Three guards keep a shared word from firing a trigger about something else:
+ *  - names: a capitalised word inside the trigger ("when *Anna* gets home") or a known person's
+ *    name must appear in the text — "Brian got home" does not fire Anna's trigger;
+ *  - negation: a text that negates ("Anna isn't home yet") never fires a trigger that does not;
+ *  - opposites: a text with one side of an opposed pair and none of the trigger's side
+ *    ("Anna left home" for "when Anna gets home", "lights off" for "when the lights turn on").
+ */
+import { analyze, tokenize } from '../../ai/text.js';
+
+/** Weight of generic words in coverage (tuned on eval/intentions.json). */
+export const LIGHT_WEIGHT = 0.3;
+
+/** Irregular forms the stemmer leaves alone, folded onto the stem of their base form. */
+const IRREGULAR: Record<string, string> = {
+  got: 'get', gotten: 'get', goe: 'go', went: 'go', gone: 'go', came: 'come', left: 'leav',
+  woke: 'wake', woken: 'wake', bought: 'bui', brought: 'bring', began: 'begin', begun: 'begin',
+  ran: 'run', saw: 'see', seen: 'see', ate: 'eat', eaten: 'eat', told: 'tell', said: 'sai',
+  met: 'meet', drove: 'drive', driven: 'drive', took: 'take', taken: 'take', made: 'make',
+  fell: 'fall', slept: 'sleep', rang: 'ring', rung: 'ring', arriv: 'arriv', thought: 'think',
+};
+
+/** Generic words: they carry the *kind* of event, rarely which one. */
+const LIGHT = new Set(
+  'get go come make take do have next time talk speak mention someon anyon somebodi anybodi sai tell ask see meet back start thing now todai tonight time dai week morn even soon ever again right remind'
+    .split(' '),
+);
+
+/** Opposed events by stem; a text on one side with nothing of the trigger's side conflicts. */
+const OPPOSITES: [string[], string[]][] = [
+  [['arriv', 'get', 'come', 'back', 'return', 'enter', 'reach'], ['leav', 'depart', 'exit', 'awai']],
+  [['on'], ['off']],
+  [['open', 'unlock'], ['close', 'shut', 'lock']],
+  [['start', 'begin'], ['finish', 'done', 'end', 'stop', 'complet']],
+  [['wake'], ['sleep', 'asleep', 'bed']],
+];
+
+const NEGATION = new Set(['not', 'no', 'never', 'dont', 'doesnt', 'didnt', 'isnt', 'wasnt', 'arent', 'werent', 'cant', 'cannot', 'wont', 'hasnt', 'havent']);
+
+/** Stemmed terms with irregular verbs folded, in order (duplicates kept). */
+export function triggerTokens(text: string): string[] {
+  return tokenize(text).map((t) => IRREGULAR[t] ?? t);
+}
+
+/** Unique terms — what the FTS row of an intention holds. */
+export function triggerTerms(text: string): string[] {
+  return [...new Set(triggerTokens(text))];
+}
+
+const weight = (t: string) => (LIGHT.has(t) ? LIGHT_WEIGHT : 1);
+
+/** Weighted share of the trigger's terms that the text contains, in [0, 1]. */
+export function coverage(trigger: string[], text: ReadonlySet<string>): number {
+  let total = 0;
+  let hit = 0;
+  for (const t of new Set(trigger)) {
+    total += weight(t);
+    if (text.has(t)) hit += weight(t);
+  }
+  return total > 0 ? hit / total : 0;
+}
+
+/**
+ * Terms the text must contain: capitalised words after the first word of the trigger (a name
+ * typed as a name) and any term of a known person's name that the trigger contains.
+ */
+export function requiredTerms(triggerText: string, personNames: readonly string[] = []): string[] {
+  const out = new Set<string>();
+  const words = analyze(triggerText);
+  // analyze lower-cases; find the capitalised originals by scanning the raw words.
+  const raw = triggerText.match(/[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu) ?? [];
+  raw.forEach((w, i) => {
+    if (i === 0 || w === 'I' || !/^\p{Lu}/u.test(w)) return;
+    for (const t of triggerTokens(w)) out.add(t);
+  });
+  const have = new Set(words.map((w) => IRREGULAR[w.stem] ?? w.stem));
+  for (const name of personNames) {
+    const nameTerms = triggerTokens(name);
+    if (nameTerms.length && nameTerms.every((t) => have.has(t))) for (const t of nameTerms) out.add(t);
+  }
+  return [...out];
+}
+
+/** True when the text negates and the trigger does not, or says the opposite event. */
+export function conflicts(trigger: ReadonlySet<string>, text: ReadonlySet<string>): boolean {
+  const neg = (s: ReadonlySet<string>) => [...s].some((t) => NEGATION.has(t));
+  if (neg(text) && !neg(trigger)) return true;
+  for (const [a, b] of OPPOSITES) {
+    for (const [mine, other] of [[a, b], [b, a]]) {
+      const triggerSide = mine.some((t) => trigger.has(t)) && !other.some((t) => trigger.has(t));
+      if (triggerSide && other.some((t) => text.has(t)) && !mine.some((t) => text.has(t))) return true;
+    }
+  }
+  return false;
+}
+
+/** Cosine of two L2-normalised vectors (0 when either is all zeros or the lengths differ). */
+export function cosine(a: Float32Array, b: Float32Array): number {
+  if (a.length !== b.length) return 0;
+  let dot = 0;
+  for (let i = 0; i < a.length; i++) dot += a[i] * b[i];
+  return Number.isFinite(dot) ? dot : 0;
+}

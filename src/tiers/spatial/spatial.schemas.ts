@@ -1,0 +1,64 @@
+/** Tier 5 operations (SPEC §6): one zod object each, shared by HTTP, MCP and the MQTT bridge. */
+import { z } from 'zod';
+import { EntityName, EntityType, Text, Timestamp } from '../../lib/schema.js';
+
+const Source = z.string().trim().min(1).max(100);
+
+export const LocateInput = z.object({
+  entity_name: EntityName.describe('the object (or person), e.g. "car keys"'),
+  container_name: EntityName.describe('where it is, e.g. "kitchen drawer", "hallway", "Brian\'s backpack"'),
+  entity_type: EntityType.default('object').describe('type used when the object is new (default object)'),
+  container_type: EntityType.default('room').describe('type used when the container is new (default room)'),
+  confidence: z.number().min(0).max(1).default(1).describe('how sure the sighting is, 0–1 (default 1)'),
+  source: Source.optional().describe('who or what saw it, e.g. "user", "camera", "owntracks"'),
+  note: Text(1000).optional().describe('e.g. "under the newspaper"'),
+  ts: Timestamp.optional().describe('when it was seen there (default now); an older sighting than the stored one changes nothing'),
+});
+export type LocateInput = z.infer<typeof LocateInput>;
+
+export const FindInput = z
+  .object({
+    entity_name: EntityName.optional().describe('the object, e.g. "car keys" (matched loosely: "keys" works when only one kind is known)'),
+    query: Text(500).optional().describe('a question in plain words, e.g. "where did I leave my glasses?"'),
+  })
+  .refine((v) => v.entity_name !== undefined || v.query !== undefined, { message: 'give entity_name or query', path: ['entity_name'] });
+export type FindInput = z.infer<typeof FindInput>;
+
+export const SeenAtInput = z.object({
+  entity_name: EntityName.describe('the object, by its exact name'),
+  container_name: EntityName.optional().describe('where it was seen; omit to confirm the known place, a different one moves it'),
+  source: Source.optional(),
+  ts: Timestamp.optional().describe('when it was seen (default now)'),
+});
+export type SeenAtInput = z.infer<typeof SeenAtInput>;
+
+export const LocationHistoryInput = z.object({
+  entity_name: EntityName.describe('the object (matched loosely, like find)'),
+  // coerced: GET /location_history/{name}?limit=20 passes it in the query string
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+export type LocationHistoryInput = z.infer<typeof LocationHistoryInput>;
+
+/** One object's current place, confidence decayed to now. */
+export interface Whereabouts {
+  entity_name: string;
+  container_name: string;
+  /** Effective confidence now: max(0.05, stored × 2^(−hours since confirmed / half-life)). */
+  confidence: number;
+  last_confirmed_ts: number;
+  age_seconds: number;
+  age_text: string;
+}
+
+export interface FindResult {
+  result: string;
+  found: boolean;
+  entity_name: string | null;
+  container_name: string | null;
+  confidence: number | null;
+  last_confirmed_ts: number | null;
+  age_seconds: number | null;
+  age_text: string | null;
+  /** Every object the question could mean, best first (also when one was found). */
+  candidates: (Whereabouts & { score: number })[];
+}
