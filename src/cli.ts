@@ -16,6 +16,9 @@ commands:
   mcp                   MCP over stdio (Claude Desktop, Claude Code, OpenHome)
   doctor [--json]       check database, schema, embedder; exit 1 on a problem
   backup <file>         online backup of the database (safe while serving)
+  restore <file>        check a backup and install it (hub stopped; the old database is kept aside)
+  patterns [run|list]   run the pattern engine now (--dry-run), or list detectors and promoted patterns
+  prune [--dry-run]     delete raw readings past RETENTION_DAYS that are rolled up
   reembed [--dry-run]   rebuild memory vectors for the configured embedding model
 `;
 

@@ -4,6 +4,7 @@ import { createHub } from '../main.js';
 import { invalid } from '../lib/errors.js';
 import { runMcpStdio } from './mcp-stdio.js';
 import { runDoctor } from './doctor.js';
+import { backupCommand, claimDataDir, restoreCommand } from './restore.js';
 
 export interface CommandContext {
   config: Config;
@@ -16,6 +17,8 @@ type Command = (ctx: CommandContext) => Promise<number | undefined>;
 const serve: Command = async ({ config, file }) => {
   const hub = await createHub({ config, logger: { level: config.log_level } });
   for (const w of hub.warnings) hub.app.log.warn(w);
+  const release = claimDataDir(config.data_dir);
+  process.on('exit', release);
   const { http, mqtt } = await hub.start();
   hub.app.log.info(`hearth serving: http ${http ?? 'off'}; mqtt ${mqtt ?? 'off'} (${config.mqtt.mode}); data ${config.data_dir}; config ${file ?? '(defaults)'}`);
   let stopping = false;
@@ -29,21 +32,6 @@ const serve: Command = async ({ config, file }) => {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
   return undefined;
-};
-
-const backup: Command = async ({ config, args }) => {
-  const target = args[0];
-  if (!target) throw invalid('backup: give the target file, e.g. hearth backup /var/backups/hearth.db');
-  const { openDatabase } = await import('../db/open.js');
-  const db = openDatabase({ dataDir: config.data_dir });
-  try {
-    // SQLite's online backup API: consistent even while the hub is writing (never a raw file copy without its WAL).
-    await db.backup(target);
-    process.stdout.write(`backed up ${config.data_dir} to ${target}\n`);
-  } finally {
-    db.close();
-  }
-  return 0;
 };
 
 const reembed: Command = async ({ config, flags }) => {
@@ -74,10 +62,38 @@ const reembed: Command = async ({ config, flags }) => {
   }
 };
 
+/** Runs a one-shot service call on a hub without listeners, prints its result. */
+const oneShot = (fn: (hub: Awaited<ReturnType<typeof createHub>>, ctx: CommandContext) => Promise<unknown> | unknown): Command =>
+  async (ctx) => {
+    const hub = await createHub({ config: { ...ctx.config, http: { ...ctx.config.http, enabled: false } } });
+    try {
+      const out = (await fn(hub, ctx)) as { result?: string };
+      process.stdout.write(ctx.flags.json ? `${JSON.stringify(out, null, 2)}\n` : `${out.result ?? JSON.stringify(out)}\n`);
+      return 0;
+    } finally {
+      await hub.stop();
+    }
+  };
+
+const patterns = oneShot(async (hub, { args, flags }) => {
+  const sub = args[0] ?? 'run';
+  if (sub === 'list') {
+    const promoted = hub.services.patterns.promoted();
+    return { result: [...hub.services.patterns.detectors().map((d) => `detector ${d.name}: ${d.description}`), ...promoted.map((p) => `- ${String(p.fact ?? p.pattern_key)}`)].join('\n'), detectors: hub.services.patterns.detectors(), promoted };
+  }
+  if (sub !== 'run') throw invalid(`patterns: unknown subcommand "${sub}" (run or list)`);
+  return hub.services.patterns.run({ dry_run: Boolean(flags['dry-run']) });
+});
+
+const prune = oneShot((hub, { flags }) => hub.services.prune({ dry_run: Boolean(flags['dry-run']) }, 'cli'));
+
 export const COMMANDS: Record<string, Command> = {
   serve,
   mcp: runMcpStdio,
   doctor: runDoctor,
-  backup,
+  backup: backupCommand,
+  restore: restoreCommand,
+  patterns,
+  prune,
   reembed,
 };

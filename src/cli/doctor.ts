@@ -3,6 +3,16 @@ import { openDatabase } from '../db/open.js';
 import { MIGRATIONS } from '../db/migrations/index.js';
 import { createHub } from '../main.js';
 import type { CommandContext } from './commands.js';
+import { connect } from 'node:net';
+
+/** True when something accepts TCP connections at host:port within 2 s. */
+function reachable(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port, timeout: 2000 }, () => (socket.end(), resolve(true)));
+    socket.on('error', () => resolve(false));
+    socket.on('timeout', () => (socket.destroy(), resolve(false)));
+  });
+}
 
 interface Check {
   name: string;
@@ -38,6 +48,15 @@ export async function runDoctor({ config, flags }: CommandContext): Promise<numb
       ok: s.vectors.state === 'ready',
       detail: s.vectors.state === 'ready' ? `current; ${pending} memories waiting for a vector` : s.vectors.staleReason(),
     });
+    if (config.mqtt.mode === 'external') {
+      const u = new URL(config.mqtt.url || 'mqtt://invalid:1');
+      const up = await reachable(u.hostname, Number(u.port || 1883));
+      checks.push({ name: 'broker', ok: up, detail: `external ${config.mqtt.url} ${up ? 'answers' : 'does not answer'}` });
+    } else if (config.mqtt.mode === 'embedded') {
+      // The embedded broker runs inside `hearth serve`: not answering is fine when the hub is stopped.
+      const up = await reachable(config.mqtt.host, config.mqtt.port);
+      checks.push({ name: 'broker', ok: true, detail: `embedded ${config.mqtt.host}:${config.mqtt.port} ${up ? 'answers' : 'not running (starts with hearth serve)'}` });
+    }
   } catch (e) {
     checks.push({ name: 'open', ok: false, detail: (e as Error).message });
   } finally {

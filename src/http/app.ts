@@ -8,7 +8,7 @@ import swagger from '@fastify/swagger';
 import rateLimit from '@fastify/rate-limit';
 import { readFileSync } from 'node:fs';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { isHubError } from '../lib/errors.js';
+import { fromStorageError, isHubError } from '../lib/errors.js';
 import { describeIssues } from '../lib/validation.js';
 import type { Services } from '../services.js';
 import { registerAuth } from './auth.js';
@@ -45,7 +45,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   }).withTypeProvider<ZodTypeProvider>() as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
 
-  app.setErrorHandler((err: FastifyError, req, reply) => {
+  app.setErrorHandler((raw: FastifyError, req, reply) => {
+    const err = (fromStorageError(raw) ?? raw) as FastifyError;
     if (isHubError(err)) {
       if (err.status >= 500) req.log.error({ err }, 'service error');
       return reply.code(err.status).send({ ok: false, error: err.code, message: err.message });

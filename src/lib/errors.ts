@@ -45,3 +45,19 @@ export const unavailable = (message: string) => new HubError('unavailable', mess
 export function isHubError(e: unknown): e is HubError {
   return e instanceof HubError;
 }
+
+/**
+ * Storage failures (disk full, I/O error, database locked or read-only) become `unavailable`
+ * (HTTP 503): the request was fine, the hub cannot store it right now, and nothing was committed.
+ */
+export function fromStorageError(e: unknown): HubError | undefined {
+  const code = (e as { code?: unknown })?.code;
+  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return undefined;
+  const why =
+    code === 'SQLITE_FULL' ? 'storage is full'
+    : code.startsWith('SQLITE_IOERR') ? 'storage I/O error'
+    : code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED') ? 'database is busy'
+    : code.startsWith('SQLITE_READONLY') ? 'database is read-only'
+    : `database error ${code}`;
+  return new HubError('unavailable', `${why}; nothing was stored, retry later`);
+}

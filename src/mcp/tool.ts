@@ -4,14 +4,15 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { z } from 'zod';
-import { HubError, isHubError } from '../lib/errors.js';
+import { fromStorageError, HubError, isHubError } from '../lib/errors.js';
 import { parseInput } from '../lib/validation.js';
 
 export type ToolResult = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 
 export function errorResult(e: unknown): ToolResult {
-  const err = isHubError(e) ? e : new HubError('internal', 'internal error; see the hub log');
-  if (!isHubError(e)) console.error('mcp tool failed:', e);
+  const known = isHubError(e) ? e : fromStorageError(e);
+  const err = known ?? new HubError('internal', 'internal error; see the hub log');
+  if (!known) console.error('mcp tool failed:', e);
   const body = { ok: false, error: err.code, message: err.message };
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true };
 }

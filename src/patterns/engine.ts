@@ -155,7 +155,10 @@ export function createPatternEngine(deps: {
             WHERE (? IS NULL OR e.name = ?) ORDER BY p.detected DESC`,
         )
         .all(entityName ?? null, entityName ?? null)
-        .map((r) => ({ ...(r as Record<string, unknown>), evidence: JSON.parse((r as { evidence: string }).evidence) }));
+        .map((r) => {
+          const row = r as { pattern_key: string; detector: string; metric: string; memory_id: number | null; detected: number; evidence: string; entity_name: string | null; fact: string | null; status: string | null };
+          return { ...row, evidence: JSON.parse(row.evidence) as Record<string, unknown> };
+        });
     },
   };
 }

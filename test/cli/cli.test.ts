@@ -75,6 +75,9 @@ describe('hearth CLI', () => {
     const report = JSON.parse(out.stdout);
     expect(report.ok).toBe(true);
     expect(report.checks.map((c: { name: string }) => c.name)).toEqual(['integrity', 'foreign_keys', 'schema', 'counts', 'embedder', 'vectors']);
+    const ext = await run(process.execPath, [CLI, 'doctor', '--json'], { env: { ...baseEnv(dir), HEARTH_MQTT_MODE: 'external', HEARTH_MQTT_URL: `mqtt://127.0.0.1:${await freePort()}` } }).catch((e) => e);
+    expect(ext.code).toBe(1);
+    expect(JSON.parse(ext.stdout).checks.find((c: { name: string }) => c.name === 'broker')).toMatchObject({ ok: false });
     const target = join(dir, 'backup.db');
     await run(process.execPath, [CLI, 'backup', target], { env: baseEnv(dir) });
     expect(existsSync(target)).toBe(true);
@@ -102,5 +105,42 @@ describe('hearth CLI', () => {
     const real = await run(process.execPath, [CLI, 'reembed'], { env });
     expect(real.stdout).toMatch(/embedded 1 memories with hearth-local-v2:384/);
     expect((await run(process.execPath, [CLI, 'doctor'], { env })).stdout).toMatch(/ok {3}vectors/);
+  });
+
+  it('restore installs a checked backup, keeps the old database, and refuses while serving or for garbage', async () => {
+    const dir = tempDir();
+    const env = baseEnv(dir);
+    const { buildTestHub } = await import('../helpers/hub.js');
+    let hub = await buildTestHub({ dir });
+    await hub.services.memory.remember({ entity_name: 'Brian', fact: 'Brian likes jazz', category: 'preference', confidence: 1, source: 'manual', entity_type: 'person' });
+    await hub.stop();
+    const target = join(dir, 'b.db');
+    await run(process.execPath, [CLI, 'backup', target], { env });
+    hub = await buildTestHub({ dir });
+    hub.services.memory.forget({ entity_name: 'Brian' });
+    await hub.stop();
+    const out = await run(process.execPath, [CLI, 'restore', target], { env });
+    expect(out.stdout).toMatch(/restored .* previous database is kept as .*before-restore/);
+    hub = await buildTestHub({ dir });
+    expect(hub.services.entities.find('Brian')).toBeTruthy();
+    await hub.stop();
+    const junk = join(dir, 'junk.db');
+    writeFileSync(junk, 'not a database at all');
+    const bad = await run(process.execPath, [CLI, 'restore', junk], { env }).catch((e) => e);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/not a SQLite database|integrity/);
+    writeFileSync(join(dir, 'data', 'hearth.pid'), String(process.pid));
+    const busy = await run(process.execPath, [CLI, 'restore', target], { env }).catch((e) => e);
+    expect(busy.stderr).toMatch(/is serving .*stop it first/);
+  });
+
+  it('patterns and prune run as one-shot commands', async () => {
+    const dir = tempDir();
+    const p = await run(process.execPath, [CLI, 'patterns', 'run', '--json'], { env: baseEnv(dir) });
+    expect(JSON.parse(p.stdout)).toMatchObject({ promoted: [], errors: [] });
+    const l = await run(process.execPath, [CLI, 'patterns', 'list'], { env: baseEnv(dir) });
+    expect(l.stdout).toMatch(/detector/);
+    const pr = await run(process.execPath, [CLI, 'prune', '--dry-run'], { env: baseEnv(dir) });
+    expect(pr.stdout).toMatch(/^Would delete 0 raw readings/);
   });
 });

@@ -10,7 +10,7 @@ import { startServe } from '../helpers/process.js';
  * mid-stream, reopen the database, and look for each acknowledged reading.
  */
 describe('durable acknowledgement', () => {
-  it('keeps every acknowledged reading after SIGKILL mid-stream', async () => {
+  it('keeps every acknowledged reading and memory after SIGKILL during mixed load', async () => {
     const dir = join(tempDir(), 'data');
     // A wide batching window: an acknowledgement sent before its commit would lose up to 200 ms of readings.
     const hub = await startServe(dir, { HEARTH_INGEST_FLUSH_MS: '200' });
@@ -39,12 +39,22 @@ describe('durable acknowledgement', () => {
       }
     })();
 
-    while (ackedMqtt.length < 3000 || ackedHttp.length < 3000) await new Promise((r) => setTimeout(r, 20));
+    const ackedFacts: string[] = [];
+    let factSeq = 0;
+    const rememberLoop = (async () => {
+      while (!stop) {
+        const fact = `Crash test fact number ${factSeq++} about the hallway`;
+        const res = await fetch(`${hub.http}/remember`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ entity_name: 'crash_test', fact }) }).catch(() => null);
+        if (res?.ok) ackedFacts.push(fact);
+      }
+    })();
+
+    while (ackedMqtt.length < 3000 || ackedHttp.length < 3000 || ackedFacts.length < 20) await new Promise((r) => setTimeout(r, 20));
     hub.child.kill('SIGKILL');
     await new Promise((r) => hub.child.once('exit', r));
     stop = true;
     client.end(true);
-    await Promise.all([mqttLoop, httpLoop]);
+    await Promise.all([mqttLoop, httpLoop, rememberLoop]);
 
     const db = new Database(join(dir, 'hearth.db'));
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
@@ -54,7 +64,11 @@ describe('durable acknowledgement', () => {
       );
     const mqttStored = stored('mqtt_seq');
     const httpStored = stored('http_seq');
+    const facts = new Set((db.prepare('SELECT fact FROM memories').all() as { fact: string }[]).map((r) => r.fact));
+    const ftsOk = db.prepare("INSERT INTO memory_fts(memory_fts) VALUES ('integrity-check')").run();
     db.close();
+    expect(ftsOk.changes).toBeGreaterThanOrEqual(0);
+    expect(ackedFacts.filter((f) => !facts.has(f))).toEqual([]);
     expect(ackedMqtt.filter((n) => !mqttStored.has(n))).toEqual([]);
     expect(ackedHttp.filter((n) => !httpStored.has(n))).toEqual([]);
     // Sanity: the kill really was mid-stream, and acknowledged readings were a large share.

@@ -139,3 +139,21 @@ describe('HTTP auth', () => {
     expect(ok.status).toBe(200);
   });
 });
+
+describe('GET /audit', () => {
+  it('lists mutations newest first, filtered by actor, op prefix and time', async () => {
+    const r = await post(hub, '/remember', { entity_name: 'Brian', fact: 'Brian likes jazz' });
+    hub.clock.advance(10);
+    await post(hub, '/relate', { entity_a: 'Brian', entity_b: 'Anna', rel_type: 'spouse_of' });
+    await hub.services.memory.remember({ entity_name: 'Anna', fact: 'Anna runs', category: 'general', confidence: 1, source: 'x', entity_type: 'person' }, 'mcp');
+    const all = await get(hub, '/audit');
+    expect(all.body.entries.map((e: { op: string }) => e.op)).toEqual(['memory.add', 'relation.add', 'memory.add']);
+    const http = await get(hub, '/audit?actor=http&op=memory.*');
+    expect(http.body.entries).toHaveLength(1);
+    expect(http.body.entries[0]).toMatchObject({ actor: 'http', target: String(r.body.id), after: { fact: 'Brian likes jazz' } });
+    const since = await get(hub, `/audit?since=${hub.clock.now()}`);
+    expect(since.body.entries).toHaveLength(2);
+    expect((await get(hub, '/audit?actor=robot')).status).toBe(400);
+    expect((await get(hub, '/audit?op=%25')).body.entries).toEqual([]);
+  });
+});

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Services } from '../../services.js';
 import { renderMetrics } from '../metrics.js';
 import { routes } from '../route.js';
+import { AuditQuery } from '../../tiers/audit/audit.schemas.js';
 
 /** GET /metrics: Prometheus text. Behind the token like every route but /health. */
 export const metricsRoute =
@@ -15,6 +16,10 @@ export const metricsRoute =
 
 export const systemRoutes = (s: Services, extra?: () => Record<string, unknown>) =>
   routes('system', (r) => {
+    r.get('/audit', AuditQuery, (q) => {
+      const entries = s.audit.query(q);
+      return { result: entries.map((e) => `${new Date(e.ts * 1000).toISOString()} ${e.actor} ${e.op} ${e.target ?? ''}`).join('\n') || 'No audit entries match.', entries };
+    }, 'Audit trail of every change, newest first');
     r.get('/health', null, async () => {
       const count = (table: string) => (s.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
       const counts = { entities: count('entities'), memories: count('memories'), relations: count('relations') };

@@ -1,0 +1,12 @@
+/** `GET /audit`: who changed what, when (SPEC §3 audit table). */
+import { z } from 'zod';
+
+export const AuditQuery = z.object({
+  actor: z.enum(['http', 'mcp', 'mqtt', 'cli', 'pattern_engine', 'admin', 'scheduler', 'system']).optional(),
+  op: z.string().trim().min(1).max(100).optional().describe('exact op (memory.add) or a prefix ending in * (memory.*)'),
+  target: z.string().max(300).optional(),
+  since: z.coerce.number().min(0).optional().describe('epoch seconds'),
+  until: z.coerce.number().min(0).optional().describe('epoch seconds'),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+export type AuditQuery = z.infer<typeof AuditQuery>;
