@@ -1,0 +1,148 @@
+/**
+ * `npm run soak [-- --minutes 10 --rate 2000 --interval 60]`: runs `hearth serve` as a child
+ * process and, for the whole period, publishes `rate` readings/s over MQTT QoS 1 while issuing
+ * recall (10/s) and remember (2/s) traffic over HTTP. Every interval it samples the hub's RSS (from
+ * /metrics) and the p95 recall latency. At the end it checks every acknowledged reading and
+ * memory is stored. Targets: RSS flat within ±10 % after warm-up (first interval), p95 recall
+ * stable within 2×, zero errors, zero lost. Exit 1 when a target is missed.
+ */
+import { parseArgs } from 'node:util';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import mqtt from 'mqtt';
+import { percentile } from './lib/eval-hub.js';
+
+export interface SoakOptions {
+  seconds: number;
+  rate: number;
+  intervalSeconds: number;
+  log?: (line: string) => void;
+}
+
+export interface SoakReport {
+  samples: { t: number; rss_mb: number; p95_ms: number; recalls: number; readings: number }[];
+  acked: number;
+  stored: number;
+  memoriesAcked: number;
+  memoriesStored: number;
+  errors: string[];
+  rssDriftPct: number;
+  p95Ratio: number;
+  ok: boolean;
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+export async function soak(opts: SoakOptions): Promise<SoakReport> {
+  const log = opts.log ?? ((l: string) => console.log(l));
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-soak-'));
+  const [httpPort, mqttPort] = [await freePort(), await freePort()];
+  const base = `http://127.0.0.1:${httpPort}`;
+  const child = spawn(process.execPath, [join(process.cwd(), 'dist/src/cli.js'), 'serve'], {
+    env: { PATH: process.env.PATH ?? '', HEARTH_DATA_DIR: join(dir, 'data'), HEARTH_HTTP_PORT: String(httpPort), HEARTH_MQTT_PORT: String(mqttPort), MEMORY_AI_PROVIDER: 'local', HEARTH_LOG_LEVEL: 'error', HEARTH_RATE_LIMIT_PER_MINUTE: '0' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const errors: string[] = [];
+  try {
+    for (let i = 0; i < 200; i++) {
+      if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const json = (path: string, body: unknown) => fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    for (let i = 0; i < 200; i++) await json('/remember', { entity_name: `person${i % 20}`, fact: `person${i % 20} likes hobby number ${i} on weekends` });
+
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { reconnectPeriod: 0 });
+    let acked = 0;
+    let sent = 0;
+    let memoriesAcked = 0;
+    let latencies: number[] = [];
+    let recalls = 0;
+    const samples: SoakReport['samples'] = [];
+    const started = Date.now();
+    const end = started + opts.seconds * 1000;
+    let stop = false;
+
+    const publisher = (async () => {
+      const tick = 50; // ms
+      while (!stop && Date.now() < end) {
+        const due = Math.floor(((Date.now() - started) / 1000) * opts.rate) - sent;
+        for (let i = 0; i < due; i++) {
+          const n = sent++;
+          client.publish(`hearth/record/room${n % 50}/temperature`, String(18 + (n % 70) / 10), { qos: 1 }, (e) => (e ? errors.push(`mqtt: ${e.message}`) : acked++));
+        }
+        await new Promise((r) => setTimeout(r, tick));
+      }
+    })();
+    const recaller = (async () => {
+      while (!stop && Date.now() < end) {
+        const t0 = performance.now();
+        const r = await json('/recall', { query: `hobby number ${recalls % 200}`, top_k: 5 }).catch((e: Error) => ({ ok: false, status: e.message }));
+        latencies.push(performance.now() - t0);
+        recalls++;
+        if (!r.ok) errors.push(`recall: ${r.status}`);
+        await new Promise((res) => setTimeout(res, 100));
+      }
+    })();
+    const rememberer = (async () => {
+      let i = 0;
+      while (!stop && Date.now() < end) {
+        const r = await json('/remember', { entity_name: 'soak', fact: `soak fact ${i++} about the garden shed` }).catch((e: Error) => ({ ok: false, status: e.message }));
+        if (r.ok) memoriesAcked++;
+        else errors.push(`remember: ${r.status}`);
+        await new Promise((res) => setTimeout(res, 500));
+      }
+    })();
+
+    while (Date.now() < end) {
+      await new Promise((r) => setTimeout(r, Math.min(opts.intervalSeconds * 1000, end - Date.now())));
+      const metrics = await fetch(`${base}/metrics`).then((r) => r.text());
+      const rss = Number(/^process_resident_memory_bytes (\d+)/m.exec(metrics)?.[1] ?? 0) / 2 ** 20;
+      const s = { t: Math.round((Date.now() - started) / 1000), rss_mb: Math.round(rss * 10) / 10, p95_ms: Math.round(percentile(latencies, 95) * 10) / 10, recalls: latencies.length, readings: acked };
+      samples.push(s);
+      log(`t=${s.t}s rss=${s.rss_mb} MB p95 recall=${s.p95_ms} ms recalls=${s.recalls} readings acked=${s.readings}`);
+      latencies = [];
+    }
+    stop = true;
+    await Promise.all([publisher, recaller, rememberer]);
+    for (let i = 0; i < 100 && acked < sent && errors.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    await client.endAsync();
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+
+    const db = new Database(join(dir, 'data', 'hearth.db'), { readonly: true });
+    const stored = (db.prepare("SELECT count(*) AS n FROM readings r JOIN series s ON s.id = r.series_id WHERE s.metric = 'temperature'").get() as { n: number }).n;
+    const memoriesStored = (db.prepare("SELECT count(*) AS n FROM memories m JOIN entities e ON e.id = m.entity_id WHERE e.name = 'soak'").get() as { n: number }).n;
+    db.close();
+    const warm = samples.slice(1);
+    const rssBase = warm[0]?.rss_mb ?? samples[0]?.rss_mb ?? 0;
+    const rssDriftPct = warm.length ? Math.max(...warm.map((s) => Math.abs(s.rss_mb - rssBase) / rssBase)) * 100 : 0;
+    const p95s = samples.map((s) => s.p95_ms).filter((x) => x > 0);
+    const p95Ratio = p95s.length ? Math.max(...p95s) / Math.min(...p95s) : 1;
+    const ok = errors.length === 0 && stored >= acked && memoriesStored >= memoriesAcked && rssDriftPct <= 10 && p95Ratio <= 2;
+    return { samples, acked, stored, memoriesAcked, memoriesStored, errors, rssDriftPct, p95Ratio, ok };
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1]?.endsWith('soak.js')) {
+  const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, rate: { type: 'string', default: '2000' }, interval: { type: 'string', default: '60' } } });
+  const r = await soak({ seconds: Number(values.minutes) * 60, rate: Number(values.rate), intervalSeconds: Number(values.interval) });
+  console.log('\n| minute | RSS MB | p95 recall ms | recalls | readings acked |\n|---|---|---|---|---|');
+  for (const s of r.samples) console.log(`| ${(s.t / 60).toFixed(1)} | ${s.rss_mb} | ${s.p95_ms} | ${s.recalls} | ${s.readings} |`);
+  console.log(`\nreadings acked ${r.acked}, stored ${r.stored}; memories acked ${r.memoriesAcked}, stored ${r.memoriesStored}; errors ${r.errors.length}`);
+  console.log(`RSS drift after warm-up ${r.rssDriftPct.toFixed(1)}% (target ≤ 10%); p95 max/min ${r.p95Ratio.toFixed(2)} (target ≤ 2); ${r.ok ? 'PASS' : 'FAIL'}`);
+  if (r.errors.length) console.log(r.errors.slice(0, 10).join('\n'));
+  process.exit(r.ok ? 0 : 1);
+}
