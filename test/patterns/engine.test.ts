@@ -86,5 +86,10 @@ describe('pattern engine', () => {
   it('refuses config for an unknown detector or bad options, naming the key', async () => {
     await expect(buildTestHub({ config: { patterns: { detectors: { no_such: { x: 1 } } } } })).rejects.toThrow(/patterns\.detectors\.no_such/);
     await expect(buildTestHub({ config: { patterns: { detectors_dir: '/nonexistent/dir' } } })).rejects.toThrow(/patterns\.detectors_dir/);
+    await expect(buildTestHub({ config: { patterns: { detectors: { stable_value: { max_cv: 'low' } } } } })).rejects.toThrow(/^patterns\.detectors\.stable_value\.max_cv: /);
+    const off = await buildTestHub({ config: { patterns: { detectors: { anomaly: { enabled: false } } } } });
+    expect(off.services.patterns.detectors().map((d) => d.name)).not.toContain('anomaly');
+    expect(off.services.patterns.detectors()).toHaveLength(5);
+    await off.close();
   });
 });
