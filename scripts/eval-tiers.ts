@@ -2,8 +2,10 @@
  * Tier 4/5 evals: `evalIntentions()` on eval/intentions.json (does check_intentions fire exactly
  * the intentions a person would expect?) and `evalSpatial()` on eval/spatial.json (does find answer
  * natural questions with the right object, offer candidates when ambiguous, and nothing when
- * nothing fits?). Each builds a scratch database, so it runs offline with the local embedder.
- * `node dist/scripts/eval-tiers.js [--sweep] [-v]` prints both; `--sweep` grids the intention thresholds.
+ * nothing fits?). Tier 1.5: `evalSessions()` on eval/sessions.json (does search_sessions find the
+ * conversation a later question is about, and nothing when no conversation is?). Each builds a
+ * scratch database, so it runs offline with the local embedder.
+ * `node dist/scripts/eval-tiers.js [--sweep] [-v]` prints all three; `--sweep` grids the intention thresholds.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +18,8 @@ import prospectiveSpatialSql from '../src/db/migrations/005-prospective-spatial.
 import { manualClock } from '../src/lib/clock.js';
 import { createAuditRepo } from '../src/tiers/audit/audit.repo.js';
 import { createEntitiesRepo } from '../src/tiers/entities/entities.repo.js';
+import { LogTurnInput, OpenSessionInput, SearchSessionsInput, type Role } from '../src/tiers/episodic/episodic.schemas.js';
+import { createEpisodicService } from '../src/tiers/episodic/episodic.service.js';
 import { CheckIntentionsInput, IntendInput } from '../src/tiers/prospective/prospective.schemas.js';
 import { createProspectiveService, DEFAULT_INTENTION_TUNING, type IntentionTuning } from '../src/tiers/prospective/prospective.service.js';
 import { FindInput, LocateInput } from '../src/tiers/spatial/spatial.schemas.js';
@@ -28,6 +32,11 @@ interface IntentionData {
 interface SpatialData {
   objects: { entity_name: string; container_name: string }[];
   queries: { query: string; expect?: string | null; ambiguous?: string[] }[];
+}
+
+interface SessionsData {
+  sessions: { id: string; entity_name: string; meta?: Record<string, unknown>; turns: { role: Role; content: string }[] }[];
+  queries: { query: string; entity_name?: string; kind: string; expect: string[] }[];
 }
 
 export interface IntentionScores {
@@ -49,6 +58,21 @@ export interface SpatialScores {
   /** Questions answered as labelled (right object, candidates for an ambiguity, nothing for null). */
   accuracy: number;
   by_kind: Record<'object' | 'ambiguous' | 'unknown', { n: number; correct: number }>;
+  misses: string[];
+}
+
+export interface SessionScores {
+  /** Queries with an expected session (every kind but nomatch). */
+  queries: number;
+  /** Share of those whose best-ranked session is an expected one. */
+  hit_at_1: number;
+  /** Share of those with an expected session among the first 3 distinct sessions. */
+  hit_at_3: number;
+  /** Per kind: n, hits at 1 and 3 (for nomatch: `abstained`, the queries that returned nothing). */
+  by_kind: Record<string, { n: number; hit1: number; hit3: number; abstained: number }>;
+  /** No-match queries: share that returned no result at all (every result would be a wrong session). */
+  nomatch: number;
+  abstention: number;
   misses: string[];
 }
 
@@ -135,6 +159,55 @@ export async function evalSpatial(opts: { file?: string } = {}): Promise<Spatial
   }
 }
 
+/**
+ * Logs every conversation (turns 20 s apart, sessions a day apart), closes it, then asks every
+ * question through `searchSessions`. Turns are ranked by the service; the ranked *sessions* are their
+ * distinct session ids in order of first appearance.
+ */
+export async function evalSessions(opts: { file?: string } = {}): Promise<SessionScores> {
+  const data = read<SessionsData>(opts.file ?? 'eval/sessions.json');
+  const h = scratch();
+  const svc = createEpisodicService({ db: h.db, clock: h.clock, entities: h.entities, audit: h.audit, llm: null });
+  const label = new Map<number, string>();
+  try {
+    for (const s of data.sessions) {
+      const { session_id } = svc.openSession(OpenSessionInput.parse({ entity_name: s.entity_name, meta: s.meta }));
+      label.set(session_id, s.id);
+      for (const t of s.turns) {
+        h.clock.advance(20);
+        svc.logTurn(LogTurnInput.parse({ session_id, role: t.role, content: t.content }));
+      }
+      await svc.closeSession({ session_id });
+      h.clock.advance(86_400);
+    }
+    const byKind: SessionScores['by_kind'] = {};
+    const misses: string[] = [];
+    let positives = 0, hit1 = 0, hit3 = 0, negatives = 0, abstained = 0;
+    for (const q of data.queries) {
+      const out = svc.searchSessions(SearchSessionsInput.parse({ query: q.query, entity_name: q.entity_name, limit: 100 }));
+      const ranked = [...new Set(out.results.map((r) => label.get(r.session_id)!))];
+      const k = (byKind[q.kind] ??= { n: 0, hit1: 0, hit3: 0, abstained: 0 });
+      k.n++;
+      const who = q.entity_name ? ` (${q.entity_name})` : '';
+      if (!q.expect.length) {
+        negatives++;
+        if (!ranked.length) (abstained++, k.abstained++);
+        else misses.push(`[${q.kind}] "${q.query}"${who}: returned [${ranked.slice(0, 3).join(', ')}${ranked.length > 3 ? ', …' : ''}] (${ranked.length} sessions), expected nothing`);
+        continue;
+      }
+      positives++;
+      const at1 = q.expect.includes(ranked[0] ?? '');
+      const at3 = ranked.slice(0, 3).some((id) => q.expect.includes(id));
+      if (at1) (hit1++, k.hit1++);
+      if (at3) (hit3++, k.hit3++);
+      if (!at1) misses.push(`[${q.kind}] "${q.query}"${who}: top [${ranked.slice(0, 3).join(', ')}], expected [${q.expect.join(', ')}]${at3 ? ' (hit@3)' : ''}`);
+    }
+    return { queries: positives, hit_at_1: ratio(hit1, positives), hit_at_3: ratio(hit3, positives), by_kind: byKind, nomatch: negatives, abstention: ratio(abstained, negatives), misses };
+  } finally {
+    h.close();
+  }
+}
+
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 async function main() {
@@ -158,6 +231,10 @@ async function main() {
   const s = await evalSpatial();
   console.log(`spatial: ${s.queries} questions, accuracy ${pct(s.accuracy)} (${Object.entries(s.by_kind).map(([k, v]) => `${k} ${v.correct}/${v.n}`).join(', ')})`);
   if (values.verbose) for (const m of s.misses) console.log(`  miss ${m}`);
+  const e = await evalSessions();
+  const kinds = Object.entries(e.by_kind).map(([k, v]) => (k === 'nomatch' ? `nomatch abstained ${v.abstained}/${v.n}` : `${k} ${v.hit1}/${v.hit3}/${v.n}`));
+  console.log(`sessions: ${e.queries} questions, hit@1 ${pct(e.hit_at_1)}, hit@3 ${pct(e.hit_at_3)}; ${e.nomatch} no-match, abstention ${pct(e.abstention)} (hit@1/hit@3/n: ${kinds.join(', ')})`);
+  if (values.verbose) for (const m of e.misses) console.log(`  miss ${m}`);
 }
 
 if (process.argv[1]?.endsWith('eval-tiers.js')) await main();

@@ -4,5 +4,6 @@ import timeseries from './002-timeseries.js';
 import patterns from './003-patterns.js';
 import episodicWorking from './004-episodic-working.js';
 import prospectiveSpatial from './005-prospective-spatial.js';
+import sessionVocab from './006-session-vocab.js';
 
-export const MIGRATIONS: readonly string[] = [memory, timeseries, patterns, episodicWorking, prospectiveSpatial];
+export const MIGRATIONS: readonly string[] = [memory, timeseries, patterns, episodicWorking, prospectiveSpatial, sessionVocab];

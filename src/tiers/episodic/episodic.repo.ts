@@ -30,6 +30,7 @@ export interface TurnHit {
   role: Role;
   ts: number;
   snippet: string;
+  content: string;
   /** −bm25: higher is better */
   score: number;
   session_status: 'open' | 'closed';
@@ -67,7 +68,7 @@ export function createEpisodicRepo(db: Db) {
   const close = db.prepare("UPDATE sessions SET status = 'closed', ended_at = ?, summary = ? WHERE id = ? AND status = 'open'");
   // snippet(): column 0, [ ] around matches, … at cuts, about 16 tokens around the best match.
   const search = db.prepare(
-    `SELECT t.id AS turn_id, t.session_id, e.name AS entity_name, t.role, t.ts, s.status AS session_status,
+    `SELECT t.id AS turn_id, t.session_id, e.name AS entity_name, t.role, t.ts, t.content, s.status AS session_status,
             snippet(session_turns_fts, 0, '[', ']', '…', 16) AS snippet, -bm25(session_turns_fts) AS score
        FROM session_turns_fts
        JOIN session_turns t ON t.id = session_turns_fts.rowid
@@ -78,7 +79,15 @@ export function createEpisodicRepo(db: Db) {
       LIMIT @limit`,
   );
 
+  const docs = db.prepare('SELECT count(*) AS n FROM session_turns');
   return {
+    /** Document frequency of each (Porter-stemmed) term among turns, and the number of turns. */
+    docFreq(terms: string[]): { df: Map<string, number>; n: number } {
+      const n = (docs.get() as { n: number }).n;
+      if (!terms.length) return { df: new Map(), n };
+      const rows = db.prepare(`SELECT term, doc FROM session_turns_vocab WHERE term IN (${terms.map(() => '?').join(',')})`).all(...terms) as { term: string; doc: number }[];
+      return { df: new Map(rows.map((r) => [r.term, r.doc])), n };
+    },
     insertSession: (entityId: number, startedAt: number, meta: Record<string, unknown>) =>
       Number(insertSession.run(entityId, startedAt, JSON.stringify(meta)).lastInsertRowid),
     get: (id: number) => parse(byId.get(id) as RawSession | undefined),

@@ -10,7 +10,16 @@ import { HubError, notFound } from '../../lib/errors.js';
 import { toEpoch } from '../../lib/schema.js';
 import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
-import { createEpisodicRepo, turnsMatch, type SessionRow, type TurnRow } from './episodic.repo.js';
+import { createEpisodicRepo, turnsMatch, type SessionRow, type TurnHit, type TurnRow } from './episodic.repo.js';
+import { coverage } from '../memory/recall.js';
+
+/**
+ * Evidence gate for `search_sessions`, like recall's: a conversation answers a query only when its
+ * matching turns together cover at least this share of the query's IDF-weighted terms, so one
+ * common word ("come", "book") does not drag in every session. Tuned with `npm run eval`.
+ */
+export const SESSION_MIN_COVERAGE = 0.35;
+const CANDIDATE_TURNS = 300;
 import type { CloseSessionInput, GetSessionInput, LogTurnInput, OpenSessionInput, SearchSessionsInput } from './episodic.schemas.js';
 
 export interface EpisodicDeps {
@@ -92,6 +101,28 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * Keeps the turns of sessions whose matching turns cover enough of the query, ordered by that
+ * session coverage, then by each turn's BM25 score.
+ */
+function gateHits(query: string, hits: (TurnHit & { content: string })[], docFreq: (terms: string[]) => { df: Map<string, number>; n: number }) {
+  const q = [...new Set(tokenize(query))];
+  if (!q.length || !hits.length) return [];
+  const { df, n } = docFreq(q);
+  const idf = new Map(q.map((t) => [t, Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5))] as const));
+  const bySession = new Map<number, Set<string>>();
+  for (const h of hits) {
+    const terms = bySession.get(h.session_id) ?? new Set<string>();
+    for (const t of tokenize(h.content)) terms.add(t);
+    bySession.set(h.session_id, terms);
+  }
+  const cov = new Map([...bySession].map(([id, terms]) => [id, coverage(q, terms, idf)]));
+  return hits
+    .filter((h) => cov.get(h.session_id)! >= SESSION_MIN_COVERAGE)
+    .sort((a, b) => cov.get(b.session_id)! - cov.get(a.session_id)! || b.score - a.score)
+    .map(({ content: _c, ...h }) => ({ ...h, coverage: Math.round(cov.get(h.session_id)! * 1000) / 1000 }));
+}
+
 export function createEpisodicService(deps: EpisodicDeps) {
   const { db, clock, entities, audit, llm } = deps;
   const repo = createEpisodicRepo(db);
@@ -120,6 +151,7 @@ export function createEpisodicService(deps: EpisodicDeps) {
     return summary;
   }
 
+  const gate = (query: string, hits: (TurnHit & { content: string })[]) => gateHits(query, hits, repo.docFreq);
   return {
     repo,
 
@@ -201,7 +233,7 @@ export function createEpisodicService(deps: EpisodicDeps) {
         if (!e) return { result: `No conversations with "${input.entity_name}": no entity by that name.`, results: [], warnings: [`no entity named "${input.entity_name}"`] };
         entityId = e.id;
       }
-      const results = match ? repo.search(match, input.limit, entityId) : [];
+      const results = match ? gate(input.query, repo.search(match, CANDIDATE_TURNS, entityId)).slice(0, input.limit) : [];
       const result = results.length
         ? results.map((r) => `- session ${r.session_id} (${r.entity_name}, ${r.role}, ${iso(r.ts)}): ${r.snippet}`).join('\n')
         : `No conversation turns match "${input.query}".`;
