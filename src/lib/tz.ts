@@ -25,6 +25,14 @@ function formatter(tz: string): Intl.DateTimeFormat {
   return f;
 }
 
+/** A wall time read as UTC, in epoch seconds (whole seconds). Full years: Date.UTC maps 0–99 to 19xx. */
+function utcSeconds(w: Omit<WallTime, 'second'> & { second: number }): number {
+  const d = new Date(0);
+  d.setUTCFullYear(w.year, w.month - 1, w.day);
+  d.setUTCHours(w.hour, w.minute, Math.floor(w.second), 0);
+  return d.getTime() / 1000;
+}
+
 /** Offset of `tz` from UTC at instant `tsSec`, in seconds (e.g. +3600 for CET). */
 export function offsetAt(tsSec: number, tz: string): number {
   const slot = Math.floor(tsSec / 900);
@@ -33,7 +41,7 @@ export function offsetAt(tsSec: number, tz: string): number {
   let off = cache.get(slot);
   if (off === undefined) {
     const w = wallOfUncached(slot * 900, tz);
-    off = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) / 1000 - slot * 900;
+    off = utcSeconds(w) - slot * 900;
     if (cache.size > 100_000) cache.clear();
     cache.set(slot, off);
   }
@@ -60,7 +68,7 @@ export function wallTime(tsSec: number, tz: string): WallTime {
  * wall time skipped by spring-forward maps to the instant one gap later (as clocks do).
  */
 export function localToUtc(w: WallTime, tz: string): number {
-  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, Math.floor(w.second)) / 1000 + (w.second % 1);
+  const asUtc = utcSeconds(w) + (w.second % 1);
   // Try the offsets in force a day either side of the guess; keep the candidates that round-trip.
   const candidates = [offsetAt(asUtc - 86_400, tz), offsetAt(asUtc + 86_400, tz), offsetAt(asUtc, tz)].map((o) => asUtc - o);
   const exact = candidates.filter((t) => offsetAt(t, tz) === asUtc - t);

@@ -16,6 +16,8 @@
  * slot: a million look-ups cost a million `Map.get`s.
  */
 
+import { offsetAt } from '../../lib/tz.js';
+
 export type BucketType = 'hour' | 'day' | 'week';
 
 export interface Bucketer {
@@ -57,25 +59,10 @@ const mod = (a: number, n: number) => ((a % n) + n) % n;
  * @example createBucketer('Europe/Berlin').day(Date.parse('2026-03-29T12:00:00Z') / 1000)
  */
 export function createBucketer(timeZone: string): Bucketer {
-  const fmt = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  });
+  new Intl.DateTimeFormat('en-US', { timeZone }); // RangeError now for an unknown zone
   const cache = new Map<number, Slot>();
 
-  function computeOffset(t: number): number {
-    const p: Record<string, number> = {};
-    for (const { type, value } of fmt.formatToParts(new Date(t * 1000))) {
-      if (type !== 'literal') p[type] = Number(value);
-    }
-    return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) / 1000 - t;
-  }
+  const computeOffset = (t: number): number => offsetAt(t, timeZone);
 
   function slotOf(n: number): Slot {
     let s = cache.get(n);
