@@ -3,7 +3,7 @@
  * handler mapping every failure to `{ok:false, error, message}`, bearer auth on everything but
  * `/health`, OpenAPI at `/docs`.
  */
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import swagger from '@fastify/swagger';
 import rateLimit from '@fastify/rate-limit';
 import { readFileSync } from 'node:fs';
@@ -41,6 +41,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     logger: opts.logger ?? false,
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     return503OnClosing: true,
+    // Entity names are up to 200 characters, percent-encoded in paths up to 3× that.
+    routerOptions: { maxParamLength: 2000 },
+    // Router-level errors (bad percent-encoding in the URL) answer in the same shape as the rest.
+    frameworkErrors: (err, _req, reply) => {
+      void (reply as unknown as FastifyReply).code(400).send({ ok: false, error: 'invalid', message: `url: ${err.message}` });
+    },
     ...(opts.tls && { https: { cert: readFileSync(opts.tls.cert), key: readFileSync(opts.tls.key) } }),
   }).withTypeProvider<ZodTypeProvider>() as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);

@@ -21,10 +21,18 @@ function routerOf(app: FastifyInstance, tag: string): Router {
       typed.post(url, { schema: { body: schema, tags: [tag], summary } }, (req) => wrap(handler(req.body as never)));
     },
     get(url, schema, handler, summary) {
-      const hasParams = url.includes(':');
-      const key = hasParams ? 'params' : 'querystring';
-      typed.get(url, { schema: { ...(schema && { [key]: schema }), tags: [tag], summary } }, (req) =>
-        wrap(handler((hasParams ? { ...(req.query as object), ...(req.params as object) } : req.query) as never)),
+      // Path segments validate as `params`, the rest of the same schema as `querystring`, so a
+      // default for a query field (e.g. limit) never overrides what the client sent.
+      const keys = [...url.matchAll(/:(\w+)/g)].map((m) => m[1]);
+      const object = schema as unknown as z.ZodObject | null;
+      const mask = Object.fromEntries(keys.map((k) => [k, true])) as Record<string, true>;
+      const parts = !object
+        ? {}
+        : keys.length
+          ? { params: object.pick(mask), querystring: object.omit(mask) }
+          : { querystring: object };
+      typed.get(url, { schema: { ...parts, tags: [tag], summary } }, (req) =>
+        wrap(handler({ ...(req.query as object), ...(req.params as object) } as never)),
       );
     },
   };

@@ -10,6 +10,7 @@ import { RecordInput } from '../tiers/timeseries/timeseries.schemas.js';
 import { LocateInput } from '../tiers/spatial/spatial.schemas.js';
 import type { PreparedReading } from '../tiers/timeseries/readings.repo.js';
 import { describeIssues } from '../lib/validation.js';
+import { fromStorageError, isHubError } from '../lib/errors.js';
 import { ParseError, type Ingest, type MappingContext } from './mappings/types.js';
 import type { MappingSet } from './mappings/index.js';
 
@@ -33,7 +34,7 @@ export function createBridge(deps: { services: Services; mappings: MappingSet; t
     timeZone: deps.timeZone,
     units: { get: (entity, metric) => units.get(`${entity.toLowerCase()}\u0000${metric}`) },
   };
-  const stats: BridgeStats = { received: 0, ingested: 0, ignored: 0, unparseable: 0, rejected: 0, errors_by_topic: {} };
+  const stats: BridgeStats = { received: 0, ingested: 0, ignored: 0, unparseable: 0, rejected: 0, errors_by_topic: Object.create(null) as Record<string, number> }; // topics are client-chosen: no prototype
   const lastLogged = new Map<string, number>();
 
   function fail(topic: string, kind: 'unparseable' | 'rejected', reason: string): void {
@@ -46,6 +47,23 @@ export function createBridge(deps: { services: Services; mappings: MappingSet; t
       if (lastLogged.size >= MAX_TRACKED_TOPICS) lastLogged.clear();
       lastLogged.set(topic, now);
       log(`mqtt: ${kind} message on ${topic} (${counts[topic]} so far): ${reason.slice(0, 200)}`);
+    }
+  }
+
+  /**
+   * Runs one service call for a message item. A refusal the sender caused (invalid, conflict…) is
+   * counted like a bad payload; only a storage failure propagates, so the message is not acknowledged.
+   */
+  async function attempt(topic: string, call: () => unknown): Promise<boolean> {
+    try {
+      await call();
+      return true;
+    } catch (e) {
+      const storage = fromStorageError(e);
+      if (storage || (isHubError(e) && e.code === 'unavailable')) throw storage ?? e;
+      // A bug must not make the broker redeliver the same message forever: count it and move on.
+      fail(topic, 'rejected', isHubError(e) ? e.message : `internal error: ${(e as Error).message}`);
+      return false;
     }
   }
 
@@ -69,8 +87,7 @@ export function createBridge(deps: { services: Services; mappings: MappingSet; t
         const parsed = RememberInput.safeParse({ ...item, kind: undefined });
         if (!parsed.success) fail(topic, 'rejected', describeIssues(parsed.error.issues));
         else if (!retain || !(await known(parsed.data.entity_name, parsed.data.fact))) {
-          await services.memory.remember(parsed.data, 'mqtt');
-          stats.ingested++;
+          if (await attempt(topic, () => services.memory.remember(parsed.data, 'mqtt'))) stats.ingested++;
         }
       } else if (item.kind === 'locate') {
         const parsed = LocateInput.safeParse({ ...item, kind: undefined });
@@ -78,8 +95,7 @@ export function createBridge(deps: { services: Services; mappings: MappingSet; t
         else if (retain && item.ts === undefined && services.spatial.current(parsed.data.entity_name)?.container_name.toLowerCase() === parsed.data.container_name.toLowerCase()) {
           stats.ignored++; // a retained replay without a time must not re-confirm on every reconnect
         } else {
-          services.spatial.locate(parsed.data, 'mqtt');
-          stats.ingested++;
+          if (await attempt(topic, () => services.spatial.locate(parsed.data, 'mqtt'))) stats.ingested++;
         }
       } else if (item.kind === 'unit') {
         units.set(`${item.entity_name.toLowerCase()}\u0000${item.metric}`, item.unit);

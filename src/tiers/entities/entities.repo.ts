@@ -36,9 +36,10 @@ export function createEntitiesRepo(db: Db, clock: Clock) {
     find(name: string): EntityRow | undefined {
       return parse(byName.get(name) as RawEntity | undefined);
     },
-    get(name: string): EntityRow {
+    /** The entity, or a not_found error naming `field` (the request field that held the name). */
+    get(name: string, field = 'entity_name'): EntityRow {
       const row = this.find(name);
-      if (!row) throw notFound(`entity_name: no entity named "${name}"`);
+      if (!row) throw notFound(`${field}: no entity named "${name}"`);
       return row;
     },
     byId(id: number): EntityRow | undefined {

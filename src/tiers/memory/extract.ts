@@ -43,6 +43,10 @@ export function createExtractor(deps: { llm: Llm | null; memory: MemoryService }
     const stored: { id: number; entity_name: string; fact: string; action: string }[] = [];
     const skipped: { index: number; reason: string }[] = [];
     for (const [i, f] of facts.entries()) {
+      if (!f || typeof f !== 'object' || Array.isArray(f)) {
+        skipped.push({ index: i, reason: 'not an object' });
+        continue;
+      }
       const item = f as Record<string, unknown>;
       const parsed = RememberInput.safeParse({
         entity_name: item.entity_name ?? input.entity_name, fact: item.fact, category: item.category ?? 'general',

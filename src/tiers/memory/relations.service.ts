@@ -71,8 +71,8 @@ export function createRelationsService(deps: { db: Db; clock: Clock; entities: E
     /** Ends relations from a to b (of one type, or all) by setting valid_until; history is kept. */
     unrelate(input: UnrelateInput, actor: Actor = 'system') {
       return db.transaction(() => {
-        const a = entities.get(input.entity_a);
-        const b = entities.get(input.entity_b);
+        const a = entities.get(input.entity_a, 'entity_a');
+        const b = entities.get(input.entity_b, 'entity_b');
         const now = clock.now();
         const ended = db
           .prepare(

@@ -48,7 +48,7 @@ const NEGATION = new Set(['not', 'no', 'never', 'dont', 'doesnt', 'didnt', 'isnt
 
 /** Stemmed terms with irregular verbs folded, in order (duplicates kept). */
 export function triggerTokens(text: string): string[] {
-  return tokenize(text).map((t) => IRREGULAR[t] ?? t);
+  return tokenize(text).map((t) => (Object.hasOwn(IRREGULAR, t) ? IRREGULAR[t] : t));
 }
 
 /** Unique terms — what the FTS row of an intention holds. */
@@ -82,7 +82,7 @@ export function requiredTerms(triggerText: string, personNames: readonly string[
     if (i === 0 || w === 'I' || !/^\p{Lu}/u.test(w)) return;
     for (const t of triggerTokens(w)) out.add(t);
   });
-  const have = new Set(words.map((w) => IRREGULAR[w.stem] ?? w.stem));
+  const have = new Set(words.map((w) => (Object.hasOwn(IRREGULAR, w.stem) ? IRREGULAR[w.stem] : w.stem)));
   for (const name of personNames) {
     const nameTerms = triggerTokens(name);
     if (nameTerms.length && nameTerms.every((t) => have.has(t))) for (const t of nameTerms) out.add(t);

@@ -29,7 +29,7 @@ export function createIngestWriter(db: Db, repo: ReadingsRepo, opts: { flushMs?:
   let queued = 0;
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
-  const stats: IngestStats = { accepted: 0, rejected: 0, skipped: 0, batches: 0, by_source: {} };
+  const stats: IngestStats = { accepted: 0, rejected: 0, skipped: 0, batches: 0, by_source: Object.create(null) as IngestStats['by_source'] }; // keys are client-chosen: no prototype
 
   const count = (source: string, ok: boolean) => {
     const s = (stats.by_source[source] ??= { accepted: 0, rejected: 0 });

@@ -43,7 +43,12 @@ export const WmSetInput = z.object({
     .unknown()
     .refine((v) => v !== undefined, 'required')
     .refine((v) => {
-      const s = JSON.stringify(v);
+      let s: string | undefined;
+      try {
+        s = JSON.stringify(v);
+      } catch {
+        return false; // nested too deeply to serialise
+      }
       return s !== undefined && s.length <= MAX_VALUE_CHARS;
     }, `must be JSON of at most ${MAX_VALUE_CHARS} characters`)
     .describe('any JSON value: text, number, boolean, list or object'),
