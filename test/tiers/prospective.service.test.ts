@@ -157,8 +157,11 @@ describe('prospective memory', () => {
     'Turn on the kitchen lights',
     "What's for dinner?",
   ])('stays quiet: %s', async (text) => expect(await fires(text)).toEqual([]));
-  // Known limitations, kept visible: the trigger's words are there but not its event (see eval).
-  it.fails.each(['I bought a new washing machine'])('stays quiet (known miss): %s', async (text) => expect(await fires(text)).toEqual([]));
+  // Known limitation, kept visible: the trigger's words are there but not its event (see eval). This
+  // asserts today's behaviour; when matching learns events, flip it into the list above.
+  it('fires on shared words without the event (known miss): I bought a new washing machine', async () => {
+    expect(await fires('I bought a new washing machine')).not.toEqual([]);
+  });
 
   it('works without an embedder and survives a failing one, re-embedding later', async () => {
     let calls = 0;
