@@ -107,9 +107,10 @@ export async function soak(opts: SoakOptions): Promise<SoakReport> {
       await new Promise((r) => setTimeout(r, Math.min(opts.intervalSeconds * 1000, end - Date.now())));
       const metrics = await fetch(`${base}/metrics`).then((r) => r.text());
       const rss = Number(/^process_resident_memory_bytes (\d+)/m.exec(metrics)?.[1] ?? 0) / 2 ** 20;
+      const heap = Number(/^nodejs_heap_used_bytes (\d+)/m.exec(metrics)?.[1] ?? 0) / 2 ** 20;
       const s = { t: Math.round((Date.now() - started) / 1000), rss_mb: Math.round(rss * 10) / 10, p95_ms: Math.round(percentile(latencies, 95) * 10) / 10, recalls: latencies.length, readings: acked };
       samples.push(s);
-      log(`t=${s.t}s rss=${s.rss_mb} MB p95 recall=${s.p95_ms} ms recalls=${s.recalls} readings acked=${s.readings}`);
+      log(`t=${s.t}s rss=${s.rss_mb} MB heap=${heap.toFixed(1)} MB p95 recall=${s.p95_ms} ms recalls=${s.recalls} readings acked=${s.readings}`);
       latencies = [];
     }
     stop = true;

@@ -11,6 +11,7 @@
  * so entity-scoped recall stays exact instead of post-filtering a global top-k.
  */
 import type { Db } from './open.js';
+import { statementCache } from './statements.js';
 import type { Embedder } from '../ai/types.js';
 
 export type VectorState = 'ready' | 'stale';
@@ -28,6 +29,7 @@ export interface KnnFilter {
 }
 
 export function createVectorStore(db: Db, embedder: Embedder) {
+  const prepared = statementCache(db);
   let state: VectorState = 'stale';
   let stored: { provider: string; model: string; dim: number } | undefined;
 
@@ -115,8 +117,7 @@ export function createVectorStore(db: Db, embedder: Embedder) {
         where.push('category = ?');
         params.push(filter.category);
       }
-      const rows = db
-        .prepare(`SELECT memory_id, distance FROM memory_vectors WHERE ${where.join(' AND ')} ORDER BY distance`)
+      const rows = prepared(`SELECT memory_id, distance FROM memory_vectors WHERE ${where.join(' AND ')} ORDER BY distance`)
         .all(...params) as { memory_id: number; distance: number }[];
       return rows.map((r) => ({ memory_id: Number(r.memory_id), similarity: 1 - r.distance }));
     },

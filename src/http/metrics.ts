@@ -33,6 +33,8 @@ export function renderMetrics(s: Services, extra: { mqtt?: { bridge?: BridgeStat
   }
   const mem = process.memoryUsage();
   metric('process_resident_memory_bytes', 'gauge', 'Resident memory size in bytes', [[{}, mem.rss]]);
+  metric('nodejs_heap_used_bytes', 'gauge', 'V8 heap in use', [[{}, mem.heapUsed]]);
+  metric('nodejs_external_memory_bytes', 'gauge', 'Memory held by native objects (SQLite statements, buffers)', [[{}, mem.external]]);
   metric('process_uptime_seconds', 'gauge', 'Seconds since the hub started', [[{}, Math.round(process.uptime())]]);
   return lines.join('\n') + '\n';
 }

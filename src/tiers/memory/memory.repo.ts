@@ -1,5 +1,6 @@
 /** SQL for memories and their keyword index. Callers own transactions. */
 import type { Db } from '../../db/open.js';
+import { statementCache } from '../../db/statements.js';
 
 export interface MemoryRow {
   id: number;
@@ -55,6 +56,7 @@ export function filterSql(f: MemoryFilter): { sql: string; params: unknown[] } {
 }
 
 export function createMemoryRepo(db: Db) {
+  const prepared = statementCache(db);
   const insert = db.prepare(
     `INSERT INTO memories (entity_id, fact, category, confidence, source, source_trust, fact_key, created, updated,
                            last_confirmed, valid_from, status)
@@ -105,15 +107,13 @@ export function createMemoryRepo(db: Db) {
     byIds(ids: number[], filter: MemoryFilter = {}): MemoryRow[] {
       if (!ids.length) return [];
       const f = filterSql(filter);
-      return db
-        .prepare(`${SELECT} WHERE m.id IN (${ids.map(() => '?').join(',')}) AND ${f.sql}`)
+      return prepared(`${SELECT} WHERE m.id IN (${ids.map(() => '?').join(',')}) AND ${f.sql}`)
         .all(...ids, ...f.params) as MemoryRow[];
     },
     /** FTS5 BM25 over normalised terms. `match` must already be a safe FTS expression of quoted literals. */
     keyword(match: string, limit: number, filter: MemoryFilter): (MemoryRow & { bm25: number; terms: string })[] {
       const f = filterSql(filter);
-      return db
-        .prepare(
+      return prepared(
           `SELECT m.*, e.name AS entity_name, bm25(memory_fts) AS bm25, memory_fts.terms AS terms
              FROM memory_fts JOIN memories m ON m.id = memory_fts.rowid JOIN entities e ON e.id = m.entity_id
             WHERE memory_fts MATCH ? AND ${f.sql}
@@ -123,8 +123,7 @@ export function createMemoryRepo(db: Db) {
     },
     termsOf(ids: number[]): Map<number, string> {
       if (!ids.length) return new Map();
-      const rows = db
-        .prepare(`SELECT rowid AS id, terms FROM memory_fts WHERE rowid IN (${ids.map(() => '?').join(',')})`)
+      const rows = prepared(`SELECT rowid AS id, terms FROM memory_fts WHERE rowid IN (${ids.map(() => '?').join(',')})`)
         .all(...ids) as { id: number; terms: string }[];
       return new Map(rows.map((r) => [r.id, r.terms]));
     },
@@ -132,8 +131,7 @@ export function createMemoryRepo(db: Db) {
     docFreq(terms: string[]): { df: Map<string, number>; n: number } {
       const n = (docCount.get() as { n: number }).n;
       if (!terms.length) return { df: new Map(), n };
-      const rows = db
-        .prepare(`SELECT term, doc FROM memory_vocab WHERE term IN (${terms.map(() => '?').join(',')})`)
+      const rows = prepared(`SELECT term, doc FROM memory_vocab WHERE term IN (${terms.map(() => '?').join(',')})`)
         .all(...terms) as { term: string; doc: number }[];
       return { df: new Map(rows.map((r) => [r.term, r.doc])), n };
     },
@@ -145,8 +143,8 @@ export function createMemoryRepo(db: Db) {
     active(entityId?: number): MemoryRow[] {
       return (
         entityId === undefined
-          ? db.prepare(`${SELECT} WHERE m.status = 'active'`).all()
-          : db.prepare(`${SELECT} WHERE m.status = 'active' AND m.entity_id = ?`).all(entityId)
+          ? prepared(`${SELECT} WHERE m.status = 'active'`).all()
+          : prepared(`${SELECT} WHERE m.status = 'active' AND m.entity_id = ?`).all(entityId)
       ) as MemoryRow[];
     },
   };

@@ -56,6 +56,7 @@ export function createReadingsRepo(db: Db, clock: Clock) {
   const sources = new Map<string, number>();
 
   const findEntity = db.prepare('SELECT id FROM entities WHERE name = ?');
+  const seriesByName = db.prepare('SELECT s.id, s.value_type, s.unit FROM series s JOIN entities e ON e.id = s.entity_id WHERE e.name = ? AND s.metric = ?');
   const insertEntity = db.prepare("INSERT INTO entities (name, type, meta, created, updated) VALUES (?, ?, '{}', ?, ?)");
   const findSeries = db.prepare('SELECT id, value_type, unit FROM series WHERE entity_id = ? AND metric = ?');
   const insertSeries = db.prepare('INSERT INTO series (entity_id, metric, unit, value_type, created) VALUES (?, ?, ?, ?, ?)');
@@ -171,8 +172,7 @@ export function createReadingsRepo(db: Db, clock: Clock) {
       series.clear();
     },
     seriesId(entityName: string, metric: string): { id: number; value_type: ValueType; unit: string | null } | undefined {
-      return db
-        .prepare('SELECT s.id, s.value_type, s.unit FROM series s JOIN entities e ON e.id = s.entity_id WHERE e.name = ? AND s.metric = ?')
+      return seriesByName
         .get(entityName, metric) as { id: number; value_type: ValueType; unit: string | null } | undefined;
     },
   };

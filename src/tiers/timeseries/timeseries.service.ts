@@ -3,6 +3,7 @@
  * or rollups), latest readings for profiles, and the ingest counters for /health and /metrics.
  */
 import type { Db } from '../../db/open.js';
+import { statementCache } from '../../db/statements.js';
 import type { Clock } from '../../lib/clock.js';
 import { HubError, invalid, notFound } from '../../lib/errors.js';
 import { toEpoch } from '../../lib/schema.js';
@@ -29,6 +30,7 @@ export interface TimeseriesDeps {
 export function createTimeseriesService(deps: TimeseriesDeps) {
   const { db, clock } = deps;
   const repo = createReadingsRepo(db, clock);
+  const prepared = statementCache(db);
   let newSinceRollup = 0;
   const writer = createIngestWriter(db, repo, { flushMs: deps.flushMs, onCommit: () => void (newSinceRollup = 1) });
 
@@ -123,8 +125,7 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
       const end = toEpoch(input.end_ts) ?? clock.now() + MAX_FUTURE_S;
       if (end < start) throw invalid('end_ts: before start_ts');
       if (input.granularity === 'raw') {
-        const rows = db
-          .prepare(
+        const rows = prepared(
             `SELECT r.ts_ms, r.value_num, r.value_cat, r.value_json, src.name AS source FROM readings r LEFT JOIN sources src ON src.id = r.source_id
               WHERE r.series_id = ? AND r.ts_ms >= ? AND r.ts_ms <= ? ORDER BY r.ts_ms DESC, r.id DESC LIMIT ?`,
           )
@@ -138,8 +139,7 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
         return { result: `${points.length} ${input.metric} readings for ${input.entity_name}`, entity_name: input.entity_name, metric: input.metric, granularity: 'raw', unit: s.unit, value_type: s.value_type, points };
       }
       deps.rollup?.([s.id]);
-      const rows = db
-        .prepare(
+      const rows = prepared(
           `SELECT bucket_ts, count, avg_num, min_num, max_num, p10_num, p90_num, mode_cat FROM reading_rollups
             WHERE series_id = ? AND bucket_type = ? AND bucket_ts >= ? AND bucket_ts <= ? ORDER BY bucket_ts DESC LIMIT ?`,
         )
@@ -152,8 +152,7 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
 
     /** Daily rollup rows of a series in [from, to) (for trends). */
     dailyRollups(seriesId: number, from: number, to: number) {
-      return db
-        .prepare(`SELECT bucket_ts, count, avg_num, min_num, max_num, mode_cat FROM reading_rollups
+      return prepared(`SELECT bucket_ts, count, avg_num, min_num, max_num, mode_cat FROM reading_rollups
                    WHERE series_id = ? AND bucket_type = 'day' AND bucket_ts >= ? AND bucket_ts < ? ORDER BY bucket_ts`)
         .all(seriesId, from, to) as { bucket_ts: number; count: number; avg_num: number | null; min_num: number | null; max_num: number | null; mode_cat: string | null }[];
     },
@@ -165,8 +164,7 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
     matchSeries(query: string, limit = 10) {
       const q = new Set(tokenize(query));
       if (!q.size) return [];
-      const rows = db
-        .prepare(
+      const rows = prepared(
           `SELECT s.id, e.name AS entity_name, s.metric, s.unit, r.ts_ms, r.value_num, r.value_cat, r.value_json
              FROM series s JOIN entities e ON e.id = s.entity_id
              JOIN readings r ON r.id = (SELECT id FROM readings WHERE series_id = s.id ORDER BY ts_ms DESC LIMIT 1)`,
@@ -189,8 +187,7 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
 
     /** Latest value of every metric of an entity (for profiles and context). */
     latest(entityId: number) {
-      return db
-        .prepare(
+      return prepared(
           `SELECT s.metric, s.unit, s.value_type, r.ts_ms, r.value_num, r.value_cat, r.value_json
              FROM series s JOIN readings r ON r.id = (SELECT id FROM readings WHERE series_id = s.id ORDER BY ts_ms DESC LIMIT 1)
             WHERE s.entity_id = ? ORDER BY s.metric`,
