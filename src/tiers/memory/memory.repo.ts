@@ -78,7 +78,8 @@ export function createMemoryRepo(db: Db) {
   const ftsDelete = db.prepare('DELETE FROM memory_fts WHERE rowid = ?');
   const del = db.prepare('DELETE FROM memories WHERE id = ?');
   const touch = db.prepare('UPDATE memories SET last_accessed = ?, access_count = access_count + 1 WHERE id = ?');
-  const docCount = db.prepare('SELECT count(*) AS n FROM memory_fts');
+  // Every memory has exactly one keyword row; counting memories uses a b-tree index instead of scanning FTS5.
+  const docCount = db.prepare('SELECT count(*) AS n FROM memories');
   const ofEntity = db.prepare(`${SELECT} WHERE m.entity_id = ? AND m.status = 'active' ORDER BY m.category, m.id`);
   const idsOfEntity = db.prepare('SELECT id FROM memories WHERE entity_id = ?');
   const pending = db.prepare(`${SELECT} WHERE m.embed_state = 'pending' ORDER BY m.id LIMIT ?`);
@@ -101,9 +102,10 @@ export function createMemoryRepo(db: Db) {
       ftsDelete.run(id);
       del.run(id);
     },
-    touch(ids: number[], now: number): void {
+    /** One transaction (one fsync) for a whole recall's bumps. */
+    touch: db.transaction((ids: number[], now: number): void => {
       for (const id of ids) touch.run(now, id);
-    },
+    }),
     byIds(ids: number[], filter: MemoryFilter = {}): MemoryRow[] {
       if (!ids.length) return [];
       const f = filterSql(filter);
