@@ -1,0 +1,49 @@
+/**
+ * `npm run bench`: speed of the real parts — recall over 1k/10k/50k memories, MQTT and HTTP ingest,
+ * bytes per stored reading, incremental rollups. Every figure comes with a baseline measured in the
+ * same run (raw sqlite-vec KNN, raw aedes pub→sub, raw better-sqlite3 inserts, a plain table scan),
+ * because the machines this runs on are shared and noisy: compare the ratios across runs.
+ *
+ *   npm run build && npm run bench                # everything (a few minutes on 2 cores)
+ *   node dist/scripts/bench.js --quick            # small sizes: a smoke check
+ *   node dist/scripts/bench.js --only recall      # one part: recall | ingest | rollup (comma-separated)
+ *   node dist/scripts/bench.js --fresh            # rebuild the cached recall stores (see bench/recall-store.ts)
+ */
+import { cpus, totalmem } from 'node:os';
+import { parseArgs } from 'node:util';
+import { markdownTable, type BenchOptions, type BenchRow } from './bench/common.js';
+
+// Loaded on demand: `--only recall` does not load the HTTP/MQTT doors it does not use.
+const PARTS = {
+  recall: async () => (await import('./bench/recall.js')).benchRecall,
+  ingest: async () => (await import('./bench/ingest.js')).benchIngest,
+  rollup: async () => (await import('./bench/rollup.js')).benchRollup,
+} as const;
+type Part = keyof typeof PARTS;
+
+async function main() {
+  const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, fresh: { type: 'boolean', default: false }, only: { type: 'string' } } });
+  const only = values.only?.split(',') as Part[] | undefined;
+  for (const p of only ?? []) if (!(p in PARTS)) throw new Error(`--only: unknown part "${p}" (recall, ingest, rollup)`);
+  const t0 = performance.now();
+  const opts: BenchOptions = {
+    quick: values.quick,
+    fresh: values.fresh,
+    log: (msg) => console.error(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s] ${msg}`),
+  };
+  const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`;
+  opts.log(`bench on ${machine}${opts.quick ? ' (--quick)' : ''}`);
+  const rows: BenchRow[] = [];
+  for (const [name, load] of Object.entries(PARTS) as [Part, () => Promise<(o: BenchOptions) => Promise<BenchRow[]>>][]) {
+    if (only && !only.includes(name)) continue;
+    opts.log(`— ${name} —`);
+    rows.push(...(await (await load())(opts)));
+  }
+  const minutes = ((performance.now() - t0) / 60_000).toFixed(1);
+  console.log(`\n${markdownTable(rows)}\n`);
+  console.log(`${new Date().toISOString().slice(0, 10)} · ${machine} · ${minutes} min${opts.quick ? ' · --quick' : ''}`);
+  const missed = rows.filter((r) => r.met === false);
+  if (missed.length) console.log(`targets missed: ${missed.map((r) => r.what).join('; ')}`);
+}
+
+await main();
