@@ -8,7 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +24,7 @@ export interface SoakOptions {
 }
 
 export interface SoakReport {
-  samples: { t: number; rss_mb: number; rss_peak_mb: number; p95_ms: number; recalls: number; readings: number }[];
+  samples: { t: number; rss_mb: number; rss_peak_mb: number; p95_ms: number; recalls: number; readings: number; breakdown: string }[];
   acked: number;
   stored: number;
   memoriesAcked: number;
@@ -42,6 +42,17 @@ const freePort = () =>
       s.close(() => resolve(port));
     });
   });
+
+/** Anonymous / file-backed / shared resident memory of a process, from /proc (Linux only). */
+function procBreakdown(pid: number | undefined): string {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0) / 1024;
+    return `anon ${kb('RssAnon').toFixed(1)} file ${kb('RssFile').toFixed(1)} shmem ${kb('RssShmem').toFixed(1)}`;
+  } catch {
+    return '';
+  }
+}
 
 export async function soak(opts: SoakOptions): Promise<SoakReport> {
   const log = opts.log ?? ((l: string) => console.log(l));
@@ -108,18 +119,21 @@ export async function soak(opts: SoakOptions): Promise<SoakReport> {
     // RSS seen, i.e. after a collection): a leak raises the floor, a GC cycle does not.
     let floor = Infinity;
     let peak = 0;
+    let breakdown = '';
     let nextReport = started + opts.intervalSeconds * 1000;
     while (Date.now() < end) {
       await new Promise((r) => setTimeout(r, Math.min(5000, end - Date.now())));
       const metrics = await fetch(`${base}/metrics`).then((r) => r.text());
-      const rss = Number(/^process_resident_memory_bytes (\d+)/m.exec(metrics)?.[1] ?? 0) / 2 ** 20;
+      const gauge = (name: string) => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(metrics)?.[1] ?? 0) / 2 ** 20;
+      const rss = gauge('process_resident_memory_bytes');
+      if (rss < floor) breakdown = `heap ${gauge('nodejs_heap_used_bytes').toFixed(1)} ext ${gauge('nodejs_external_memory_bytes').toFixed(1)} ${procBreakdown(child.pid)}`;
       floor = Math.min(floor, rss);
       peak = Math.max(peak, rss);
       if (Date.now() < nextReport - 500 && Date.now() < end - 500) continue;
       nextReport += opts.intervalSeconds * 1000;
-      const s = { t: Math.round((Date.now() - started) / 1000), rss_mb: Math.round(floor * 10) / 10, rss_peak_mb: Math.round(peak * 10) / 10, p95_ms: Math.round(percentile(latencies, 95) * 10) / 10, recalls: latencies.length, readings: acked };
+      const s = { t: Math.round((Date.now() - started) / 1000), rss_mb: Math.round(floor * 10) / 10, rss_peak_mb: Math.round(peak * 10) / 10, p95_ms: Math.round(percentile(latencies, 95) * 10) / 10, recalls: latencies.length, readings: acked, breakdown };
       samples.push(s);
-      log(`t=${s.t}s rss floor=${s.rss_mb} MB peak=${s.rss_peak_mb} MB p95 recall=${s.p95_ms} ms recalls=${s.recalls} readings acked=${s.readings}`);
+      log(`t=${s.t}s rss floor=${s.rss_mb} MB peak=${s.rss_peak_mb} MB p95 recall=${s.p95_ms} ms recalls=${s.recalls} readings acked=${s.readings} (at floor, MB: ${breakdown})`);
       latencies = [];
       floor = Infinity;
       peak = 0;

@@ -25,6 +25,9 @@ export function renderMetrics(s: Services, extra: { mqtt?: { bridge?: BridgeStat
   metric('hearth_ingest_source_readings_total', 'counter', 'Readings by source and result',
     Object.entries(ingest.by_source).flatMap(([source, c]) => [[{ source, result: 'accepted' }, c.accepted], [{ source, result: 'rejected' }, c.rejected]] as [Record<string, string>, number][]));
   metric('hearth_ingest_batches_total', 'counter', 'Committed ingest transactions', [[{}, ingest.batches]]);
+  const cache = s.rollups.cacheStats();
+  metric('hearth_rollup_cache_bytes', 'gauge', 'Memory held for the latest day and week of each series (bounded)', [[{}, cache.bytes]]);
+  metric('hearth_rollup_cache_series', 'gauge', 'Series whose latest day and week are held in memory', [[{}, cache.series]]);
   const b = extra.mqtt?.bridge;
   if (b) {
     metric('hearth_mqtt_messages_total', 'counter', 'MQTT messages seen by the bridge, by outcome', (['received', 'ingested', 'ignored', 'unparseable', 'rejected'] as const).map((k) => [{ outcome: k }, b[k]]));
@@ -34,6 +37,8 @@ export function renderMetrics(s: Services, extra: { mqtt?: { bridge?: BridgeStat
   const mem = process.memoryUsage();
   metric('process_resident_memory_bytes', 'gauge', 'Resident memory size in bytes', [[{}, mem.rss]]);
   metric('nodejs_heap_used_bytes', 'gauge', 'V8 heap in use', [[{}, mem.heapUsed]]);
+  metric('nodejs_heap_total_bytes', 'gauge', 'V8 heap reserved', [[{}, mem.heapTotal]]);
+  metric('nodejs_array_buffers_bytes', 'gauge', 'Memory held by ArrayBuffers and Buffers', [[{}, mem.arrayBuffers]]);
   metric('nodejs_external_memory_bytes', 'gauge', 'Memory held by native objects (SQLite statements, buffers)', [[{}, mem.external]]);
   metric('process_uptime_seconds', 'gauge', 'Seconds since the hub started', [[{}, Math.round(process.uptime())]]);
   return lines.join('\n') + '\n';

@@ -125,6 +125,7 @@ describe('MQTT bridge on the embedded broker', () => {
 
 describe('/metrics', () => {
   it('exposes ingest and bridge counters in Prometheus text', async () => {
+    hub.services.rollups.run();
     const res = await hub.app.inject({ url: '/metrics' });
     expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = res.body;
@@ -134,5 +135,7 @@ describe('/metrics', () => {
     expect(value(/^hearth_mqtt_messages_total\{outcome="unparseable"\} (\d+)$/m)).toBeGreaterThan(1000);
     expect(text).toMatch(/^hearth_mqtt_topic_errors_total\{topic="zigbee2mqtt\/fuzz_sensor"\} \d+$/m);
     expect(value(/^hearth_mqtt_connected (\d)$/m)).toBe(1);
+    expect(value(/^hearth_rollup_cache_series (\d+)$/m)).toBeGreaterThan(0);
+    expect(value(/^hearth_rollup_cache_bytes (\d+)$/m)).toBeGreaterThan(0);
   });
 });

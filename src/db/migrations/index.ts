@@ -5,5 +5,6 @@ import patterns from './003-patterns.js';
 import episodicWorking from './004-episodic-working.js';
 import prospectiveSpatial from './005-prospective-spatial.js';
 import sessionVocab from './006-session-vocab.js';
+import counters from './007-counters.js';
 
-export const MIGRATIONS: readonly string[] = [memory, timeseries, patterns, episodicWorking, prospectiveSpatial, sessionVocab];
+export const MIGRATIONS: readonly string[] = [memory, timeseries, patterns, episodicWorking, prospectiveSpatial, sessionVocab, counters];

@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
 import { openDatabase, type Db } from '../../../src/db/open.js';
-import { createRollups, quantile7 } from '../../../src/tiers/timeseries/rollup.js';
+import { createRollups } from '../../../src/tiers/timeseries/rollup.js';
+import { bagOf, bagQuantile7, mergeBags, quantile7 } from '../../../src/tiers/timeseries/bag.js';
 
 type ValueType = 'numeric' | 'categorical' | 'composite';
 interface RollupRow {
@@ -289,5 +291,93 @@ describe('property: incremental rollups equal a from-scratch run', () => {
         expect(counts).toBe(stream.filter((x) => series[x.k] === sr && x.v !== null).length);
       }
     }
+  });
+});
+
+describe('bags: a bucket kept as distinct values with counts', () => {
+  it('give the quantiles, merges and modes of the expanded values', () => {
+    const rnd = prng(7);
+    for (let iter = 0; iter < 200; iter++) {
+      const gen = () => Array.from({ length: 1 + Math.floor(rnd() * 60) }, () => (rnd() < 0.5 ? Math.floor(rnd() * 6) : Math.round(rnd() * 1e4) / 100));
+      const [a, b] = [gen(), gen()];
+      const all = Float64Array.from([...a, ...b]).sort();
+      const merged = mergeBags(bagOf(a, true), bagOf(b, true));
+      expect(merged).toEqual(bagOf([...b, ...a], true));
+      expect(merged.n).toBe(all.length);
+      expect(merged.keys.length).toBe(new Set(all).size);
+      for (const p of [0, 0.1, 0.5, 0.9, 1]) expect(bagQuantile7(merged, p)).toBeCloseTo(quantile7(all, p), 12);
+    }
+    const cats = mergeBags(bagOf(['b', 'a', 'c'], false), bagOf(['c', 'b'], false));
+    expect([...cats.keys]).toEqual(['a', 'b', 'c']);
+    expect([...cats.counts]).toEqual([1, 2, 2]);
+  });
+});
+
+describe('the in-memory day/week cache', () => {
+  it('grows with the spread of values, not with the number of readings', () => {
+    const db = tempDb();
+    db.pragma('synchronous = OFF');
+    const sids = [addSeries(db, 'temp', 'numeric'), addSeries(db, 'mode', 'categorical')];
+    const r = createRollups(db, { timeZone: 'UTC' });
+    const from = s('2026-03-02T00:00:00Z');
+    const sizes: number[] = [];
+    for (let pass = 0; pass < 20; pass++) {
+      const rows = Array.from({ length: 500 }, (_, i): [number, number, number | string][] => {
+        const n = pass * 500 + i;
+        return [[sids[0], from + n * 4, 18 + (n % 70) / 10], [sids[1], from + n * 4, ['heat', 'cool', 'off'][n % 3]]];
+      }).flat();
+      insert(db, rows);
+      r.run();
+      sizes.push(r.cacheStats().bytes);
+    }
+    expect(r.cacheStats().series).toBe(2);
+    // 10,000 readings per series, 70 + 3 distinct values: the cache is as big after pass 20 as after pass 2
+    expect(sizes[19]).toBe(sizes[1]);
+    expect(sizes[19]).toBeLessThanOrEqual(2 * (70 * 12 + 3 * 40));
+    expect(row(db, sids[0], 'week', from)).toMatchObject({ count: 10_000, min_num: 18, max_num: 24.9 });
+  });
+
+  it('over its byte budget, series are re-read from disk with the same results', () => {
+    const [small, big] = [tempDb(), tempDb()];
+    const from = s('2026-03-02T00:00:00Z');
+    const results = [small, big].map((db, k) => {
+      const sids = [0, 1, 2].map((i) => addSeries(db, `t${i}`, 'numeric'));
+      const r = createRollups(db, { timeZone: 'UTC', cacheBytes: k === 0 ? 1000 : undefined });
+      for (let pass = 0; pass < 5; pass++) {
+        insert(db, sids.flatMap((sid, j) => Array.from({ length: 40 }, (_, i): [number, number, number] => [sid, from + (pass * 40 + i) * 60, (pass * 40 + i) * (j + 1)])));
+        r.run();
+      }
+      expect(r.cacheStats().bytes).toBeLessThanOrEqual(k === 0 ? 1000 : Infinity);
+      return { rows: rollups(db), cached: r.cacheStats().series };
+    });
+    expect(results[0].cached).toBeLessThan(3);
+    expect(results[1].cached).toBe(3);
+    expect(results[0].rows).toEqual(results[1].rows);
+  });
+
+  it('is dropped when readings are deleted, even by another connection, so results never depend on it', () => {
+    const from = s('2026-03-02T00:00:00Z');
+    const [warmDb, coldDb] = [tempDb(), tempDb()];
+    const [sw, sc] = [addSeries(warmDb, 'temp', 'numeric'), addSeries(coldDb, 'temp', 'numeric')];
+    const warm = createRollups(warmDb, { timeZone: 'UTC' });
+    const day = Array.from({ length: 200 }, (_, i) => [from + i * 60, i % 50] as const);
+    insert(warmDb, day.map(([ts, v]): [number, number, number] => [sw, ts, v]));
+    insert(coldDb, day.map(([ts, v]): [number, number, number] => [sc, ts, v]));
+    warm.run();
+    createRollups(coldDb, { timeZone: 'UTC' }).run();
+    expect(warm.cacheStats().series).toBe(1);
+    // like `hearth prune` from another process: delete the first hour's rows
+    for (const db of [warmDb, coldDb]) {
+      const other = new Database(db.name);
+      other.prepare('DELETE FROM readings WHERE ts_ms < ?').run((from + 3600) * 1000);
+      other.close();
+    }
+    insert(warmDb, [[sw, from + 300 * 60, -100]]);
+    insert(coldDb, [[sc, from + 300 * 60, -100]]);
+    warm.run();
+    createRollups(coldDb, { timeZone: 'UTC' }).run(); // a restarted hub: no cache
+    const strip = (rows: RollupRow[]) => rows.map(({ series_id: _, ...x }) => x);
+    expect(strip(rollups(warmDb, sw))).toEqual(strip(rollups(coldDb, sc)));
+    expect(row(warmDb, sw, 'day', from)).toMatchObject({ count: 201, min_num: -100 });
   });
 });
