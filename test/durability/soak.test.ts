@@ -10,5 +10,8 @@ describe('soak (short)', () => {
     expect(r.stored).toBeGreaterThanOrEqual(r.acked);
     expect(r.memoriesStored).toBeGreaterThanOrEqual(r.memoriesAcked);
     expect(r.samples.length).toBeGreaterThanOrEqual(3);
+    // warm-up (a third of the run) is not judged; later intervals get a settled RSS
+    expect(r.samples[0].settled_mb).toBeNull();
+    expect(r.samples.at(-1)!.settled_mb).toBeGreaterThan(0);
   }, 60_000);
 });
