@@ -21,8 +21,6 @@ export interface RecallSizeResult {
   baseline: ReturnType<typeof summarize>;
   modes: Record<RecallMode, ReturnType<typeof summarize>>;
   answered: Record<RecallMode, number>;
-  /** Share of the float KNN's top ten (active memories) that `vectors.knn` also returns. */
-  agreement: number;
 }
 
 /** Runs part 1 and returns its table rows (and prints the stage profile of the largest store). */
@@ -45,7 +43,6 @@ export async function benchRecall(opts: BenchOptions): Promise<BenchRow[]> {
 
       const res = await measure(store, size, nQueries);
       rows.push({ part: 'recall', what: `raw vec0 KNN k=10 p95, ${fmtK(size)}`, value: res.baseline.p95, unit: 'ms', note: `p50 ${res.baseline.p50.toFixed(2)} ms` });
-      rows.push({ part: 'recall', what: `vector search top-10 agreement with the float KNN, ${fmtK(size)}`, value: res.agreement * 100, unit: '%', note: size >= 20_000 ? 'two-stage (coarse bits, exact re-score)' : 'exact float KNN below 20k' });
       for (const mode of MODES) {
         const m = res.modes[mode];
         const isTarget = mode === 'hybrid' && size === 50_000;
@@ -101,14 +98,8 @@ async function measure(store: GrowingStore, size: number, n: number): Promise<Re
       if (out.results.length) answered[mode]++;
     }
   }
-  let agreed = 0;
-  for (const v of vectors) {
-    const exact = new Set(store.services.vectors.knnExact(v, 10, { activeOnly: true }).map((h) => h.memory_id));
-    agreed += store.services.vectors.knn(v, 10, { activeOnly: true }).filter((h) => exact.has(h.memory_id)).length / Math.max(1, exact.size);
-  }
   return {
     size,
-    agreement: agreed / vectors.length,
     baseline: summarize(lat.raw),
     modes: { vector: summarize(lat.vector), keyword: summarize(lat.keyword), hybrid: summarize(lat.hybrid) },
     answered,
