@@ -270,6 +270,11 @@ export function createRollups(db: Db, { timeZone, chunkRows = 100_000, cacheByte
     return n;
   });
 
+  /** Several series' chunks in one transaction (each nested chunk is a savepoint). */
+  const rollPass = db.transaction((work: (readonly [SeriesRow, number[], number[]])[]): number =>
+    work.reduce((n, [s, ids, ts]) => n + rollChunk(s, ids, ts), 0),
+  );
+
   function selectSeries(ids?: number[]): SeriesRow[] {
     const all = seriesAll.all() as SeriesRow[];
     return ids ? all.filter((s) => ids.includes(s.id)) : all;
@@ -304,12 +309,18 @@ export function createRollups(db: Db, { timeZone, chunkRows = 100_000, cacheByte
         if (s && s.last_id !== null && s.last_id >= top - SCAN_SLACK && id > s.last_id) add(seriesId, id, ts);
       }
     }
+    for (const { ids } of fresh.values()) result.readings += ids.length;
+    result.series = fresh.size;
+    if (fresh.size === 0) return result;
+    if (result.readings <= chunkRows) {
+      // The usual pass (a few readings per series): one commit, one fsync, not one per series.
+      result.buckets = rollPass.immediate([...fresh].map(([seriesId, f]) => [pending.get(seriesId)!, f.ids, f.ts] as const));
+      return result;
+    }
     for (const [seriesId, { ids, ts }] of fresh) {
       for (let i = 0; i < ids.length; i += chunkRows) {
         result.buckets += rollChunk.immediate(pending.get(seriesId)!, ids.slice(i, i + chunkRows), ts.slice(i, i + chunkRows));
       }
-      result.series++;
-      result.readings += ids.length;
     }
     return result;
   }
