@@ -5,20 +5,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { openDatabase, type Db } from '../../../src/db/open.js';
 import { createRollups } from '../../../src/tiers/timeseries/rollup.js';
-import { bagOf, bagQuantile7, mergeBags, quantile7 } from '../../../src/tiers/timeseries/bag.js';
+import { bagOf, bagQuantile7, mergeBags, quantile7, type Stats } from '../../../src/tiers/timeseries/bag.js';
 
 type ValueType = 'numeric' | 'categorical' | 'composite';
-interface RollupRow {
+/** A reading_rollups row: its key and the bucket statistics. */
+interface RollupRow extends Stats {
   series_id: number;
   bucket_type: string;
   bucket_ts: number;
-  count: number;
-  avg_num: number | null;
-  min_num: number | null;
-  max_num: number | null;
-  p10_num: number | null;
-  p90_num: number | null;
-  mode_cat: string | null;
 }
 
 const s = (iso: string) => Date.parse(iso) / 1000;
