@@ -42,28 +42,8 @@ export function summarize(sample: number[]): { p50: number; p95: number; mean: n
   return { p50: percentile(sample, 50), p95: percentile(sample, 95), mean, n: sample.length };
 }
 
-/** mulberry32: a tiny seeded PRNG, so every run generates the same data set. `state()` resumes it later. */
-export function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    /** Integer in [lo, hi]. */
-    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
-    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)],
-    chance: (p: number) => next() < p,
-    /** The whole state: `prng(rng.state())` continues the same sequence. */
-    state: () => a,
-  };
-}
-/** A seeded generator from `prng`. */
-export type Prng = ReturnType<typeof prng>;
+/** The seeded PRNG every benchmark uses (scripts/lib/prng.ts). */
+export { prng, type Prng } from '../lib/prng.js';
 
 /** A fresh temp directory and its remover (best effort: a failed bench must not leave gigabytes behind). */
 export function tempDir(prefix: string): { dir: string; remove: () => void } {

@@ -1,14 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import categoricalDominance from '../../detectors/categorical_dominance/index.js';
-import { at, fixture, rng, type Fixture, type Point } from './fixtures.js';
+import { fixturesPerTest, at, rng, type Point } from './fixtures.js';
 
-const fixtures: Fixture[] = [];
-afterEach(() => fixtures.splice(0).forEach((f) => f.close()));
-const open = () => {
-  const f = fixture();
-  fixtures.push(f);
-  return f;
-};
+const open = fixturesPerTest();
 
 /** One composite mood a few times a day; `top(ago)` is that day's majority value. */
 function moods(top: (ago: number) => string, others: string[], seed: number): Point[] {

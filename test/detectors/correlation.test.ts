@@ -1,14 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import correlation from '../../detectors/correlation/index.js';
-import { fixture, grid, rng, type Fixture, type Tick } from './fixtures.js';
+import { fixturesPerTest, grid, rng, type Tick } from './fixtures.js';
 
-const fixtures: Fixture[] = [];
-afterEach(() => fixtures.splice(0).forEach((f) => f.close()));
-const open = () => {
-  const f = fixture();
-  fixtures.push(f);
-  return f;
-};
+const open = fixturesPerTest();
 const diurnal = (t: Tick, a: number) => a * Math.sin((2 * Math.PI * (t.h - 9)) / 24);
 
 describe('correlation', () => {

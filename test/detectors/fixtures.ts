@@ -3,6 +3,7 @@
  * readings inserted with SQL, the real rollup job, and the real read-only PatternContext.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { afterEach } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type Db } from '../../src/db/open.js';
@@ -10,6 +11,7 @@ import { localToUtc, wallTime } from '../../src/lib/tz.js';
 import { createPatternContext } from '../../src/patterns/context.js';
 import type { Detector, Finding } from '../../src/patterns/detector.js';
 import { createRollups } from '../../src/tiers/timeseries/rollup.js';
+import { prng } from '../../scripts/lib/prng.js';
 
 export const TZ = 'America/New_York';
 /** Sunday 30 Nov 2025, 21:00 in New York (UTC−5); the fixtures' history crosses the 2 Nov DST change. */
@@ -38,13 +40,7 @@ export const weekdayOf = (ago: number) => (new Date(Date.UTC(2025, 10, 30 - ago)
 
 /** Deterministic PRNG (mulberry32) and a Gaussian from it. */
 export function rng(seed: number) {
-  let a = seed >>> 0;
-  const u = () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const u = prng(seed).next;
   const n = (sd = 1) => sd * Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u());
   return { u, n };
 }
@@ -69,6 +65,17 @@ export interface Fixture {
   /** Rolls up, then runs `detector` with options parsed from `opts` at `now`. */
   run(detector: Detector, opts?: Record<string, unknown>, now?: number): Promise<Finding[]>;
   close(): void;
+}
+
+/** An opener for one test file: every fixture it opens is closed after each test. */
+export function fixturesPerTest(): () => Fixture {
+  const open: Fixture[] = [];
+  afterEach(() => open.splice(0).forEach((f) => f.close()));
+  return () => {
+    const f = fixture();
+    open.push(f);
+    return f;
+  };
 }
 
 export function fixture(): Fixture {

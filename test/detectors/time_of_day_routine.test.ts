@@ -1,14 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import routine from '../../detectors/time_of_day_routine/index.js';
-import { at, fixture, rng, weekdayOf, type Fixture, type Point } from './fixtures.js';
+import { fixturesPerTest, at, rng, weekdayOf, type Point } from './fixtures.js';
 
-const fixtures: Fixture[] = [];
-afterEach(() => fixtures.splice(0).forEach((f) => f.close()));
-const open = () => {
-  const f = fixture();
-  fixtures.push(f);
-  return f;
-};
+const open = fixturesPerTest();
 const DAYS = Array.from({ length: 35 }, (_, i) => 35 - i); // 35 days ago … yesterday, across the 2 Nov DST change
 const hm = (h: number, m: number) => h + m / 60;
 

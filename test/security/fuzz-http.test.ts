@@ -26,6 +26,7 @@ import fc from 'fast-check';
 import { gzipSync } from 'node:zlib';
 import type { Llm } from '../../src/ai/types.js';
 import { buildTestHub, type TestHub } from '../helpers/hub.js';
+import { pollution } from '../helpers/pollution.js';
 import {
   CONTENT_TYPES,
   HUGE_STRINGS,
@@ -115,22 +116,6 @@ const trunc = (s: unknown, n = 600): string => {
   const t = typeof s === 'string' ? s : Buffer.isBuffer(s) ? `<${s.length} bytes> ${s.subarray(0, 120).toString('hex')}` : JSON.stringify(s) ?? String(s);
   return t.length > n ? `${t.slice(0, n)}… (${t.length} chars)` : t;
 };
-
-const PROTOTYPES = [Object.prototype, Array.prototype, Function.prototype, String.prototype] as const;
-const PRISTINE = PROTOTYPES.map((p) => new Set(Reflect.ownKeys(p)));
-/** Properties added to the built-in prototypes since start-up; removes them so later requests run clean. */
-function pollution(): string[] {
-  const out: string[] = [];
-  PROTOTYPES.forEach((proto, i) => {
-    for (const k of Reflect.ownKeys(proto)) {
-      if (PRISTINE[i].has(k)) continue;
-      const v = (proto as any)[k];
-      out.push(`${proto.constructor.name}.prototype.${String(k)} = ${typeof v === 'number' ? String(v) : trunc(v, 40)}`);
-      delete (proto as any)[k];
-    }
-  });
-  return out;
-}
 
 let requestsSent = 0;
 async function send(req: Sent): Promise<Outcome> {

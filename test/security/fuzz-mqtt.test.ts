@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import mqtt, { type MqttClient } from 'mqtt';
 import { buildTestHub, type TestHub } from '../helpers/hub.js';
+import { pollution } from '../helpers/pollution.js';
 import {
   CONTROL,
   FTS5,
@@ -46,25 +47,6 @@ let hub: TestHub;
 let url: string;
 let client: MqttClient | null = null;
 const logs: string[] = [];
-
-// ---------------------------------------------------------------------------------------------
-// Prototype pollution (checked after every message, and undone so the process stays usable: a
-// polluted Object.prototype makes the mqtt.js client itself run out of memory on its next connect).
-
-const PROTOTYPES = [Object.prototype, Array.prototype, Function.prototype, String.prototype] as const;
-const PRISTINE = PROTOTYPES.map((p) => new Set(Reflect.ownKeys(p)));
-function pollution(): string[] {
-  const out: string[] = [];
-  PROTOTYPES.forEach((proto, i) => {
-    for (const k of Reflect.ownKeys(proto)) {
-      if (PRISTINE[i].has(k)) continue;
-      const v = (proto as any)[k];
-      out.push(`${proto.constructor.name}.prototype.${String(k)} = ${typeof v === 'number' ? String(v) : String(JSON.stringify(v)).slice(0, 40)}`);
-      delete (proto as any)[k];
-    }
-  });
-  return out;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Publishing

@@ -1,3 +1,4 @@
+import { prng as sharedPrng } from '../../../scripts/lib/prng.js';
 import type { Ingest, Mapping, MappingContext } from '../../../src/mqtt/mappings/types.js';
 
 /** A context with learned units and a zone, as the bridge builds it. */
@@ -12,19 +13,8 @@ export const parse = (m: Mapping, topic: string, payload: string | Buffer, ctx =
 export const values = (items: Ingest[]) =>
   Object.fromEntries(items.map((i) => (i.kind === 'reading' ? [i.metric, i.value] : [i.kind, i])));
 
-/** Seeded PRNG (mulberry32): the hostile corpus is the same on every run. */
+/** Seeded PRNG (the shared mulberry32): the hostile corpus is the same on every run. `int(n)` is in [0, n). */
 export function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (n: number) => Math.floor(next() * n),
-    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)],
-  };
+  const r = sharedPrng(seed);
+  return { next: r.next, int: (n: number) => r.int(0, n - 1), pick: r.pick };
 }
