@@ -89,14 +89,16 @@ export function createServices(deps: ServiceDeps) {
   });
   const trends = createTrends({ timeseries, clock, llm, rollup: (ids) => rollups.run({ seriesIds: ids }) });
 
-  const readingText = (r: { entity_name?: string; metric: string; value: unknown; unit: string | null }, entity?: string) =>
-    `${r.entity_name ?? entity} ${r.metric}: ${typeof r.value === 'object' ? JSON.stringify(r.value) : String(r.value)}${r.unit ? ` ${r.unit}` : ''}`;
+  const readingText = (r: { entity_name: string; metric: string; value: unknown; unit: string | null }) =>
+    `${r.entity_name} ${r.metric}: ${typeof r.value === 'object' ? JSON.stringify(r.value) : String(r.value)}${r.unit ? ` ${r.unit}` : ''}`;
+  /** An entity's latest readings, or the series whose names match the query, each with a match score. */
+  const readingsFor = (entity: { id: number; name: string } | undefined, query: string | undefined, limit?: number) =>
+    entity ? timeseries.latest(entity.id).map((r) => ({ ...r, entity_name: entity.name, score: 0.5 })) : query ? timeseries.matchSeries(query, limit) : [];
   context.addSource({
     name: 'readings',
     collect({ entity, query, includeReadings }) {
       if (!includeReadings) return [];
-      const rows = entity ? timeseries.latest(entity.id).map((r) => ({ ...r, entity_name: entity.name, score: 0.5 })) : query ? timeseries.matchSeries(query) : [];
-      return rows.map((r) => ({ tier: 'reading' as const, id: `${r.entity_name}/${r.metric}`, text: readingText(r), score: 0.3 + 0.3 * r.score }));
+      return readingsFor(entity, query).map((r) => ({ tier: 'reading' as const, id: `${r.entity_name}/${r.metric}`, text: readingText(r), score: 0.3 + 0.3 * r.score }));
     },
   });
   context.addSource({
@@ -108,10 +110,7 @@ export function createServices(deps: ServiceDeps) {
   });
   context.addCrossSource({
     tier: 'reading',
-    search: (query, entity, topK) =>
-      (entity ? timeseries.latest(entity.id).map((r) => ({ ...r, entity_name: entity.name, score: 0.5 })) : timeseries.matchSeries(query, topK))
-        .slice(0, topK)
-        .map((r) => ({ ...r, text: readingText(r) })),
+    search: (query, entity, topK) => readingsFor(entity, query, topK).slice(0, topK).map((r) => ({ ...r, text: readingText(r) })),
   });
 
   const episodic = createEpisodicService({ db, clock, entities, audit, llm });

@@ -1,7 +1,6 @@
 /**
  * Prepared statements for SQL built at call time (filters, IN lists): compiled once per distinct
- * text and reused. Preparing on every call made each request allocate native statement objects
- * that V8 frees only lazily, which showed as RSS creeping up under the soak.
+ * text and reused, instead of compiling SQL and allocating a native statement on every request.
  * Only for statements used with plain run/get/all (raw()/pluck() would change a shared statement).
  */
 import type Database from 'better-sqlite3';

@@ -164,25 +164,29 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
     matchSeries(query: string, limit = 10) {
       const q = new Set(tokenize(query));
       if (!q.size) return [];
-      const rows = prepared(
-          `SELECT s.id, e.name AS entity_name, s.metric, s.unit, r.ts_ms, r.value_num, r.value_cat, r.value_json
-             FROM series s JOIN entities e ON e.id = s.entity_id
-             JOIN readings r ON r.id = (SELECT id FROM readings WHERE series_id = s.id ORDER BY ts_ms DESC LIMIT 1)`,
-        )
-        .all() as { id: number; entity_name: string; metric: string; unit: string | null; ts_ms: number; value_num: number | null; value_cat: string | null; value_json: string | null }[];
-      return rows
+      // Names are scored first; only the best series then pay for their latest reading.
+      const named = prepared('SELECT s.id, e.name AS entity_name, s.metric, s.unit FROM series s JOIN entities e ON e.id = s.entity_id ORDER BY s.id')
+        .all() as { id: number; entity_name: string; metric: string; unit: string | null }[];
+      const scored = named
         .map((r) => {
           const words = new Set(tokenize(`${r.entity_name} ${r.metric.replace(/[._]/g, ' ')}`));
           const overlap = [...words].filter((w) => q.has(w)).length;
           return { r, score: overlap / Math.max(1, words.size) };
         })
         .filter((x) => x.score > 0)
-        .sort((a, b) => b.score - a.score)
-        .slice(0, limit)
-        .map(({ r, score }) => ({
-          entity_name: r.entity_name, metric: r.metric, unit: r.unit, ts: r.ts_ms / 1000, score,
-          value: r.value_json !== null ? JSON.parse(r.value_json) : (r.value_num ?? r.value_cat),
-        }));
+        .sort((a, b) => b.score - a.score);
+      const latestOf = prepared('SELECT ts_ms, value_num, value_cat, value_json FROM readings WHERE series_id = ? ORDER BY ts_ms DESC LIMIT 1');
+      const out = [];
+      for (const { r, score } of scored) {
+        if (out.length >= limit) break;
+        const last = latestOf.get(r.id) as { ts_ms: number; value_num: number | null; value_cat: string | null; value_json: string | null } | undefined;
+        if (!last) continue; // a series without readings says nothing
+        out.push({
+          entity_name: r.entity_name, metric: r.metric, unit: r.unit, ts: last.ts_ms / 1000, score,
+          value: last.value_json !== null ? JSON.parse(last.value_json) : (last.value_num ?? last.value_cat),
+        });
+      }
+      return out;
     },
 
     /** Latest value of every metric of an entity (for profiles and context). */
