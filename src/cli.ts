@@ -20,6 +20,7 @@ commands:
   patterns [run|list]   run the pattern engine now (--dry-run), or list detectors and promoted patterns
   prune [--dry-run]     delete raw readings past RETENTION_DAYS that are rolled up
   reembed [--dry-run]   rebuild memory vectors for the configured embedding model
+  import memory-mcp <db> [--dry-run]  copy a memory-mcp database in (idempotent)
 `;
 
 async function main(argv: string[]): Promise<number | undefined> {

@@ -27,6 +27,7 @@ import { createEpisodicService } from './tiers/episodic/episodic.service.js';
 import { createWorkingService } from './tiers/working/working.service.js';
 import { createProspectiveService } from './tiers/prospective/prospective.service.js';
 import { createSpatialService } from './tiers/spatial/spatial.service.js';
+import { createMemoryMcpImporter } from './io/memory-mcp.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -138,6 +139,8 @@ export function createServices(deps: ServiceDeps) {
     return { result: `${verb} ${r.deleted} raw readings older than ${config.timeseries.retention_days} days; rollups kept`, dry_run: input.dry_run, ...r };
   }
 
-  return { db, clock, config, embedder, llm, events, entities, audit, vectors, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial };
+  const memoryMcpImport = createMemoryMcpImporter({ db, audit, memory, rollup: () => rollups.run() });
+
+  return { memoryMcpImport, db, clock, config, embedder, llm, events, entities, audit, vectors, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial };
 }
 export type Services = ReturnType<typeof createServices>;

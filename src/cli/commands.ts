@@ -5,6 +5,7 @@ import { invalid } from '../lib/errors.js';
 import { runMcpStdio } from './mcp-stdio.js';
 import { runDoctor } from './doctor.js';
 import { backupCommand, claimDataDir, restoreCommand } from './restore.js';
+import { importCommand } from './io.js';
 
 export interface CommandContext {
   config: Config;
@@ -96,4 +97,5 @@ export const COMMANDS: Record<string, Command> = {
   patterns,
   prune,
   reembed,
+  import: importCommand,
 };

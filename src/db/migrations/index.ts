@@ -6,5 +6,6 @@ import episodicWorking from './004-episodic-working.js';
 import prospectiveSpatial from './005-prospective-spatial.js';
 import sessionVocab from './006-session-vocab.js';
 import counters from './007-counters.js';
+import voicesImport from './008-voices-import.js';
 
-export const MIGRATIONS: readonly string[] = [memory, timeseries, patterns, episodicWorking, prospectiveSpatial, sessionVocab, counters];
+export const MIGRATIONS: readonly string[] = [memory, timeseries, patterns, episodicWorking, prospectiveSpatial, sessionVocab, counters, voicesImport];

@@ -3,7 +3,7 @@ import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
 import type { AuditQuery } from './audit.schemas.js';
 
-export type Actor = 'http' | 'mcp' | 'mqtt' | 'cli' | 'pattern_engine' | 'admin' | 'scheduler' | 'system';
+export type Actor = 'http' | 'mcp' | 'mqtt' | 'cli' | 'pattern_engine' | 'admin' | 'scheduler' | 'system' | 'import';
 
 export function createAuditRepo(db: Db, clock: Clock) {
   const insert = db.prepare('INSERT INTO audit (ts, actor, op, target, before, after) VALUES (?, ?, ?, ?, ?, ?)');

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 
 export const AuditQuery = z.object({
-  actor: z.enum(['http', 'mcp', 'mqtt', 'cli', 'pattern_engine', 'admin', 'scheduler', 'system']).optional(),
+  actor: z.enum(['http', 'mcp', 'mqtt', 'cli', 'pattern_engine', 'admin', 'scheduler', 'system', 'import']).optional(),
   op: z.string().trim().min(1).max(100).optional().describe('exact op (memory.add) or a prefix ending in * (memory.*)'),
   target: z.string().max(300).optional(),
   since: z.coerce.number().min(0).optional().describe('epoch seconds'),
