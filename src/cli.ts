@@ -21,6 +21,8 @@ commands:
   prune [--dry-run]     delete raw readings past RETENTION_DAYS that are rolled up
   reembed [--dry-run]   rebuild memory vectors for the configured embedding model
   import memory-mcp <db> [--dry-run]  copy a memory-mcp database in (idempotent)
+  export-markdown <dir>               one Obsidian-compatible .md file per entity
+  import-markdown <dir> [--delete-missing]  read edited notes back (see docs/markdown-sync.md)
 `;
 
 async function main(argv: string[]): Promise<number | undefined> {

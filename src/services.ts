@@ -28,6 +28,7 @@ import { createWorkingService } from './tiers/working/working.service.js';
 import { createProspectiveService } from './tiers/prospective/prospective.service.js';
 import { createSpatialService } from './tiers/spatial/spatial.service.js';
 import { createMemoryMcpImporter } from './io/memory-mcp.js';
+import { createMarkdownSync } from './io/markdown/markdown.service.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -141,6 +142,8 @@ export function createServices(deps: ServiceDeps) {
 
   const memoryMcpImport = createMemoryMcpImporter({ db, audit, memory, rollup: () => rollups.run() });
 
-  return { memoryMcpImport, db, clock, config, embedder, llm, events, entities, audit, vectors, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial };
+  const markdown = createMarkdownSync({ db, clock, entities, memory, relations, audit });
+
+  return { memoryMcpImport, markdown, db, clock, config, embedder, llm, events, entities, audit, vectors, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial };
 }
 export type Services = ReturnType<typeof createServices>;

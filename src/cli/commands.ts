@@ -5,7 +5,7 @@ import { invalid } from '../lib/errors.js';
 import { runMcpStdio } from './mcp-stdio.js';
 import { runDoctor } from './doctor.js';
 import { backupCommand, claimDataDir, restoreCommand } from './restore.js';
-import { importCommand } from './io.js';
+import { exportMarkdownCommand, importCommand, importMarkdownCommand } from './io.js';
 
 export interface CommandContext {
   config: Config;
@@ -98,4 +98,6 @@ export const COMMANDS: Record<string, Command> = {
   prune,
   reembed,
   import: importCommand,
+  'export-markdown': exportMarkdownCommand,
+  'import-markdown': importMarkdownCommand,
 };

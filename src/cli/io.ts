@@ -1,4 +1,6 @@
 /** Data in and out: `import memory-mcp <db>`, `export-markdown <dir>`, `import-markdown <dir>`. */
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { invalid } from '../lib/errors.js';
 import { createHub } from '../main.js';
 import type { CommandContext } from './commands.js';
@@ -23,4 +25,41 @@ export async function importCommand(ctx: CommandContext): Promise<number> {
   if (kind !== 'memory-mcp') throw invalid(`import: unknown source "${kind ?? ''}"; usage: hearth import memory-mcp <db> [--dry-run]`);
   if (!path) throw invalid('import memory-mcp: give the memory-mcp database file, e.g. hearth import memory-mcp ~/memory-mcp/memory.db');
   return withHub(ctx, (hub) => hub.services.memoryMcpImport.run(path, { dryRun: Boolean(ctx.flags['dry-run']) }));
+}
+
+/** `hearth export-markdown <dir>`: one .md per entity; names are sanitised, so every file lands inside dir. */
+export async function exportMarkdownCommand(ctx: CommandContext): Promise<number> {
+  const [dir] = ctx.args;
+  if (!dir) throw invalid('export-markdown: give a directory, e.g. hearth export-markdown ~/vault/Hearth');
+  return withHub(ctx, async (hub) => {
+    const root = resolve(dir);
+    mkdirSync(root, { recursive: true, mode: 0o700 });
+    const files = hub.services.markdown.exportAll();
+    for (const f of files) {
+      const target = resolve(root, f.path);
+      if (dirname(target) !== root) throw invalid(`export-markdown: refusing to write outside ${root}: ${f.path}`);
+      writeFileSync(target, f.content, { mode: 0o600 });
+    }
+    return { result: `Exported ${files.length} entities to ${root}`, dir: root, files: files.map((f) => f.path) };
+  });
+}
+
+/** `.md` files under dir, skipping hidden folders such as Obsidian's `.obsidian/`. */
+function markdownFiles(dir: string, out: { path: string; content: string }[] = [], rel = ''): { path: string; content: string }[] {
+  for (const d of readdirSync(join(dir, rel), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (d.name.startsWith('.')) continue;
+    const p = rel ? `${rel}/${d.name}` : d.name;
+    if (d.isDirectory()) markdownFiles(dir, out, p);
+    else if (d.isFile() && d.name.toLowerCase().endsWith('.md')) out.push({ path: p, content: readFileSync(join(dir, p), 'utf8') });
+  }
+  return out;
+}
+
+/** `hearth import-markdown <dir> [--delete-missing]`. */
+export async function importMarkdownCommand(ctx: CommandContext): Promise<number> {
+  const [dir] = ctx.args;
+  if (!dir) throw invalid('import-markdown: give the directory the notes are in, e.g. hearth import-markdown ~/vault/Hearth');
+  const files = markdownFiles(resolve(dir));
+  if (!files.length) throw invalid(`import-markdown: no .md files in ${resolve(dir)}`);
+  return withHub(ctx, (hub) => hub.services.markdown.importFiles({ files, delete_missing: Boolean(ctx.flags['delete-missing']) }));
 }

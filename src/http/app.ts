@@ -23,6 +23,7 @@ import { episodicRoutes } from './routes/episodic.routes.js';
 import { workingRoutes } from './routes/working.routes.js';
 import { prospectiveRoutes } from './routes/prospective.routes.js';
 import { spatialRoutes } from './routes/spatial.routes.js';
+import { markdownRoutes } from './routes/markdown.routes.js';
 
 export interface AppOptions {
   services: Services;
@@ -114,6 +115,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(workingRoutes(opts.services));
   await app.register(prospectiveRoutes(opts.services));
   await app.register(spatialRoutes(opts.services));
+  await app.register(markdownRoutes(opts.services));
   await app.register(mcpRoutes(opts.services));
   return app;
 }

@@ -11,6 +11,7 @@ import { episodicTools } from './tools/episodic.tools.js';
 import { workingTools } from './tools/working.tools.js';
 import { prospectiveTools } from './tools/prospective.tools.js';
 import { spatialTools } from './tools/spatial.tools.js';
+import { markdownTools } from './tools/markdown.tools.js';
 
 export const SERVER_INFO = { name: 'hearth', version: '0.1.0' };
 
@@ -31,5 +32,6 @@ export function createMcpServer(services: Services, actor: Actor = 'mcp'): McpSe
   workingTools(server, services, actor);
   prospectiveTools(server, services, actor);
   spatialTools(server, services, actor);
+  markdownTools(server, services);
   return server;
 }

@@ -201,6 +201,33 @@ export function createMemoryService(deps: MemoryDeps) {
       return { result, memories, threshold: input.threshold };
     },
 
+    /**
+     * A new version of an active memory (an edited Markdown line): the new row supersedes the old
+     * one exactly as a same-`fact_key` remember does (valid_until, superseded_by, vector inactive),
+     * keeping its entity, key and confidence. Audited as `memory.supersede`.
+     */
+    async revise(id: number, change: { fact: string; category: string; source_trust: number; source: string }, actor: Actor = 'system') {
+      const head = repo.get(id);
+      if (!head || head.status !== 'active') throw notFound(`memory_id: no active memory with id ${id}`);
+      const warnings: string[] = [];
+      const text = indexText(head.entity_name, change.fact);
+      const vector = await tryEmbed(text, warnings);
+      const now = clock.now();
+      const newId = db.transaction(() => {
+        if (repo.get(id)?.status !== 'active') throw notFound(`memory_id: memory ${id} changed meanwhile; retry`);
+        const fields = { entity_id: head.entity_id, fact: change.fact, category: change.category, confidence: head.confidence, source: change.source,
+          source_trust: change.source_trust, fact_key: head.fact_key, valid_from: now, status: 'active' as const };
+        const created = repo.insert(fields, terms(text).join(' '), now);
+        storeVector(created, head.entity_id, change.category, true, vector);
+        repo.supersede(head.id, created, now, now);
+        vectors.setActive(head.id, false);
+        audit.record(actor, 'memory.supersede', created, { id: head.id, fact: head.fact, category: head.category, source_trust: head.source_trust }, { ...fields, superseded: head.id });
+        return created;
+      })();
+      deps.onAdded?.({ id: newId, entity_name: head.entity_name, fact: change.fact, category: change.category, action: 'superseded' });
+      return { id: newId, superseded: head.id, warnings };
+    },
+
     /** Embeds up to `limit` pending memories (after an outage or a model change). */
     async embedPending(limit = 256): Promise<{ embedded: number; remaining: number }> {
       if (vectors.state !== 'ready') return { embedded: 0, remaining: repo.pendingCount() };

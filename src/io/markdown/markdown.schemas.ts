@@ -1,0 +1,22 @@
+/** Markdown sync operations: one zod object each, shared by HTTP and MCP. */
+import { z } from 'zod';
+import { EntityName } from '../../lib/schema.js';
+
+export const ExportMarkdownOneInput = z.object({ name: EntityName.describe('the entity to export, e.g. "Brian"') });
+export type ExportMarkdownOneInput = z.infer<typeof ExportMarkdownOneInput>;
+
+export const MarkdownFile = z.object({
+  path: z.string().trim().min(1).max(500).describe('the file name in the vault, e.g. "Brian.md" (a label only; nothing is written there)'),
+  content: z.string().max(1_000_000).regex(/^[^\u0000]*$/, 'must not contain NUL bytes'),
+});
+
+export const ImportMarkdownInput = z.object({
+  files: z.array(MarkdownFile).min(1, 'give at least one file').max(5000),
+  delete_missing: z
+    .boolean()
+    .default(false)
+    .describe('forget active memories (and end relations) of an imported entity that its file no longer lists; otherwise they are only reported'),
+});
+export type ImportMarkdownInput = z.infer<typeof ImportMarkdownInput>;
+
+export const ExportMarkdownListInput = z.object({});

@@ -1,0 +1,169 @@
+/**
+ * Markdown two-way sync (docs/markdown-sync.md): every entity as one Obsidian-compatible `.md`
+ * file, and those files read back.
+ *
+ * Import rules, applied through the ordinary services so every change is audited (actor `import`):
+ * - a line whose `^m<id>` names an active memory of this entity (or an older version of one) and
+ *   whose text, category or trust differs → a new version that supersedes it (`memory.revise`);
+ * - a line without an id (or with an id that is not this entity's) → `remember`, unless the entity
+ *   already has an active memory with the same text;
+ * - an active memory that no line names → reported as missing; forgotten only with `delete_missing`;
+ * - relations likewise: a new `rel:: [[X]]` line relates, a missing one is reported (ended with
+ *   `delete_missing`).
+ * Importing the same files twice changes nothing the second time.
+ */
+import type { Db } from '../../db/open.js';
+import type { Clock } from '../../lib/clock.js';
+import { notFound } from '../../lib/errors.js';
+import type { AuditRepo } from '../../tiers/audit/audit.repo.js';
+import type { EntitiesRepo, EntityRow } from '../../tiers/entities/entities.repo.js';
+import type { MemoryService } from '../../tiers/memory/memory.service.js';
+import type { RelationsService } from '../../tiers/memory/relations.service.js';
+import { fileNames, oneLine, parseEntity, renderEntity, type MdEntity } from './format.js';
+import type { ImportMarkdownInput } from './markdown.schemas.js';
+
+export interface MarkdownDeps { db: Db; clock: Clock; entities: EntitiesRepo; memory: MemoryService; relations: RelationsService; audit: AuditRepo }
+
+const ACTOR = 'import' as const;
+const sameMeta = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+export function createMarkdownSync(deps: MarkdownDeps) {
+  const { db, clock, entities, memory, relations, audit } = deps;
+  const allEntities = db.prepare('SELECT id, name FROM entities ORDER BY id');
+  const updateEntity = db.prepare('UPDATE entities SET type = ?, meta = ?, updated = ? WHERE id = ?');
+
+  function files(only?: EntityRow): { path: string; name: string; content: string }[] {
+    const names = fileNames(allEntities.all() as { id: number; name: string }[]);
+    const list = only ? [only] : (allEntities.all() as { id: number }[]).map((r) => entities.byId(r.id)!);
+    return list.map((e) => {
+      const rels = relations.list(e.id, { direction: 'out' });
+      const other = (n: string) => entities.find(n)!;
+      const content = renderEntity({
+        name: e.name, type: e.type, meta: e.meta,
+        memories: memory.repo.ofEntity(e.id),
+        relations: rels.map((r) => ({ rel_type: r.rel_type, target: r.other, target_file: names.get(other(r.other).id) ?? r.other })),
+      });
+      return { path: `${names.get(e.id)}.md`, name: e.name, content };
+    });
+  }
+
+  /** The active version of a memory line's id, if it belongs to this entity (follows supersession). */
+  function headOf(id: number, entityId: number) {
+    let m = memory.repo.get(id);
+    for (let hops = 0; m && m.status === 'superseded' && m.superseded_by && hops < 1000; hops++) m = memory.repo.get(m.superseded_by);
+    return m && m.entity_id === entityId && m.status === 'active' ? m : undefined;
+  }
+
+  return {
+    /** Every entity as `{path, name, content}`; paths are sanitised and unique (see format.ts). */
+    exportAll: () => files(),
+    exportOne(name: string) {
+      const e = entities.find(name);
+      if (!e) throw notFound(`name: no entity named "${name}"`);
+      return files(e)[0];
+    },
+
+    async importFiles(input: ImportMarkdownInput) {
+      const report = {
+        files: 0, entities_created: 0, entities_updated: 0, unchanged: 0, added: 0, superseded: 0, reinforced: 0,
+        missing: [] as { entity_name: string; id: number; fact: string }[], deleted: 0,
+        relations_added: 0, relations_missing: [] as { entity_a: string; rel_type: string; entity_b: string }[], relations_ended: 0,
+        errors: [] as { file: string; line: number; message: string }[],
+      };
+      const parsed: { path: string; doc: MdEntity }[] = [];
+      for (const f of [...input.files].sort((a, b) => a.path.localeCompare(b.path))) {
+        const base = f.path.split(/[\\/]/).pop()!.replace(/\.md$/i, '');
+        const doc = parseEntity(f.content, base);
+        for (const err of doc.errors) report.errors.push({ file: f.path, ...err });
+        if (doc.errors.some((e) => e.line === 1)) continue; // no trustworthy name: skip the file
+        parsed.push({ path: f.path, doc });
+      }
+      // Pass 1: entities, so relations between imported files resolve to their real types.
+      for (const { doc } of parsed) {
+        db.transaction(() => {
+          const e = entities.ensure(doc.name, doc.type ?? 'person');
+          if (e.created_now) report.entities_created++;
+          const type = doc.type ?? e.type;
+          const meta = doc.meta ?? e.meta;
+          if (e.created_now ? doc.meta !== undefined : type !== e.type || !sameMeta(meta, e.meta)) {
+            updateEntity.run(type, JSON.stringify(meta), clock.now(), e.id);
+            if (!e.created_now) report.entities_updated++;
+            audit.record(ACTOR, 'entity.update', e.name, e.created_now ? null : { type: e.type, meta: e.meta }, { type, meta });
+          }
+        })();
+      }
+      // Pass 2: memory lines and relations, file by file.
+      for (const { path, doc } of parsed) {
+        report.files++;
+        const entity = entities.get(doc.name);
+        const seen = new Set<number>();
+        for (const line of doc.memories) {
+          const head = line.id === undefined ? undefined : headOf(line.id, entity.id);
+          if (head) {
+            if (seen.has(head.id)) continue; // the same memory listed twice
+            seen.add(head.id);
+            const category = line.category ?? head.category;
+            const trust = line.trust ?? head.source_trust;
+            if (oneLine(head.fact) === line.fact && category === head.category && trust === head.source_trust) {
+              report.unchanged++;
+              continue;
+            }
+            const r = await memory.revise(head.id, { fact: line.fact, category, source_trust: trust, source: 'markdown' }, ACTOR);
+            seen.add(r.id);
+            report.superseded++;
+            continue;
+          }
+          const same = memory.repo.ofEntity(entity.id).find((m) => oneLine(m.fact) === line.fact && !seen.has(m.id));
+          if (same) {
+            seen.add(same.id);
+            report.unchanged++;
+            continue;
+          }
+          try {
+            const r = await memory.remember({
+              entity_name: entity.name, fact: line.fact, category: (line.category ?? 'general') as never, confidence: 1, source: 'markdown',
+              source_trust: line.trust ?? 5, entity_type: entity.type,
+            }, ACTOR);
+            seen.add(r.id);
+            if (r.action === 'reinforced') report.reinforced++;
+            else report.added++;
+          } catch (e) {
+            report.errors.push({ file: path, line: line.line, message: (e as Error).message });
+          }
+        }
+        for (const m of memory.repo.ofEntity(entity.id)) {
+          if (seen.has(m.id)) continue;
+          report.missing.push({ entity_name: entity.name, id: m.id, fact: m.fact });
+          if (input.delete_missing) {
+            memory.forget({ memory_id: m.id }, ACTOR);
+            report.deleted++;
+          }
+        }
+        const current = relations.list(entity.id, { direction: 'out' });
+        const listed = new Set<string>();
+        for (const r of doc.relations) {
+          const key = `${r.rel_type}\u0000${r.target.toLowerCase()}`;
+          listed.add(key);
+          if (current.some((c) => `${c.rel_type}\u0000${c.other.toLowerCase()}` === key)) continue;
+          relations.relate({ entity_a: entity.name, entity_b: r.target, rel_type: r.rel_type }, ACTOR);
+          report.relations_added++;
+        }
+        for (const c of current) {
+          if (listed.has(`${c.rel_type}\u0000${c.other.toLowerCase()}`)) continue;
+          report.relations_missing.push({ entity_a: entity.name, rel_type: c.rel_type, entity_b: c.other });
+          if (input.delete_missing) {
+            relations.unrelate({ entity_a: entity.name, entity_b: c.other, rel_type: c.rel_type }, ACTOR);
+            report.relations_ended++;
+          }
+        }
+      }
+      const r = report;
+      const result = `Imported ${r.files} files: ${r.entities_created} entities created, ${r.entities_updated} updated; ` +
+        `${r.added} memories added, ${r.superseded} superseded, ${r.reinforced} reinforced, ${r.unchanged} unchanged; ` +
+        `${r.missing.length} missing from the files (${input.delete_missing ? `${r.deleted} forgotten` : 'kept; pass delete_missing to forget them'}); ` +
+        `${r.relations_added} relations added, ${r.relations_missing.length} missing${r.errors.length ? `; ${r.errors.length} lines skipped` : ''}`;
+      return { result, ...report };
+    },
+  };
+}
+export type MarkdownSync = ReturnType<typeof createMarkdownSync>;
