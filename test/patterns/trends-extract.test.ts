@@ -57,31 +57,4 @@ describe('get_trends', () => {
   });
 });
 
-describe('extract_and_remember', () => {
-  it('stores each fact the LLM extracts at trust 3, and answers 503 without an LLM', async () => {
-    hub = await buildTestHub();
-    const none = await post(hub, '/extract_and_remember', { text: 'I love jazz.', entity_name: 'Brian' });
-    expect(none.status).toBe(503);
-    expect(none.body.error).toBe('unavailable');
-    await hub.close();
-    fake = await startFakeOllama({
-      chat: () => JSON.stringify({ facts: [
-        { entity_name: 'Brian', fact: 'Brian loves jazz', category: 'preference' },
-        { fact: 'Brian walks the dog at 7am', category: 'routine' },
-        { entity_name: 'Brian', fact: '', category: 'weird' },
-      ] }),
-    });
-    hub = await buildTestHub({ llm: createOllamaLlm({ baseUrl: fake.url, model: 'llama3.2', timeoutMs: 2000 }) });
-    const r = await post(hub, '/extract_and_remember', { text: 'I love jazz, and I walk the dog at 7.', entity_name: 'Brian' });
-    expect(r.status).toBe(200);
-    expect(r.body.stored.map((s: { fact: string }) => s.fact)).toEqual(['Brian loves jazz', 'Brian walks the dog at 7am']);
-    expect(r.body.skipped[0].reason).toMatch(/^fact/);
-    const m = hub.services.memory.repo.get(r.body.stored[0].id)!;
-    expect(m.source_trust).toBe(3);
-    expect(fake.requests.find((q) => q.path === '/api/chat')!.body.format).toBe('json');
-    fake.options.chat = () => 'not json at all';
-    const bad = await post(hub, '/extract_and_remember', { text: 'x' });
-    expect(bad.status).toBe(503);
-    expect(bad.body.message).toMatch(/expected JSON/);
-  });
-});
+// extract_and_remember: see test/tiers/extract.test.ts (quote-checked extraction).
