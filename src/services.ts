@@ -29,6 +29,7 @@ import { createProspectiveService } from './tiers/prospective/prospective.servic
 import { createSpatialService } from './tiers/spatial/spatial.service.js';
 import { createMemoryMcpImporter } from './io/memory-mcp.js';
 import { createMarkdownSync } from './io/markdown/markdown.service.js';
+import { createVoicesService } from './tiers/voices/voices.service.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -144,6 +145,11 @@ export function createServices(deps: ServiceDeps) {
 
   const markdown = createMarkdownSync({ db, clock, entities, memory, relations, audit });
 
-  return { memoryMcpImport, markdown, db, clock, config, embedder, llm, events, entities, audit, vectors, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial };
+  const voices = createVoicesService({
+    db, clock, entities, audit, onEntityChanged: () => timeseries.repo.invalidate(), rollup: () => rollups.run(),
+    embedPending: async () => { while ((await memory.embedPending(256)).remaining > 0 && vectors.state === 'ready'); },
+  });
+
+  return { memoryMcpImport, markdown, voices, db, clock, config, embedder, llm, events, entities, audit, vectors, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial };
 }
 export type Services = ReturnType<typeof createServices>;

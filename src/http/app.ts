@@ -24,6 +24,7 @@ import { workingRoutes } from './routes/working.routes.js';
 import { prospectiveRoutes } from './routes/prospective.routes.js';
 import { spatialRoutes } from './routes/spatial.routes.js';
 import { markdownRoutes } from './routes/markdown.routes.js';
+import { voicesRoutes } from './routes/voices.routes.js';
 
 export interface AppOptions {
   services: Services;
@@ -116,6 +117,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(prospectiveRoutes(opts.services));
   await app.register(spatialRoutes(opts.services));
   await app.register(markdownRoutes(opts.services));
+  await app.register(voicesRoutes(opts.services));
   await app.register(mcpRoutes(opts.services));
   return app;
 }

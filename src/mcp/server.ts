@@ -12,6 +12,7 @@ import { workingTools } from './tools/working.tools.js';
 import { prospectiveTools } from './tools/prospective.tools.js';
 import { spatialTools } from './tools/spatial.tools.js';
 import { markdownTools } from './tools/markdown.tools.js';
+import { voicesTools } from './tools/voices.tools.js';
 
 export const SERVER_INFO = { name: 'hearth', version: '0.1.0' };
 
@@ -33,5 +34,6 @@ export function createMcpServer(services: Services, actor: Actor = 'mcp'): McpSe
   prospectiveTools(server, services, actor);
   spatialTools(server, services, actor);
   markdownTools(server, services);
+  voicesTools(server, services, actor);
   return server;
 }

@@ -20,8 +20,10 @@ CREATE TABLE voiceprints (
 
 CREATE TABLE voice_settings (
   id       INTEGER PRIMARY KEY CHECK (id = 1),
-  dim      INTEGER NOT NULL CHECK (dim > 0),
-  created  REAL NOT NULL
+  dim           INTEGER NOT NULL CHECK (dim > 0),
+  -- N of the next provisional speaker \`unknown_speaker_N\`: numbers are never reused after an enrollment
+  next_unknown  INTEGER NOT NULL DEFAULT 1,
+  created       REAL NOT NULL
 );
 
 CREATE TABLE import_map (

@@ -1,0 +1,48 @@
+/** Voice operations (seed `/voices/*` plus identify): one zod object each, shared by HTTP and MCP. */
+import { z } from 'zod';
+import { EntityName } from '../../lib/schema.js';
+
+/** A speaker embedding (ECAPA-TDNN 192, resemblyzer 256, …); its length is fixed per installation by the first print. */
+export const Embedding = z
+  .array(z.number().min(-1e6).max(1e6))
+  .min(8, 'a speaker embedding has at least 8 numbers')
+  .max(4096)
+  .describe('speaker embedding from the voice pipeline; any scale (Hearth L2-normalises it)');
+
+export const IdentifyInput = z.object({
+  embedding: Embedding,
+  threshold: z.number().min(0).max(1).optional().describe('cosine similarity needed to match a known speaker (default 0.75)'),
+  room: z.string().trim().min(1).max(100).optional().describe('where the voice was heard; kept as first_seen_room of a new speaker'),
+});
+export type IdentifyInput = z.infer<typeof IdentifyInput>;
+
+export const UnknownInput = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  min_detections: z.coerce.number().int().min(0).default(1),
+});
+export type UnknownInput = z.infer<typeof UnknownInput>;
+
+export const EnrollInput = z
+  .object({
+    entity_name: EntityName.describe('the provisional speaker (e.g. "unknown_speaker_3"), or a person to enroll with an embedding'),
+    new_name: EntityName.optional().describe('the real name to give the provisional speaker, e.g. "Anna"'),
+    display_name: z.string().trim().min(1).max(200).optional(),
+    embedding: Embedding.optional().describe('enroll entity_name directly from this sample (no rename)'),
+  })
+  .refine((v) => v.new_name !== undefined || v.embedding !== undefined, { message: 'give new_name (rename a provisional speaker) or embedding (enroll from a sample)', path: ['new_name'] });
+export type EnrollInput = z.infer<typeof EnrollInput>;
+
+export const MergeInput = z
+  .object({
+    source_name: EntityName.describe('the provisional speaker to merge away, e.g. "unknown_speaker_2"'),
+    target_name: EntityName.describe('the enrolled person who keeps everything, e.g. "Brian"'),
+  })
+  .refine((v) => v.source_name.toLowerCase() !== v.target_name.toLowerCase(), { message: 'source_name and target_name must differ', path: ['target_name'] });
+export type MergeInput = z.infer<typeof MergeInput>;
+
+export const UpdatePrintInput = z.object({
+  entity_name: EntityName,
+  embedding: Embedding,
+  weight: z.number().gt(0).max(1).optional().describe('share of the new sample (default 1/(samples+1): a running average over every sample)'),
+});
+export type UpdatePrintInput = z.infer<typeof UpdatePrintInput>;

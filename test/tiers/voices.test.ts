@@ -1,0 +1,176 @@
+/**
+ * Voices over real HTTP (inject) and MCP (linked in-memory transport) on a real SQLite file:
+ * identify creates a provisional speaker and finds it again, the embedding size is fixed by the
+ * first print, enroll renames keeping everything, merge moves every table's rows in one go.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createMcpServer } from '../../src/mcp/server.js';
+import { prng } from '../../scripts/lib/prng.js';
+import { VOICE_MATCH_THRESHOLD } from '../../src/tiers/voices/prints.js';
+import { buildTestHub, get, post, type TestHub } from '../helpers/hub.js';
+
+const DIM = 192;
+const rand = prng(15).next;
+const voice = () => Array.from({ length: DIM }, () => rand() * 2 - 1);
+/** Another utterance of the same voice: a little noise, another scale. */
+const again = (v: number[], noise = 0.15) => v.map((x) => 3 * (x + noise * (rand() * 2 - 1)));
+
+let hub: TestHub;
+beforeEach(async () => {
+  hub = await buildTestHub();
+});
+afterEach(async () => hub.close());
+
+const TABLES = ['memories', 'sessions', 'session_turns', 'relations', 'locations', 'intentions', 'readings', 'schedule_events', 'working_memory_tasks', 'promoted_patterns'];
+const totals = () => Object.fromEntries(TABLES.map((t) => [t, (hub.db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]));
+
+describe('identify', () => {
+  it('creates unknown_speaker_N for a new voice, finds it again, and tells two voices apart', async () => {
+    const a = voice();
+    const b = voice();
+    const first = await post(hub, '/voices/identify', { embedding: a, room: 'kitchen' });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ entity_name: 'unknown_speaker_1', provisional: true, created: true, threshold: VOICE_MATCH_THRESHOLD });
+    const same = await post(hub, '/voices/identify', { embedding: again(a) });
+    expect(same.body).toMatchObject({ entity_name: 'unknown_speaker_1', created: false });
+    expect(same.body.similarity).toBeGreaterThan(VOICE_MATCH_THRESHOLD);
+    const other = await post(hub, '/voices/identify', { embedding: b });
+    expect(other.body).toMatchObject({ entity_name: 'unknown_speaker_2', created: true });
+    expect(other.body.candidates[0].similarity).toBeLessThan(VOICE_MATCH_THRESHOLD);
+    const unknown = await get(hub, '/voices/unknown');
+    expect(unknown.body.speakers.map((s: any) => [s.entity_name, s.detection_count])).toEqual([['unknown_speaker_1', 2], ['unknown_speaker_2', 1]]);
+    expect(unknown.body.speakers[0].first_seen_room).toBe('kitchen');
+    expect(hub.services.entities.find('unknown_speaker_1')).toMatchObject({ type: 'person', meta: { provisional: true } });
+  });
+
+  it('fixes the embedding size on first use and answers 400 naming the field otherwise', async () => {
+    await post(hub, '/voices/identify', { embedding: voice() });
+    const wrong = await post(hub, '/voices/identify', { embedding: new Array(256).fill(0.1) });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.message).toBe("embedding: expected 192 numbers (this installation's voice embedding size, fixed by its first voice print), got 256");
+    const zero = await post(hub, '/voices/identify', { embedding: new Array(DIM).fill(0) });
+    expect(zero.status).toBe(400);
+    expect(zero.body.message).toContain('embedding');
+    for (const body of [{}, { embedding: 'x' }, { embedding: [1, 2, 'x', 4, 5, 6, 7, 8] }, { embedding: [1, 2] }]) {
+      const r = await post(hub, '/voices/identify', body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.message).toContain('embedding');
+    }
+    expect((await post(hub, '/voices/update_print', { entity_name: 'Nobody', embedding: voice() })).status).toBe(404);
+    expect((await post(hub, '/voices/merge', { source_name: 'a', target_name: 'A' })).status).toBe(400);
+  });
+});
+
+describe('enroll and update_print', () => {
+  it('renames a provisional speaker keeping everything; the number is never reused; a taken name is 409', async () => {
+    const a = voice();
+    await post(hub, '/voices/identify', { embedding: a });
+    await post(hub, '/remember', { entity_name: 'unknown_speaker_1', fact: 'unknown_speaker_1 likes oolong tea', category: 'preference' });
+    const s = await post(hub, '/open_session', { entity_name: 'unknown_speaker_1' });
+    await post(hub, '/log_turn', { session_id: s.body.session_id, role: 'user', content: 'I like oolong tea' });
+    const r = await post(hub, '/voices/enroll', { entity_name: 'unknown_speaker_1', new_name: 'Anna', display_name: 'Anna K.' });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ entity_name: 'Anna', previous_name: 'unknown_speaker_1', memories_transferred: 1 });
+    expect(hub.services.entities.find('Anna')!.meta).toMatchObject({ status: 'enrolled', display_name: 'Anna K.' });
+    expect(hub.services.entities.find('Anna')!.meta.provisional).toBeUndefined();
+    const recall = await post(hub, '/recall', { query: 'what tea does Anna like', mode: 'keyword' });
+    expect(recall.body.results[0]).toMatchObject({ entity_name: 'Anna', fact: 'unknown_speaker_1 likes oolong tea' });
+    expect((await post(hub, '/voices/identify', { embedding: again(a) })).body).toMatchObject({ entity_name: 'Anna', provisional: false });
+    expect((await get(hub, '/voices/unknown')).body.speakers).toEqual([]);
+    expect((await post(hub, '/voices/identify', { embedding: voice() })).body.entity_name).toBe('unknown_speaker_2');
+    const taken = await post(hub, '/voices/enroll', { entity_name: 'unknown_speaker_2', new_name: 'anna' });
+    expect(taken.status).toBe(409);
+    expect(taken.body.message).toContain('/voices/merge');
+  });
+
+  it('update_print keeps a unit running average; enroll from a sample', async () => {
+    const c = voice();
+    const e = await post(hub, '/voices/enroll', { entity_name: 'Brian', embedding: c });
+    expect(e.body).toMatchObject({ entity_name: 'Brian', voiceprint_samples: 1 });
+    const u = await post(hub, '/voices/update_print', { entity_name: 'Brian', embedding: again(c) });
+    expect(u.body).toMatchObject({ voiceprint_samples: 2, embedding_norm: 1 });
+    const w = await post(hub, '/voices/update_print', { entity_name: 'Brian', embedding: again(c), weight: 0.1 });
+    expect(w.body).toMatchObject({ voiceprint_samples: 3, embedding_norm: 1 });
+    expect((await post(hub, '/voices/identify', { embedding: again(c) })).body).toMatchObject({ entity_name: 'Brian', provisional: false });
+    expect((await post(hub, '/voices/update_print', { entity_name: 'Brian', embedding: c, weight: 0 })).status).toBe(400);
+  });
+});
+
+describe('merge', () => {
+  it('moves memories, sessions, relations, locations, intentions, readings and more in one transaction; counts per table before = after', async () => {
+    const brianVoice = voice();
+    await post(hub, '/voices/enroll', { entity_name: 'Brian', embedding: brianVoice });
+    const src = (await post(hub, '/voices/identify', { embedding: voice() })).body.entity_name as string;
+    const t0 = hub.clock.now();
+    for (const [name, fact] of [['Brian', 'Brian likes jazz'], [src, `${src} drinks oat milk`]]) {
+      await post(hub, '/remember', { entity_name: name, fact, category: 'preference' });
+      await post(hub, '/remember', { entity_name: name, fact: `${name} sits at the ${name === 'Brian' ? 'window' : 'door'}`, fact_key: 'seat' });
+      const s = await post(hub, '/open_session', { entity_name: name });
+      await post(hub, '/log_turn', { session_id: s.body.session_id, role: 'user', content: `hello from ${name}` });
+      await post(hub, '/record', { entity_name: name, metric: 'heart_rate', value: 60, ts: t0 - 3600 });
+      await post(hub, '/intend', { entity_name: name, trigger_text: `${name} leaving for work`, action_text: 'remind about keys' });
+      await post(hub, '/schedule', { entity_name: name, title: 'gym', start_ts: t0 + 86_400 });
+      await post(hub, '/wm/open', { task_name: `plan for ${name}`, entity_name: name });
+    }
+    await post(hub, '/record', { entity_name: src, metric: 'mood', value: 'calm', ts: t0 - 1800 });
+    await post(hub, '/relate', { entity_a: src, entity_b: 'kitchen', rel_type: 'works_in', entity_b_type: 'room' });
+    await post(hub, '/relate', { entity_a: 'Brian', entity_b: src, rel_type: 'same_voice_as' });
+    await post(hub, '/relate', { entity_a: 'Brian', entity_b: 'kitchen', rel_type: 'works_in' });
+    await post(hub, '/locate', { entity_name: src, container_name: 'kitchen', entity_type: 'person' });
+    await post(hub, '/locate', { entity_name: 'glasses', container_name: src, container_type: 'person' });
+    hub.services.rollups.run();
+    const srcId = hub.services.entities.find(src)!.id;
+    const before = totals();
+
+    const r = await post(hub, '/voices/merge', { source_name: src, target_name: 'Brian' });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ target_name: 'Brian', source_deleted: src, memories_merged: 2, readings_merged: 2, series_merged: 1 });
+    expect(totals()).toEqual(before);
+    expect(hub.services.entities.find(src)).toBeUndefined();
+    for (const [k, n] of Object.entries(r.body.after as Record<string, number>)) {
+      if (k === 'series.entity_id' || k === 'voiceprints.entity_id') continue;
+      expect(n, k).toBe(r.body.before.source[k] + r.body.before.target[k]);
+    }
+    // nothing still points at the deleted entity
+    for (const { table, column } of hub.db.prepare(`SELECT m.name AS "table", p."from" AS "column" FROM sqlite_master m, pragma_foreign_key_list(m.name) p WHERE m.type = 'table' AND p."table" = 'entities'`).all() as { table: string; column: string }[]) {
+      expect((hub.db.prepare(`SELECT count(*) AS n FROM "${table}" WHERE "${column}" = ?`).get(srcId) as { n: number }).n, `${table}.${column}`).toBe(0);
+    }
+    // rules kept: one active seat, one active location, no self-relation, no duplicate current relation
+    const seats = hub.db.prepare("SELECT fact FROM memories m JOIN entities e ON e.id = m.entity_id WHERE e.name = 'Brian' AND fact_key = 'seat' AND status = 'active'").all();
+    expect(seats).toHaveLength(1);
+    expect(hub.db.prepare("SELECT count(*) AS n FROM relations WHERE valid_until IS NULL AND entity_a = entity_b").get()).toEqual({ n: 0 });
+    expect((await post(hub, '/get_related', { entity_name: 'Brian' })).body.relations.map((x: any) => `${x.rel_type} ${x.other}`)).toEqual(['works_in kitchen']);
+    expect((await post(hub, '/find', { entity_name: 'glasses' })).body.container_name).toBe('Brian');
+    const hr = await post(hub, '/query_stream', { entity_name: 'Brian', metric: 'heart_rate', granularity: 'hour' });
+    expect(hr.body.points.reduce((n: number, p: any) => n + p.count, 0)).toBe(2);
+    expect((await post(hub, '/recall', { query: 'oat milk', entity_name: 'Brian' })).body.results[0].fact).toContain('oat milk');
+    expect(hub.db.prepare('SELECT samples FROM voiceprints v JOIN entities e ON e.id = v.entity_id WHERE e.name = ?').get('Brian')).toEqual({ samples: 2 });
+    expect(hub.services.audit.query({ op: 'voice.merge', limit: 5 })).toHaveLength(1);
+    expect((await post(hub, '/voices/merge', { source_name: src, target_name: 'Brian' })).status).toBe(404);
+  });
+});
+
+describe('MCP', () => {
+  it('identify_speaker, enroll_speaker and merge_speakers work as tools', async () => {
+    const server = createMcpServer(hub.services);
+    const [ct, st] = InMemoryTransport.createLinkedPair();
+    await server.connect(st);
+    const client = new Client({ name: 't', version: '1' });
+    await client.connect(ct);
+    try {
+      const call = async (name: string, args: object) => (await client.callTool({ name, arguments: args as Record<string, unknown> })) as any;
+      const a = await call('identify_speaker', { embedding: voice() });
+      expect(a.structuredContent.entity_name).toBe('unknown_speaker_1');
+      const b = await call('identify_speaker', { embedding: voice() });
+      expect((await call('enroll_speaker', { entity_name: 'unknown_speaker_1', new_name: 'Anna' })).structuredContent.entity_name).toBe('Anna');
+      expect((await call('merge_speakers', { source_name: b.structuredContent.entity_name, target_name: 'Anna' })).structuredContent.source_deleted).toBe('unknown_speaker_2');
+      const bad = await call('identify_speaker', { embedding: [1, 2, 3] });
+      expect(bad.isError).toBe(true);
+      expect(bad.structuredContent.message).toContain('embedding');
+    } finally {
+      await client.close();
+    }
+  });
+});
