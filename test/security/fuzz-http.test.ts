@@ -336,6 +336,7 @@ const rawBody = fc.record({
 // Valid bases (ids filled in beforeAll). Keys are `${method} ${openapi path}`.
 
 const now = () => hub.clock.now();
+const VOICE = Array.from({ length: 16 }, (_, i) => Math.sin(i + 1));
 const BASES: Record<string, () => Record<string, unknown>> = {
   'POST /remember': () => ({ entity_name: 'Fuzz Person', fact: 'Fuzz Person likes green tea in the morning', category: 'preference', confidence: 0.9, source: 'fuzz' }),
   'POST /recall': () => ({ query: 'green tea', entity_name: 'Fuzz Person', top_k: 5, mode: 'hybrid' }),
@@ -386,6 +387,15 @@ const BASES: Record<string, () => Record<string, unknown>> = {
   // Line protocol routes take text; their JSON "base" is only used by the JSON strategies (→ 400).
   'POST /write': () => ({}),
   'POST /api/v2/write': () => ({}),
+  // issue 15: markdown sync and voices ('Fuzz Notes' / 'Fuzz Speaker' keep delete_missing and merges away from the baseline)
+  'GET /export/markdown': () => ({}),
+  'GET /export/markdown/{name}': () => ({ name: 'Fuzz Person' }),
+  'POST /import/markdown': () => ({ files: [{ path: 'Fuzz Notes.md', content: '---\nname: Fuzz Notes\ntype: object\n---\n## Memories\n- Fuzz Notes are kept in the hall drawer\n' }], delete_missing: false }),
+  'POST /voices/identify': () => ({ embedding: VOICE, threshold: 0.75, room: 'fuzz hall' }),
+  'GET /voices/unknown': () => ({ limit: '10', min_detections: '0' }),
+  'POST /voices/enroll': () => ({ entity_name: 'Fuzz Speaker', embedding: VOICE }),
+  'POST /voices/merge': () => ({ source_name: 'Fuzz Speaker Two', target_name: 'Fuzz Speaker' }),
+  'POST /voices/update_print': () => ({ entity_name: 'Fuzz Speaker', embedding: VOICE, weight: 0.5 }),
 };
 const LINE_ROUTES = ['/write', '/api/v2/write'];
 
@@ -520,6 +530,7 @@ beforeAll(async () => {
   await ok('POST', '/wm/set', { task_id: ids.task, key: 'guests', value: 3 });
   ids.intention = (await ok('POST', '/intend', { entity_name: 'Fuzz Person', trigger_text: 'when the fuzz starts', action_text: 'say hello' })).id;
   for (const path of ['/remember', '/record', '/locate', '/relate', '/schedule']) await ok('POST', path, BASES[`POST ${path}`]());
+  for (const name of ['Fuzz Speaker', 'Fuzz Speaker Two']) await ok('POST', '/voices/enroll', { entity_name: name, embedding: VOICE });
 }, 60_000);
 
 afterAll(async () => {
@@ -537,7 +548,7 @@ describe('HTTP fuzz: route discovery', () => {
 
   it('each base is valid as written (so one-field mutations test one thing)', async () => {
     for (const r of routes) {
-      if (['/forget', '/close_session', '/wm/close', '/dismiss_intention', ...LINE_ROUTES].includes(r.path)) continue; // one-shot or text
+      if (['/forget', '/close_session', '/wm/close', '/dismiss_intention', '/voices/merge', ...LINE_ROUTES].includes(r.path)) continue; // one-shot or text
       const base = BASES[key(r)]();
       const o =
         r.method === 'POST'
@@ -629,7 +640,7 @@ for (const [i, r] of routes.filter((x) => x.method === 'GET').entries()) {
   const names = Object.keys(r.query);
   const base = () => BASES[key(r)]() as Record<string, string>;
   const query = () => Object.fromEntries(Object.entries(base()).filter(([k]) => !(k in r.params)));
-  const textual = r.path === '/metrics' || r.path === '/docs';
+  const textual = r.path === '/metrics' || r.path === '/docs' || r.path.startsWith('/export/markdown');
   describe(`HTTP fuzz: GET ${r.path}`, () => {
     it(`(a) arbitrary query strings ×${RUNS.query}`, async () => {
       const keys = [...names, ...PROTO, 'a[b]', 'a.b'];
@@ -662,7 +673,7 @@ for (const [i, r] of routes.filter((x) => x.method === 'GET').entries()) {
           fc.string({ unit: 'grapheme', maxLength: 30 }).map(enc),
           fc.constantFrom(...aroundMax(200)).map(enc),
         );
-        const at = (seg: string) => expectContract({ method: 'GET', url: `${r.path.replace(`{${param}}`, seg)}?${qs(query())}` }, r);
+        const at = (seg: string) => expectContract({ method: 'GET', url: `${r.path.replace(`{${param}}`, seg)}?${qs(query())}` }, r, { text: textual });
         await fuzz(segment, RUNS.path, i + 500, at);
         await sweep(PATH_SEGMENTS, at);
       });
@@ -685,7 +696,7 @@ describe('HTTP fuzz: unusual methods', () => {
 describe('HTTP fuzz: path traversal', () => {
   it('the path routes are the four expected', () => {
     expect(routes.filter((r) => Object.keys(r.params).length).map((r) => r.path).sort()).toEqual([
-      '/get_session/{session_id}', '/location_history/{entity_name}', '/profile/{entity_name}', '/wm/{task_id}',
+      '/export/markdown/{name}', '/get_session/{session_id}', '/location_history/{entity_name}', '/profile/{entity_name}', '/wm/{task_id}',
     ]);
   });
   it('a traversal segment never reaches the file system or another route', async () => {

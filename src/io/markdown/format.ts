@@ -24,7 +24,8 @@ import { EntityName } from '../../lib/schema.js';
 import { CATEGORIES } from '../../tiers/memory/memory.schemas.js';
 
 export interface MdMemory { id?: number; fact: string; category?: string; trust?: number; line: number }
-export interface MdRelation { rel_type: string; target: string; line: number }
+/** `target` is the linked file's name (Obsidian resolves links by file), `alias` the text shown. */
+export interface MdRelation { rel_type: string; target: string; alias?: string; line: number }
 export interface MdEntity {
   name: string;
   type?: string;
@@ -51,7 +52,8 @@ export function renderEntity(e: ExportEntity): string {
   for (const m of e.memories) out.push(`- ${oneLine(m.fact)} [category:: ${m.category}] [trust:: ${m.source_trust}] ^m${m.id}`);
   out.push('', '## Relations');
   for (const r of e.relations) {
-    const link = r.target_file === r.target ? `[[${r.target}]]` : `[[${r.target_file}|${oneLine(r.target)}]]`;
+    // An alias cannot hold ] or |; the file name still resolves the link when that file is imported too.
+    const link = r.target_file === r.target ? `[[${r.target}]]` : `[[${r.target_file}|${oneLine(r.target).replace(/[\]|]/g, '_')}]]`;
     out.push(`- ${r.rel_type}:: ${link}`);
   }
   return `${out.join('\n')}\n`;
@@ -97,7 +99,7 @@ export function parseEntity(text: string, fallbackName: string): MdEntity {
     if (section === 'relations') {
       const m = RELATION_LINE.exec(l);
       if (!m) out.errors.push({ line: i + 1, message: 'relation: expected "- rel_type:: [[Other entity]]"' });
-      else out.relations.push({ rel_type: m[1].trim(), target: (m[3] ?? m[2]).trim(), line: i + 1 });
+      else out.relations.push({ rel_type: m[1].trim(), target: m[2].trim(), ...(m[3] && { alias: m[3].trim() }), line: i + 1 });
       continue;
     }
     const m = MEMORY_LINE.exec(l);

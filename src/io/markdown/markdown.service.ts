@@ -30,18 +30,18 @@ const sameMeta = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringif
 export function createMarkdownSync(deps: MarkdownDeps) {
   const { db, clock, entities, memory, relations, audit } = deps;
   const allEntities = db.prepare('SELECT id, name FROM entities ORDER BY id');
+  const outgoing = db.prepare('SELECT r.rel_type, b.id AS b_id, b.name AS b_name FROM relations r JOIN entities b ON b.id = r.entity_b WHERE r.entity_a = ? AND r.valid_until IS NULL ORDER BY r.id');
   const updateEntity = db.prepare('UPDATE entities SET type = ?, meta = ?, updated = ? WHERE id = ?');
 
   function files(only?: EntityRow): { path: string; name: string; content: string }[] {
     const names = fileNames(allEntities.all() as { id: number; name: string }[]);
     const list = only ? [only] : (allEntities.all() as { id: number }[]).map((r) => entities.byId(r.id)!);
     return list.map((e) => {
-      const rels = relations.list(e.id, { direction: 'out' });
-      const other = (n: string) => entities.find(n)!;
+      const rels = outgoing.all(e.id) as { rel_type: string; b_id: number; b_name: string }[];
       const content = renderEntity({
         name: e.name, type: e.type, meta: e.meta,
         memories: memory.repo.ofEntity(e.id),
-        relations: rels.map((r) => ({ rel_type: r.rel_type, target: r.other, target_file: names.get(other(r.other).id) ?? r.other })),
+        relations: rels.map((r) => ({ rel_type: r.rel_type, target: r.b_name, target_file: names.get(r.b_id) ?? r.b_name })),
       });
       return { path: `${names.get(e.id)}.md`, name: e.name, content };
     });
@@ -92,6 +92,9 @@ export function createMarkdownSync(deps: MarkdownDeps) {
           }
         })();
       }
+      // [[File]] names a file: the entity that file holds when it is imported too, else the alias or the file name.
+      const byFile = new Map(parsed.map(({ path, doc }) => [path.split(/[\\/]/).pop()!.replace(/\.md$/i, '').toLowerCase(), doc.name]));
+      const targetOf = (r: { target: string; alias?: string }) => byFile.get(r.target.toLowerCase()) ?? r.alias ?? r.target;
       // Pass 2: memory lines and relations, file by file.
       for (const { path, doc } of parsed) {
         report.files++;
@@ -141,7 +144,8 @@ export function createMarkdownSync(deps: MarkdownDeps) {
         }
         const current = relations.list(entity.id, { direction: 'out' });
         const listed = new Set<string>();
-        for (const r of doc.relations) {
+        for (const link of doc.relations) {
+          const r = { rel_type: link.rel_type, target: targetOf(link) };
           const key = `${r.rel_type}\u0000${r.target.toLowerCase()}`;
           listed.add(key);
           if (current.some((c) => `${c.rel_type}\u0000${c.other.toLowerCase()}` === key)) continue;
