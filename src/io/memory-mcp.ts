@@ -57,10 +57,14 @@ export function createMemoryMcpImporter(deps: ImporterDeps) {
   const mapGet = db.prepare('SELECT dst_id FROM import_map WHERE source = ? AND tbl = ? AND src_id = ?');
   const mapPut = db.prepare('INSERT INTO import_map (source, tbl, src_id, dst_id) VALUES (?, ?, ?, ?)');
 
+  const hasTable = (src: Database.Database, table: string) => !!src.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
   /** Reads every row of a source table (absent in older memory-mcp versions → none). */
   function rowsOf(src: Database.Database, table: string): Row[] {
-    const exists = src.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
-    return exists ? (src.prepare(`SELECT * FROM "${table}" ORDER BY rowid`).all() as Row[]) : [];
+    return hasTable(src, table) ? (src.prepare(`SELECT * FROM "${table}" ORDER BY rowid`).all() as Row[]) : [];
+  }
+  /** The same, streamed: a year of readings need not sit in memory at once. */
+  function* streamOf(src: Database.Database, table: string): Generator<Row> {
+    if (hasTable(src, table)) yield* src.prepare(`SELECT * FROM "${table}" ORDER BY rowid`).iterate() as Iterable<Row>;
   }
 
   function copy(src: Database.Database, source: string, dryRun: boolean) {
@@ -69,10 +73,10 @@ export function createMemoryMcpImporter(deps: ImporterDeps) {
     const map = (tbl: string, id: unknown): number | undefined =>
       id === null || id === undefined ? undefined : (mapGet.get(source, tbl, id) as { dst_id: number } | undefined)?.dst_id;
     /** Runs `insert` for each source row not imported yet; it returns the new id, or a skip reason. */
-    const each = (table: McpTable, rows: Row[], insert: (r: Row) => number | string) => {
+    const each = (table: McpTable, rows: Iterable<Row>, insert: (r: Row) => number | string) => {
       const c = counts[table];
-      c.source = rows.length;
       for (const r of rows) {
+        c.source++;
         if (map(table, r.id) !== undefined) {
           c.already++;
           continue;
@@ -137,7 +141,7 @@ export function createMemoryMcpImporter(deps: ImporterDeps) {
         .run(a, b, String(r.rel_type), json(r.meta), r.created, r.valid_from ?? r.created, r.valid_until ?? null).lastInsertRowid);
     });
 
-    copyReadings(src, counts, each, ent);
+    copyReadings(src, each, ent);
 
     each('schedule_events', rowsOf(src, 'schedule_events'), (r) => {
       const e = ent(r.entity_id);
@@ -226,14 +230,14 @@ export function createMemoryMcpImporter(deps: ImporterDeps) {
   }
 
   /** Readings go into Hearth's series layout; a composite's parts point at their parent. */
-  function copyReadings(src: Database.Database, _counts: Record<McpTable, TableCount>, each: (t: McpTable, rows: Row[], f: (r: Row) => number | string) => void, ent: (id: unknown) => number | undefined) {
+  function copyReadings(src: Database.Database, each: (t: McpTable, rows: Iterable<Row>, f: (r: Row) => number | string) => void, ent: (id: unknown) => number | undefined) {
     const findSeries = db.prepare('SELECT id, value_type FROM series WHERE entity_id = ? AND metric = ?');
     const insertSeries = db.prepare('INSERT INTO series (entity_id, metric, unit, value_type, created) VALUES (?, ?, ?, ?, ?)');
     const findSource = db.prepare('SELECT id FROM sources WHERE name = ?');
     const insertSource = db.prepare('INSERT INTO sources (name) VALUES (?)');
     const insert = db.prepare('INSERT INTO readings (series_id, ts_ms, value_num, value_cat, value_json, source_id, parent_id) VALUES (?, ?, ?, ?, ?, ?, ?)');
     const parents = new Map<string, { metric: string; id: number }>();
-    each('readings', rowsOf(src, 'readings'), (r) => {
+    each('readings', streamOf(src, 'readings'), (r) => {
       const e = ent(r.entity_id);
       if (e === undefined) return 'its entity was not imported';
       const type = ['numeric', 'categorical', 'composite'].includes(r.value_type) ? r.value_type : 'numeric';
