@@ -8,6 +8,9 @@ import { unzipSync, strFromU8 } from 'fflate';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestHub, get, post, type TestHub } from '../helpers/hub.js';
 import { fileNames, parseEntity, safeBase } from '../../src/io/markdown/format.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { createMcpServer } from '../../src/mcp/server.js';
 
 let hub: TestHub;
 const n = (h: TestHub, sql: string) => (h.db.prepare(sql).get() as { n: number }).n;
@@ -174,6 +177,27 @@ describe('import', () => {
       expect(n(other, 'SELECT count(*) AS n FROM memories') + n(other, 'SELECT count(*) AS n FROM relations') + n(other, 'SELECT count(*) AS n FROM audit')).toBe(count);
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe('MCP', () => {
+  it('export_markdown and import_markdown call the same service', async () => {
+    const [ct, st] = InMemoryTransport.createLinkedPair();
+    await createMcpServer(hub.services).connect(st);
+    const client = new Client({ name: 't', version: '1' });
+    await client.connect(ct);
+    try {
+      const out = (await client.callTool({ name: 'export_markdown', arguments: { name: 'kitchen' } })) as any;
+      expect(out.structuredContent.path).toBe('kitchen.md');
+      const content = out.structuredContent.content.replace('## Relations', '- The kitchen has a gas hob [category:: general]\n\n## Relations');
+      const imp = (await client.callTool({ name: 'import_markdown', arguments: { files: [{ path: 'kitchen.md', content }] } })) as any;
+      expect(imp.structuredContent).toMatchObject({ ok: true, added: 1, unchanged: 1 });
+      const bad = (await client.callTool({ name: 'import_markdown', arguments: { files: 'x' } })) as any;
+      expect(bad.isError).toBe(true);
+      expect(bad.structuredContent.message).toContain('files');
+    } finally {
+      await client.close();
     }
   });
 });
