@@ -147,6 +147,17 @@ describe('import', () => {
     expect(hub.services.memory.repo.get(deletedId)).toBeUndefined();
   });
 
+  it('a memory stored after the export is never "missing", even with delete_missing', async () => {
+    const { files } = await exportZip(hub);
+    const later = await hub.services.memory.remember({ entity_name: 'Brian', fact: 'Brian bought a new bicycle', category: 'general', confidence: 1, source: 'manual', entity_type: 'person' });
+    const r = await post(hub, '/import/markdown', { files, delete_missing: true });
+    expect(r.body).toMatchObject({ missing: [], deleted: 0, newer_than_file: 1, added: 0, superseded: 0 });
+    expect(hub.services.memory.repo.get(later.id)?.status).toBe('active');
+    // a hand-written file (no last_memory_id) lists what it has: everything else is missing
+    const hand = await post(hub, '/import/markdown', { files: [{ path: 'notes/kitchen.md', content: '# kitchen\n\n## Memories\n- The kitchen light is on a dimmer\n' }] });
+    expect(hand.body).toMatchObject({ unchanged: 1, missing: [], added: 0 });
+  });
+
   it('a changed category or trust is a new version too; a bad line is reported with its line number', async () => {
     const f = (await exportZip(hub)).files.find((x) => x.path === 'kitchen.md')!;
     f.content = f.content.replace('[category:: general] [trust:: 5]', '[category:: habit] [trust:: 4]').replace('## Relations', '- bad line [category:: health]\n\n## Relations');

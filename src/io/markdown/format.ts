@@ -6,6 +6,7 @@
  *   type: person
  *   meta:
  *     age: 41
+ *   last_memory_id: 57
  *   ---
  *   # Brian
  *
@@ -30,6 +31,8 @@ export interface MdEntity {
   name: string;
   type?: string;
   meta?: Record<string, unknown>;
+  /** The highest memory id when the file was exported: newer memories cannot have been deleted from it. */
+  last_memory_id?: number;
   memories: MdMemory[];
   relations: MdRelation[];
   errors: { line: number; message: string }[];
@@ -39,6 +42,7 @@ export interface ExportEntity {
   name: string;
   type: string;
   meta: Record<string, unknown>;
+  last_memory_id: number;
   memories: { id: number; fact: string; category: string; source_trust: number }[];
   relations: { rel_type: string; target: string; target_file: string }[];
 }
@@ -47,7 +51,7 @@ export interface ExportEntity {
 export const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 export function renderEntity(e: ExportEntity): string {
-  const front = stringifyYaml({ name: e.name, type: e.type, meta: e.meta }, { lineWidth: 0 }).trimEnd();
+  const front = stringifyYaml({ name: e.name, type: e.type, meta: e.meta, last_memory_id: e.last_memory_id }, { lineWidth: 0 }).trimEnd();
   const out = ['---', front, '---', `# ${oneLine(e.name)}`, '', '## Memories'];
   for (const m of e.memories) out.push(`- ${oneLine(m.fact)} [category:: ${m.category}] [trust:: ${m.source_trust}] ^m${m.id}`);
   out.push('', '## Relations');
@@ -77,6 +81,7 @@ export function parseEntity(text: string, fallbackName: string): MdEntity {
         if (fm.name !== undefined) out.name = String(fm.name);
         if (typeof fm.type === 'string' && fm.type.trim()) out.type = fm.type.trim().slice(0, 50);
         if (fm.meta && typeof fm.meta === 'object' && !Array.isArray(fm.meta)) out.meta = fm.meta as Record<string, unknown>;
+        if (Number.isSafeInteger(fm.last_memory_id)) out.last_memory_id = fm.last_memory_id as number;
       } catch (e) {
         out.errors.push({ line: 1, message: `front matter: ${(e as Error).message.split('\n')[0]}` });
       }

@@ -7,7 +7,8 @@
  *   whose text, category or trust differs → a new version that supersedes it (`memory.revise`);
  * - a line without an id (or with an id that is not this entity's) → `remember`, unless the entity
  *   already has an active memory with the same text;
- * - an active memory that no line names → reported as missing; forgotten only with `delete_missing`;
+ * - an active memory that no line names → reported as missing; forgotten only with `delete_missing`
+ *   (one stored after the export — id above the file's `last_memory_id` — is never missing);
  * - relations likewise: a new `rel:: [[X]]` line relates, a missing one is reported (ended with
  *   `delete_missing`).
  * Importing the same files twice changes nothing the second time.
@@ -31,15 +32,17 @@ export function createMarkdownSync(deps: MarkdownDeps) {
   const { db, clock, entities, memory, relations, audit } = deps;
   const allEntities = db.prepare('SELECT id, name FROM entities ORDER BY id');
   const outgoing = db.prepare('SELECT r.rel_type, b.id AS b_id, b.name AS b_name FROM relations r JOIN entities b ON b.id = r.entity_b WHERE r.entity_a = ? AND r.valid_until IS NULL ORDER BY r.id');
+  const maxMemoryId = db.prepare('SELECT max(id) AS n FROM memories');
   const updateEntity = db.prepare('UPDATE entities SET type = ?, meta = ?, updated = ? WHERE id = ?');
 
   function files(only?: EntityRow): { path: string; name: string; content: string }[] {
     const names = fileNames(allEntities.all() as { id: number; name: string }[]);
     const list = only ? [only] : (allEntities.all() as { id: number }[]).map((r) => entities.byId(r.id)!);
+    const lastId = (maxMemoryId.get() as { n: number | null }).n ?? 0;
     return list.map((e) => {
       const rels = outgoing.all(e.id) as { rel_type: string; b_id: number; b_name: string }[];
       const content = renderEntity({
-        name: e.name, type: e.type, meta: e.meta,
+        name: e.name, type: e.type, meta: e.meta, last_memory_id: lastId,
         memories: memory.repo.ofEntity(e.id),
         relations: rels.map((r) => ({ rel_type: r.rel_type, target: r.b_name, target_file: names.get(r.b_id) ?? r.b_name })),
       });
@@ -66,7 +69,7 @@ export function createMarkdownSync(deps: MarkdownDeps) {
     async importFiles(input: ImportMarkdownInput) {
       const report = {
         files: 0, entities_created: 0, entities_updated: 0, unchanged: 0, added: 0, superseded: 0, reinforced: 0,
-        missing: [] as { entity_name: string; id: number; fact: string }[], deleted: 0,
+        missing: [] as { entity_name: string; id: number; fact: string }[], deleted: 0, newer_than_file: 0,
         relations_added: 0, relations_missing: [] as { entity_a: string; rel_type: string; entity_b: string }[], relations_ended: 0,
         errors: [] as { file: string; line: number; message: string }[],
       };
@@ -136,6 +139,11 @@ export function createMarkdownSync(deps: MarkdownDeps) {
         }
         for (const m of memory.repo.ofEntity(entity.id)) {
           if (seen.has(m.id)) continue;
+          // stored after the export: the file never had a line for it to delete
+          if (doc.last_memory_id !== undefined && m.id > doc.last_memory_id) {
+            report.newer_than_file++;
+            continue;
+          }
           report.missing.push({ entity_name: entity.name, id: m.id, fact: m.fact });
           if (input.delete_missing) {
             memory.forget({ memory_id: m.id }, ACTOR);
@@ -164,7 +172,8 @@ export function createMarkdownSync(deps: MarkdownDeps) {
       const r = report;
       const result = `Imported ${r.files} files: ${r.entities_created} entities created, ${r.entities_updated} updated; ` +
         `${r.added} memories added, ${r.superseded} superseded, ${r.reinforced} reinforced, ${r.unchanged} unchanged; ` +
-        `${r.missing.length} missing from the files (${input.delete_missing ? `${r.deleted} forgotten` : 'kept; pass delete_missing to forget them'}); ` +
+        `${r.missing.length} missing from the files (${input.delete_missing ? `${r.deleted} forgotten` : 'kept; delete_missing / --delete-missing forgets them'})` +
+        `${r.newer_than_file ? `, ${r.newer_than_file} newer than the files (kept)` : ''}; ` +
         `${r.relations_added} relations added, ${r.relations_missing.length} missing${r.errors.length ? `; ${r.errors.length} lines skipped` : ''}`;
       return { result, ...report };
     },
