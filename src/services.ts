@@ -147,7 +147,9 @@ export function createServices(deps: ServiceDeps) {
 
   const voices = createVoicesService({
     db, clock, entities, audit, onEntityChanged: () => timeseries.repo.invalidate(), rollup: () => rollups.run(),
-    embedPending: async () => { while ((await memory.embedPending(256)).remaining > 0 && vectors.state === 'ready'); },
+    embedPending: async () => {
+      for (let r = await memory.embedPending(256); r.embedded && r.remaining; r = await memory.embedPending(256));
+    },
   });
 
   return { memoryMcpImport, markdown, voices, db, clock, config, embedder, llm, events, entities, audit, vectors, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial };

@@ -283,7 +283,11 @@ export function createMemoryMcpImporter(deps: ImporterDeps) {
         const imported = Object.values(counts).reduce((n, c) => n + c.imported, 0);
         let embedded = 0;
         if (!opts.dryRun && imported) {
-          deps.rollup();
+          try {
+            deps.rollup();
+          } catch (e) {
+            warnings.push(`rollups: ${(e as Error).message}; the scheduler rolls them up later`);
+          }
           for (;;) {
             const r = await deps.memory.embedPending(256).catch((e: Error) => (warnings.push(`embedding: ${e.message}; run hearth reembed`), { embedded: 0, remaining: 0 }));
             embedded += r.embedded;

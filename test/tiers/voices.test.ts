@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { prng } from '../../scripts/lib/prng.js';
 import { VOICE_MATCH_THRESHOLD } from '../../src/tiers/voices/prints.js';
+import { HubError } from '../../src/lib/errors.js';
 import { buildTestHub, get, post, type TestHub } from '../helpers/hub.js';
 
 const DIM = 192;
@@ -149,6 +150,28 @@ describe('merge', () => {
     expect(hub.db.prepare('SELECT samples FROM voiceprints v JOIN entities e ON e.id = v.entity_id WHERE e.name = ?').get('Brian')).toEqual({ samples: 2 });
     expect(hub.services.audit.query({ op: 'voice.merge', limit: 5 })).toHaveLength(1);
     expect((await post(hub, '/voices/merge', { source_name: src, target_name: 'Brian' })).status).toBe(404);
+  });
+});
+
+describe('with the embedder down', () => {
+  it('enroll and merge still commit and answer 200; the memories wait for a vector', async () => {
+    const down = await buildTestHub({
+      embedder: { provider: 'fake', model: 'down', dim: 8, fingerprint: 'down:8', ping: async () => false,
+        embed: async () => { throw new HubError('unavailable', 'embedder is down'); } },
+    });
+    try {
+      await post(down, '/voices/enroll', { entity_name: 'Brian', embedding: voice() });
+      const src = (await post(down, '/voices/identify', { embedding: voice() })).body.entity_name;
+      await post(down, '/remember', { entity_name: src, fact: `${src} likes rye bread` });
+      const e = await post(down, '/voices/enroll', { entity_name: src, new_name: 'Carl' });
+      expect(e.status).toBe(200);
+      const m = await post(down, '/voices/merge', { source_name: 'Carl', target_name: 'Brian' });
+      expect(m.status).toBe(200);
+      expect(m.body.memories_merged).toBe(1);
+      expect(down.services.memory.repo.pendingCount()).toBe(1);
+    } finally {
+      await down.close();
+    }
   });
 });
 

@@ -37,10 +37,15 @@ export function createVoicesService(deps: VoicesDeps) {
   const prints = createPrintStore(db, clock);
   const setMeta = db.prepare('UPDATE entities SET meta = ?, updated = ? WHERE id = ?');
 
+  /** After commit: caches, rollups, vectors. Their failure must not turn a committed change into an error. */
   async function after(oldName: string) {
     deps.onEntityChanged?.(oldName);
-    deps.rollup?.();
-    await deps.embedPending?.();
+    try {
+      deps.rollup?.();
+      await deps.embedPending?.();
+    } catch {
+      // the memories stay pending; the scheduler's embed_pending job (or `hearth reembed`) fills them later
+    }
   }
 
   return {
