@@ -27,6 +27,7 @@ import { createEpisodicService } from './tiers/episodic/episodic.service.js';
 import { createWorkingService } from './tiers/working/working.service.js';
 import { createProspectiveService } from './tiers/prospective/prospective.service.js';
 import { createSpatialService } from './tiers/spatial/spatial.service.js';
+import { createOverviewService } from './tiers/overview/overview.service.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -60,6 +61,7 @@ export function createServices(deps: ServiceDeps) {
   const timeseries = createTimeseriesService({
     db, clock, retentionDays: config.timeseries.retention_days, flushMs: config.timeseries.ingest_flush_ms,
     rollup: (seriesIds) => rollups.run({ seriesIds }),
+    onCommitted: (items, results) => events.emit('readings_committed', { items, results }),
   });
   const schedule = createScheduleService({ db, clock, entities, audit, timeZone: tz });
   // Cached entity/series ids die with a forgotten entity.
@@ -138,6 +140,7 @@ export function createServices(deps: ServiceDeps) {
     return { result: `${verb} ${r.deleted} raw readings older than ${config.timeseries.retention_days} days; rollups kept`, dry_run: input.dry_run, ...r };
   }
 
-  return { db, clock, config, embedder, llm, events, entities, audit, vectors, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial };
+  const overview = createOverviewService({ db, clock, decay: config.memory });
+  return { overview, db, clock, config, embedder, llm, events, entities, audit, vectors, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -23,6 +23,7 @@ import { episodicRoutes } from './routes/episodic.routes.js';
 import { workingRoutes } from './routes/working.routes.js';
 import { prospectiveRoutes } from './routes/prospective.routes.js';
 import { spatialRoutes } from './routes/spatial.routes.js';
+import { adminRoutes } from './admin/index.js';
 
 export interface AppOptions {
   services: Services;
@@ -115,5 +116,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(prospectiveRoutes(opts.services));
   await app.register(spatialRoutes(opts.services));
   await app.register(mcpRoutes(opts.services));
+  await app.register(adminRoutes(opts.services, { token: opts.token, health: opts.health }));
   return app;
 }

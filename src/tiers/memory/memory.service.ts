@@ -6,7 +6,7 @@ import type { Embedder } from '../../ai/types.js';
 import type { Db } from '../../db/open.js';
 import type { VectorStore } from '../../db/vectors.js';
 import type { Clock } from '../../lib/clock.js';
-import { notFound } from '../../lib/errors.js';
+import { invalid, notFound } from '../../lib/errors.js';
 import { toEpoch, trustLabel, trustLevel } from '../../lib/schema.js';
 import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
@@ -83,7 +83,12 @@ export function createMemoryService(deps: MemoryDeps) {
   return {
     repo,
 
-    async remember(input: RememberInput, actor: Actor = 'system'): Promise<RememberResult> {
+    /**
+     * `opts.replaces`: the id of an active memory of the same entity that this fact is a new version
+     * of (the admin UI's edit of a fact without a `fact_key`); it goes through the same supersession
+     * rule as a `fact_key` match.
+     */
+    async remember(input: RememberInput, actor: Actor = 'system', opts: { replaces?: number } = {}): Promise<RememberResult> {
       const warnings: string[] = [];
       const now = clock.now();
       const trust = input.source_trust === undefined ? config.trust_default_remember : trustLevel(input.source_trust);
@@ -116,8 +121,12 @@ export function createMemoryService(deps: MemoryDeps) {
         };
 
         let result: Omit<RememberResult, 'result' | 'warnings'>;
-        const current = input.fact_key ? repo.activeByKey(entity.id, input.fact_key) : undefined;
-        if (input.fact_key && current) {
+        const replaced = opts.replaces === undefined ? undefined : repo.get(opts.replaces);
+        if (opts.replaces !== undefined && (replaced?.status !== 'active' || replaced.entity_id !== entity.id)) {
+          throw invalid(`memory_id: ${opts.replaces} is not a current memory of ${entity.name}`);
+        }
+        const current = replaced ?? (input.fact_key ? repo.activeByKey(entity.id, input.fact_key) : undefined);
+        if (current) {
           if (current.fact.trim().toLowerCase() === input.fact.trim().toLowerCase()) return reinforce(current);
           if (trust >= current.source_trust) {
             const id = add('active');
@@ -125,7 +134,7 @@ export function createMemoryService(deps: MemoryDeps) {
             vectors.setActive(current.id, false);
             result = { id, entity_id: entity.id, action: 'superseded', superseded: current.id };
           } else {
-            const same = repo.contestedByKey(entity.id, input.fact_key).find((m) => m.fact.trim().toLowerCase() === input.fact.trim().toLowerCase());
+            const same = (input.fact_key ? repo.contestedByKey(entity.id, input.fact_key) : []).find((m) => m.fact.trim().toLowerCase() === input.fact.trim().toLowerCase());
             if (same) return { ...reinforce(same), action: 'contested' as const, superseded: current.id };
             result = { id: add('contested'), entity_id: entity.id, action: 'contested', superseded: current.id };
           }
@@ -158,6 +167,37 @@ export function createMemoryService(deps: MemoryDeps) {
         ? out.results.map((r) => `- ${r.entity_name}: ${r.fact}`).join('\n')
         : `Nothing remembered matches "${input.query}".`;
       return { result, ...out };
+    },
+
+    /**
+     * A person says a fact still holds: `last_confirmed` = now, so its decay starts over; the
+     * stored confidence is kept. Audited as `memory.confirm`.
+     */
+    confirm(input: { memory_id: number }, actor: Actor = 'system') {
+      return db.transaction(() => {
+        const m = repo.get(input.memory_id);
+        if (!m) throw notFound(`memory_id: no memory with id ${input.memory_id}`);
+        if (m.status !== 'active') throw invalid(`memory_id: memory ${m.id} is ${m.status}; only a current memory can be confirmed`);
+        const now = clock.now();
+        repo.reinforce(m.id, m.confidence, now);
+        audit.record(actor, 'memory.confirm', m.id, { last_confirmed: m.last_confirmed }, { last_confirmed: now });
+        return { result: `Confirmed for ${m.entity_name}: ${m.fact}`, id: m.id, last_confirmed: now };
+      })();
+    },
+
+    /**
+     * A corrected version of a current memory, written as a new memory that supersedes it (same
+     * entity, key and category unless given), with trust `user` — the path `remember` takes.
+     */
+    async revise(input: { memory_id: number; fact: string; category?: RememberInput['category'] }, actor: Actor = 'system') {
+      const m = repo.get(input.memory_id);
+      if (!m) throw notFound(`memory_id: no memory with id ${input.memory_id}`);
+      if (m.status !== 'active') throw invalid(`memory_id: memory ${m.id} is ${m.status}; edit the current version`);
+      const next: RememberInput = {
+        entity_name: m.entity_name, fact: input.fact, category: input.category ?? (m.category as RememberInput['category']),
+        confidence: 1, source: actor, source_trust: 5, entity_type: 'person', ...(m.fact_key ? { fact_key: m.fact_key } : {}),
+      };
+      return this.remember(next, actor, m.fact_key ? {} : { replaces: m.id });
     },
 
     /** Deletes one memory, or an entity with everything that belongs to it, in one transaction. */
