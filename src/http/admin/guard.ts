@@ -9,7 +9,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerOf, tokenMatches } from '../auth.js';
 import { csrfMatches, setSessionCookie, type Session, type Sessions } from './session.js';
-import { query } from './html.js';
+import { CSP } from './csp.js';
+import { LOGIN_CSP, loginPage } from './pages/login.js';
+
+export { CSP };
 
 export interface Access {
   /** `none`: not let in (only the login page is served). */
@@ -22,11 +25,6 @@ export const accessOf = (req: FastifyRequest): Access => access.get(req) ?? { vi
 export const csrfOf = (req: FastifyRequest): string => accessOf(req).session?.csrf ?? '';
 
 const PUBLIC = new Set(['/admin/login']);
-
-/** No script from anywhere but the hub, no inline script or style, no framing, forms post home only. */
-export const CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; " +
-  "form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /** A page a browser navigates to (redirect to login) rather than a script's fetch (401). */
 const isPage = (req: FastifyRequest, path: string) =>
@@ -44,7 +42,10 @@ export function registerGuard(app: FastifyInstance, sessions: Sessions, token: s
     const s = sessions.of(req);
     if (s) return void access.set(req, { via: 'session', session: s });
     if (PUBLIC.has(path)) return;
-    if (isPage(req, path)) return reply.code(303).header('location', `/admin/login${query({ next: req.url })}`).send();
+    // A browser gets the login form in place (it posts back to this URL); a script gets JSON.
+    if (isPage(req, path) && /\btext\/html\b/.test(String(req.headers.accept ?? ''))) {
+      return reply.code(401).header('content-security-policy', LOGIN_CSP).type('text/html; charset=utf-8').send(loginPage(req.url).value);
+    }
     reply.header('www-authenticate', 'Bearer realm="hearth"');
     return reply.code(401).send({ ok: false, error: 'unauthorized', message: 'authorization: log in at /admin/login or send a bearer token' });
   });

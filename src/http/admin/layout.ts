@@ -77,5 +77,5 @@ export function table(head: string[], rows: Html[], empty: string): Html {
 
 /** `next` for a redirect after a form: only a path of this UI. */
 export function backTo(next: unknown, fallback = '/admin/'): string {
-  return typeof next === 'string' && /^\/(admin\/|admin$|graph$)/.test(next) && !next.startsWith('//') ? next : fallback;
+  return typeof next === 'string' && /^\/(admin(\/|\?|$)|graph(\?|$))/.test(next) ? next : fallback;
 }

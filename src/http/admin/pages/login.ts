@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { html, trusted } from '../html.js';
-import { CSP } from '../guard.js';
+import { CSP } from '../csp.js';
 
 const STYLE = 'body{font:17px/1.5 system-ui,sans-serif;margin:0;padding:1rem;background:#f6f5f2;color:#222}' +
   'form{max-width:22rem;margin:12vh auto;background:#fff;padding:1.5rem;border-radius:.5rem;box-shadow:0 1px 4px #0002}' +
