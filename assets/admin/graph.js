@@ -24,6 +24,7 @@
         });
         cy.on('tap', 'node', (ev) => { window.location.href = '/admin/entity/' + encodeURIComponent(ev.target.data('label')); });
         el.dataset.ready = String(g.nodes.length);
+        window.hearthGraph = cy; // for tests and the curious: the cytoscape instance
       })
       .catch((e) => { el.textContent = 'Could not load the graph (' + e.message + ').'; });
   }
