@@ -84,6 +84,8 @@ async function flow(ctx: BrowserContext, label: string, width: number) {
 
   // Log in: the dashboard URL shows the login form in place, then the dashboard itself.
   await page.goto(`${origin}/admin/`);
+  await checkLayout(page, `${label} login`, width);
+  await shot(page, `${label}-login`);
   await page.fill('input[name=token]', TOKEN);
   await Promise.all([page.waitForURL(`${origin}/admin/`), page.click('button[type=submit]')]);
   await expect.poll(() => page.locator('h1').textContent()).toBe('Dashboard');
@@ -161,6 +163,7 @@ async function flow(ctx: BrowserContext, label: string, width: number) {
   // Prune preview renders too.
   await page.goto(`${origin}/admin/prune`);
   await checkLayout(page, `${label} prune`, width);
+  await shot(page, `${label}-prune`);
 
   expect(w.dialogs, 'a dialog opened: something executed').toEqual([]);
   expect(w.foreign, 'requests left the hub').toEqual([]);
@@ -179,7 +182,7 @@ describe('admin UI in Chromium', () => {
   }, 120_000);
 
   it('the same on a 390-px phone', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
     try {
       await flow(ctx, 'phone', 390);
     } finally {

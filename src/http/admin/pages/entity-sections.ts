@@ -6,7 +6,7 @@ import { html, query, seg, type Html } from '../html.js';
 import { confidence, table, when } from '../layout.js';
 
 const GRANULARITIES: Granularity[] = ['raw', 'hour', 'day', 'week'];
-const show = (v: unknown) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
+const show = (v: unknown) => (typeof v === 'number' ? String(Math.round(v * 100) / 100) : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
 
 export function locationSection(s: Services, e: EntityRow): Html {
   const now = s.clock.now();

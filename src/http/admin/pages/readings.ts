@@ -7,7 +7,7 @@ import type { ReadingStream, StreamFilter } from '../stream.js';
 
 export const StreamQuery = z.object({ entity: z.string().trim().max(200).optional(), metric: z.string().trim().max(200).optional() });
 
-const show = (v: unknown) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
+const show = (v: unknown) => (typeof v === 'number' ? String(Math.round(v * 100) / 100) : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
 
 export function readingsPage(req: FastifyRequest, stream: ReadingStream, f: StreamFilter, now: number) {
   const filter = { entity: f.entity || undefined, metric: f.metric || undefined };
