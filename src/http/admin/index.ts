@@ -41,7 +41,9 @@ export const adminRoutes = (s: Services, opts: AdminOptions = {}): FastifyPlugin
   const assets = loadAssets();
   const off = s.events.on('readings_committed', (p) => {
     const { items, results } = p as { items: PreparedReading[]; results: WriteResult[] };
-    rate.add(results.filter((r) => r.ok && !r.skipped).length);
+    let stored = 0;
+    for (const r of results) if (r.ok && !r.skipped) stored++;
+    rate.add(stored);
     stream.push(items, results);
   });
   app.addHook('preClose', async () => stream.close());

@@ -48,9 +48,12 @@ export function createReadingStream(headers: Record<string, string>) {
   return {
     /** Feeds a committed ingest batch (called from the event bus). */
     push(items: PreparedReading[], results: WriteResult[]): void {
-      items.forEach((it, i) => {
+      // With nobody watching, only the batch's tail can end up in the ring.
+      const from = clients.size ? 0 : Math.max(0, items.length - RING);
+      for (let i = from; i < items.length; i++) {
+        const it = items[i];
         const res = results[i];
-        if (!res?.ok || res.skipped) return;
+        if (!res?.ok || res.skipped) continue;
         const r: StreamReading = { entity_name: it.entity_name, metric: it.metric, value: it.value, unit: it.unit ?? null, source: it.source, ts: it.ts_ms / 1000 };
         ring.push(r);
         if (ring.length > RING) ring.shift();
@@ -59,7 +62,7 @@ export function createReadingStream(headers: Record<string, string>) {
           if (c.queue.length < MAX_PER_BATCH) c.queue.push(r);
           else c.dropped++;
         }
-      });
+      }
     },
     recent: (f: StreamFilter, limit = 50) => ring.filter((r) => matches(r, f)).slice(-limit).reverse(),
     /** Takes over the response as an SSE stream until the browser goes away. */
