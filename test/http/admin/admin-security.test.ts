@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestHub, type TestHub } from '../../helpers/hub.js';
 import { csrfIn, form, login, rememberAt, TOKEN } from './helpers.js';
+import { CONTROL, PATH_SEGMENTS, PROTO, SQL, UNICODE } from '../../security/nasty-strings.js';
 
 const HOSTILE = `Brian <script>alert('x')</script><img src=x onerror="alert(1)"> "quoted" & 'single'`;
 let hub: TestHub;
@@ -138,4 +139,32 @@ describe('with a session', () => {
     expect(total).toBeLessThan(300 * 1024);
     expect(csrfIn(page.body)).not.toBe('');
   });
+});
+
+describe('hostile input at every admin door', () => {
+  it('forms, paths and queries with hostile strings answer 2xx/3xx/4xx, never 5xx', async () => {
+    const { cookie, csrf } = await login(hub);
+    const strings = [...SQL, ...PROTO, ...CONTROL, ...UNICODE, ...PATH_SEGMENTS].map(String).filter((v) => {
+      try {
+        return encodeURIComponent(v) !== null; // lone surrogates cannot be sent in a URL or form at all
+      } catch {
+        return false;
+      }
+    }).slice(0, 120);
+    const statuses = new Set<number>();
+    for (const v of strings) {
+      const enc = encodeURIComponent(v);
+      const gets = [`/admin/entities?q=${enc}&type=${enc}`, `/admin/entity/${enc}`, `/admin/entity/Brian?g=${enc}`, `/admin/readings?entity=${enc}&metric=${enc}`,
+        `/graph?type=${enc}`, `/api/graph?type=${enc}`, `/admin/entity/bedroom/series.json?metric=${enc}`, `/admin/assets/${enc}`];
+      for (const url of gets) statuses.add((await hub.app.inject({ url, headers: { cookie } })).statusCode);
+      for (const [url, fields] of [
+        [`/admin/memory/${enc}/confirm`, {}], [`/admin/memory/${brianFact}/edit`, { fact: v, category: v }],
+        [`/admin/entity/${enc}/remember`, { fact: v, fact_key: v }], ['/admin/login', { token: v, next: v }],
+      ] as const) {
+        statuses.add((await form(hub, url, { _csrf: csrf, next: v, ...fields }, { cookie })).statusCode);
+      }
+    }
+    expect([...statuses].filter((s) => s >= 500)).toEqual([]);
+    expect(hub.services.memory.repo.get(brianFact)).toBeDefined();
+  }, 60_000);
 });
