@@ -7,6 +7,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestHub, type TestHub } from '../../helpers/hub.js';
@@ -189,6 +191,38 @@ describe('admin UI in Chromium', () => {
       await ctx.close();
     }
   }, 120_000);
+
+  it('on a phone: find what Brian prefers, correct it, and recall over MCP returns the correction', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const mcp = new Client({ name: 'admin-ui-test', version: '1.0.0' });
+    try {
+      const page = await ctx.newPage();
+      const w = watch(page);
+      await page.goto(`${origin}/admin/entities?q=Brian`);
+      await page.fill('input[name=token]', TOKEN);
+      await Promise.all([page.waitForURL(/\/admin\/entities\?q=Brian$/), page.click('button[type=submit]')]);
+      await Promise.all([page.waitForURL(/\/admin\/entity\/Brian$/), page.tap('a.entity-link:text-is("Brian")')]);
+      const row = page.locator('tr', { has: page.locator('td.fact', { hasText: 'Brian keeps the bedroom at 68°F at night' }) });
+      await row.locator('summary', { hasText: 'Edit' }).tap();
+      await row.locator('textarea[name=fact]').fill('Brian keeps the bedroom at 66°F at night');
+      await Promise.all([page.waitForURL(/\/admin\/entity\/Brian$/), row.locator('button[data-action=edit]').tap()]);
+      await expect.poll(() => page.locator('td.fact', { hasText: '66°F' }).count()).toBe(1);
+      await expect.poll(() => page.locator('tr.superseded td.fact', { hasText: '68°F' }).count()).toBe(1);
+      await checkLayout(page, 'phone corrected', 390);
+      await shot(page, 'phone-corrected');
+      expect(w.dialogs).toEqual([]);
+      expect(w.foreign).toEqual([]);
+
+      await mcp.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), { requestInit: { headers: bearer } }));
+      const r = await mcp.callTool({ name: 'recall', arguments: { query: 'what temperature does Brian keep the bedroom at night', entity_name: 'Brian' } });
+      const facts = (r.structuredContent as { results: { fact: string }[] }).results.map((x) => x.fact);
+      expect(facts[0]).toBe('Brian keeps the bedroom at 66°F at night');
+      expect(facts).not.toContain('Brian keeps the bedroom at 68°F at night');
+    } finally {
+      await mcp.close();
+      await ctx.close();
+    }
+  }, 60_000);
 
   it('without the token, no page or asset shows data', async () => {
     const ctx = await browser.newContext();
