@@ -38,7 +38,7 @@ ${tile('memories', c.memories.active)}
 ${tile('superseded / contested', `${c.memories.superseded} / ${c.memories.contested}`)}
 ${tile('relations', c.relations, '/graph')}
 ${tile('series', c.series, '/admin/readings')}
-${tile('readings', c.readings)}
+${tile(c.readings_exact ? 'readings' : 'readings (from ids)', c.readings)}
 ${tile('sessions', c.sessions)}
 ${tile('open tasks', c.open_tasks)}
 ${tile('intentions', c.active_intentions)}
