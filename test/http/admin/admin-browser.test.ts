@@ -60,6 +60,11 @@ function watch(page: Page): Watch {
     if (!r.url().startsWith(`${origin}/`)) w.foreign.push(r.url());
   });
   page.on('pageerror', (e) => w.errors.push(e.message));
+  // CSP violations ("Refused to load/execute/apply …") are console errors in Chromium. The 401 of the
+  // login form in place is one too ("Failed to load resource"), and expected.
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/status of 401/.test(m.text())) w.errors.push(`${page.url()}: ${m.text()}`);
+  });
   return w;
 }
 
@@ -212,6 +217,7 @@ describe('admin UI in Chromium', () => {
       await shot(page, 'phone-corrected');
       expect(w.dialogs).toEqual([]);
       expect(w.foreign).toEqual([]);
+      expect(w.errors).toEqual([]);
 
       await mcp.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), { requestInit: { headers: bearer } }));
       const r = await mcp.callTool({ name: 'recall', arguments: { query: 'what temperature does Brian keep the bedroom at night', entity_name: 'Brian' } });

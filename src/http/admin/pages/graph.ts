@@ -15,6 +15,10 @@ export function graphApi(s: Services, types: string[]) {
   return { ok: true, result: `${g.nodes.length} entities, ${g.edges.length} relations`, ...g };
 }
 
+/**
+ * cytoscape.js adds an inline <style> (`position: relative` for its container) unless an element
+ * with this id exists; the CSP forbids inline styles, so the page has one and admin.css the rule.
+ */
 export function graphPage(req: FastifyRequest, s: Services, types: string[]) {
   const all = s.overview.entityTypes();
   const g = s.overview.graph({ types });
@@ -28,6 +32,7 @@ ${all.map((t, i) => html`<label class="check"><input type="checkbox" name="type"
 <button type="submit">Show</button>
 </form>
 <p class="muted">${g.nodes.length} entities, ${g.edges.length} current relations. Tap an entity to open it.</p>
+<template id="__________cytoscape_stylesheet"></template>
 <div id="graph" data-src="/api/graph${query({ type: types.join(',') })}" role="img" aria-label="Graph of entities and their relations"></div>
 <details><summary>Relations as a list</summary>
 ${table(['From', 'Relation', 'To'], g.edges.map((e) => {
