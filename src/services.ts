@@ -141,6 +141,6 @@ export function createServices(deps: ServiceDeps) {
   }
 
   const overview = createOverviewService({ db, clock, decay: config.memory });
-  return { overview, db, clock, config, embedder, llm, events, entities, audit, vectors, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial };
+  return { db, clock, config, embedder, llm, events, entities, audit, vectors, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial, overview };
 }
 export type Services = ReturnType<typeof createServices>;

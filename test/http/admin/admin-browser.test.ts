@@ -15,6 +15,8 @@ import { buildTestHub, type TestHub } from '../../helpers/hub.js';
 import { rememberAt, TOKEN } from './helpers.js';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts');
+/** Generous: CI runs the suite on two busy cores. */
+const POLL = { timeout: 15_000 };
 const HOSTILE = `Brian's note <script>alert('pwned')</script><img src=x onerror="alert(1)">`;
 let hub: TestHub;
 let browser: Browser;
@@ -95,7 +97,7 @@ async function flow(ctx: BrowserContext, label: string, width: number) {
   await shot(page, `${label}-login`);
   await page.fill('input[name=token]', TOKEN);
   await Promise.all([page.waitForURL(`${origin}/admin/`), page.click('button[type=submit]')]);
-  await expect.poll(() => page.locator('h1').textContent()).toBe('Dashboard');
+  await expect.poll(() => page.locator('h1').textContent(), POLL).toBe('Dashboard');
   await checkLayout(page, `${label} dashboard`, width);
   await shot(page, `${label}-dashboard`);
 
@@ -107,7 +109,7 @@ async function flow(ctx: BrowserContext, label: string, width: number) {
   await shot(page, `${label}-entities`);
   await Promise.all([page.waitForURL(/\/admin\/entity\/Brian$/), page.click('a.entity-link:text-is("Brian")')]);
   const hostile = page.locator('td.fact', { hasText: "<script>alert('pwned')</script>" });
-  await expect.poll(() => hostile.count()).toBe(1);
+  await expect.poll(() => hostile.count(), POLL).toBe(1);
   await checkLayout(page, `${label} entity Brian`, width);
   await shot(page, `${label}-entity`);
 
@@ -129,11 +131,11 @@ async function flow(ctx: BrowserContext, label: string, width: number) {
   await page.goto(`${origin}/admin/`);
   const row = page.locator(`#memory-${confirmId}`);
   await row.locator('button[data-action=confirm]').click();
-  await expect.poll(() => row.locator('td[data-label=Confidence]').textContent()).toContain('100 %');
+  await expect.poll(() => row.locator('td[data-label=Confidence]').textContent(), POLL).toContain('100 %');
   const gone = page.locator(`#memory-${forgetId}`);
   await gone.locator('summary').click();
   await gone.locator('button[data-action=forget]').click();
-  await expect.poll(() => page.locator(`#memory-${forgetId}.gone`).count()).toBe(1);
+  await expect.poll(() => page.locator(`#memory-${forgetId}.gone`).count(), POLL).toBe(1);
   const fading = (await api('/fading')).memories.map((m: { id: number }) => m.id);
   expect(fading).not.toContain(confirmId);
   expect(fading).not.toContain(forgetId);
@@ -143,13 +145,13 @@ async function flow(ctx: BrowserContext, label: string, width: number) {
 
   // A reading published over MQTT shows up in the live stream without a reload.
   await page.goto(`${origin}/admin/readings?entity=garden_${label}`);
-  await expect.poll(() => page.locator('#stream-status').textContent()).toMatch(/^Live/);
+  await expect.poll(() => page.locator('#stream-status').textContent(), POLL).toMatch(/^Live/);
   const client = await mqtt.connectAsync(mqttUrl);
   await client.publishAsync(`hearth/record/garden_${label}/soil_moisture`, '42.5', { qos: 1 });
   await client.publishAsync(`hearth/record/elsewhere/soil_moisture`, '7', { qos: 1 });
   await client.endAsync();
   const arrived = page.locator('#stream-rows tr', { hasText: 'soil_moisture' });
-  await expect.poll(() => arrived.count(), { timeout: 5000 }).toBe(1);
+  await expect.poll(() => arrived.count(), POLL).toBe(1);
   expect(await arrived.textContent()).toContain('42.5');
   await checkLayout(page, `${label} readings`, width);
   await shot(page, `${label}-readings`);
@@ -211,8 +213,8 @@ describe('admin UI in Chromium', () => {
       await row.locator('summary', { hasText: 'Edit' }).tap();
       await row.locator('textarea[name=fact]').fill('Brian keeps the bedroom at 66°F at night');
       await Promise.all([page.waitForURL(/\/admin\/entity\/Brian$/), row.locator('button[data-action=edit]').tap()]);
-      await expect.poll(() => page.locator('td.fact', { hasText: '66°F' }).count()).toBe(1);
-      await expect.poll(() => page.locator('tr.superseded td.fact', { hasText: '68°F' }).count()).toBe(1);
+      await expect.poll(() => page.locator('td.fact', { hasText: '66°F' }).count(), POLL).toBe(1);
+      await expect.poll(() => page.locator('tr.superseded td.fact', { hasText: '68°F' }).count(), POLL).toBe(1);
       await checkLayout(page, 'phone corrected', 390);
       await shot(page, 'phone-corrected');
       expect(w.dialogs).toEqual([]);
