@@ -15,7 +15,7 @@ import { backTo, sendPage } from './layout.js';
 import { goneRow, memoryRow, MEMORY_HEAD, MEMORY_HEAD_WITH_ENTITY } from './memory-view.js';
 import { LOGIN_CSP, loginPage } from './pages/login.js';
 import { prunePage } from './pages/prune.js';
-import { setSessionCookie, type Sessions } from './session.js';
+import { createLoginLimiter, setSessionCookie, type Sessions } from './session.js';
 
 const MemoryParams = z.object({ id: z.coerce.number().int().positive() });
 const Form = z.object({ _csrf: z.string().optional(), next: z.string().max(2000).optional() });
@@ -35,12 +35,18 @@ export function actionRoutes(app: FastifyInstance, s: Services, sessions: Sessio
     return sendPage(reply.header('content-security-policy', LOGIN_CSP), loginPage(next));
   });
 
+  const limiter = createLoginLimiter();
   app.post('/admin/login', { schema: { ...hide, body: LoginForm } }, async (req, reply) => {
     const body = req.body as z.infer<typeof LoginForm>;
     if (!token) return back(reply, body.next);
+    const page = (status: number, message: string) =>
+      sendPage(reply.header('content-security-policy', LOGIN_CSP), loginPage(backTo(body.next), message), status);
+    if (limiter.blocked(req.ip)) return page(429, 'Too many wrong tokens from this address; wait ten minutes.');
     if (!tokenMatches(body.token, token)) {
-      return sendPage(reply.header('content-security-policy', LOGIN_CSP), loginPage(backTo(body.next), 'That is not the token of this hub.'), 401);
+      limiter.fail(req.ip);
+      return page(401, 'That is not the token of this hub.');
     }
+    limiter.succeed(req.ip);
     setSessionCookie(req, reply, sessions.create());
     return back(reply, body.next);
   });

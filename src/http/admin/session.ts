@@ -58,3 +58,17 @@ export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, s: Se
 
 /** Constant-time CSRF check of a form's `_csrf` field against the session's token. */
 export const csrfMatches = (s: Session, given: unknown) => typeof given === 'string' && tokenMatches(given, s.csrf);
+
+/** Failed logins per client address: after `max` failures within `windowS` the address waits out the window. */
+export function createLoginLimiter(now: () => number = () => Date.now() / 1000, max = 10, windowS = 600) {
+  const failures = new Map<string, number[]>();
+  const recent = (ip: string) => (failures.get(ip) ?? []).filter((t) => t > now() - windowS);
+  return {
+    blocked: (ip: string) => recent(ip).length >= max,
+    fail(ip: string): void {
+      if (failures.size > 10_000) failures.clear(); // bounded: a flood of addresses forgets, never grows
+      failures.set(ip, [...recent(ip), now()]);
+    },
+    succeed: (ip: string) => void failures.delete(ip),
+  };
+}

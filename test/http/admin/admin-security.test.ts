@@ -63,6 +63,20 @@ describe('without the token', () => {
   });
 });
 
+describe('login throttle', () => {
+  it('after ten wrong tokens from one address, even the right one waits (429)', async () => {
+    const other = { 'x-forwarded-for': 'ignored' }; // trustProxy is off: the address is the socket's
+    const from = { remoteAddress: '10.9.8.7' };
+    const attempt = (token: string) =>
+      hub.app.inject({ method: 'POST', url: '/admin/login', payload: `token=${token}`, headers: { 'content-type': 'application/x-www-form-urlencoded', ...other }, ...from });
+    for (let i = 0; i < 10; i++) expect((await attempt('wrong')).statusCode).toBe(401);
+    const blocked = await attempt(TOKEN);
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.headers['set-cookie']).toBeUndefined();
+    expect((await form(hub, '/admin/login', { token: TOKEN })).statusCode).toBe(303); // another address is not affected
+  });
+});
+
 describe('with a session', () => {
   it('login sets an HttpOnly SameSite=Strict cookie and redirects only within the UI', async () => {
     const res = await form(hub, '/admin/login', { token: TOKEN, next: '/admin/entity/Brian' });
