@@ -34,8 +34,9 @@ export function registerGuard(app: FastifyInstance, sessions: Sessions, token: s
   app.addHook('onRequest', async (req, reply) => {
     const path = req.url.split('?')[0];
     if (!token) {
+      // Only pages start a session (a script fetching assets or JSON must not churn the session table).
       let s = sessions.of(req);
-      if (!s) (s = sessions.create()), setSessionCookie(req, reply, s);
+      if (!s && isPage(req, path)) (s = sessions.create()), setSessionCookie(req, reply, s);
       return void access.set(req, { via: 'open', session: s });
     }
     if (tokenMatches(bearerOf(req.headers.authorization), token)) return void access.set(req, { via: 'bearer' });

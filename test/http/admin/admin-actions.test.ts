@@ -148,6 +148,8 @@ describe('without a token configured (loopback)', () => {
       const page = await open.app.inject({ url: '/admin/' });
       expect(page.statusCode).toBe(200);
       const cookie = String(page.headers['set-cookie']).split(';')[0];
+      expect((await open.app.inject({ url: '/admin/assets/admin.css' })).headers['set-cookie']).toBeUndefined(); // only pages start sessions
+      expect((await open.app.inject({ url: '/api/graph' })).json()).toMatchObject({ ok: true, nodes: [{ label: 'Eve' }] });
       expect((await form(open, `/admin/memory/${id}/confirm`, {}, { cookie })).statusCode).toBe(403);
       expect((await form(open, `/admin/memory/${id}/confirm`, { _csrf: csrfIn(page.body) }, { cookie })).statusCode).toBe(303);
     } finally {
