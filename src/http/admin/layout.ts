@@ -65,7 +65,7 @@ export function when(ts: number | null | undefined, now: number): Html {
   return html`<time datetime="${iso}" title="${iso}">${iso.slice(0, 16).replace('T', ' ')}</time> <span class="age">${ageText(now - ts)}</span>`;
 }
 
-export const pct = (x: number) => `${Math.round(x * 100)} %`;
+export const pct = (x: number) => `${Math.round(x * 100)}\u00a0%`; // no break between the number and %
 
 /** A bar for a confidence in [0, 1]; the number is in the text, the bar is a <meter>. */
 export const confidence = (x: number) => html`<meter min="0" max="1" low="0.3" high="0.7" optimum="1" value="${x}">${pct(x)}</meter> ${pct(x)}`;

@@ -51,7 +51,7 @@ describe('memory actions', () => {
     const c = await form(hub, `/admin/memory/${fading}/confirm`, { _csrf: auth.csrf, next: '/admin/' }, hx);
     expect(c.statusCode).toBe(200);
     expect(c.body).toMatch(new RegExp(`^<tr id="memory-${fading}"`));
-    expect(c.body).toContain('100 %');
+    expect(c.body).toMatch(/100\u00a0%/);
     const f = await form(hub, `/admin/memory/${doomed}/forget`, { _csrf: auth.csrf, next: '/admin/' }, hx);
     expect(f.body).toContain('Forgotten: Carol plays the cello on Sundays');
     const after = (await hub.app.inject({ url: '/fading', headers: bearer })).json().memories.map((m: { id: number }) => m.id);

@@ -147,7 +147,7 @@ async function flow(ctx: BrowserContext, label: string, width: number) {
   await page.goto(`${origin}/admin/`);
   const row = page.locator(`#memory-${confirmId}`);
   await row.locator('button[data-action=confirm]').click();
-  await expect.poll(() => row.locator('td[data-label=Confidence]').textContent(), POLL).toContain('100 %');
+  await expect.poll(() => row.locator('td[data-label=Confidence]').textContent(), POLL).toMatch(/100\s%/);
   const gone = page.locator(`#memory-${forgetId}`);
   await gone.locator('summary').click();
   await gone.locator('button[data-action=forget]').click();

@@ -25,7 +25,7 @@ export function entityPage(req: FastifyRequest, s: Services, name: string, g: z.
 
   const body = html`
 <p class="lede"><span class="tag">${e.type}</span> known since ${when(e.created, now)}${meta ? html` · <code>${meta}</code>` : ''}</p>
-<nav class="toc" aria-label="Sections"><a href="#memories">Memories</a><a href="#relations">Relations</a><a href="#location">Location</a><a href="#readings">Readings</a><a href="#more">Schedule, tasks, sessions</a></nav>
+<nav class="toc" aria-label="Sections"><a href="#memories">Memories</a><a href="#relations">Relations</a><a href="#readings">Readings</a><a href="#location">Location</a><a href="#more">Schedule, tasks, sessions</a></nav>
 
 <section id="memories"><h2>Memories (${memories.length})</h2>
 ${table(MEMORY_HEAD, memories.map((m) => memoryRow(req, m, now, { next: self, edit: true })), 'Nothing remembered yet.')}
