@@ -30,6 +30,7 @@ import { createSpatialService } from './tiers/spatial/spatial.service.js';
 import { createMemoryMcpImporter } from './io/memory-mcp.js';
 import { createMarkdownSync } from './io/markdown/markdown.service.js';
 import { createVoicesService } from './tiers/voices/voices.service.js';
+import { createOverviewService } from './tiers/overview/overview.service.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -63,6 +64,7 @@ export function createServices(deps: ServiceDeps) {
   const timeseries = createTimeseriesService({
     db, clock, retentionDays: config.timeseries.retention_days, flushMs: config.timeseries.ingest_flush_ms,
     rollup: (seriesIds) => rollups.run({ seriesIds }),
+    onCommitted: (items, results) => events.emit('readings_committed', { items, results }),
   });
   const schedule = createScheduleService({ db, clock, entities, audit, timeZone: tz });
   // Cached entity/series ids die with a forgotten entity.
@@ -152,6 +154,7 @@ export function createServices(deps: ServiceDeps) {
     },
   });
 
-  return { memoryMcpImport, markdown, voices, db, clock, config, embedder, llm, events, entities, audit, vectors, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial };
+  const overview = createOverviewService({ db, clock, decay: config.memory });
+  return { memoryMcpImport, markdown, voices, db, clock, config, embedder, llm, events, entities, audit, vectors, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial, overview };
 }
 export type Services = ReturnType<typeof createServices>;

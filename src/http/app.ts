@@ -25,6 +25,7 @@ import { prospectiveRoutes } from './routes/prospective.routes.js';
 import { spatialRoutes } from './routes/spatial.routes.js';
 import { markdownRoutes } from './routes/markdown.routes.js';
 import { voicesRoutes } from './routes/voices.routes.js';
+import { adminRoutes } from './admin/index.js';
 
 export interface AppOptions {
   services: Services;
@@ -119,5 +120,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(markdownRoutes(opts.services));
   await app.register(voicesRoutes(opts.services));
   await app.register(mcpRoutes(opts.services));
+  await app.register(adminRoutes(opts.services, { token: opts.token, health: opts.health }));
   return app;
 }

@@ -1,6 +1,7 @@
 /** Bearer-token auth for every route but /health (SPEC §6), compared in constant time. */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { isAdminPath } from './admin/paths.js';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -28,6 +29,7 @@ export function registerAuth(app: FastifyInstance, token: string | undefined): v
   app.addHook('onRequest', async (req, reply) => {
     const path = req.url.split('?')[0];
     if (path === '/health') return;
+    if (isAdminPath(path)) return; // the admin guard checks the bearer or a session cookie (admin/guard.ts)
     if (tokenMatches(bearerOf(req.headers.authorization), token)) return;
     reply.header('www-authenticate', 'Bearer realm="hearth"');
     return reply.code(401).send({ ok: false, error: 'unauthorized', message: 'authorization: a valid bearer token is required' });

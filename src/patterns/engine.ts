@@ -53,6 +53,8 @@ export function createPatternEngine(deps: {
   const { db, clock, memory, events, log } = deps;
   let loaded: Loaded[] = [];
   let running: Promise<RunReport> | null = null;
+  /** The latest finished run in this process (the admin dashboard shows it). */
+  let last: (RunReport & { at: number; dry_run: boolean }) | null = null;
   const upsert = db.prepare(
     `INSERT INTO promoted_patterns (entity_id, metric, pattern_key, detector, memory_id, detected, evidence)
      VALUES ((SELECT id FROM entities WHERE name = ?), ?, ?, ?, ?, ?, ?)
@@ -116,6 +118,7 @@ export function createPatternEngine(deps: {
     report.result = report.promoted.length
       ? `Found ${report.found.length} patterns; new or changed:\n${report.promoted.map((p) => `- ${p.fact}`).join('\n')}`
       : `Found ${report.found.length} patterns; nothing new to remember.`;
+    last = { ...report, at: clock.now(), dry_run: input.dry_run };
     return report;
   }
 
@@ -142,6 +145,7 @@ export function createPatternEngine(deps: {
       }
       loaded = configure(all);
     },
+    lastRun: () => last,
     detectors: () => loaded.map((l) => ({ name: l.detector.name, description: l.detector.description, options: l.opts })),
     run(input: PatternsRunInput = { dry_run: false }): Promise<RunReport> {
       running ??= run(input).finally(() => (running = null));

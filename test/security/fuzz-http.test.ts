@@ -384,6 +384,7 @@ const BASES: Record<string, () => Record<string, unknown>> = {
   'GET /get_session/{session_id}': () => ({ session_id: String(ids.session) }),
   'GET /wm/{task_id}': () => ({ task_id: String(ids.task) }),
   'GET /audit': () => ({ op: 'memory.*', actor: 'http', limit: '10', since: '0' }),
+  'GET /api/graph': () => ({ type: 'person,room' }),
   // Line protocol routes take text; their JSON "base" is only used by the JSON strategies (→ 400).
   'POST /write': () => ({}),
   'POST /api/v2/write': () => ({}),

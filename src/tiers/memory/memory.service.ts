@@ -6,7 +6,7 @@ import type { Embedder } from '../../ai/types.js';
 import type { Db } from '../../db/open.js';
 import type { VectorStore } from '../../db/vectors.js';
 import type { Clock } from '../../lib/clock.js';
-import { notFound } from '../../lib/errors.js';
+import { invalid, notFound } from '../../lib/errors.js';
 import { toEpoch, trustLabel, trustLevel } from '../../lib/schema.js';
 import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
@@ -158,6 +158,33 @@ export function createMemoryService(deps: MemoryDeps) {
         ? out.results.map((r) => `- ${r.entity_name}: ${r.fact}`).join('\n')
         : `Nothing remembered matches "${input.query}".`;
       return { result, ...out };
+    },
+
+    /**
+     * A person says a fact still holds: `last_confirmed` = now, so its decay starts over; the
+     * stored confidence is kept. Audited as `memory.confirm`.
+     */
+    confirm(input: { memory_id: number }, actor: Actor = 'system') {
+      return db.transaction(() => {
+        const m = repo.get(input.memory_id);
+        if (!m) throw notFound(`memory_id: no memory with id ${input.memory_id}`);
+        if (m.status !== 'active') throw invalid(`memory_id: memory ${m.id} is ${m.status}; only a current memory can be confirmed`);
+        const now = clock.now();
+        repo.reinforce(m.id, m.confidence, now);
+        audit.record(actor, 'memory.confirm', m.id, { last_confirmed: m.last_confirmed }, { last_confirmed: now });
+        return { result: `Confirmed for ${m.entity_name}: ${m.fact}`, id: m.id, last_confirmed: now };
+      })();
+    },
+
+    /**
+     * A person's correction of a current memory (admin UI): a new version through `revise`, same
+     * entity, key and category unless given, with trust `user`.
+     */
+    async edit(input: { memory_id: number; fact: string; category?: RememberInput['category'] }, actor: Actor = 'system') {
+      const m = repo.get(input.memory_id);
+      if (!m) throw notFound(`memory_id: no memory with id ${input.memory_id}`);
+      if (m.status !== 'active') throw invalid(`memory_id: memory ${m.id} is ${m.status}; edit the current version`);
+      return this.revise(m.id, { fact: input.fact, category: input.category ?? m.category, source_trust: 5, source: actor }, actor);
     },
 
     /** Deletes one memory, or an entity with everything that belongs to it, in one transaction. */

@@ -22,7 +22,7 @@ interface Pending {
   reject: (e: unknown) => void;
 }
 
-export function createIngestWriter(db: Db, repo: ReadingsRepo, opts: { flushMs?: number; maxBatch?: number; onCommit?: () => void } = {}) {
+export function createIngestWriter(db: Db, repo: ReadingsRepo, opts: { flushMs?: number; maxBatch?: number; onCommit?: (items: PreparedReading[], results: WriteResult[]) => void } = {}) {
   const flushMs = opts.flushMs ?? 2;
   const maxBatch = opts.maxBatch ?? 1000;
   let queue: Pending[] = [];
@@ -63,7 +63,7 @@ export function createIngestWriter(db: Db, repo: ReadingsRepo, opts: { flushMs?:
       else stats.rejected++;
       count(items[i].source, r.ok);
     });
-    opts.onCommit?.();
+    opts.onCommit?.(items, results);
     return results;
   }
 

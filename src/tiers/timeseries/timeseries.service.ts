@@ -25,6 +25,8 @@ export interface TimeseriesDeps {
   flushMs?: number;
   /** Incremental rollups, run before rollup queries (set by services.ts). */
   rollup?: (seriesIds?: number[]) => unknown;
+  /** Called after each committed ingest batch (the admin UI's live stream listens through events). */
+  onCommitted?: (items: PreparedReading[], results: WriteResult[]) => void;
 }
 
 export function createTimeseriesService(deps: TimeseriesDeps) {
@@ -32,7 +34,10 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
   const repo = createReadingsRepo(db, clock);
   const prepared = statementCache(db);
   let newSinceRollup = 0;
-  const writer = createIngestWriter(db, repo, { flushMs: deps.flushMs, onCommit: () => void (newSinceRollup = 1) });
+  const writer = createIngestWriter(db, repo, { flushMs: deps.flushMs, onCommit: (items, results) => {
+    newSinceRollup = 1;
+    deps.onCommitted?.(items, results);
+  } });
 
   /** Normalises a validated record into a storable reading, or throws naming the field. */
   function prepare(input: RecordInput, opts: { dedupe?: PreparedReading['dedupe'] } = {}): PreparedReading {

@@ -1,0 +1,32 @@
+// The entity graph: cytoscape.js over /api/graph; colour by type (same palette as the legend), tap opens the entity.
+'use strict';
+(function () {
+  const PALETTE = ['#8a3b12', '#1f6fb2', '#2f8a3c', '#a0529c', '#c58a00', '#0f8a8a', '#b23a48', '#5a5a5a', '#6b4ea8', '#7a8a1f'];
+  function init() {
+    const el = document.getElementById('graph');
+    if (!el || typeof cytoscape === 'undefined') return;
+    const colour = {};
+    document.querySelectorAll('[data-type][data-color-index]').forEach((s) => { colour[s.dataset.type] = PALETTE[Number(s.dataset.colorIndex)]; });
+    fetch(el.dataset.src, { credentials: 'same-origin', headers: { accept: 'application/json' } })
+      .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
+      .then((g) => {
+        const elements = g.nodes.map((n) => ({ data: { id: 'n' + n.id, label: n.label, type: n.type, colour: colour[n.type] || '#5a5a5a' } }))
+          .concat(g.edges.map((e) => ({ data: { id: 'e' + e.id, source: 'n' + e.from, target: 'n' + e.to, label: e.label } })));
+        const cy = cytoscape({
+          container: el,
+          elements,
+          wheelSensitivity: 0.3,
+          style: [
+            { selector: 'node', style: { 'background-color': 'data(colour)', label: 'data(label)', 'font-size': 12, 'text-valign': 'bottom', 'text-margin-y': 4, width: 28, height: 28 } },
+            { selector: 'edge', style: { width: 2, 'line-color': '#bbb', 'target-arrow-color': '#bbb', 'target-arrow-shape': 'triangle', 'curve-style': 'bezier', label: 'data(label)', 'font-size': 10, color: '#555', 'text-rotation': 'autorotate' } },
+          ],
+          layout: { name: g.nodes.length > 150 ? 'grid' : 'cose', animate: false, padding: 20 },
+        });
+        cy.on('tap', 'node', (ev) => { window.location.href = '/admin/entity/' + encodeURIComponent(ev.target.data('label')); });
+        el.dataset.ready = String(g.nodes.length);
+        window.hearthGraph = cy; // for tests and the curious: the cytoscape instance
+      })
+      .catch((e) => { el.textContent = 'Could not load the graph (' + e.message + ').'; });
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init); else init();
+})();

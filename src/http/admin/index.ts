@@ -1,0 +1,104 @@
+/**
+ * The admin UI (/admin/…) and the entity graph (/graph, /api/graph): a door like HTTP and MCP,
+ * rendering server-side from the same services, readable without JavaScript. Registered from
+ * app.ts with one call; see docs/admin-ui.md.
+ */
+import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Services } from '../../services.js';
+import { fromStorageError, isHubError } from '../../lib/errors.js';
+import { describeIssues } from '../../lib/validation.js';
+import { Granularity, MetricName } from '../../tiers/timeseries/timeseries.schemas.js';
+import { actionRoutes } from './actions.js';
+import { loadAssets } from './assets.js';
+import { CSP, registerGuard } from './guard.js';
+import { html } from './html.js';
+import { page, sendPage } from './layout.js';
+import { dashboardPage } from './pages/dashboard.js';
+import { entitiesPage, EntitiesQuery } from './pages/entities.js';
+import { EntityParams, EntityQuery, entityPage } from './pages/entity.js';
+import { graphApi, graphPage, GraphQuery, typesOf } from './pages/graph.js';
+import { prunePage } from './pages/prune.js';
+import { readingsPage, StreamQuery } from './pages/readings.js';
+import { createRateMeter } from './rate.js';
+import { createSessions } from './session.js';
+import { createReadingStream } from './stream.js';
+import type { PreparedReading, WriteResult } from '../../tiers/timeseries/readings.repo.js';
+
+export interface AdminOptions {
+  token?: string;
+  /** The hub's extra /health info (MQTT broker and bridge). */
+  health?: () => Record<string, unknown>;
+}
+
+const SSE_HEADERS = { 'content-security-policy': CSP, 'cache-control': 'private, no-store', 'x-content-type-options': 'nosniff' };
+const wantsHtml = (req: FastifyRequest) => !req.url.startsWith('/api/') && !req.url.split('?')[0].endsWith('.json');
+
+export const adminRoutes = (s: Services, opts: AdminOptions = {}): FastifyPluginAsync => async (app: FastifyInstance) => {
+  const sessions = createSessions();
+  const rate = createRateMeter();
+  const stream = createReadingStream(SSE_HEADERS);
+  const assets = loadAssets();
+  const off = s.events.on('readings_committed', (p) => {
+    const { items, results } = p as { items: PreparedReading[]; results: WriteResult[] };
+    let stored = 0;
+    for (const r of results) if (r.ok && !r.skipped) stored++;
+    rate.add(stored);
+    stream.push(items, results);
+  });
+  app.addHook('preClose', async () => stream.close());
+  app.addHook('onClose', async () => off());
+
+  // Forms post urlencoded; only these routes parse it.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) =>
+    done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
+  registerGuard(app, sessions, opts.token);
+
+  app.setErrorHandler((raw: FastifyError, req, reply: FastifyReply) => {
+    const err = (fromStorageError(raw) ?? raw) as FastifyError;
+    let status = 500;
+    let message = 'internal error; see the hub log';
+    if (isHubError(err)) (status = err.status), (message = err.message);
+    else if (err.validation) (status = 400), (message = describeIssues(err.validation as never, err.validationContext === 'querystring' ? 'query' : (err.validationContext ?? 'body')));
+    else if (err.statusCode && err.statusCode < 500) (status = err.statusCode), (message = err.message);
+    if (status >= 500) req.log.error({ err }, 'admin error');
+    if (!wantsHtml(req)) return reply.code(status).send({ ok: false, error: isHubError(err) ? err.code : 'invalid', message });
+    return sendPage(reply, page(req, { title: status === 404 ? 'Not found' : 'Could not do that' }, html`<p class="error" role="alert">${message}</p><p><a href="/admin/">Back to the dashboard</a></p>`), status);
+  });
+
+  const hide = { hide: true };
+  app.get('/admin', { schema: hide }, async (_req, reply) => reply.code(301).header('location', '/admin/').send());
+  app.get('/admin/', { schema: hide }, async (req, reply) => sendPage(reply, await dashboardPage(req, { services: s, rate, health: opts.health })));
+  app.get('/admin/entities', { schema: { ...hide, querystring: EntitiesQuery } }, async (req, reply) =>
+    sendPage(reply, entitiesPage(req, s, req.query as z.infer<typeof EntitiesQuery>)),
+  );
+  app.get('/admin/entity/:name', { schema: { ...hide, params: EntityParams, querystring: EntityQuery } }, async (req, reply) =>
+    sendPage(reply, entityPage(req, s, (req.params as { name: string }).name, (req.query as z.infer<typeof EntityQuery>).g)),
+  );
+  const SeriesQuery = z.object({ metric: MetricName, g: Granularity.default('raw') });
+  app.get('/admin/entity/:name/series.json', { schema: { ...hide, params: EntityParams, querystring: SeriesQuery } }, async (req) => {
+    const q = req.query as z.infer<typeof SeriesQuery>;
+    const r = s.timeseries.queryStream({ entity_name: (req.params as { name: string }).name, metric: q.metric, granularity: q.g, limit: 2000 });
+    return { ok: true, ...r };
+  });
+  app.get('/admin/readings', { schema: { ...hide, querystring: StreamQuery } }, async (req, reply) =>
+    sendPage(reply, readingsPage(req, stream, req.query as z.infer<typeof StreamQuery>, s.clock.now())),
+  );
+  app.get('/admin/readings/stream', { schema: { ...hide, querystring: StreamQuery } }, async (req, reply) => {
+    const q = req.query as z.infer<typeof StreamQuery>;
+    stream.open(req, reply, { entity: q.entity || undefined, metric: q.metric || undefined });
+  });
+  app.get('/admin/prune', { schema: hide }, async (req, reply) => sendPage(reply, prunePage(req, s, s.prune({ dry_run: true }, 'admin'))));
+  app.get('/admin/assets/:file', { schema: { ...hide, params: z.object({ file: z.string().max(100) }) } }, async (req, reply) =>
+    assets.send(req, reply, (req.params as { file: string }).file),
+  );
+  app.get('/graph', { schema: { ...hide, querystring: GraphQuery } }, async (req, reply) => sendPage(reply, graphPage(req, s, typesOf(req.query as z.infer<typeof GraphQuery>))));
+  app.get('/api/graph', { schema: { tags: ['admin'], summary: 'Entity graph {nodes, edges}, optionally of some types (?type=person,room)', querystring: GraphQuery } }, async (req) =>
+    graphApi(s, typesOf(req.query as z.infer<typeof GraphQuery>)),
+  );
+  actionRoutes(app, s, sessions, opts.token);
+  app.all('/admin/*', { schema: hide }, async (req, reply) =>
+    sendPage(reply, page(req, { title: 'Not found' }, html`<p>No page at ${req.url.split('?')[0]}.</p><p><a href="/admin/">Dashboard</a></p>`), 404),
+  );
+};

@@ -1,0 +1,81 @@
+/** The page shell and the small pieces every page uses (forms with CSRF, times, confidence). */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ageText } from '../../tiers/memory/decay.js';
+import { csrfOf, accessOf } from './guard.js';
+import { html, type Html } from './html.js';
+
+const NAV = [
+  ['/admin/', 'Dashboard'],
+  ['/admin/entities', 'Entities'],
+  ['/admin/readings', 'Readings'],
+  ['/graph', 'Graph'],
+  ['/admin/prune', 'Prune'],
+] as const;
+
+export interface PageOptions {
+  title: string;
+  active?: string;
+  scripts?: string[];
+  styles?: string[];
+}
+
+// htmx: no inline indicator <style> (CSP), no eval, no <script> from responses.
+const HTMX_CONFIG = '{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,"selfRequestsOnly":true,"historyCacheSize":0}';
+
+export function page(req: FastifyRequest, opts: PageOptions, body: Html): Html {
+  const session = accessOf(req).via === 'session';
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="htmx-config" content="${HTMX_CONFIG}">
+<meta name="referrer" content="same-origin">
+<title>${opts.title} · Hearth</title>
+<link rel="stylesheet" href="/admin/assets/admin.css">
+${(opts.styles ?? []).map((s) => html`<link rel="stylesheet" href="${s}">`)}
+<script src="/admin/assets/htmx.min.js" defer></script>
+<script src="/admin/assets/admin.js" defer></script>
+${(opts.scripts ?? []).map((s) => html`<script src="${s}" defer></script>`)}
+</head>
+<body>
+<header class="top">
+  <a class="brand" href="/admin/">Hearth</a>
+  <nav>${NAV.map(([href, label]) => html`<a href="${href}"${opts.active === label ? html` aria-current="page"` : ''}>${label}</a>`)}</nav>
+  ${session ? html`<form method="post" action="/admin/logout" class="logout">${csrfField(req)}<button type="submit">Log out</button></form>` : ''}
+</header>
+<main>
+<h1>${opts.title}</h1>
+${body}
+</main>
+</body>
+</html>`;
+}
+
+export const csrfField = (req: FastifyRequest) => html`<input type="hidden" name="_csrf" value="${csrfOf(req)}">`;
+
+export function sendPage(reply: FastifyReply, h: Html, status = 200) {
+  return reply.code(status).type('text/html; charset=utf-8').send(h.value);
+}
+
+/** "2026-12-01 09:10 (3 hours ago)"; times are shown in UTC with the age beside them. */
+export function when(ts: number | null | undefined, now: number): Html {
+  if (ts === null || ts === undefined) return html`—`;
+  const iso = new Date(ts * 1000).toISOString();
+  return html`<time datetime="${iso}" title="${iso}">${iso.slice(0, 16).replace('T', ' ')}</time> <span class="age">${ageText(now - ts)}</span>`;
+}
+
+export const pct = (x: number) => `${Math.round(x * 100)}\u00a0%`; // no break between the number and %
+
+/** A bar for a confidence in [0, 1]; the number is in the text, the bar is a <meter>. */
+export const confidence = (x: number) => html`<meter min="0" max="1" low="0.3" high="0.7" optimum="1" value="${x}">${pct(x)}</meter> ${pct(x)}`;
+
+export function table(head: string[], rows: Html[], empty: string): Html {
+  if (!rows.length) return html`<p class="empty">${empty}</p>`;
+  return html`<div class="scroll"><table><thead><tr>${head.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`;
+}
+
+/** `next` for a redirect after a form: only a path of this UI. */
+export function backTo(next: unknown, fallback = '/admin/'): string {
+  return typeof next === 'string' && /^\/(admin(\/|\?|$)|graph(\?|$))/.test(next) ? next : fallback;
+}

@@ -1,0 +1,55 @@
+/** One memory as a table row with its actions (confirm, edit, forget), used by the dashboard and entity pages. */
+import type { FastifyRequest } from 'fastify';
+import { trustLabel } from '../../lib/schema.js';
+import { CATEGORIES } from '../../tiers/memory/memory.schemas.js';
+import { html, seg, type Html } from './html.js';
+import { confidence, csrfField, when } from './layout.js';
+
+export interface MemoryView {
+  id: number;
+  entity_name: string;
+  fact: string;
+  category: string;
+  confidence: number;
+  effective_confidence: number;
+  source: string;
+  source_trust: number;
+  fact_key: string | null;
+  last_confirmed: number;
+}
+
+export const MEMORY_HEAD = ['Fact', 'Category', 'Trust', 'Confidence', 'Last confirmed', 'Actions'];
+export const MEMORY_HEAD_WITH_ENTITY = ['Entity', ...MEMORY_HEAD];
+
+/** htmx swaps the row for the answer; without JavaScript the form posts and the page reloads. */
+function action(req: FastifyRequest, m: MemoryView, verb: string, label: string, next: string, cls = '') {
+  const url = `/admin/memory/${m.id}/${verb}`;
+  return html`<form method="post" action="${url}" hx-post="${url}" hx-target="closest tr" hx-swap="outerHTML">
+${csrfField(req)}<input type="hidden" name="next" value="${next}"><button type="submit" class="${cls}" data-action="${verb}">${label}</button></form>`;
+}
+
+export function memoryRow(req: FastifyRequest, m: MemoryView, now: number, opts: { next: string; withEntity?: boolean; edit?: boolean }): Html {
+  const categories = CATEGORIES.map((c) => html`<option value="${c}"${c === m.category ? html` selected` : ''}>${c}</option>`);
+  return html`<tr id="memory-${m.id}" data-memory-id="${m.id}">
+${opts.withEntity ? html`<td data-label="Entity"><a href="/admin/entity/${seg(m.entity_name)}">${m.entity_name}</a></td>` : ''}
+<td data-label="Fact" class="fact">${m.fact}${m.fact_key ? html` <code class="key">${m.fact_key}</code>` : ''}</td>
+<td data-label="Category">${m.category}</td>
+<td data-label="Trust">${trustLabel(m.source_trust)} <span class="muted">(${m.source})</span></td>
+<td data-label="Confidence" title="stored ${m.confidence}">${confidence(m.effective_confidence)}</td>
+<td data-label="Last confirmed">${when(m.last_confirmed, now)}</td>
+<td data-label="Actions" class="actions">
+${action(req, m, 'confirm', 'Confirm', opts.next)}
+${opts.edit ? html`<details class="inline"><summary>Edit</summary>
+<form method="post" action="/admin/memory/${m.id}/edit" class="stack">${csrfField(req)}
+<input type="hidden" name="next" value="${opts.next}">
+<label>Fact <textarea name="fact" required maxlength="4000" rows="3">${m.fact}</textarea></label>
+<label>Category <select name="category">${categories}</select></label>
+<button type="submit" data-action="edit">Save new version</button></form></details>` : ''}
+<details class="inline"><summary>Forget…</summary>${action(req, m, 'forget', 'Forget for good', opts.next, 'danger')}</details>
+</td>
+</tr>`;
+}
+
+/** What replaces a row after htmx confirm/forget. */
+export const goneRow = (m: { id: number; fact: string }, cols: number) =>
+  html`<tr id="memory-${m.id}" class="gone"><td colspan="${cols}">Forgotten: ${m.fact}</td></tr>`;

@@ -1,0 +1,70 @@
+/** GET /admin/: counts per tier, ingest rate, embedder and broker, the pattern engine, recent changes, fading memories. */
+import type { FastifyRequest } from 'fastify';
+import type { Services } from '../../../services.js';
+import { AuditQuery } from '../../../tiers/audit/audit.schemas.js';
+import { html, seg } from '../html.js';
+import { page, table, when } from '../layout.js';
+import { memoryRow, MEMORY_HEAD_WITH_ENTITY } from '../memory-view.js';
+import type { RateMeter } from '../rate.js';
+
+export interface DashboardDeps {
+  services: Services;
+  rate: RateMeter;
+  health?: () => Record<string, unknown>;
+}
+
+const withTimeout = <T>(p: Promise<T>, ms: number, fallback: T) =>
+  Promise.race([p.catch(() => fallback), new Promise<T>((r) => setTimeout(() => r(fallback), ms).unref())]);
+
+export async function dashboardPage(req: FastifyRequest, d: DashboardDeps) {
+  const s = d.services;
+  const now = s.clock.now();
+  const c = s.overview.counts();
+  const rate = d.rate.rates();
+  const answers = await withTimeout(s.embedder.ping(), 500, false);
+  const mqtt = (d.health?.().mqtt ?? { mode: 'off' }) as { mode: string; url?: string; connected?: boolean; bridge?: { received: number; ingested: number; unparseable: number } };
+  const last = s.patterns.lastRun();
+  const promoted = s.patterns.promoted().slice(0, 5);
+  const audit = s.audit.query(AuditQuery.parse({ limit: 10 }));
+  const fading = s.memory.fading({ threshold: 0.3, limit: 20 });
+
+  const tile = (label: string, value: number | string, href?: string) =>
+    html`<div class="tile">${href ? html`<a href="${href}">` : ''}<span class="n">${value}</span><span class="l">${label}</span>${href ? html`</a>` : ''}</div>`;
+
+  const body = html`
+<section class="tiles" aria-label="Counts per tier">
+${tile('entities', c.entities, '/admin/entities')}
+${tile('memories', c.memories.active)}
+${tile('superseded / contested', `${c.memories.superseded} / ${c.memories.contested}`)}
+${tile('relations', c.relations, '/graph')}
+${tile('series', c.series, '/admin/readings')}
+${tile(c.readings_exact ? 'readings' : 'readings (from ids)', c.readings)}
+${tile('sessions', c.sessions)}
+${tile('open tasks', c.open_tasks)}
+${tile('intentions', c.active_intentions)}
+${tile('located objects', c.located_objects)}
+${tile('schedule events', c.schedule_events)}
+${tile('patterns', c.promoted_patterns)}
+</section>
+
+<section><h2>Status</h2>
+<dl class="status">
+<dt>Ingest</dt><dd><span id="rate-minute">${rate.last_minute}</span> readings in the last minute, ${rate.last_hour} in the last hour</dd>
+<dt>Embedder</dt><dd>${s.embedder.provider} / ${s.embedder.model} (${s.embedder.dim}-d): ${answers ? html`<span class="ok">answers</span>` : html`<span class="bad">does not answer</span>`}; vectors ${s.vectors.state}, ${s.memory.repo.pendingCount()} pending</dd>
+<dt>MQTT</dt><dd>${mqtt.mode}${mqtt.url ? html` at <code>${mqtt.url}</code>` : ''}${mqtt.mode !== 'off' ? html`: ${mqtt.connected ? html`<span class="ok">up</span>` : html`<span class="bad">down</span>`}` : ''}${mqtt.bridge ? `; ${mqtt.bridge.received} messages, ${mqtt.bridge.ingested} ingested, ${mqtt.bridge.unparseable} unparseable` : ''}</dd>
+<dt>Pattern engine</dt><dd>${last ? html`last run ${when(last.at, now)}${last.dry_run ? ' (dry run)' : ''}: ${last.found.length} found, ${last.promoted.length} new or changed, ${last.errors.length} errors` : 'not run since the hub started'}</dd>
+</dl>
+${last?.promoted.length ? html`<ul>${last.promoted.map((p) => html`<li>${p.fact}</li>`)}</ul>` : ''}
+${promoted.length ? html`<h3>Recently detected patterns</h3><ul>${promoted.map((p) => html`<li>${p.entity_name ? html`<a href="/admin/entity/${seg(p.entity_name)}">${p.entity_name}</a>: ` : ''}${p.fact ?? p.pattern_key} <span class="muted">(${p.detector}, ${when(p.detected, now)})</span></li>`)}</ul>` : ''}
+</section>
+
+<section><h2>Fading memories</h2>
+<p class="muted">Effective confidence below 30 %: confirm what still holds, forget what does not.</p>
+${table(MEMORY_HEAD_WITH_ENTITY, fading.memories.map((m) => memoryRow(req, m, now, { next: '/admin/', withEntity: true })), 'Nothing is fading.')}
+</section>
+
+<section><h2>Recent changes</h2>
+${table(['When', 'Who', 'What', 'Target'], audit.map((a) => html`<tr><td data-label="When">${when(a.ts, now)}</td><td data-label="Who">${a.actor}</td><td data-label="What">${a.op}</td><td data-label="Target">${a.target ?? ''}</td></tr>`), 'No changes yet.')}
+</section>`;
+  return page(req, { title: 'Dashboard', active: 'Dashboard' }, body);
+}

@@ -1,0 +1,57 @@
+/** GET /admin/entity/:name — everything the home knows about one entity, from the tier services. */
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Services } from '../../../services.js';
+import { trustLabel } from '../../../lib/schema.js';
+import { EntityName } from '../../../lib/schema.js';
+import { Granularity } from '../../../tiers/timeseries/timeseries.schemas.js';
+import { CATEGORIES } from '../../../tiers/memory/memory.schemas.js';
+import { html, seg } from '../html.js';
+import { csrfField, page, pct, table, when } from '../layout.js';
+import { memoryRow, MEMORY_HEAD } from '../memory-view.js';
+import { readingsSection, tierSections } from './entity-sections.js';
+
+export const EntityParams = z.object({ name: EntityName });
+export const EntityQuery = z.object({ g: Granularity.default('raw') });
+
+export function entityPage(req: FastifyRequest, s: Services, name: string, g: z.infer<typeof Granularity>) {
+  const now = s.clock.now();
+  const e = s.entities.get(name, 'name');
+  const self = `/admin/entity/${seg(e.name)}`;
+  const memories = s.overview.memoriesOf(e.id);
+  const history = s.overview.historyOf(e.id);
+  const relations = s.relations.list(e.id, { include_history: true });
+  const meta = Object.keys(e.meta).length ? JSON.stringify(e.meta, null, 1) : null;
+
+  const body = html`
+<p class="lede"><span class="tag">${e.type}</span> known since ${when(e.created, now)}${meta ? html` · <code>${meta}</code>` : ''}</p>
+<nav class="toc" aria-label="Sections"><a href="#memories">Memories</a><a href="#relations">Relations</a><a href="#readings">Readings</a><a href="#location">Location</a><a href="#more">Schedule, tasks, sessions</a></nav>
+
+<section id="memories"><h2>Memories (${memories.length})</h2>
+${table(MEMORY_HEAD, memories.map((m) => memoryRow(req, m, now, { next: self, edit: true })), 'Nothing remembered yet.')}
+<details class="add"><summary>Add a memory</summary>
+<form method="post" action="${self}/remember" class="stack">${csrfField(req)}
+<label>Fact <textarea name="fact" required maxlength="4000" rows="3" placeholder="${e.name} prefers …"></textarea></label>
+<label>Category <select name="category">${CATEGORIES.map((c) => html`<option value="${c}">${c}</option>`)}</select></label>
+<label>Key (optional: makes the fact single-valued) <input name="fact_key" maxlength="100" placeholder="e.g. bedroom_temp_night"></label>
+<button type="submit" data-action="remember">Remember</button>
+</form></details>
+<h3>History (${history.length})</h3>
+${table(
+  ['Fact', 'Status', 'Trust', 'Stored confidence', 'Valid', 'Replaced by'],
+  history.map((m) => html`<tr class="${m.status}"><td data-label="Fact" class="fact">${m.fact}</td><td data-label="Status">${m.status}</td><td data-label="Trust">${trustLabel(m.source_trust)} <span class="muted">(${m.source})</span></td><td data-label="Stored confidence">${pct(m.confidence)}</td><td data-label="Valid">${when(m.valid_from, now)} → ${m.valid_until ? when(m.valid_until, now) : 'now'}</td><td data-label="Replaced by">${m.superseded_by ?? ''}</td></tr>`),
+  'No superseded or contested versions.',
+)}
+</section>
+
+<section id="relations"><h2>Relations</h2>
+${table(
+  ['Relation', 'Since', 'Until'],
+  relations.map((r) => html`<tr${r.valid_until ? html` class="ended"` : ''}><td data-label="Relation">${r.direction === 'out' ? html`${e.name} <em>${r.rel_type.replaceAll('_', ' ')}</em> <a href="/admin/entity/${seg(r.other)}">${r.other}</a>` : html`<a href="/admin/entity/${seg(r.other)}">${r.other}</a> <em>${r.rel_type.replaceAll('_', ' ')}</em> ${e.name}`}</td><td data-label="Since">${when(r.valid_from, now)}</td><td data-label="Until">${r.valid_until ? when(r.valid_until, now) : 'current'}</td></tr>`),
+  'No relations.',
+)}
+</section>
+${readingsSection(s, e, g, self)}
+${tierSections(s, e)}`;
+  return page(req, { title: e.name, active: 'Entities', styles: ['/admin/assets/uPlot.min.css'], scripts: ['/admin/assets/uPlot.iife.min.js', '/admin/assets/charts.js'] }, body);
+}
