@@ -129,9 +129,11 @@ describe('hearth CLI', () => {
     const bad = await run(process.execPath, [CLI, 'restore', junk], { env }).catch((e) => e);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/not a SQLite database|integrity/);
-    writeFileSync(join(dir, 'data', 'hearth.pid'), String(process.pid));
+    // This test process opens the database (shared lock), as `hearth serve` or `hearth mcp` would.
+    hub = await buildTestHub({ dir });
     const busy = await run(process.execPath, [CLI, 'restore', target], { env }).catch((e) => e);
-    expect(busy.stderr).toMatch(/is serving .*stop it first/);
+    await hub.stop();
+    expect(busy.stderr).toMatch(new RegExp(`is in use by pid ${process.pid} .*stop it first`));
   });
 
   it('patterns and prune run as one-shot commands', async () => {
