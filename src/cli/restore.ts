@@ -10,7 +10,7 @@ import { existsSync, linkSync, mkdirSync, readdirSync, realpathSync, renameSync,
 import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from '../db/migrations/index.js';
-import { openDatabase } from '../db/open.js';
+import { holdsData, openDatabase } from '../db/open.js';
 import { acquireLock, type Release } from '../db/locks.js';
 import { fsyncPath } from '../db/premigration.js';
 import { explainOpenError } from '../db/errors.js';
@@ -117,6 +117,10 @@ export async function restoreCommand({ config, args }: CommandContext): Promise<
     renameSync(temp, current); // atomic: hearth.db is the old or the new database, never missing
     fsyncPath(dir);
     openDatabase({ dataDir: dir, lock: 'none', keptCheck: false }).close(); // applies any newer migrations
+    if (keptAs && !holdsData(current)) {
+      // An empty backup installed on purpose: the kept copy must not make serve refuse it later.
+      renameSync(keptAs, (keptAs = `${keptAs}.replaced-by-empty`));
+    }
     process.stdout.write(`restored ${source} into ${current}${keptAs ? `; the previous database is kept as ${keptAs}` : ''}\n`);
     return 0;
   } finally {

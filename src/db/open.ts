@@ -103,13 +103,28 @@ function assertWhole(path: string): void {
   }
 }
 
-/** `<file>.before-restore-*` copies an old or interrupted restore left beside the database. */
+/** `<file>.before-restore-<stamp>` copies an old or interrupted restore left beside the database. */
 export function keptBeside(dataDir: string, fileName = 'hearth.db'): string[] {
+  const re = new RegExp(`^${fileName.replace(/\./g, '\\.')}\\.before-restore-[0-9TZ-]+$`);
   return readdirSync(dataDir)
-    .filter((n) => n.startsWith(`${fileName}.before-restore-`) && statSync(join(dataDir, n)).size > 0)
+    .filter((n) => re.test(n) && statSync(join(dataDir, n)).size > 0)
     .sort()
     .reverse()
     .map((n) => join(dataDir, n));
+}
+
+/** True unless the file opens and has no entities (a copy that cannot be read counts as data). */
+export function holdsData(path: string): boolean {
+  try {
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      return Boolean(db.prepare('SELECT 1 FROM entities LIMIT 1').get());
+    } finally {
+      db.close();
+    }
+  } catch {
+    return true;
+  }
 }
 
 const keptMessage = (path: string, kept: string, what: string) =>
@@ -117,15 +132,15 @@ const keptMessage = (path: string, kept: string, what: string) =>
 
 function refuseInterruptedRestore(dataDir: string, fileName: string, path: string): void {
   if (existsSync(path) && statSync(path).size > 0) return;
-  const kept = keptBeside(dataDir, fileName);
-  if (kept.length) throw new DataError(keptMessage(path, kept[0], existsSync(path) ? 'is empty' : 'is missing'));
+  const kept = keptBeside(dataDir, fileName).find(holdsData);
+  if (kept) throw new DataError(keptMessage(path, kept, existsSync(path) ? 'is empty' : 'is missing'));
 }
 
 function refuseEmptyBesideKept(db: Db, dataDir: string, fileName: string, path: string): void {
-  const kept = keptBeside(dataDir, fileName);
-  if (!kept.length) return;
-  if (db.prepare('SELECT 1 FROM entities LIMIT 1').get()) return;
-  throw new DataError(keptMessage(path, kept[0], 'holds no data'));
+  const candidates = keptBeside(dataDir, fileName);
+  if (!candidates.length || db.prepare('SELECT 1 FROM entities LIMIT 1').get()) return;
+  const kept = candidates.find(holdsData);
+  if (kept) throw new DataError(keptMessage(path, kept, 'holds no data'));
 }
 
 /**

@@ -74,7 +74,7 @@ describe('hearth CLI', () => {
     const out = await run(process.execPath, [CLI, 'doctor', '--json'], { env: baseEnv(dir) });
     const report = JSON.parse(out.stdout);
     expect(report.ok).toBe(true);
-    expect(report.checks.map((c: { name: string }) => c.name)).toEqual(['integrity', 'foreign_keys', 'schema', 'counts', 'embedder', 'vectors']);
+    expect(report.checks.map((c: { name: string }) => c.name)).toEqual(['disk', 'integrity', 'foreign_keys', 'schema', 'counts', 'embedder', 'vectors']);
     const ext = await run(process.execPath, [CLI, 'doctor', '--json'], { env: { ...baseEnv(dir), HEARTH_MQTT_MODE: 'external', HEARTH_MQTT_URL: `mqtt://127.0.0.1:${await freePort()}` } }).catch((e) => e);
     expect(ext.code).toBe(1);
     expect(JSON.parse(ext.stdout).checks.find((c: { name: string }) => c.name === 'broker')).toMatchObject({ ok: false });
