@@ -6,7 +6,7 @@
  * live file to a kept name and renames the copy over it: a crash at any moment leaves either the
  * old or the new database at `hearth.db`, never none.
  */
-import { existsSync, linkSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from '../db/migrations/index.js';
@@ -100,6 +100,11 @@ export async function restoreCommand({ config, args }: CommandContext): Promise<
     } finally {
       src.close();
     }
+    // The installed file keeps the live one's owner and mode (a `sudo hearth restore` must not
+    // leave a root-owned database the service user cannot write); a new one is 0600.
+    const like = existsSync(current) ? statSync(current) : null;
+    chmodSync(temp, like ? like.mode & 0o777 : 0o600);
+    if (like && process.getuid?.() === 0) chownSync(temp, like.uid, like.gid);
     fsyncPath(temp);
     let keptAs = '';
     if (existsSync(current)) {
