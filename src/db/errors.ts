@@ -64,7 +64,7 @@ export function explainOpenError(e: unknown, dir: string, file: string): DataErr
   }
   if (code === 'EACCES' || code === 'EPERM' || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY') || code === 'SQLITE_PERM') {
     return new DataError(
-      `cannot ${existsSync(path) ? 'write' : 'create'} ${path}: permission denied for ${user}; give it to that user (\`sudo chown -R ${user} ${path === file ? file : dir}\`) or set data_dir (or HEARTH_DATA_DIR) to a directory it owns`,
+      `cannot ${path === file ? 'open' : existsSync(path) ? 'write' : 'create'} ${path}: permission denied for ${user}; give it to that user (\`sudo chown -R ${user} ${path === file ? file : dir}\`) or set data_dir (or HEARTH_DATA_DIR) to a directory it owns`,
     );
   }
   if (code === 'ENOSPC' || code === 'SQLITE_FULL') return new DataError(`no space left for ${file}: free some space on its file system, then start again`);

@@ -7,14 +7,17 @@ import { describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { userInfo } from 'node:os';
 import { resolveDataDir, packageRoot, INSTALLED_DATA_DIR } from '../../src/config/data-dir.js';
 import { loadConfig } from '../../src/config/load.js';
 import { diskCheck } from '../../src/cli/doctor.js';
 import { tempDir } from '../helpers/hub.js';
 import { CLI, cliEnv, oneLine, runCli } from '../helpers/cli.js';
 
-const nobody = spawnSync('id', ['-u', 'nobody']).status === 0 && process.getuid?.() === 0;
-const asNobody = ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups'];
+// Root bypasses permission checks: as root the CLI runs as `nobody` (setpriv), otherwise as ourselves.
+const isRoot = process.getuid?.() === 0;
+const user = isRoot ? 'nobody' : userInfo().username;
+const prefix = isRoot ? ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups'] : undefined;
 
 describe('data dir resolution (one for every command)', () => {
   it('HEARTH_DATA_DIR, then the config file (relative to the file), then a default independent of cwd', () => {
@@ -50,7 +53,7 @@ describe('data dir resolution (one for every command)', () => {
     mcp.stdin.end();
     await new Promise((r) => mcp.on('close', r));
     expect(err).toContain(`hearth mcp: database ${join(conf, 'data', 'hearth.db')} (config ${join(conf, 'config.toml')})`);
-  });
+  }, 90_000);
 
   it('mcp, serve and doctor fail with one line naming the path when data_dir is a file', async () => {
     const root = tempDir();
@@ -62,7 +65,7 @@ describe('data dir resolution (one for every command)', () => {
       expect(oneLine(r.stderr), r.stderr).toBe(true);
       expect(r.stderr).toContain(`${join(root, 'file')} is not a directory`);
     }
-  });
+  }, 90_000);
 
   it("leaves an existing data dir's mode alone (1777 stays 1777); a dir it creates is 0700", async () => {
     const root = tempDir();
@@ -74,29 +77,31 @@ describe('data dir resolution (one for every command)', () => {
     expect(statSync(join(shared, 'hearth.db')).mode & 0o777).toBe(0o600);
     await runCli(['doctor'], cliEnv(join(root, 'new')));
     expect(statSync(join(root, 'new')).mode & 0o777).toBe(0o700);
-  });
+  }, 90_000);
 
-  it.runIf(nobody)('a foreign-owned data dir or database: one line naming the path and the chown fix (as nobody)', async () => {
+  it('a foreign-owned data dir or an unreadable database: one line naming the path and the chown fix', async () => {
     const root = tempDir();
     chmodSync(root, 0o755);
     const foreign = join(root, 'foreign');
-    mkdirSync(foreign, { mode: 0o755 }); // owned by root, not writable by nobody
+    mkdirSync(foreign, { mode: 0o755 }); // as root: owned by root, not writable by nobody
+    if (!isRoot) chmodSync(foreign, 0o555);
     for (const cmd of ['serve', 'mcp', 'doctor']) {
-      const r = await runCli([cmd], cliEnv(foreign), { prefix: asNobody, cwd: root });
+      const r = await runCli([cmd], cliEnv(foreign), { prefix, cwd: root });
       expect(r.code, `${cmd}: ${r.stdout}${r.stderr}`).toBe(1);
       const text = cmd === 'doctor' ? r.stdout : r.stderr;
-      expect(text).toContain(`cannot write ${foreign}: permission denied for nobody; give it to that user (\`sudo chown -R nobody ${foreign}\`)`);
+      expect(text).toContain(`cannot write ${foreign}: permission denied for ${user}; give it to that user (\`sudo chown -R ${user} ${foreign}\`)`);
       if (cmd !== 'doctor') expect(oneLine(r.stderr), r.stderr).toBe(true);
     }
     // A dir nobody owns holding a database it cannot read.
     const own = join(root, 'own');
-    expect((await runCli(['doctor'], cliEnv(own))).code).toBe(0); // root creates the database
-    spawnSync('chown', ['nobody:nogroup', own]);
-    const r = await runCli(['serve'], cliEnv(own), { prefix: asNobody, cwd: root });
+    expect((await runCli(['doctor'], cliEnv(own))).code).toBe(0); // we create the database (0600)
+    if (isRoot) spawnSync('chown', ['nobody:nogroup', own]);
+    else chmodSync(join(own, 'hearth.db'), 0);
+    const r = await runCli(['serve'], cliEnv(own), { prefix, cwd: root });
     expect(r.code).toBe(1);
     expect(oneLine(r.stderr), r.stderr).toBe(true);
-    expect(r.stderr).toContain(`cannot write ${join(own, 'hearth.db')}: permission denied for nobody; give it to that user (\`sudo chown -R nobody ${join(own, 'hearth.db')}\`)`);
-  });
+    expect(r.stderr).toContain(`cannot open ${join(own, 'hearth.db')}: permission denied for ${user}; give it to that user (\`sudo chown -R ${user} ${join(own, 'hearth.db')}\`)`);
+  }, 90_000);
 
   it('doctor checks free space on the data dir', async () => {
     expect(diskCheck(10 * 2 ** 30, 2 ** 20, '/d')).toMatchObject({ name: 'disk', ok: true });
@@ -106,5 +111,5 @@ describe('data dir resolution (one for every command)', () => {
     const dir = join(tempDir(), 'data');
     const r = await runCli(['doctor'], cliEnv(dir));
     expect(r.stdout).toMatch(new RegExp(`ok {3}disk {10}\\d+ MiB free on ${dir}`));
-  });
+  }, 90_000);
 });
