@@ -86,7 +86,11 @@ describe('restore', () => {
       seen.add(names[0]);
       // Whatever was left, the next command opens it.
       const doctor = await runCli(['doctor', '--json'], cliEnv(dir));
-      expect(JSON.parse(doctor.stdout).checks.find((c: { name: string }) => c.name === 'integrity')).toMatchObject({ ok: true });
+      const checks = JSON.parse(doctor.stdout).checks as { name: string; ok: boolean; detail: string }[];
+      expect(checks.find((c) => c.name === 'integrity')).toMatchObject({ ok: true });
+      if (existsSync(join(dir, 'hearth.db.restoring'))) {
+        expect(checks.find((c) => c.name === 'restore')?.detail).toContain('left from an interrupted restore');
+      }
     }
     expect(midCopy, 'at least one kill landed before the restore finished').toBeGreaterThan(0);
     // Which of the two survived depends on where each kill landed; both are whole databases.
