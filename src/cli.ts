@@ -8,6 +8,8 @@ import { ConfigError, loadConfig } from './config/load.js';
 import { SchemaError } from './db/open.js';
 import { HubError } from './lib/errors.js';
 import { COMMANDS } from './cli/commands.js';
+import { DataError, damagedMessage, isDamaged } from './db/errors.js';
+import { join } from 'node:path';
 
 const USAGE = `usage: hearth <command> [--config FILE] [options]
 
@@ -43,7 +45,12 @@ async function main(argv: string[]): Promise<number | undefined> {
     return 2;
   }
   const { config, file } = loadConfig({ configPath: values.config as string | undefined });
-  return command({ config, file, args: rest, flags: values as Record<string, unknown> });
+  try {
+    return await command({ config, file, args: rest, flags: values as Record<string, unknown> });
+  } catch (e) {
+    // Damage met after the database opened (a truncated file, a bad page read at start-up).
+    throw isDamaged(e) ? new DataError(damagedMessage(join(config.data_dir, 'hearth.db'), (e as Error).message)) : e;
+  }
 }
 
 main(process.argv.slice(2)).then(
@@ -51,7 +58,7 @@ main(process.argv.slice(2)).then(
     if (code !== undefined && code !== null) process.exitCode = code;
   },
   (e: unknown) => {
-    const known = e instanceof ConfigError || e instanceof SchemaError || e instanceof HubError;
+    const known = e instanceof ConfigError || e instanceof SchemaError || e instanceof HubError || e instanceof DataError;
     process.stderr.write(`hearth: ${known ? (e as Error).message : (e as Error).stack ?? String(e)}\n`);
     process.exitCode = known && e instanceof HubError && e.code === 'invalid' ? 2 : 1;
   },

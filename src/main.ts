@@ -7,6 +7,8 @@ import { createAi } from './ai/providers.js';
 import type { Embedder, Llm } from './ai/types.js';
 import type { Config } from './config/schema.js';
 import { openDatabase, type Db } from './db/open.js';
+import { createIntegrity, type Integrity } from './db/integrity.js';
+import { join } from 'node:path';
 import { buildApp } from './http/app.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createServices, type Services } from './services.js';
@@ -31,6 +33,8 @@ export interface Hub {
   warnings: string[];
   mqtt: MqttDoor | null;
   scheduler: Scheduler | null;
+  /** Database integrity (quick check at serve start, damage met by requests); feeds /health. */
+  integrity: Integrity;
   /** Starts listening doors; resolves with the bound addresses. */
   start(): Promise<{ http?: string; mqtt?: string }>;
   stop(): Promise<void>;
@@ -40,6 +44,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
   const { config } = opts;
   const clock = opts.clock ?? systemClock;
   const db = openDatabase({ dataDir: config.data_dir });
+  const integrity = createIntegrity(config.data_dir === ':memory:' ? ':memory:' : join(config.data_dir, 'hearth.db'));
   // Until the HTTP app (and its logger) exists, log to stderr.
   let logTo = (msg: string) => console.error(msg);
   const log = (msg: string) => logTo(msg);
@@ -70,6 +75,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
     warnings,
     mqtt: null,
     scheduler: null,
+    integrity,
     async start() {
       let http: string | undefined;
       if (config.http.enabled) http = await hub.app.listen({ host: config.http.host, port: config.http.port });
@@ -83,6 +89,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
         ['http', () => hub.app.close()],
         ['mqtt', () => hub.mqtt?.stop()],
         ['ingest', () => services.timeseries.writer.close()],
+        ['integrity', () => integrity.stop()],
       ] as const) {
         try {
           await close();
@@ -108,6 +115,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
     health: () => ({
       mqtt: hub.mqtt ? { mode: hub.mqtt.mode, url: hub.mqtt.url, connected: hub.mqtt.connected(), bridge: hub.mqtt.bridge.stats } : { mode: 'off' },
       ingest: services.timeseries.writer.stats,
+      ...integrity.health(),
     }),
   });
   logTo = (msg: string) => hub.app.log.warn(msg);

@@ -16,11 +16,12 @@ export interface CommandContext {
 type Command = (ctx: CommandContext) => Promise<number | undefined>;
 
 const serve: Command = async ({ config, file }) => {
+  const release = claimDataDir(config.data_dir); // one serve per data dir, refused before anything starts
+  process.on('exit', release);
   const hub = await createHub({ config, logger: { level: config.log_level } });
   for (const w of hub.warnings) hub.app.log.warn(w);
-  const release = claimDataDir(config.data_dir);
-  process.on('exit', release);
   const { http, mqtt } = await hub.start();
+  void hub.integrity.check().then((state) => state === 'damaged' && hub.app.log.error(`database ${config.data_dir}/hearth.db is damaged: run \`hearth doctor\`, then \`hearth restore <backup>\``));
   hub.app.log.info(`hearth serving: http ${http ?? 'off'}; mqtt ${mqtt ?? 'off'} (${config.mqtt.mode}); data ${config.data_dir}; config ${file ?? '(defaults)'}`);
   let stopping = false;
   const stop = async (signal: string) => {

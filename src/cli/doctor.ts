@@ -4,6 +4,29 @@ import { MIGRATIONS } from '../db/migrations/index.js';
 import { createHub } from '../main.js';
 import type { CommandContext } from './commands.js';
 import { connect } from 'node:net';
+import { existsSync, statfsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { preMigrationBackups } from '../db/premigration.js';
+import { restoreLeftovers } from './restore.js';
+
+const MiB = 1024 * 1024;
+/** Room for one more copy of the database (a pre-migration backup, a restore) plus 64 MiB. */
+export function diskCheck(freeBytes: number, dbBytes: number, dir: string): Check {
+  const need = dbBytes + 64 * MiB;
+  const mib = (n: number) => `${(n / MiB).toFixed(n < 10 * MiB ? 1 : 0)} MiB`;
+  return {
+    name: 'disk',
+    ok: freeBytes >= need,
+    detail: `${mib(freeBytes)} free on ${dir} (database ${mib(dbBytes)})${freeBytes >= need ? '' : `; needs at least ${mib(need)} for a backup or an upgrade: free some space`}`,
+  };
+}
+
+function diskOf(dataDir: string): Check {
+  const dbPath = join(dataDir, 'hearth.db');
+  const dbBytes = ['', '-wal'].reduce((n, ext) => n + (existsSync(dbPath + ext) ? statSync(dbPath + ext).size : 0), 0);
+  const fs = statfsSync(existsSync(dataDir) ? dataDir : '.');
+  return diskCheck(fs.bavail * fs.bsize, dbBytes, dataDir);
+}
 
 /** True when something accepts TCP connections at host:port within 2 s. */
 function reachable(host: string, port: number): Promise<boolean> {
@@ -14,7 +37,7 @@ function reachable(host: string, port: number): Promise<boolean> {
   });
 }
 
-interface Check {
+export interface Check {
   name: string;
   ok: boolean;
   detail: string;
@@ -22,6 +45,14 @@ interface Check {
 
 export async function runDoctor({ config, flags }: CommandContext): Promise<number> {
   const checks: Check[] = [];
+  try {
+    checks.push(diskOf(config.data_dir));
+  } catch (e) {
+    checks.push({ name: 'disk', ok: false, detail: `cannot read free space of ${config.data_dir}: ${(e as Error).message}` });
+  }
+  for (const left of restoreLeftovers(config.data_dir)) {
+    checks.push({ name: 'restore', ok: true, detail: `${left} is left from an interrupted restore (the database was not touched); it is removed by the next restore` });
+  }
   let hub: Awaited<ReturnType<typeof createHub>> | undefined;
   try {
     const db = openDatabase({ dataDir: config.data_dir });
@@ -30,7 +61,9 @@ export async function runDoctor({ config, flags }: CommandContext): Promise<numb
     const fk = db.pragma('foreign_key_check') as unknown[];
     checks.push({ name: 'foreign_keys', ok: fk.length === 0, detail: `${fk.length} violations` });
     const version = db.pragma('user_version', { simple: true }) as number;
-    checks.push({ name: 'schema', ok: version === MIGRATIONS.length, detail: `version ${version} of ${MIGRATIONS.length}` });
+    const last = preMigrationBackups(join(config.data_dir, 'hearth.db'))[0];
+    const kept = last ? `; last pre-migration backup ${last.path} (version ${last.fromVersion}, ${new Date(last.at).toISOString()})` : '; no pre-migration backup';
+    checks.push({ name: 'schema', ok: version === MIGRATIONS.length, detail: `version ${version} of ${MIGRATIONS.length}${kept}` });
     db.close();
     hub = await createHub({ config: { ...config, http: { ...config.http, enabled: false } } });
     const s = hub.services;

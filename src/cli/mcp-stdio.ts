@@ -3,10 +3,13 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { createMcpServer } from '../mcp/server.js';
 import { createHub } from '../main.js';
 import type { CommandContext } from './commands.js';
+import { join } from 'node:path';
 
-export async function runMcpStdio({ config }: CommandContext): Promise<undefined> {
+export async function runMcpStdio({ config, file }: CommandContext): Promise<undefined> {
   // The stdio server shares the database with a running `hearth serve` (WAL allows it) but opens no listeners.
   const hub = await createHub({ config: { ...config, http: { ...config.http, enabled: false } } });
+  // An MCP client shows only "connection closed" on failure: stderr (its log) names what was opened.
+  process.stderr.write(`hearth mcp: database ${join(config.data_dir, 'hearth.db')} (config ${file ?? 'none: defaults'})\n`);
   for (const w of hub.warnings) process.stderr.write(`hearth mcp: ${w}\n`);
   const server = createMcpServer(hub.services, 'mcp');
   const transport = new StdioServerTransport();

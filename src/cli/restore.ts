@@ -1,40 +1,31 @@
 /**
- * `hearth backup <file>` and `hearth restore <file>`. Backup uses SQLite's online backup API, so it
- * is consistent while `hearth serve` writes (never a raw copy of the main file without its WAL).
- * Restore checks the backup (integrity, schema version), refuses while a hub is serving from the
- * data dir (its pid file names a live process), keeps the current database aside, and installs the
- * backup in its place.
+ * `hearth backup <file>` and `hearth restore <file>` (docs/operations.md#restore). Backup uses
+ * SQLite's online backup API, so it is consistent while `hearth serve` writes. Restore takes the
+ * data dir's exclusive lock (refused, naming the pid, while serve, mcp or anything else has the
+ * database open), checks the backup, copies it *beside* the live file, fsyncs it, hard-links the
+ * live file to a kept name and renames the copy over it: a crash at any moment leaves either the
+ * old or the new database at `hearth.db`, never none.
  */
-import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from '../db/migrations/index.js';
-import { openDatabase } from '../db/open.js';
+import { holdsData, openDatabase } from '../db/open.js';
+import { acquireLock, type Release } from '../db/locks.js';
+import { fsyncPath } from '../db/premigration.js';
+import { explainOpenError } from '../db/errors.js';
 import { HubError, invalid } from '../lib/errors.js';
 import type { CommandContext } from './commands.js';
 
-const PID_FILE = 'hearth.pid';
+const DB_FILE = 'hearth.db';
 
-/** Marks the data dir as served by this process; returns the remover. */
-export function claimDataDir(dataDir: string): () => void {
-  const file = join(dataDir, PID_FILE);
-  writeFileSync(file, String(process.pid), { mode: 0o600 });
-  return () => {
-    try {
-      if (readFileSync(file, 'utf8') === String(process.pid)) unlinkSync(file);
-    } catch {
-      /* already gone */
-    }
-  };
-}
-
-function servingPid(dataDir: string): number | null {
+/** Holds the serve lock for this process's life (one `hearth serve` per data dir); returns the release. */
+export function claimDataDir(dataDir: string): Release {
   try {
-    const pid = Number(readFileSync(join(dataDir, PID_FILE), 'utf8'));
-    process.kill(pid, 0);
-    return pid;
-  } catch {
-    return null;
+    if (!existsSync(dataDir)) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    return acquireLock(dataDir, 'serve');
+  } catch (e) {
+    throw explainOpenError(e, dataDir, join(dataDir, DB_FILE)) ?? e;
   }
 }
 
@@ -47,16 +38,22 @@ export async function backupCommand({ config, args }: CommandContext): Promise<n
   } finally {
     db.close();
   }
-  process.stdout.write(`backed up ${join(config.data_dir, 'hearth.db')} to ${target}\n`);
+  process.stdout.write(`backed up ${join(config.data_dir, DB_FILE)} to ${target}\n`);
   return 0;
 }
 
-export async function restoreCommand({ config, args }: CommandContext): Promise<number> {
-  const source = args[0];
-  if (!source) throw invalid('restore: give the backup file, e.g. hearth restore /var/backups/hearth.db');
-  if (!existsSync(source)) throw invalid(`restore: ${source} does not exist`);
-  const pid = servingPid(config.data_dir);
-  if (pid) throw new HubError('conflict', `restore: hearth (pid ${pid}) is serving ${config.data_dir}; stop it first`);
+/** The same file (or a hard link to it), or one of its -wal/-shm companions. */
+function isLiveFile(source: string, current: string): boolean {
+  if (!existsSync(current)) return false;
+  const s = statSync(source);
+  const c = statSync(current);
+  if (s.dev === c.dev && s.ino === c.ino) return true;
+  const real = realpathSync(source);
+  const live = realpathSync(current);
+  return real === `${live}-wal` || real === `${live}-shm` || real === `${live}-journal`;
+}
+
+function checkBackup(source: string): void {
   let check: Database.Database;
   try {
     check = new Database(source, { readonly: true, fileMustExist: true });
@@ -74,19 +71,68 @@ export async function restoreCommand({ config, args }: CommandContext): Promise<
   } finally {
     check.close();
   }
-  const current = join(config.data_dir, 'hearth.db');
-  let keptAs = '';
-  if (existsSync(current)) {
-    // Fold the WAL into the main file first so the kept copy is complete on its own.
-    const db = new Database(current);
-    db.pragma('wal_checkpoint(TRUNCATE)');
-    db.close();
-    keptAs = `${current}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-    renameSync(current, keptAs);
-    for (const ext of ['-wal', '-shm']) rmSync(current + ext, { force: true });
-  }
-  copyFileSync(source, current);
-  openDatabase({ dataDir: config.data_dir }).close(); // applies permissions and any newer migrations
-  process.stdout.write(`restored ${source} into ${current}${keptAs ? `; the previous database is kept as ${keptAs}` : ''}\n`);
-  return 0;
 }
+
+export async function restoreCommand({ config, args }: CommandContext): Promise<number> {
+  const source = args[0];
+  const dir = config.data_dir;
+  if (!source) throw invalid('restore: give the backup file, e.g. hearth restore /var/backups/hearth.db');
+  if (!existsSync(source)) throw invalid(`restore: ${source} does not exist`);
+  const current = join(dir, DB_FILE);
+  if (isLiveFile(source, current)) {
+    throw invalid(`restore: ${source} is the live database of ${dir}, not a backup; make one with \`hearth backup <file>\` and restore that`);
+  }
+  let release: Release;
+  try {
+    if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+    release = acquireLock(dir, 'exclusive');
+  } catch (e) {
+    throw explainOpenError(e, dir, current) ?? e;
+  }
+  try {
+    checkBackup(source);
+    const temp = `${current}.restoring`;
+    rmSync(temp, { force: true });
+    // The backup API copies the source's WAL content too and never tears a page.
+    const src = new Database(source, { readonly: true, fileMustExist: true });
+    try {
+      await src.backup(temp);
+    } finally {
+      src.close();
+    }
+    // The installed file keeps the live one's owner and mode (a `sudo hearth restore` must not
+    // leave a root-owned database the service user cannot write); a new one is 0600.
+    const like = existsSync(current) ? statSync(current) : null;
+    chmodSync(temp, like ? like.mode & 0o777 : 0o600);
+    if (like && process.getuid?.() === 0) chownSync(temp, like.uid, like.gid);
+    fsyncPath(temp);
+    let keptAs = '';
+    if (existsSync(current)) {
+      // Fold the WAL into the main file; with the exclusive lock nobody else has it open, so
+      // closing removes -wal/-shm and the main file is complete on its own.
+      const live = new Database(current, { fileMustExist: true });
+      live.pragma('wal_checkpoint(TRUNCATE)');
+      live.close();
+      for (const ext of ['-wal', '-shm']) if (existsSync(current + ext) && statSync(current + ext).size === 0) rmSync(current + ext);
+      if (existsSync(`${current}-wal`)) throw new HubError('conflict', `restore: ${current}-wal is still there after a checkpoint; is another program using ${dir}?`);
+      keptAs = `${current}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+      linkSync(current, keptAs); // the live file stays in place until the rename below
+    }
+    fsyncPath(dir);
+    renameSync(temp, current); // atomic: hearth.db is the old or the new database, never missing
+    fsyncPath(dir);
+    openDatabase({ dataDir: dir, lock: 'none', keptCheck: false }).close(); // applies any newer migrations
+    if (keptAs && !holdsData(current)) {
+      // An empty backup installed on purpose: the kept copy must not make serve refuse it later.
+      renameSync(keptAs, (keptAs = `${keptAs}.replaced-by-empty`));
+    }
+    process.stdout.write(`restored ${source} into ${current}${keptAs ? `; the previous database is kept as ${keptAs}` : ''}\n`);
+    return 0;
+  } finally {
+    release();
+  }
+}
+
+/** Leftovers of a restore that was killed before its rename (the live database was untouched). */
+export const restoreLeftovers = (dir: string) =>
+  existsSync(dir) ? readdirSync(dir).filter((n) => n === `${DB_FILE}.restoring`).map((n) => join(dir, basename(n))) : [];

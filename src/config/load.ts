@@ -1,11 +1,13 @@
 /**
  * Finds, reads and validates the configuration: TOML file (`--config`, `$HEARTH_CONFIG`,
  * `./config.toml`, `/etc/hearth/config.toml`, first found), then environment overrides (the seed's
- * `MEMORY_*` names kept). Any problem is one `ConfigError` line naming the key.
+ * `MEMORY_*` names kept). Any problem is one `ConfigError` line naming the key. `data_dir` is made
+ * absolute the same way for every command (src/config/data-dir.ts).
  */
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { parse as parseToml } from 'smol-toml';
 import { ConfigSchema, type Config } from './schema.js';
+import { resolveDataDir } from './data-dir.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -123,12 +125,15 @@ export function loadConfig(opts: LoadOptions = {}): { config: Config; file: stri
       throw new ConfigError(`config file ${file}: ${why}`);
     }
   }
+  const fileDataDir = typeof raw.data_dir === 'string' && file ? { value: raw.data_dir, path: file } : undefined;
   for (const [name, [path, conv]] of Object.entries(ENV_MAP)) {
     const value = env[name];
     if (value !== undefined && value !== '') setPath(raw, path, conv(value, name));
   }
   for (const [path, value] of Object.entries(opts.overrides ?? {})) setPath(raw, path, value);
   const config = parseConfig(raw, file ?? 'config');
+  const envDataDir = (opts.overrides?.data_dir as string | undefined) ?? (env.HEARTH_DATA_DIR || undefined);
+  config.data_dir = resolveDataDir({ env: envDataDir, file: fileDataDir });
   assertSafeBinds(config);
   assertTlsFiles(config);
   return { config, file };

@@ -1,12 +1,17 @@
 /**
  * Opens the one SQLite authority (SPEC §2): WAL, foreign keys, busy timeout, sqlite-vec loaded,
- * migrations by `PRAGMA user_version`. Data dir 0700, database 0600.
+ * migrations by `PRAGMA user_version`. A data dir or database Hearth creates is 0700 / 0600; an
+ * existing one's mode and owner are left alone. Every opener holds the data dir's shared lock
+ * (src/db/locks.ts) until `close()`. Problems a person can fix are one-line `DataError`s.
  */
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { MIGRATIONS } from './migrations/index.js';
+import { DataError, damagedMessage, explainOpenError, isDamaged } from './errors.js';
+import { acquireLock, type Release } from './locks.js';
+import { backupBeforeMigration } from './premigration.js';
 
 export type Db = Database.Database;
 
@@ -18,17 +23,47 @@ export interface OpenOptions {
   /** Directory for the database; created 0700. Use ':memory:' only in unit tests. */
   dataDir: string;
   fileName?: string;
+  /** 'none' only for a caller that already holds the exclusive lock (restore). */
+  lock?: 'shared' | 'none';
+  /** Refuse an empty database with a `.before-restore-*` copy beside it (default true; restore: false). */
+  keptCheck?: boolean;
+  /** Where notices go (the pre-migration backup line); default stderr. */
+  log?: (line: string) => void;
 }
 
-export function openDatabase({ dataDir, fileName = 'hearth.db' }: OpenOptions): Db {
-  let path = ':memory:';
-  if (dataDir !== ':memory:') {
+const stderrLine = (line: string) => void process.stderr.write(`hearth: ${line}\n`);
+
+export function openDatabase({ dataDir, fileName = 'hearth.db', lock = 'shared', log = stderrLine, keptCheck = true }: OpenOptions): Db {
+  if (dataDir === ':memory:') return configure(new Database(':memory:'), { log });
+  const path = join(dataDir, fileName);
+  let release: Release = () => {};
+  let db: Db | undefined;
+  try {
     if (!existsSync(dataDir)) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    chmodSync(dataDir, 0o700);
-    path = join(dataDir, fileName);
+    if (lock === 'shared') release = acquireLock(dataDir, 'shared');
+    if (keptCheck) refuseInterruptedRestore(dataDir, fileName, path);
+    assertWhole(path);
+    if (!existsSync(path)) closeSync(openSync(path, 'wx', 0o600)); // SQLite gives -wal/-shm the same mode
+    db = new Database(path, { fileMustExist: true });
+    configure(db, { path, log });
+    if (keptCheck) refuseEmptyBesideKept(db, dataDir, fileName, path);
+  } catch (e) {
+    db?.close();
+    release();
+    throw e instanceof SchemaError ? e : (explainOpenError(e, dataDir, path) ?? e);
   }
-  const db = new Database(path);
-  if (path !== ':memory:') chmodSync(path, 0o600);
+  const close = db.close.bind(db);
+  db.close = () => {
+    try {
+      return close();
+    } finally {
+      release();
+    }
+  };
+  return db;
+}
+
+function configure(db: Db, { path, log }: { path?: string; log: (line: string) => void }): Db {
   db.pragma('journal_mode = WAL');
   // FULL in WAL mode fsyncs the WAL at each commit: an acknowledged write survives a power cut.
   // Writers batch rows per transaction, so the fsync is paid per batch, not per row.
@@ -37,23 +72,113 @@ export function openDatabase({ dataDir, fileName = 'hearth.db' }: OpenOptions): 
   db.pragma('busy_timeout = 5000');
   db.pragma('temp_store = MEMORY');
   sqliteVec.load(db);
-  migrate(db);
+  migrate(db, path ? { path, log } : undefined);
   return db;
 }
 
-/** Applies pending migrations in one transaction each; refuses a database from a newer Hearth. */
-export function migrate(db: Db): number {
-  const current = db.pragma('user_version', { simple: true }) as number;
+/**
+ * A file shorter than its header says (cut off by a failed copy) is refused before SQLite opens
+ * it. Skipped while a WAL is present: a checkpoint interrupted by a crash can leave the same
+ * picture, and SQLite finishes it from the WAL.
+ */
+function assertWhole(path: string): void {
+  if (!existsSync(path) || (existsSync(`${path}-wal`) && statSync(`${path}-wal`).size > 0)) return;
+  const size = statSync(path).size;
+  if (size === 0) return;
+  const header = Buffer.alloc(100);
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, header, 0, 100, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (size < 100 || header.toString('latin1', 0, 16) !== 'SQLite format 3\0') {
+    throw new DataError(damagedMessage(path, 'file is not a database'));
+  }
+  const pageSize = header.readUInt16BE(16) === 1 ? 65536 : header.readUInt16BE(16);
+  const pages = header.readUInt32BE(28);
+  const valid = header.readUInt32BE(92) === header.readUInt32BE(24);
+  if (valid && pages * pageSize > size) {
+    throw new DataError(damagedMessage(path, `truncated: the header counts ${pages * pageSize} bytes, the file has ${size}`));
+  }
+}
+
+/** `<file>.before-restore-<stamp>` copies an old or interrupted restore left beside the database. */
+export function keptBeside(dataDir: string, fileName = 'hearth.db'): string[] {
+  const re = new RegExp(`^${fileName.replace(/\./g, '\\.')}\\.before-restore-[0-9TZ-]+$`);
+  return readdirSync(dataDir)
+    .filter((n) => re.test(n) && statSync(join(dataDir, n)).size > 0)
+    .sort()
+    .reverse()
+    .map((n) => join(dataDir, n));
+}
+
+/** True unless the file opens and has no entities (a copy that cannot be read counts as data). */
+export function holdsData(path: string): boolean {
+  try {
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      return Boolean(db.prepare('SELECT 1 FROM entities LIMIT 1').get());
+    } finally {
+      db.close();
+    }
+  } catch {
+    return true;
+  }
+}
+
+const keptMessage = (path: string, kept: string, what: string) =>
+  `${path} ${what} but ${kept} lies beside it (an interrupted restore?): install it with \`hearth restore ${kept}\`, or move it out of the data dir to start with an empty database`;
+
+function refuseInterruptedRestore(dataDir: string, fileName: string, path: string): void {
+  if (existsSync(path) && statSync(path).size > 0) return;
+  const kept = keptBeside(dataDir, fileName).find(holdsData);
+  if (kept) throw new DataError(keptMessage(path, kept, existsSync(path) ? 'is empty' : 'is missing'));
+}
+
+function refuseEmptyBesideKept(db: Db, dataDir: string, fileName: string, path: string): void {
+  const candidates = keptBeside(dataDir, fileName);
+  if (!candidates.length || db.prepare('SELECT 1 FROM entities LIMIT 1').get()) return;
+  const kept = candidates.find(holdsData);
+  if (kept) throw new DataError(keptMessage(path, kept, 'holds no data'));
+}
+
+/**
+ * Applies pending migrations in one IMMEDIATE transaction (a second process starting at the same
+ * moment waits, then finds the work done); refuses a database from a newer Hearth.
+ * An existing file-backed database is copied beside itself first (src/db/premigration.ts).
+ */
+export function migrate(db: Db, file?: { path: string; log: (line: string) => void }): number {
+  const version = () => db.pragma('user_version', { simple: true }) as number;
+  const current = version();
   if (current > MIGRATIONS.length) {
     throw new SchemaError(
       `database schema version ${current} is newer than this Hearth understands (${MIGRATIONS.length}); upgrade Hearth or restore a backup`,
     );
   }
-  for (let v = current; v < MIGRATIONS.length; v++) {
+  if (current === MIGRATIONS.length) return current;
+  let backup = '';
+  if (file && current > 0) {
+    backup = backupBeforeMigration(db, file.path, current);
+    file.log(`upgrading ${file.path} from schema version ${current} to ${MIGRATIONS.length}; a copy of the old database is kept as ${backup}`);
+  }
+  let failed = 0;
+  try {
+    // One transaction for every pending step: a failure anywhere leaves the old version whole.
     db.transaction(() => {
-      db.exec(MIGRATIONS[v]);
-      db.pragma(`user_version = ${v + 1}`);
-    })();
+      for (let v = version(); v < MIGRATIONS.length; v++) {
+        failed = v + 1;
+        db.exec(MIGRATIONS[v]);
+        db.pragma(`user_version = ${v + 1}`);
+      }
+    }).immediate();
+  } catch (e) {
+    if (isDamaged(e) || /^SQLITE_(BUSY|FULL|IOERR)/.test(String((e as { code?: unknown }).code))) throw e;
+    const where = file ? ` ${file.path}` : '';
+    throw new SchemaError(
+      `schema migration ${failed} of ${MIGRATIONS.length} failed (${(e as Error).message}); the database${where} is unchanged at version ${current}` +
+        (backup ? `, and a copy is kept as ${backup}` : '') + '; report this, and run the previous Hearth meanwhile',
+    );
   }
   return MIGRATIONS.length;
 }

@@ -53,6 +53,10 @@ export function isHubError(e: unknown): e is HubError {
 export function fromStorageError(e: unknown): HubError | undefined {
   const code = (e as { code?: unknown })?.code;
   if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return undefined;
+  if (/^SQLITE_(CORRUPT|NOTADB)/.test(code)) {
+    for (const watch of damageWatchers) watch((e as Error).message);
+    return new HubError('unavailable', 'the database is damaged; nothing was stored. The operator should run `hearth doctor`, then `hearth restore` a backup');
+  }
   const why =
     code === 'SQLITE_FULL' ? 'storage is full'
     : code.startsWith('SQLITE_IOERR') ? 'storage I/O error'
@@ -60,4 +64,11 @@ export function fromStorageError(e: unknown): HubError | undefined {
     : code.startsWith('SQLITE_READONLY') ? 'database is read-only'
     : `database error ${code}`;
   return new HubError('unavailable', `${why}; nothing was stored, retry later`);
+}
+
+/** Called with SQLite's message when a request meets a damaged database (/health turns degraded). */
+const damageWatchers = new Set<(message: string) => void>();
+export function watchDamage(fn: (message: string) => void): () => void {
+  damageWatchers.add(fn);
+  return () => void damageWatchers.delete(fn);
 }

@@ -74,7 +74,7 @@ describe('hearth CLI', () => {
     const out = await run(process.execPath, [CLI, 'doctor', '--json'], { env: baseEnv(dir) });
     const report = JSON.parse(out.stdout);
     expect(report.ok).toBe(true);
-    expect(report.checks.map((c: { name: string }) => c.name)).toEqual(['integrity', 'foreign_keys', 'schema', 'counts', 'embedder', 'vectors']);
+    expect(report.checks.map((c: { name: string }) => c.name)).toEqual(['disk', 'integrity', 'foreign_keys', 'schema', 'counts', 'embedder', 'vectors']);
     const ext = await run(process.execPath, [CLI, 'doctor', '--json'], { env: { ...baseEnv(dir), HEARTH_MQTT_MODE: 'external', HEARTH_MQTT_URL: `mqtt://127.0.0.1:${await freePort()}` } }).catch((e) => e);
     expect(ext.code).toBe(1);
     expect(JSON.parse(ext.stdout).checks.find((c: { name: string }) => c.name === 'broker')).toMatchObject({ ok: false });
@@ -129,9 +129,11 @@ describe('hearth CLI', () => {
     const bad = await run(process.execPath, [CLI, 'restore', junk], { env }).catch((e) => e);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/not a SQLite database|integrity/);
-    writeFileSync(join(dir, 'data', 'hearth.pid'), String(process.pid));
+    // This test process opens the database (shared lock), as `hearth serve` or `hearth mcp` would.
+    hub = await buildTestHub({ dir });
     const busy = await run(process.execPath, [CLI, 'restore', target], { env }).catch((e) => e);
-    expect(busy.stderr).toMatch(/is serving .*stop it first/);
+    await hub.stop();
+    expect(busy.stderr).toMatch(new RegExp(`is in use by pid ${process.pid} .*stop it first`));
   });
 
   it('patterns and prune run as one-shot commands', async () => {
