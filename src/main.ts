@@ -11,6 +11,7 @@ import { createIntegrity, type Integrity } from './db/integrity.js';
 import { join } from 'node:path';
 import { buildApp } from './http/app.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { acquireLock } from './db/locks.js';
 import { createServices, type Services } from './services.js';
 import { startMqtt, type MqttDoor } from './mqtt/index.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
@@ -24,6 +25,8 @@ export interface HubOptions {
   logger?: boolean | object;
   /** Run background jobs (default true; tests drive jobs by hand). */
   scheduler?: boolean;
+  /** Hold the data dir to itself (exclusive lock, as restore does): `hearth import`. */
+  exclusive?: boolean;
 }
 
 export interface Hub {
@@ -43,7 +46,24 @@ export interface Hub {
 export async function createHub(opts: HubOptions): Promise<Hub> {
   const { config } = opts;
   const clock = opts.clock ?? systemClock;
-  const db = openDatabase({ dataDir: config.data_dir });
+  const release = opts.exclusive && config.data_dir !== ':memory:' ? acquireLock(config.data_dir, 'exclusive') : undefined;
+  let db: Db;
+  try {
+    db = openDatabase({ dataDir: config.data_dir, ...(release ? { lock: 'none' as const } : {}) });
+  } catch (e) {
+    release?.();
+    throw e;
+  }
+  if (release) {
+    const close = db.close.bind(db);
+    db.close = () => {
+      try {
+        return close();
+      } finally {
+        release();
+      }
+    };
+  }
   const integrity = createIntegrity(config.data_dir === ':memory:' ? ':memory:' : join(config.data_dir, 'hearth.db'));
   // Until the HTTP app (and its logger) exists, log to stderr.
   let logTo = (msg: string) => console.error(msg);

@@ -8,8 +8,8 @@ import type { CommandContext } from './commands.js';
 type Hub = Awaited<ReturnType<typeof createHub>>;
 
 /** Opens the hub without listeners or scheduler, runs `fn`, prints its result (or JSON with --json). */
-async function withHub(ctx: CommandContext, fn: (hub: Hub) => Promise<{ result: string }>): Promise<number> {
-  const hub = await createHub({ config: { ...ctx.config, http: { ...ctx.config.http, enabled: false } }, scheduler: false });
+async function withHub(ctx: CommandContext, fn: (hub: Hub) => Promise<{ result: string }>, exclusive = false): Promise<number> {
+  const hub = await createHub({ config: { ...ctx.config, http: { ...ctx.config.http, enabled: false } }, scheduler: false, exclusive });
   try {
     process.stderr.write(`hearth: database ${ctx.config.data_dir}/hearth.db\n`);
     const out = await fn(hub);
@@ -24,7 +24,8 @@ export async function importCommand(ctx: CommandContext): Promise<number> {
   const [kind, path] = ctx.args;
   if (kind !== 'memory-mcp') throw invalid(`import: unknown source "${kind ?? ''}"; usage: hearth import memory-mcp <db> [--dry-run]`);
   if (!path) throw invalid('import memory-mcp: give the memory-mcp database file, e.g. hearth import memory-mcp ~/memory-mcp/memory.db');
-  return withHub(ctx, (hub) => hub.services.memoryMcpImport.run(path, { dryRun: Boolean(ctx.flags['dry-run']) }));
+  // Like restore, an import needs the data dir to itself (SPEC §1): a running serve or mcp is named and refused.
+  return withHub(ctx, (hub) => hub.services.memoryMcpImport.run(path, { dryRun: Boolean(ctx.flags['dry-run']) }), true);
 }
 
 /** `hearth export-markdown <dir>`: one .md per entity; names are sanitised, so every file lands inside dir. */

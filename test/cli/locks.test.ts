@@ -99,4 +99,18 @@ describe('data dir locks', () => {
     }
     expect((await runCli(['backup', join(tempDir(), 'x.db')], cliEnv(dir))).code).toBe(0);
   }, 60_000);
+
+  it('hearth import needs the data dir to itself: refused beside a running serve, naming its pid', async () => {
+    const dir = join(tempDir(), 'data');
+    const fixture = join(process.cwd(), '..', 'shared', 'fixtures', 'memory-mcp', 'household.db');
+    const serve = await startServe(dir, { HEARTH_MQTT_MODE: 'off' });
+    serves.push(serve);
+    const refused = await runCli(['import', 'memory-mcp', fixture], cliEnv(dir));
+    expect(refused.code).toBe(1);
+    expect(oneLine(refused.stderr), refused.stderr).toBe(true);
+    expect(refused.stderr).toContain(`pid ${serve.child.pid} (hearth serve)`);
+    await kill(serve.child);
+    const done = await runCli(['import', 'memory-mcp', fixture, '--dry-run'], cliEnv(dir));
+    expect(done.code, done.stderr).toBe(0);
+  }, 60_000);
 });
