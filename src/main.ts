@@ -9,6 +9,7 @@ import type { Config } from './config/schema.js';
 import { openDatabase, type Db } from './db/open.js';
 import { buildApp } from './http/app.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { isHubError } from './lib/errors.js';
 import { createServices, type Services } from './services.js';
 import { startMqtt, type MqttDoor } from './mqtt/index.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
@@ -38,6 +39,7 @@ export interface Hub {
 
 export async function createHub(opts: HubOptions): Promise<Hub> {
   const { config } = opts;
+  let mqttError: string | undefined;
   const clock = opts.clock ?? systemClock;
   const db = openDatabase({ dataDir: config.data_dir });
   // Until the HTTP app (and its logger) exists, log to stderr.
@@ -73,7 +75,18 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
     async start() {
       let http: string | undefined;
       if (config.http.enabled) http = await hub.app.listen({ host: config.http.host, port: config.http.port });
-      hub.mqtt = await startMqtt(config, services, log);
+      try {
+        hub.mqtt = await startMqtt(config, services, log);
+      } catch (e) {
+        // A hub without its broker must not look healthy: fail start-up (one line), or, when told
+        // to tolerate a taken port, serve with /health degraded.
+        if (!(config.mqtt.tolerate_port_in_use && isHubError(e) && e.code === 'conflict')) {
+          await hub.app.close();
+          throw e;
+        }
+        mqttError = e.message;
+        log(`${e.message}; serving without MQTT (mqtt.tolerate_port_in_use), /health says degraded`);
+      }
       if (opts.scheduler !== false) hub.scheduler = createScheduler(services, log);
       return { http, mqtt: hub.mqtt?.url };
     },
@@ -106,7 +119,8 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
     tls: config.http.tls_cert ? { cert: config.http.tls_cert, key: config.http.tls_key } : undefined,
     logger: opts.logger ?? false,
     health: () => ({
-      mqtt: hub.mqtt ? { mode: hub.mqtt.mode, url: hub.mqtt.url, connected: hub.mqtt.connected(), bridge: hub.mqtt.bridge.stats } : { mode: 'off' },
+      ...(mqttError && { status: 'degraded' }),
+      mqtt: hub.mqtt ? { mode: hub.mqtt.mode, url: hub.mqtt.url, connected: hub.mqtt.connected(), bridge: hub.mqtt.bridge.stats } : { mode: mqttError ? config.mqtt.mode : 'off', ...(mqttError && { error: mqttError }) },
       ingest: services.timeseries.writer.stats,
     }),
   });

@@ -67,7 +67,11 @@ export function createBridge(deps: { services: Services; mappings: MappingSet; t
     }
   }
 
-  async function apply(topic: string, items: Ingest[], retain: boolean): Promise<void> {
+  const recordFail = fail;
+  /** Applies a message's items; false when every item was refused (the broker then does not retain it). */
+  async function apply(topic: string, items: Ingest[], retain: boolean): Promise<boolean> {
+    let failed = 0;
+    const fail = (t: string, kind: 'unparseable' | 'rejected', reason: string) => (failed++, recordFail(t, kind, reason));
     const readings: PreparedReading[] = [];
     for (const item of items) {
       if (item.kind === 'reading') {
@@ -105,12 +109,14 @@ export function createBridge(deps: { services: Services; mappings: MappingSet; t
         stats.ignored++;
       }
     }
-    if (!readings.length) return;
-    const results = await services.timeseries.writer.submit(readings);
-    for (const r of results) {
-      if (r.ok) stats.ingested++;
-      else fail(topic, 'rejected', r.message);
+    if (readings.length) {
+      const results = await services.timeseries.writer.submit(readings);
+      for (const r of results) {
+        if (r.ok) stats.ingested++;
+        else fail(topic, 'rejected', r.message);
+      }
     }
+    return failed < items.length;
   }
 
   /** Whether a retained `remember` was already stored (replays must not re-confirm it forever). */
@@ -124,20 +130,24 @@ export function createBridge(deps: { services: Services; mappings: MappingSet; t
     units,
     /** Every filter the bridge needs subscribed (external broker mode). */
     filters: () => mappings.filters(),
-    /** Handles one message; rejects only when the database refused the write (then nothing may be acknowledged). */
-    async handle(topic: string, payload: Buffer, opts: { retain?: boolean } = {}): Promise<void> {
+    /**
+     * Handles one message; rejects only when the database refused the write (then nothing may be
+     * acknowledged). Resolves false when the message was refused (unparseable, or every item rejected).
+     */
+    async handle(topic: string, payload: Buffer, opts: { retain?: boolean } = {}): Promise<boolean> {
       stats.received++;
       const mapping = mappings.route(topic);
-      if (!mapping) return void stats.ignored++;
+      if (!mapping) return (stats.ignored++, true);
       let items: Ingest[];
       try {
         items = mapping.parse(topic, payload, ctx);
       } catch (e) {
-        return fail(topic, 'unparseable', e instanceof ParseError ? e.message : `mapping ${mapping.name} failed: ${(e as Error).message}`);
+        fail(topic, 'unparseable', e instanceof ParseError ? e.message : `mapping ${mapping.name} failed: ${(e as Error).message}`);
+        return false;
       }
-      if (!items.length) return void stats.ignored++;
+      if (!items.length) return (stats.ignored++, true);
       try {
-        await apply(topic, items, Boolean(opts.retain));
+        return await apply(topic, items, Boolean(opts.retain));
       } catch (e) {
         // The database refused the batch (disk full, I/O error): nothing was acknowledged as stored.
         fail(topic, 'rejected', (e as Error).message);
