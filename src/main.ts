@@ -116,6 +116,13 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
     token: config.http.token || undefined,
     bodyLimit: config.http.body_limit,
     rateLimitPerMinute: config.http.rate_limit_per_minute,
+    authFailuresPerMinute: config.http.auth_failures_per_minute,
+    limits: {
+      requestTimeoutMs: config.http.request_timeout_ms,
+      headersTimeoutMs: config.http.headers_timeout_ms,
+      keepAliveTimeoutMs: config.http.keep_alive_timeout_ms,
+      maxConnections: config.http.max_connections,
+    },
     tls: config.http.tls_cert ? { cert: config.http.tls_cert, key: config.http.tls_key } : undefined,
     logger: opts.logger ?? false,
     health: () => ({

@@ -45,6 +45,16 @@ export const ConfigSchema = z
         body_limit: z.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
         /** Requests per minute per client address; 0 = no limit. Excess answers 429. */
         rate_limit_per_minute: z.number().int().min(0).default(6000),
+        /** Failed logins per minute per client address before it gets 429 for the rest of the minute; 0 = no limit. */
+        auth_failures_per_minute: z.number().int().min(0).default(30),
+        /** Whole request (headers and body) must arrive within this; then 408 and the connection closes. */
+        request_timeout_ms: z.number().int().min(100).max(3_600_000).default(30_000),
+        /** Headers must arrive within this (at most request_timeout_ms). */
+        headers_timeout_ms: z.number().int().min(100).max(3_600_000).default(10_000),
+        /** An idle keep-alive connection closes after this. */
+        keep_alive_timeout_ms: z.number().int().min(100).max(3_600_000).default(5_000),
+        /** Open connections at most; the last few are kept for /health, and the rest of the file limit for MQTT. */
+        max_connections: z.number().int().min(4).max(100_000).default(512),
         /** PEM files: set both to serve HTTPS. */
         tls_cert: z.string().default(''),
         tls_key: z.string().default(''),

@@ -10,12 +10,12 @@ import { RecordInput } from '../tiers/timeseries/timeseries.schemas.js';
 import { LocateInput } from '../tiers/spatial/spatial.schemas.js';
 import type { PreparedReading } from '../tiers/timeseries/readings.repo.js';
 import { describeIssues } from '../lib/validation.js';
+import { capName, MAX_TRACKED_NAMES } from '../lib/names.js';
 import { fromStorageError, isHubError } from '../lib/errors.js';
 import { ParseError, type Ingest, type MappingContext } from './mappings/types.js';
 import type { MappingSet } from './mappings/index.js';
 
 const LOG_EVERY_MS = 60_000;
-const MAX_TRACKED_TOPICS = 1000;
 
 export interface BridgeStats {
   received: number;
@@ -37,14 +37,16 @@ export function createBridge(deps: { services: Services; mappings: MappingSet; t
   const stats: BridgeStats = { received: 0, ingested: 0, ignored: 0, unparseable: 0, rejected: 0, errors_by_topic: Object.create(null) as Record<string, number> }; // topics are client-chosen: no prototype
   const lastLogged = new Map<string, number>();
 
-  function fail(topic: string, kind: 'unparseable' | 'rejected', reason: string): void {
+  function fail(fullTopic: string, kind: 'unparseable' | 'rejected', reason: string): void {
     stats[kind]++;
     const counts = stats.errors_by_topic;
-    if (!(topic in counts) && Object.keys(counts).length >= MAX_TRACKED_TOPICS) delete counts[Object.keys(counts)[0]];
+    // Topics are client-chosen: capped in length, and the oldest forgotten past MAX_TRACKED_NAMES.
+    const topic = capName(fullTopic);
+    if (!(topic in counts) && Object.keys(counts).length >= MAX_TRACKED_NAMES) delete counts[Object.keys(counts)[0]];
     counts[topic] = (counts[topic] ?? 0) + 1;
     const now = Date.now();
     if (now - (lastLogged.get(topic) ?? 0) >= LOG_EVERY_MS) {
-      if (lastLogged.size >= MAX_TRACKED_TOPICS) lastLogged.clear();
+      if (lastLogged.size >= MAX_TRACKED_NAMES) lastLogged.clear();
       lastLogged.set(topic, now);
       log(`mqtt: ${kind} message on ${topic} (${counts[topic]} so far): ${reason.slice(0, 200)}`);
     }
