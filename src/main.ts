@@ -9,7 +9,7 @@ import type { Config } from './config/schema.js';
 import { openDatabase, type Db } from './db/open.js';
 import { buildApp } from './http/app.js';
 import { systemClock, type Clock } from './lib/clock.js';
-import { isHubError } from './lib/errors.js';
+import { HubError, isHubError } from './lib/errors.js';
 import { createServices, type Services } from './services.js';
 import { startMqtt, type MqttDoor } from './mqtt/index.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
@@ -74,7 +74,12 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
     scheduler: null,
     async start() {
       let http: string | undefined;
-      if (config.http.enabled) http = await hub.app.listen({ host: config.http.host, port: config.http.port });
+      if (config.http.enabled) {
+        http = await hub.app.listen({ host: config.http.host, port: config.http.port }).catch((e: NodeJS.ErrnoException) => {
+          if (e.code !== 'EADDRINUSE') throw e;
+          throw new HubError('conflict', `http: port ${config.http.port} on ${config.http.host} is already in use (another hearth serve?): stop it, or set http.port (HEARTH_HTTP_PORT)`);
+        });
+      }
       try {
         hub.mqtt = await startMqtt(config, services, log);
       } catch (e) {
