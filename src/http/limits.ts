@@ -9,7 +9,21 @@
  * the rest answer 503, and the file descriptors left for MQTT and SQLite stay free.
  */
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
+
+/** File descriptors left beside HTTP's for MQTT clients, SQLite (WAL, -shm) and logs. */
+export const FD_HEADROOM = 256;
+
+/** The soft open-file limit (Linux /proc), or null where it cannot be read. */
+export function openFileLimit(): number | null {
+  try {
+    const m = /^Max open files\s+(\d+|unlimited)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+    return m && m[1] !== 'unlimited' ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
 
 export interface ConnectionLimits {
   requestTimeoutMs: number;
@@ -40,6 +54,10 @@ export function serverOptions(l: ConnectionLimits, https?: Record<string, unknow
 export function capConnections(app: FastifyInstance, l: ConnectionLimits): void {
   const server = app.server;
   server.maxConnections = l.maxConnections;
+  const files = openFileLimit();
+  if (files !== null && l.maxConnections > files - FD_HEADROOM) {
+    app.log.warn(`http.max_connections = ${l.maxConnections} leaves fewer than ${FD_HEADROOM} of the ${files} open files this process may have for MQTT and SQLite: lower it, or raise the limit (systemd LimitNOFILE=)`);
+  }
   // Fastify sets only requestTimeout on its server; Node's own headersTimeout must not exceed it.
   server.headersTimeout = Math.min(l.headersTimeoutMs, l.requestTimeoutMs);
   let open = 0;

@@ -5,7 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Socket } from 'node:net';
+import { Writable } from 'node:stream';
+import Fastify from 'fastify';
 import mqtt from 'mqtt';
+import { capConnections, HTTP_LIMIT_DEFAULTS, openFileLimit } from '../../src/http/limits.js';
 import { buildTestHub, get, post, type TestHub } from '../helpers/hub.js';
 
 const TOKEN = 'hardening-token';
@@ -114,6 +117,21 @@ describe('the connection cap keeps room for /health (item 10)', () => {
     await new Promise((r) => setTimeout(r, 100));
     const after = await exchange(port, `GET /entities HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`);
     expect(after.status).toBe(200);
+  });
+});
+
+describe('the connection cap and the file limit', () => {
+  it('warns when max_connections leaves too few file descriptors for MQTT and SQLite', async () => {
+    const files = openFileLimit();
+    expect(files).toBeGreaterThan(0);
+    let logged = '';
+    const stream = new Writable({ write: (c, _e, cb) => ((logged += c), cb()) });
+    const app = Fastify({ logger: { level: 'warn', stream } });
+    capConnections(app, { ...HTTP_LIMIT_DEFAULTS, maxConnections: files! });
+    expect(logged).toMatch(/http\.max_connections = \d+ leaves fewer than 256 of the \d+ open files.*LimitNOFILE/);
+    logged = '';
+    capConnections(Fastify({ logger: { level: 'warn', stream } }), { ...HTTP_LIMIT_DEFAULTS, maxConnections: Math.max(4, files! - 1000) });
+    expect(logged).toBe('');
   });
 });
 
