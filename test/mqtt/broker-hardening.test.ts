@@ -82,6 +82,24 @@ describe('QoS 2 is exactly-once (item 5)', () => {
 
     expect((await points('qos2_sensor', 'seq')).map((p: { value: number }) => p.value).sort()).toEqual([1, 2, 3]);
   });
+
+  it('stores one reading when the DUP comes on a new connection of a persistent session', async () => {
+    const session = { username: 'admin', password: 'admin-secret', clientId: 'qos2-persistent', clean: false };
+    const first = await rawClient(port, session);
+    await first.next('connack');
+    first.send({ cmd: 'publish', topic: 'hearth/record/qos2_session/seq', payload: Buffer.from('5'), qos: 2, messageId: 11, dup: false, retain: false });
+    await first.next('pubrec');
+    first.socket.destroy(); // the PUBREC "was lost": the client reconnects and retransmits
+    await first.closed;
+    const again = await rawClient(port, session);
+    expect((await again.next('connack')) as { sessionPresent: boolean }).toMatchObject({ returnCode: 0 });
+    again.send({ cmd: 'publish', topic: 'hearth/record/qos2_session/seq', payload: Buffer.from('5'), qos: 2, messageId: 11, dup: true, retain: false });
+    await again.next('pubrec');
+    again.send({ cmd: 'pubrel', messageId: 11 });
+    await again.next('pubcomp');
+    again.socket.end();
+    expect(await points('qos2_session', 'seq')).toHaveLength(1);
+  });
 });
 
 describe('packet size and connection caps before login (item 8)', () => {
