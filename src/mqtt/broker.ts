@@ -145,7 +145,8 @@ export async function startBroker(opts: BrokerOptions): Promise<EmbeddedBroker> 
     log: opts.log,
   });
   const server: Server = opts.tls
-    ? createTlsServer({ cert: readFileSync(opts.tls.cert), key: readFileSync(opts.tls.key) }, handle)
+    ? // A TLS connection is counted once its handshake is done; the handshake itself gets 10 s (Node: 120 s).
+      createTlsServer({ cert: readFileSync(opts.tls.cert), key: readFileSync(opts.tls.key), handshakeTimeout: 10_000 }, handle)
     : createServer(handle);
   try {
     await new Promise<void>((resolve, reject) => {

@@ -3,7 +3,7 @@
  * real mqtt.js, and a raw socket client for packets mqtt.js will not send.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
@@ -238,6 +238,30 @@ describe('wildcard subscriptions within the ACL (item 15)', () => {
     expect((await ha.subscribeAsync('ha/+/state', { qos: 0 }))[0].qos).toBe(0);
     await expect(ha.subscribeAsync('+/events/#', { qos: 0 })).rejects.toThrow(/Subscribe error/);
     await ha.endAsync();
+  });
+});
+
+describe('over TLS', () => {
+  it('serves MQTT over TLS with the same packet-size guard', async () => {
+    const dir = tempDir();
+    const cert = join(dir, 'cert.pem');
+    const key = join(dir, 'key.pem');
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+    const h = await buildTestHub({ config: { mqtt: { mode: 'embedded', port: 0, tls_cert: cert, tls_key: key, max_packet_bytes: 64 * 1024 } } });
+    try {
+      h.clock.set(Date.now() / 1000);
+      const tlsUrl = (await h.start()).mqtt!;
+      expect(tlsUrl).toMatch(/^mqtts:/);
+      const c = await mqtt.connectAsync(tlsUrl, { reconnectPeriod: 0, rejectUnauthorized: false });
+      await c.publishAsync('hearth/record/tls_sensor/temp', '21', { qos: 1 });
+      expect((await post(h, '/query_stream', { entity_name: 'tls_sensor', metric: 'temp' })).body.points).toHaveLength(1);
+      const closed = new Promise((r) => c.once('close', r));
+      c.publish('misc/big', Buffer.alloc(100 * 1024, 1), { qos: 1 });
+      await closed;
+      c.end(true);
+    } finally {
+      await h.close();
+    }
   });
 });
 
