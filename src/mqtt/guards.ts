@@ -4,8 +4,8 @@
  * declaring 80 MB held 80 MB before authentication was even tried. Here each connection's fixed
  * headers are read as the bytes arrive and a packet declaring more than the limit closes the
  * connection at once: 64 KiB until CONNACK (a CONNECT with a will fits easily), `max_packet_bytes`
- * after. Connections that have not completed CONNECT are capped too (each is also closed by aedes'
- * `connectTimeout` if no CONNECT arrives).
+ * after. Connections that have not completed CONNECT are capped too — past the cap the oldest is
+ * closed — and aedes' `connectTimeout` closes one that sends no CONNECT.
  */
 import type { Socket } from 'node:net';
 import type { Aedes, Client } from 'aedes';
@@ -74,9 +74,12 @@ export function guardedHandler(broker: Aedes, opts: GuardOptions) {
 
   return (socket: Socket) => {
     if (pending.size >= opts.maxPendingConnections) {
-      note(`mqtt: more than ${opts.maxPendingConnections} connections have not logged in; refusing new ones (mqtt.max_pending_connections)`);
-      socket.destroy();
-      return;
+      // Close the oldest one rather than refuse this one: a sensor's CONNECT follows its connection
+      // within milliseconds, so it gets through unless the slots are refilled faster than that.
+      const oldest = pending.values().next().value!;
+      pending.delete(oldest);
+      oldest.destroy();
+      note(`mqtt: more than ${opts.maxPendingConnections} connections have not logged in; closing the oldest (mqtt.max_pending_connections)`);
     }
     pending.add(socket);
     socket.once('close', () => pending.delete(socket));
