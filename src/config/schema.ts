@@ -81,10 +81,10 @@ export const ConfigSchema = z
         /** Connections that have not logged in yet; past it the oldest is closed. */
         max_pending_connections: z.number().int().min(1).max(10_000).default(64),
         /** Retained messages kept in memory: in all, and per account. Over a cap a message is delivered but not retained. */
-        retained_max_messages: z.number().int().min(0).default(1000),
-        retained_max_bytes: z.number().int().min(0).default(16 * 1024 * 1024),
-        retained_max_messages_per_account: z.number().int().min(0).default(250),
-        retained_max_bytes_per_account: z.number().int().min(0).default(4 * 1024 * 1024),
+        retained_max_messages: z.number().int().min(0).default(10_000),
+        retained_max_bytes: z.number().int().min(0).default(32 * 1024 * 1024),
+        retained_max_messages_per_account: z.number().int().min(0).default(5_000),
+        retained_max_bytes_per_account: z.number().int().min(0).default(16 * 1024 * 1024),
         /** Keep serving HTTP (with /health degraded) when the broker's port is taken, instead of failing start-up. */
         tolerate_port_in_use: z.boolean().default(false),
         /** Built-in topic mappings (each switchable and re-rootable) and user mappings. */

@@ -57,7 +57,9 @@ export interface EmbeddedBroker {
 export const BROKER_DEFAULTS = {
   maxPacketBytes: 1024 * 1024,
   maxPendingConnections: 64,
-  retained: { maxMessages: 1000, maxBytes: 16 * 1024 * 1024, maxMessagesPerAccount: 250, maxBytesPerAccount: 4 * 1024 * 1024 } satisfies RetainedLimits,
+    // Generous enough for a home that runs its whole MQTT on Hearth: Zigbee2MQTT's Home Assistant
+  // discovery alone retains ~1–2 KB per entity, 8 entities per device.
+  retained: { maxMessages: 10_000, maxBytes: 32 * 1024 * 1024, maxMessagesPerAccount: 5_000, maxBytesPerAccount: 16 * 1024 * 1024 } satisfies RetainedLimits,
 };
 
 /** Token bucket per client: returns how long to wait (ms) before this message may proceed. */
@@ -119,7 +121,9 @@ export async function startBroker(opts: BrokerOptions): Promise<EmbeddedBroker> 
         (accepted) => {
           if (packet.retain && client) {
             // What the bridge refused is not retained; what is retained is capped.
-            const why = accepted === false ? 'the bridge refused it' : retained.admit(account?.username ?? '', packet.topic, payload.length);
+            // An empty payload deletes the retained message [MQTT-3.3.1-10]: always let that through.
+            const owner = account?.username ?? '';
+            const why = accepted === false && payload.length > 0 ? 'the bridge refused it' : retained.admit(owner, packet.topic, payload.length);
             if (why) {
               packet.retain = false;
               note(`retain:${account?.username ?? ''}`, `mqtt: not retaining ${packet.topic.slice(0, 120)} from ${account?.username ?? client.id.slice(0, 100)}: ${why}`);

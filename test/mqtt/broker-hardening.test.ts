@@ -200,6 +200,11 @@ describe('retained messages (item 9)', () => {
     await s.endAsync();
     expect(await retainedOn('zigbee2mqtt/+')).toEqual(['zigbee2mqtt/good_retained']);
     expect(await points('good_retained', 'temperature')).toHaveLength(1);
+    // An empty retained payload still deletes, whatever the bridge makes of it.
+    const again = await login('sensors', 's3nsors');
+    await again.publishAsync('zigbee2mqtt/good_retained', '', { qos: 1, retain: true });
+    await again.endAsync();
+    expect(await retainedOn('zigbee2mqtt/+')).toEqual([]);
   });
 });
 
