@@ -76,8 +76,8 @@ export const ConfigSchema = z
         /** PEM files: set both to speak MQTT over TLS on the broker port. */
         tls_cert: z.string().default(''),
         tls_key: z.string().default(''),
-        /** Largest MQTT packet after login (before it: 64 KiB); a larger one closes the connection. */
-        max_packet_bytes: z.number().int().min(64 * 1024).max(256 * 1024 * 1024).default(1024 * 1024),
+        /** Largest MQTT packet after login (before it: 64 KiB); a larger one closes the connection. Zigbee2MQTT's bridge/devices runs to megabytes. */
+        max_packet_bytes: z.number().int().min(64 * 1024).max(256 * 1024 * 1024).default(16 * 1024 * 1024),
         /** Connections that have not logged in yet; past it the oldest is closed. */
         max_pending_connections: z.number().int().min(1).max(10_000).default(64),
         /** Retained messages kept in memory: in all, and per account. Over a cap a message is delivered but not retained. */

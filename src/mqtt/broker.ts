@@ -33,7 +33,7 @@ export interface BrokerOptions {
   port: number;
   accounts: MqttAccount[];
   maxMsgsPerSec?: number;
-  /** Largest packet after CONNACK (before it: 64 KiB). Default 1 MiB. */
+  /** Largest packet after CONNACK (before it: 64 KiB). Default 16 MiB. */
   maxPacketBytes?: number;
   /** Connections that have not completed CONNECT. Default 64. */
   maxPendingConnections?: number;
@@ -55,7 +55,8 @@ export interface EmbeddedBroker {
 }
 
 export const BROKER_DEFAULTS = {
-  maxPacketBytes: 1024 * 1024,
+  // Zigbee2MQTT's retained bridge/devices runs to a few MB in a large install.
+  maxPacketBytes: 16 * 1024 * 1024,
   maxPendingConnections: 64,
     // Generous enough for a home that runs its whole MQTT on Hearth: Zigbee2MQTT's Home Assistant
   // discovery alone retains ~1–2 KB per entity, 8 entities per device.
