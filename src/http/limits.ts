@@ -34,6 +34,9 @@ export interface ConnectionLimits {
 
 export const HTTP_LIMIT_DEFAULTS: ConnectionLimits = { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxConnections: 512 };
 
+/** How long a connection in the /health reserve may stay open. */
+export const RESERVE_GRACE_MS = 2000;
+
 /** Connections kept for /health once the rest are taken. */
 export const healthReserve = (max: number) => Math.max(1, Math.min(8, Math.floor(max / 4)));
 
@@ -61,11 +64,15 @@ export function capConnections(app: FastifyInstance, l: ConnectionLimits): void 
   // Fastify sets only requestTimeout on its server; Node's own headersTimeout must not exceed it.
   server.headersTimeout = Math.min(l.headersTimeoutMs, l.requestTimeoutMs);
   let open = 0;
+  const soft = l.maxConnections - healthReserve(l.maxConnections);
+  // A reserved connection lives a moment only (a /health answer takes milliseconds), so slow
+  // clients cannot sit on the reserve as they can on the rest until their timeouts.
+  const grace = Math.min(RESERVE_GRACE_MS, l.headersTimeoutMs);
   server.on('connection', (socket: Socket) => {
     open++;
     socket.once('close', () => open--);
+    if (open > soft) setTimeout(() => socket.destroy(), grace).unref();
   });
-  const soft = l.maxConnections - healthReserve(l.maxConnections);
   app.addHook('onRequest', async (req, reply) => {
     if (open <= soft || req.url.split('?')[0] === '/health') return;
     reply.header('connection', 'close');

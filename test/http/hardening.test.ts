@@ -112,6 +112,10 @@ describe('the connection cap keeps room for /health (item 10)', () => {
     const gone = await Promise.race([extra.closed.then(() => true), new Promise((r) => setTimeout(() => r(false), 2000))]);
     expect(gone).toBe(true);
     expect(extra.data()).toBe('');
+    // Silent connections on the reserve are closed within its grace; the others wait for their timeouts.
+    const reserveClosed = await Promise.race([Promise.all(more.map((c) => c.closed)).then(() => true), new Promise((r) => setTimeout(() => r(false), 4000))]);
+    expect(reserveClosed).toBe(true);
+    expect(held.every((c) => !c.socket.destroyed && c.socket.readyState === 'open')).toBe(true);
 
     for (const c of [...held, ...more]) c.socket.destroy();
     await new Promise((r) => setTimeout(r, 100));
