@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { buildApp } from './http/app.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { acquireLock } from './db/locks.js';
+import { HubError, isHubError } from './lib/errors.js';
 import { createServices, type Services } from './services.js';
 import { startMqtt, type MqttDoor } from './mqtt/index.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
@@ -45,6 +46,7 @@ export interface Hub {
 
 export async function createHub(opts: HubOptions): Promise<Hub> {
   const { config } = opts;
+  let mqttError: string | undefined;
   const clock = opts.clock ?? systemClock;
   const release = opts.exclusive && config.data_dir !== ':memory:' ? acquireLock(config.data_dir, 'exclusive') : undefined;
   let db: Db;
@@ -98,8 +100,24 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
     integrity,
     async start() {
       let http: string | undefined;
-      if (config.http.enabled) http = await hub.app.listen({ host: config.http.host, port: config.http.port });
-      hub.mqtt = await startMqtt(config, services, log);
+      if (config.http.enabled) {
+        http = await hub.app.listen({ host: config.http.host, port: config.http.port }).catch((e: NodeJS.ErrnoException) => {
+          if (e.code !== 'EADDRINUSE') throw e;
+          throw new HubError('conflict', `http: port ${config.http.port} on ${config.http.host} is already in use (another hearth serve?): stop it, or set http.port (HEARTH_HTTP_PORT)`);
+        });
+      }
+      try {
+        hub.mqtt = await startMqtt(config, services, log);
+      } catch (e) {
+        // A hub without its broker must not look healthy: fail start-up (one line), or, when told
+        // to tolerate a taken port, serve with /health degraded.
+        if (!(config.mqtt.tolerate_port_in_use && isHubError(e) && e.code === 'conflict')) {
+          await hub.app.close();
+          throw e;
+        }
+        mqttError = e.message;
+        log(`${e.message}; serving without MQTT (mqtt.tolerate_port_in_use), /health says degraded`);
+      }
       if (opts.scheduler !== false) hub.scheduler = createScheduler(services, log);
       return { http, mqtt: hub.mqtt?.url };
     },
@@ -130,10 +148,18 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
     token: config.http.token || undefined,
     bodyLimit: config.http.body_limit,
     rateLimitPerMinute: config.http.rate_limit_per_minute,
+    authFailuresPerMinute: config.http.auth_failures_per_minute,
+    limits: {
+      requestTimeoutMs: config.http.request_timeout_ms,
+      headersTimeoutMs: config.http.headers_timeout_ms,
+      keepAliveTimeoutMs: config.http.keep_alive_timeout_ms,
+      maxConnections: config.http.max_connections,
+    },
     tls: config.http.tls_cert ? { cert: config.http.tls_cert, key: config.http.tls_key } : undefined,
     logger: opts.logger ?? false,
     health: () => ({
-      mqtt: hub.mqtt ? { mode: hub.mqtt.mode, url: hub.mqtt.url, connected: hub.mqtt.connected(), bridge: hub.mqtt.bridge.stats } : { mode: 'off' },
+      ...(mqttError && { status: 'degraded' }),
+      mqtt: hub.mqtt ? { mode: hub.mqtt.mode, url: hub.mqtt.url, connected: hub.mqtt.connected(), bridge: hub.mqtt.bridge.stats } : { mode: mqttError ? config.mqtt.mode : 'off', ...(mqttError && { error: mqttError }) },
       ingest: services.timeseries.writer.stats,
       ...integrity.health(),
     }),

@@ -45,6 +45,16 @@ export const ConfigSchema = z
         body_limit: z.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
         /** Requests per minute per client address; 0 = no limit. Excess answers 429. */
         rate_limit_per_minute: z.number().int().min(0).default(6000),
+        /** Failed logins per minute per client address before it gets 429 for the rest of the minute; 0 = no limit. */
+        auth_failures_per_minute: z.number().int().min(0).default(30),
+        /** Whole request (headers and body) must arrive within this; then 408 and the connection closes. */
+        request_timeout_ms: z.number().int().min(100).max(3_600_000).default(30_000),
+        /** Headers must arrive within this (at most request_timeout_ms). */
+        headers_timeout_ms: z.number().int().min(100).max(3_600_000).default(10_000),
+        /** An idle keep-alive connection closes after this. */
+        keep_alive_timeout_ms: z.number().int().min(100).max(3_600_000).default(5_000),
+        /** Open connections at most; the last few are kept for /health, and the rest of the file limit for MQTT. */
+        max_connections: z.number().int().min(4).max(100_000).default(512),
         /** PEM files: set both to serve HTTPS. */
         tls_cert: z.string().default(''),
         tls_key: z.string().default(''),
@@ -66,6 +76,17 @@ export const ConfigSchema = z
         /** PEM files: set both to speak MQTT over TLS on the broker port. */
         tls_cert: z.string().default(''),
         tls_key: z.string().default(''),
+        /** Largest MQTT packet after login (before it: 64 KiB); a larger one closes the connection. Zigbee2MQTT's bridge/devices runs to megabytes. */
+        max_packet_bytes: z.number().int().min(64 * 1024).max(256 * 1024 * 1024).default(16 * 1024 * 1024),
+        /** Connections that have not logged in yet; past it the oldest is closed. */
+        max_pending_connections: z.number().int().min(1).max(10_000).default(64),
+        /** Retained messages kept in memory: in all, and per account. Over a cap a message is delivered but not retained. */
+        retained_max_messages: z.number().int().min(0).default(10_000),
+        retained_max_bytes: z.number().int().min(0).default(32 * 1024 * 1024),
+        retained_max_messages_per_account: z.number().int().min(0).default(5_000),
+        retained_max_bytes_per_account: z.number().int().min(0).default(16 * 1024 * 1024),
+        /** Keep serving HTTP (with /health degraded) when the broker's port is taken, instead of failing start-up. */
+        tolerate_port_in_use: z.boolean().default(false),
         /** Built-in topic mappings (each switchable and re-rootable) and user mappings. */
         mappings: MappingsConfigSchema,
       })

@@ -12,6 +12,8 @@ import { fromStorageError, isHubError } from '../lib/errors.js';
 import { describeIssues } from '../lib/validation.js';
 import type { Services } from '../services.js';
 import { registerAuth } from './auth.js';
+import { clientErrorHandler, humanBytes, registerJsonParser } from './client-errors.js';
+import { capConnections, HTTP_LIMIT_DEFAULTS, serverOptions, type ConnectionLimits } from './limits.js';
 import { memoryRoutes } from './routes/memory.routes.js';
 import { metricsRoute, systemRoutes } from './routes/system.routes.js';
 import { mcpRoutes } from './routes/mcp.routes.js';
@@ -37,9 +39,14 @@ export interface AppOptions {
   /** Requests per minute per client address (0 = off). */
   rateLimitPerMinute?: number;
   tls?: { cert: string; key: string };
+  /** Timeouts and the connection cap (defaults in limits.ts). */
+  limits?: Partial<ConnectionLimits>;
+  /** Failed logins per minute per client address before it gets 429 (0 = off). */
+  authFailuresPerMinute?: number;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const limits = { ...HTTP_LIMIT_DEFAULTS, ...opts.limits };
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
@@ -50,9 +57,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     frameworkErrors: (err, _req, reply) => {
       void (reply as unknown as FastifyReply).code(400).send({ ok: false, error: 'invalid', message: `url: ${err.message}` });
     },
-    ...(opts.tls && { https: { cert: readFileSync(opts.tls.cert), key: readFileSync(opts.tls.key) } }),
+    // Requests Node's parser rejects answer in the same shape too.
+    clientErrorHandler,
+    ...serverOptions(limits, opts.tls && { cert: readFileSync(opts.tls.cert), key: readFileSync(opts.tls.key) }),
   }).withTypeProvider<ZodTypeProvider>() as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
+  capConnections(app, limits);
+  registerJsonParser(app);
 
   app.setErrorHandler((raw: FastifyError, req, reply) => {
     const err = (fromStorageError(raw) ?? raw) as FastifyError;
@@ -65,7 +76,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       return reply.code(400).send({ ok: false, error: 'invalid', message: describeIssues(err.validation as never, where) });
     }
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.code(413).send({ ok: false, error: 'too_large', message: `body: larger than the ${opts.bodyLimit ?? 1048576}-byte limit` });
+      const limit = req.routeOptions.bodyLimit ?? opts.bodyLimit ?? 1048576;
+      return reply.code(413).send({ ok: false, error: 'too_large', message: `body: larger than the ${limit}-byte (${humanBytes(limit)}) limit for ${req.url.split('?')[0]}` });
     }
     if (err.statusCode === 429) {
       return reply.code(429).send({ ok: false, error: 'rate_limited', message: err.message });
@@ -89,7 +101,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
     transform: jsonSchemaTransform,
   });
-  registerAuth(app, opts.token);
+  registerAuth(app, opts.token, { failuresPerMinute: opts.authFailuresPerMinute });
   if (opts.rateLimitPerMinute) {
     await app.register(rateLimit, {
       max: opts.rateLimitPerMinute,

@@ -10,12 +10,12 @@ import { RecordInput } from '../tiers/timeseries/timeseries.schemas.js';
 import { LocateInput } from '../tiers/spatial/spatial.schemas.js';
 import type { PreparedReading } from '../tiers/timeseries/readings.repo.js';
 import { describeIssues } from '../lib/validation.js';
+import { capName, MAX_TRACKED_NAMES } from '../lib/names.js';
 import { fromStorageError, isHubError } from '../lib/errors.js';
 import { ParseError, type Ingest, type MappingContext } from './mappings/types.js';
 import type { MappingSet } from './mappings/index.js';
 
 const LOG_EVERY_MS = 60_000;
-const MAX_TRACKED_TOPICS = 1000;
 
 export interface BridgeStats {
   received: number;
@@ -37,14 +37,16 @@ export function createBridge(deps: { services: Services; mappings: MappingSet; t
   const stats: BridgeStats = { received: 0, ingested: 0, ignored: 0, unparseable: 0, rejected: 0, errors_by_topic: Object.create(null) as Record<string, number> }; // topics are client-chosen: no prototype
   const lastLogged = new Map<string, number>();
 
-  function fail(topic: string, kind: 'unparseable' | 'rejected', reason: string): void {
+  function fail(fullTopic: string, kind: 'unparseable' | 'rejected', reason: string): void {
     stats[kind]++;
     const counts = stats.errors_by_topic;
-    if (!(topic in counts) && Object.keys(counts).length >= MAX_TRACKED_TOPICS) delete counts[Object.keys(counts)[0]];
+    // Topics are client-chosen: capped in length, and the oldest forgotten past MAX_TRACKED_NAMES.
+    const topic = capName(fullTopic);
+    if (!(topic in counts) && Object.keys(counts).length >= MAX_TRACKED_NAMES) delete counts[Object.keys(counts)[0]];
     counts[topic] = (counts[topic] ?? 0) + 1;
     const now = Date.now();
     if (now - (lastLogged.get(topic) ?? 0) >= LOG_EVERY_MS) {
-      if (lastLogged.size >= MAX_TRACKED_TOPICS) lastLogged.clear();
+      if (lastLogged.size >= MAX_TRACKED_NAMES) lastLogged.clear();
       lastLogged.set(topic, now);
       log(`mqtt: ${kind} message on ${topic} (${counts[topic]} so far): ${reason.slice(0, 200)}`);
     }
@@ -67,7 +69,11 @@ export function createBridge(deps: { services: Services; mappings: MappingSet; t
     }
   }
 
-  async function apply(topic: string, items: Ingest[], retain: boolean): Promise<void> {
+  const recordFail = fail;
+  /** Applies a message's items; false when every item was refused (the broker then does not retain it). */
+  async function apply(topic: string, items: Ingest[], retain: boolean): Promise<boolean> {
+    let failed = 0;
+    const fail = (t: string, kind: 'unparseable' | 'rejected', reason: string) => (failed++, recordFail(t, kind, reason));
     const readings: PreparedReading[] = [];
     for (const item of items) {
       if (item.kind === 'reading') {
@@ -105,12 +111,14 @@ export function createBridge(deps: { services: Services; mappings: MappingSet; t
         stats.ignored++;
       }
     }
-    if (!readings.length) return;
-    const results = await services.timeseries.writer.submit(readings);
-    for (const r of results) {
-      if (r.ok) stats.ingested++;
-      else fail(topic, 'rejected', r.message);
+    if (readings.length) {
+      const results = await services.timeseries.writer.submit(readings);
+      for (const r of results) {
+        if (r.ok) stats.ingested++;
+        else fail(topic, 'rejected', r.message);
+      }
     }
+    return failed < items.length;
   }
 
   /** Whether a retained `remember` was already stored (replays must not re-confirm it forever). */
@@ -124,20 +132,24 @@ export function createBridge(deps: { services: Services; mappings: MappingSet; t
     units,
     /** Every filter the bridge needs subscribed (external broker mode). */
     filters: () => mappings.filters(),
-    /** Handles one message; rejects only when the database refused the write (then nothing may be acknowledged). */
-    async handle(topic: string, payload: Buffer, opts: { retain?: boolean } = {}): Promise<void> {
+    /**
+     * Handles one message; rejects only when the database refused the write (then nothing may be
+     * acknowledged). Resolves false when the message was refused (unparseable, or every item rejected).
+     */
+    async handle(topic: string, payload: Buffer, opts: { retain?: boolean } = {}): Promise<boolean> {
       stats.received++;
       const mapping = mappings.route(topic);
-      if (!mapping) return void stats.ignored++;
+      if (!mapping) return (stats.ignored++, true);
       let items: Ingest[];
       try {
         items = mapping.parse(topic, payload, ctx);
       } catch (e) {
-        return fail(topic, 'unparseable', e instanceof ParseError ? e.message : `mapping ${mapping.name} failed: ${(e as Error).message}`);
+        fail(topic, 'unparseable', e instanceof ParseError ? e.message : `mapping ${mapping.name} failed: ${(e as Error).message}`);
+        return false;
       }
-      if (!items.length) return void stats.ignored++;
+      if (!items.length) return (stats.ignored++, true);
       try {
-        await apply(topic, items, Boolean(opts.retain));
+        return await apply(topic, items, Boolean(opts.retain));
       } catch (e) {
         // The database refused the batch (disk full, I/O error): nothing was acknowledged as stored.
         fail(topic, 'rejected', (e as Error).message);

@@ -37,6 +37,14 @@ export async function startMqtt(config: Config, services: Services, log: (msg: s
         ...config.mqtt.users,
       ],
       maxMsgsPerSec: config.mqtt.max_msgs_per_sec,
+      maxPacketBytes: config.mqtt.max_packet_bytes,
+      maxPendingConnections: config.mqtt.max_pending_connections,
+      retained: {
+        maxMessages: config.mqtt.retained_max_messages,
+        maxBytes: config.mqtt.retained_max_bytes,
+        maxMessagesPerAccount: config.mqtt.retained_max_messages_per_account,
+        maxBytesPerAccount: config.mqtt.retained_max_bytes_per_account,
+      },
       tls: config.mqtt.tls_cert ? { cert: config.mqtt.tls_cert, key: config.mqtt.tls_key } : undefined,
       onPublish: (topic, payload, p) => bridge.handle(topic, payload, { retain: p.retain }),
       log,
@@ -49,7 +57,7 @@ export async function startMqtt(config: Config, services: Services, log: (msg: s
       username: config.mqtt.username,
       password: config.mqtt.password,
       filters: bridge.filters(),
-      onMessage: (topic, payload, retain) => bridge.handle(topic, payload, { retain }),
+      onMessage: (topic, payload, retain) => bridge.handle(topic, payload, { retain }).then(() => undefined),
       log,
     });
     url = config.mqtt.url;

@@ -7,7 +7,9 @@ import { buildTestHub, tempDir, type TestHub } from '../helpers/hub.js';
 const TOKEN = 'a-long-random-token';
 let hub: TestHub;
 beforeAll(async () => {
-  hub = await buildTestHub({ config: { http: { token: TOKEN, rate_limit_per_minute: 30 } } });
+  // The sweep below sends ~50 unauthenticated requests from one address; the failed-login limit
+  // (http.auth_failures_per_minute) has its own test in test/http/hardening.test.ts.
+  hub = await buildTestHub({ config: { http: { token: TOKEN, rate_limit_per_minute: 30, auth_failures_per_minute: 1000 } } });
 });
 afterAll(async () => {
   await hub?.close();

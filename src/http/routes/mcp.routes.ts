@@ -3,15 +3,32 @@
  * transport, so no session state lives in the hub and any number of clients can call at once.
  * Auth is the app's bearer hook like every other route.
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createMcpServer } from '../../mcp/server.js';
 import type { Services } from '../../services.js';
 
+type RateCheck = (req: FastifyRequest) => Promise<{ isExceeded?: boolean; max?: number; ttlInSeconds?: number }>;
+
 export const mcpRoutes =
   (services: Services): FastifyPluginAsync =>
   async (app) => {
-    app.post('/mcp', { schema: { hide: true } }, async (req, reply) => {
+    // A JSON-RPC batch counts one request per call against the rate limit (issue #10 item 13):
+    // the whole batch is refused with 429 when its calls do not fit, none of them run.
+    const limiter = app.hasDecorator('createRateLimit') ? (app as unknown as { createRateLimit(): RateCheck }).createRateLimit() : null;
+    const preHandler = async (req: FastifyRequest, reply: FastifyReply) => {
+      const calls = Array.isArray(req.body) ? req.body.length : 1;
+      for (let i = 1; limiter && i < calls; i++) {
+        const r = await limiter(req);
+        if (!r.isExceeded) continue;
+        return reply.code(429).header('retry-after', String(r.ttlInSeconds)).send({
+          ok: false,
+          error: 'rate_limited',
+          message: `rate limit: a JSON-RPC batch of ${calls} calls counts ${calls} requests, more than the ${r.max} per minute allowed from this client; retry in ${r.ttlInSeconds} s`,
+        });
+      }
+    };
+    app.post('/mcp', { schema: { hide: true }, preHandler }, async (req, reply) => {
       const server = createMcpServer(services, 'mcp');
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       reply.hijack();

@@ -18,7 +18,7 @@ import type { BuiltinConfig, DiscoveryIngest, Ingest, Mapping, MappingContext, R
 import { UserMappingSchema, userMapping } from './user.js';
 import { zigbee2mqttMapping } from './zigbee2mqtt.js';
 
-export { matchTopic, isValidFilter } from './topic.js';
+export { matchTopic, isValidFilter, filterWithin } from './topic.js';
 export { ParseError } from './types.js';
 export type { Ingest, Mapping, MappingContext } from './types.js';
 export { UserMappingSchema } from './user.js';

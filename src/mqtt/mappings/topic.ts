@@ -58,3 +58,26 @@ export function isValidRoot(root: string): boolean {
     root.split('/').every((l) => l !== '')
   );
 }
+
+/**
+ * Whether every topic `filter` matches is also matched by `pattern` (both valid filters): the
+ * subscription ACL test, so an account granted `hearth/#` may subscribe to `hearth/events/#` but
+ * not to `#` or `+/events/#`. A `#` in the filter also matches its parent level [MQTT-4.7.1-2], so
+ * `a/#` lies within `a/#` or `#` but not within `a/+/#` (while `#` lies within `+/#`: topics are never empty). A filter starting with a literal `$` level
+ * lies within no pattern starting with a wildcard [MQTT-4.7.2-1].
+ */
+export function filterWithin(filter: string, pattern: string): boolean {
+  if (!isValidFilter(filter) || !isValidFilter(pattern)) return false;
+  const f = filter.split('/');
+  const p = pattern.split('/');
+  if (f[0].startsWith('$') && (p[0] === '+' || p[0] === '#')) return false;
+  for (let i = 0; ; i++) {
+    if (i === p.length) return i === f.length;
+    if (p[i] === '#') return true;
+    if (i === f.length) return false;
+    // The filter's `#` here matches every deeper topic (at least one level when i = 0, topics are
+    // never empty): only `#`, or `+/#` at the first level, accepts all of them.
+    if (f[i] === '#') return p.length - 1 - i <= (i === 0 ? 1 : 0) && p[p.length - 1] === '#' && p.slice(i, -1).every((l) => l === '+');
+    if (p[i] !== '+' && f[i] !== p[i]) return false;
+  }
+}

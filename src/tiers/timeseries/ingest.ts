@@ -6,6 +6,7 @@
  */
 import type { Db } from '../../db/open.js';
 import { isHubError } from '../../lib/errors.js';
+import { trackedKey } from '../../lib/names.js';
 import type { PreparedReading, ReadingsRepo, WriteResult } from './readings.repo.js';
 
 export interface IngestStats {
@@ -32,7 +33,7 @@ export function createIngestWriter(db: Db, repo: ReadingsRepo, opts: { flushMs?:
   const stats: IngestStats = { accepted: 0, rejected: 0, skipped: 0, batches: 0, by_source: Object.create(null) as IngestStats['by_source'] }; // keys are client-chosen: no prototype
 
   const count = (source: string, ok: boolean) => {
-    const s = (stats.by_source[source] ??= { accepted: 0, rejected: 0 });
+    const s = (stats.by_source[trackedKey(stats.by_source, source)] ??= { accepted: 0, rejected: 0 }); // capped in length and number
     if (ok) s.accepted++;
     else s.rejected++;
   };
