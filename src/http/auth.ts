@@ -67,8 +67,10 @@ export function registerAuth(app: FastifyInstance, token: string | undefined, op
       });
     }
     if (isAdminPath(path)) return; // the admin guard checks the bearer or a session cookie (admin/guard.ts)
-    if (tokenMatches(bearerOf(req.headers.authorization), token)) return;
-    failures.fail(req.ip);
+    const presented = bearerOf(req.headers.authorization);
+    if (tokenMatches(presented, token)) return;
+    // A wrong token counts; a request with none (a browser's /favicon.ico) is not a guess.
+    if (presented !== undefined) failures.fail(req.ip);
     reply.header('www-authenticate', 'Bearer realm="hearth"');
     return reply.code(401).send({ ok: false, error: 'unauthorized', message: 'authorization: a valid bearer token is required' });
   });

@@ -210,6 +210,11 @@ describe('rate limits count failed logins and JSON-RPC batch calls (item 13)', (
     expect((await hub.app.inject({ url: '/health', remoteAddress: '10.0.0.66' })).statusCode).toBe(200);
   });
 
+  it('a request with no token at all (a browser fetching /favicon.ico) is not a guess', async () => {
+    for (let i = 0; i < 8; i++) expect((await from('10.0.0.90')).statusCode).toBe(401);
+    expect((await from('10.0.0.90', auth)).statusCode).toBe(200);
+  });
+
   it('counts each call of a JSON-RPC batch on /mcp', async () => {
     const batch = (n: number, tag: string) =>
       Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'remember', arguments: { entity_name: `batch-${tag}`, fact: `fact number ${i}` } } }));
