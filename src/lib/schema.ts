@@ -5,9 +5,7 @@
  */
 import { z } from 'zod';
 import { TRUST_LABELS } from './trust.js';
-
-/** ISO-8601 date-time with an explicit zone (Z or ±hh:mm), e.g. 2026-11-30T18:10:00+01:00. */
-const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
+import { ISO_WITH_ZONE, parseIsoWithZone } from './datetime.js';
 
 /** Epoch seconds (number) or ISO-8601 with a zone. Year 1..9999 only. */
 export const Timestamp = z.union([
@@ -15,7 +13,7 @@ export const Timestamp = z.union([
   z
     .string()
     .regex(ISO_WITH_ZONE, 'expected epoch seconds or an ISO-8601 date-time with a zone (e.g. 2026-11-30T18:10:00Z)')
-    .refine((s) => Number.isFinite(Date.parse(s)), 'not a valid date-time'),
+    .refine((s) => parseIsoWithZone(s) !== undefined, 'not a real date-time (check the day of the month, hours 00–23, minutes and seconds 00–59)'),
 ]);
 export type TimestampInput = z.infer<typeof Timestamp>;
 
@@ -23,7 +21,7 @@ export function toEpoch(value: TimestampInput): number;
 export function toEpoch(value: TimestampInput | undefined): number | undefined;
 export function toEpoch(value: TimestampInput | undefined): number | undefined {
   if (value === undefined) return undefined;
-  return typeof value === 'number' ? value : Date.parse(value) / 1000;
+  return typeof value === 'number' ? value : parseIsoWithZone(value)! / 1000;
 }
 
 /** Names of entities: people, rooms, devices, objects. Trimmed, no control characters. */
