@@ -52,3 +52,26 @@ export const Text = (max: number) =>
     .min(1, 'must not be empty')
     .max(max)
     .regex(/^[^\u0000]*$/, 'must not contain NUL bytes');
+
+/**
+ * Deepest nesting of objects and arrays accepted in free-form JSON fields (`meta`, composite
+ * `value`, working-memory slot values) — the same bound the MQTT payload parser applies. Checked
+ * without recursion, so a hostile 100k-deep body costs a loop, never the stack.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/** True when no object/array in `v` lies deeper than `max` levels (the top-level object is level 1). */
+export function withinDepth(v: unknown, max = MAX_JSON_DEPTH): boolean {
+  const stack: [unknown, number][] = [[v, 1]];
+  while (stack.length) {
+    const [x, d] = stack.pop()!;
+    if (x === null || typeof x !== 'object') continue;
+    if (d > max) return false;
+    for (const child of Object.values(x)) if (child !== null && typeof child === 'object') stack.push([child, d + 1]);
+  }
+  return true;
+}
+export const TOO_DEEP = `nested deeper than ${MAX_JSON_DEPTH} levels`;
+
+/** A free-form JSON object (`meta`): any keys, bounded nesting. */
+export const JsonObject = z.record(z.string(), z.unknown()).refine((o) => withinDepth(o), TOO_DEEP);

@@ -6,6 +6,7 @@ import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
 import { HubError } from '../../lib/errors.js';
 import type { ReadingValue } from './timeseries.schemas.js';
+import { TxCache } from './tx-cache.js';
 
 export type ValueType = 'numeric' | 'categorical' | 'composite';
 
@@ -51,9 +52,14 @@ export function flattenComposite(obj: Record<string, unknown>, prefix: string, d
 export const typeOf = (v: ReadingValue): ValueType => (typeof v === 'number' ? 'numeric' : typeof v === 'object' ? 'composite' : 'categorical');
 
 export function createReadingsRepo(db: Db, clock: Clock) {
-  const entityIds = new Map<string, number>();
-  const series = new Map<string, Series>();
-  const sources = new Map<string, number>();
+  // Every cache is a TxCache: what a rolled-back item or batch added is undone with it (see begin/undo).
+  const entityIds = new TxCache<string, number>();
+  const series = new TxCache<string, Series>();
+  const sources = new TxCache<string, number>();
+  const caches = [entityIds, series, sources];
+  /** `PRAGMA data_version` at the last batch: it changes when another connection (process) commits. */
+  let seenVersion = -1;
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
 
   const findEntity = db.prepare('SELECT id FROM entities WHERE name = ?');
   const seriesByName = db.prepare('SELECT s.id, s.value_type, s.unit FROM series s JOIN entities e ON e.id = s.entity_id WHERE e.name = ? AND s.metric = ?');
@@ -77,8 +83,7 @@ export function createReadingsRepo(db: Db, clock: Clock) {
     if (id === undefined) {
       const row = findEntity.get(name) as { id: number } | undefined;
       const now = clock.now();
-      id = row ? row.id : Number(insertEntity.run(name, type, now, now).lastInsertRowid);
-      entityIds.set(key, id);
+      id = entityIds.set(key, row ? row.id : Number(insertEntity.run(name, type, now, now).lastInsertRowid));
     }
     return id;
   }
@@ -88,12 +93,11 @@ export function createReadingsRepo(db: Db, clock: Clock) {
     let s = series.get(key);
     if (!s) {
       const row = findSeries.get(eid, metric) as Series | undefined;
-      s = row ?? { id: Number(insertSeries.run(eid, metric, unit ?? null, type, clock.now()).lastInsertRowid), value_type: type, unit: unit ?? null };
-      series.set(key, s);
+      s = series.set(key, row ?? { id: Number(insertSeries.run(eid, metric, unit ?? null, type, clock.now()).lastInsertRowid), value_type: type, unit: unit ?? null });
     }
     if (unit !== undefined && unit !== s.unit) {
       setUnit.run(unit, s.id);
-      s.unit = unit;
+      s = series.set(key, { ...s, unit });
     }
     return s;
   }
@@ -102,8 +106,7 @@ export function createReadingsRepo(db: Db, clock: Clock) {
     let id = sources.get(name);
     if (id === undefined) {
       const row = findSource.get(name) as { id: number } | undefined;
-      id = row ? row.id : Number(insertSource.run(name).lastInsertRowid);
-      sources.set(name, id);
+      id = sources.set(name, row ? row.id : Number(insertSource.run(name).lastInsertRowid));
     }
     return id;
   }
@@ -121,25 +124,23 @@ export function createReadingsRepo(db: Db, clock: Clock) {
     throw new HubError('conflict', `value: ${metric} holds composite values; send an object`);
   }
 
-  function lastOf(s: Series) {
-    if (s.last === undefined) {
-      const row = latest.get(s.id) as { ts_ms: number; value_num: number | null; value_cat: string | null } | undefined;
-      s.last = row ? { ts_ms: row.ts_ms, value: row.value_num ?? row.value_cat } : { ts_ms: -Infinity, value: null };
-    }
-    return s.last;
+  /** The latest stored value of a series (for `dedupe: 'latest'`), cached on the series entry. */
+  function lastOf(eid: number, metric: string, s: Series): NonNullable<Series['last']> {
+    if (s.last !== undefined) return s.last;
+    const row = latest.get(s.id) as { ts_ms: number; value_num: number | null; value_cat: string | null } | undefined;
+    const last = row ? { ts_ms: row.ts_ms, value: row.value_num ?? row.value_cat } : { ts_ms: -Infinity, value: null };
+    series.set(`${eid}\u0000${metric}`, { ...s, last });
+    return last;
   }
 
   function insertScalar(eid: number, metric: string, value: number | string, r: PreparedReading, src: number, parent: number | null) {
     const s = seriesOf(eid, metric, typeof value === 'number' ? 'numeric' : 'categorical', parent === null ? r.unit : undefined);
     const { num, cat } = coerce(s, metric, value);
     if (r.dedupe === 'exact' && exact.get(s.id, r.ts_ms, num, cat)) return { id: 0, s, skipped: true };
-    if (r.dedupe === 'latest') {
-      const last = lastOf(s);
-      if (last.value === (num ?? cat)) return { id: 0, s, skipped: true };
-    }
+    if (r.dedupe === 'latest' && lastOf(eid, metric, s).value === (num ?? cat)) return { id: 0, s, skipped: true };
+    const last = lastOf(eid, metric, s);
     const id = Number(insert.run(s.id, r.ts_ms, num, cat, null, src, parent).lastInsertRowid);
-    const last = lastOf(s);
-    if (r.ts_ms >= last.ts_ms) s.last = { ts_ms: r.ts_ms, value: num ?? cat };
+    if (r.ts_ms >= last.ts_ms) series.set(`${eid}\u0000${metric}`, { ...s, last: { ts_ms: r.ts_ms, value: num ?? cat } });
     return { id, s, skipped: false };
   }
 
@@ -166,10 +167,29 @@ export function createReadingsRepo(db: Db, clock: Clock) {
 
   return {
     write,
+    /**
+     * Starts a batch (inside its write transaction, so no other connection can commit until it
+     * ends): when another process has committed since the last batch — a forget, a new entity —
+     * every cached id is dropped and looked up again.
+     */
+    begin() {
+      const v = dataVersion.get() as number;
+      if (v !== seenVersion) for (const c of caches) c.clear();
+      seenVersion = v;
+    },
+    /** A point to undo the caches back to when one item fails (its savepoint rolled back). */
+    mark: (): number[] => caches.map((c) => c.mark()),
+    /** Undoes cache changes since `mark` (default: since `begin`, for a rolled-back batch). */
+    undo(mark?: number[]) {
+      caches.forEach((c, i) => c.undo(mark?.[i] ?? 0));
+    },
+    /** The batch committed: its cache changes stay. */
+    commit() {
+      for (const c of caches) c.commit();
+    },
     /** Forget cached ids (after an entity is deleted). */
     invalidate() {
-      entityIds.clear();
-      series.clear();
+      for (const c of caches) c.clear();
     },
     seriesId(entityName: string, metric: string): { id: number; value_type: ValueType; unit: string | null } | undefined {
       return seriesByName
