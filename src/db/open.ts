@@ -41,7 +41,12 @@ export function openDatabase({ dataDir, fileName = 'hearth.db' }: OpenOptions): 
   return db;
 }
 
-/** Applies pending migrations in one transaction each; refuses a database from a newer Hearth. */
+/**
+ * Applies pending migrations in one transaction each; refuses a database from a newer Hearth.
+ * Foreign keys are off meanwhile (a table rebuild's DROP must not cascade — SQLite's documented
+ * procedure) and `foreign_key_check` must come back empty before each commits. IMMEDIATE and a
+ * second look at `user_version` inside: two processes starting together apply each step once.
+ */
 export function migrate(db: Db): number {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > MIGRATIONS.length) {
@@ -49,11 +54,25 @@ export function migrate(db: Db): number {
       `database schema version ${current} is newer than this Hearth understands (${MIGRATIONS.length}); upgrade Hearth or restore a backup`,
     );
   }
-  for (let v = current; v < MIGRATIONS.length; v++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[v]);
-      db.pragma(`user_version = ${v + 1}`);
-    })();
+  if (current === MIGRATIONS.length) return current;
+  const fk = db.pragma('foreign_keys', { simple: true }) as number;
+  db.pragma('foreign_keys = OFF');
+  db.pragma('legacy_alter_table = ON'); // a rebuilt table's rename leaves other tables' triggers and REFERENCES as written
+  try {
+    for (let v = current; v < MIGRATIONS.length; v++) {
+      db.transaction(() => {
+        if ((db.pragma('user_version', { simple: true }) as number) > v) return; // another process applied it
+        const m = MIGRATIONS[v];
+        if (typeof m === 'string') db.exec(m);
+        else m(db);
+        const broken = db.pragma('foreign_key_check') as { table: string }[];
+        if (broken.length) throw new SchemaError(`migration ${v + 1} left ${broken.length} rows without their parent (first in ${broken[0].table}); nothing was changed`);
+        db.pragma(`user_version = ${v + 1}`);
+      }).immediate();
+    }
+  } finally {
+    db.pragma('legacy_alter_table = OFF');
+    db.pragma(`foreign_keys = ${fk ? 'ON' : 'OFF'}`);
   }
   return MIGRATIONS.length;
 }

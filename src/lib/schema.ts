@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { TRUST_LABELS } from './trust.js';
 import { ISO_WITH_ZONE, parseIsoWithZone } from './datetime.js';
+import { normaliseName } from './names.js';
 
 /** Epoch seconds (number) or ISO-8601 with a zone. Year 1..9999 only. */
 export const Timestamp = z.union([
@@ -24,10 +25,13 @@ export function toEpoch(value: TimestampInput | undefined): number | undefined {
   return typeof value === 'number' ? value : parseIsoWithZone(value)! / 1000;
 }
 
-/** Names of entities: people, rooms, devices, objects. Trimmed, no control characters. */
+/**
+ * Names of entities: people, rooms, devices, objects. Normalised by `lib/names.ts` (format
+ * characters removed, NFC, trimmed) — the one place names enter; identity is `nameKey()` of this.
+ */
 export const EntityName = z
   .string()
-  .trim()
+  .overwrite(normaliseName)
   .min(1, 'must not be empty')
   .max(200)
   .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');

@@ -6,5 +6,10 @@ import episodicWorking from './004-episodic-working.js';
 import prospectiveSpatial from './005-prospective-spatial.js';
 import sessionVocab from './006-session-vocab.js';
 import counters from './007-counters.js';
+import stableIds from './008-stable-ids.js';
+import type { Db } from '../open.js';
 
-export const MIGRATIONS: readonly string[] = [memory, timeseries, patterns, episodicWorking, prospectiveSpatial, sessionVocab, counters];
+/** SQL, or a function for a step SQL alone cannot do (keys computed in JS, table rebuilds). */
+export type Migration = string | ((db: Db) => void);
+
+export const MIGRATIONS: readonly Migration[] = [memory, timeseries, patterns, episodicWorking, prospectiveSpatial, sessionVocab, counters, stableIds];

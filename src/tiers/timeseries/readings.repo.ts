@@ -5,6 +5,7 @@
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
 import { HubError } from '../../lib/errors.js';
+import { nameKey } from '../../lib/names.js';
 import type { ReadingValue } from './timeseries.schemas.js';
 import { TxCache } from './tx-cache.js';
 
@@ -61,9 +62,10 @@ export function createReadingsRepo(db: Db, clock: Clock) {
   let seenVersion = -1;
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
 
-  const findEntity = db.prepare('SELECT id FROM entities WHERE name = ?');
-  const seriesByName = db.prepare('SELECT s.id, s.value_type, s.unit FROM series s JOIN entities e ON e.id = s.entity_id WHERE e.name = ? AND s.metric = ?');
-  const insertEntity = db.prepare("INSERT INTO entities (name, type, meta, created, updated) VALUES (?, ?, '{}', ?, ?)");
+  // Entities by `nameKey` (lib/names.ts), as in entities.repo.ts; the cache is keyed by the same key.
+  const findEntity = db.prepare('SELECT id FROM entities WHERE name_key = ?');
+  const seriesByName = db.prepare('SELECT s.id, s.value_type, s.unit FROM series s JOIN entities e ON e.id = s.entity_id WHERE e.name_key = ? AND s.metric = ?');
+  const insertEntity = db.prepare("INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, ?, '{}', ?, ?)");
   const findSeries = db.prepare('SELECT id, value_type, unit FROM series WHERE entity_id = ? AND metric = ?');
   const insertSeries = db.prepare('INSERT INTO series (entity_id, metric, unit, value_type, created) VALUES (?, ?, ?, ?, ?)');
   const setUnit = db.prepare('UPDATE series SET unit = ? WHERE id = ?');
@@ -78,12 +80,12 @@ export function createReadingsRepo(db: Db, clock: Clock) {
   const latest = db.prepare('SELECT id, ts_ms, value_num, value_cat FROM readings WHERE series_id = ? ORDER BY ts_ms DESC LIMIT 1');
 
   function entityId(name: string, type: string): number {
-    const key = name.toLowerCase();
+    const key = nameKey(name);
     let id = entityIds.get(key);
     if (id === undefined) {
-      const row = findEntity.get(name) as { id: number } | undefined;
+      const row = findEntity.get(key) as { id: number } | undefined;
       const now = clock.now();
-      id = entityIds.set(key, row ? row.id : Number(insertEntity.run(name, type, now, now).lastInsertRowid));
+      id = entityIds.set(key, row ? row.id : Number(insertEntity.run(name, key, type, now, now).lastInsertRowid));
     }
     return id;
   }
@@ -193,7 +195,7 @@ export function createReadingsRepo(db: Db, clock: Clock) {
     },
     seriesId(entityName: string, metric: string): { id: number; value_type: ValueType; unit: string | null } | undefined {
       return seriesByName
-        .get(entityName, metric) as { id: number; value_type: ValueType; unit: string | null } | undefined;
+        .get(nameKey(entityName), metric) as { id: number; value_type: ValueType; unit: string | null } | undefined;
     },
   };
 }
