@@ -61,4 +61,12 @@ describe('a second process on the same database', () => {
     expect(values(await post(b, '/query_stream', { entity_name: 'attic', metric: 'pressure' }))).toEqual([1000, 1001]);
     expect(a.services.db.prepare('SELECT count(*) FROM series').pluck().get()).toBe(2);
   });
+
+  it('readings B commits mark A\'s rollups due', async () => {
+    const { a, b } = await pair();
+    a.services.timeseries.markRolledUp();
+    expect(a.services.timeseries.dirty).toBe(false);
+    expect((await post(b, '/record', { entity_name: 'cellar', metric: 'temperature', value: 12 })).status).toBe(200);
+    expect(a.services.timeseries.dirty).toBe(true);
+  });
 });

@@ -32,6 +32,9 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
   const repo = createReadingsRepo(db, clock);
   const prepared = statementCache(db);
   let newSinceRollup = 0;
+  // Readings another process (`hearth mcp`) committed count too: `PRAGMA data_version` moves with its commits.
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  let versionAtRollup = dataVersion.get() as number;
   const writer = createIngestWriter(db, repo, { flushMs: deps.flushMs, onCommit: () => void (newSinceRollup = 1) });
 
   /** Normalises a validated record into a storable reading, or throws naming the field. */
@@ -62,10 +65,11 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
     writer,
     prepare,
     get dirty() {
-      return newSinceRollup > 0;
+      return newSinceRollup > 0 || dataVersion.get() !== versionAtRollup;
     },
     markRolledUp() {
       newSinceRollup = 0;
+      versionAtRollup = dataVersion.get() as number;
     },
 
     async record(input: RecordInput) {
