@@ -7,9 +7,10 @@ import prospectiveSpatial from './005-prospective-spatial.js';
 import sessionVocab from './006-session-vocab.js';
 import counters from './007-counters.js';
 import stableIds from './008-stable-ids.js';
+import seriesTerms from './009-series-terms.js';
 import type { Db } from '../open.js';
 
 /** SQL, or a function for a step SQL alone cannot do (keys computed in JS, table rebuilds). */
 export type Migration = string | ((db: Db) => void);
 
-export const MIGRATIONS: readonly Migration[] = [memory, timeseries, patterns, episodicWorking, prospectiveSpatial, sessionVocab, counters, stableIds];
+export const MIGRATIONS: readonly Migration[] = [memory, timeseries, patterns, episodicWorking, prospectiveSpatial, sessionVocab, counters, stableIds, seriesTerms];
