@@ -44,6 +44,13 @@ describe('at scale', () => {
       await other.close();
     }
     expect(hub.services.timeseries.matchSeries('greenhouse soil')).toEqual([]);
+    // A series written by plain SQL (an older Hearth, an import) is indexed on the next question.
+    const db = hub.services.db;
+    const e = db.prepare("INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES ('wine cellar', 'wine cellar', 'room', '{}', 0, 0)").run();
+    const sid = db.prepare("INSERT INTO series (entity_id, metric, value_type, created) VALUES (?, 'temperature', 'numeric', 0)").run(e.lastInsertRowid).lastInsertRowid;
+    db.prepare('INSERT INTO readings (series_id, ts_ms, value_num) VALUES (?, ?, 11)').run(sid, hub.clock.now() * 1000);
+    expect((await post(hub, '/record', { entity_name: 'pantry', metric: 'temperature', value: 15 })).status).toBe(200); // a newer series, indexed as created
+    expect(hub.services.timeseries.matchSeries('wine cellar').map((m) => m.entity_name)).toEqual(['wine cellar']);
     const cq = await post(hub, '/cross_query', { query: 'how warm is the bedroom' });
     expect(cq.status).toBe(200);
     expect(JSON.stringify(cq.body)).toContain('bedroom sensor 0');

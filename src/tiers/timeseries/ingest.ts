@@ -40,13 +40,14 @@ export function createIngestWriter(db: Db, repo: ReadingsRepo, opts: { flushMs?:
   };
 
   /**
-   * One item in its own savepoint: a failure rolls back only this item's rows, and `repo.undo`
-   * drops only the ids it cached — the other items of the batch never see it.
+   * One item: a failure leaves no rows of its own — a scalar reading is refused before it writes,
+   * a composite (several rows) gets a savepoint; a savepoint per scalar would cost ~2× the insert —
+   * and `repo.undo` drops exactly the ids it cached, so the other items of the batch never see it.
    */
   const writeOne = (r: PreparedReading): WriteResult => {
     const mark = repo.mark();
     try {
-      return db.transaction(() => repo.write(r))();
+      return typeof r.value === 'object' ? db.transaction(() => repo.write(r))() : repo.write(r);
     } catch (e) {
       repo.undo(mark);
       if (isHubError(e)) return { ok: false, error: e.code, message: e.message };

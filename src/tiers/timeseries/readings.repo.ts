@@ -8,6 +8,7 @@ import { HubError } from '../../lib/errors.js';
 import { nameKey } from '../../lib/names.js';
 import type { ReadingValue } from './timeseries.schemas.js';
 import { TxCache } from './tx-cache.js';
+import type { SeriesIndex } from './series-index.js';
 
 export type ValueType = 'numeric' | 'categorical' | 'composite';
 
@@ -52,7 +53,7 @@ export function flattenComposite(obj: Record<string, unknown>, prefix: string, d
 
 export const typeOf = (v: ReadingValue): ValueType => (typeof v === 'number' ? 'numeric' : typeof v === 'object' ? 'composite' : 'categorical');
 
-export function createReadingsRepo(db: Db, clock: Clock) {
+export function createReadingsRepo(db: Db, clock: Clock, seriesIndex?: SeriesIndex) {
   // Every cache is a TxCache: what a rolled-back item or batch added is undone with it (see begin/undo).
   const entityIds = new TxCache<string, number>();
   const series = new TxCache<string, Series>();
@@ -90,18 +91,22 @@ export function createReadingsRepo(db: Db, clock: Clock) {
     return id;
   }
 
-  function seriesOf(eid: number, metric: string, type: ValueType, unit: string | undefined): Series {
-    const key = `${eid}\u0000${metric}`;
-    let s = series.get(key);
-    if (!s) {
-      const row = findSeries.get(eid, metric) as Series | undefined;
-      s = series.set(key, row ?? { id: Number(insertSeries.run(eid, metric, unit ?? null, type, clock.now()).lastInsertRowid), value_type: type, unit: unit ?? null });
-    }
-    if (unit !== undefined && unit !== s.unit) {
-      setUnit.run(unit, s.id);
-      s = series.set(key, { ...s, unit });
-    }
-    return s;
+  function seriesOf(e: { id: number; name: string }, metric: string, type: ValueType, unit: string | undefined): Series {
+    const key = `${e.id}\u0000${metric}`;
+    const s = series.get(key);
+    if (s) return s;
+    const row = findSeries.get(e.id, metric) as Series | undefined;
+    if (row) return series.set(key, row);
+    const id = Number(insertSeries.run(e.id, metric, unit ?? null, type, clock.now()).lastInsertRowid);
+    seriesIndex?.added(id, e.name, metric);
+    return series.set(key, { id, value_type: type, unit: unit ?? null });
+  }
+
+  /** Records a changed unit — only once the value was accepted, so a refused reading changes nothing. */
+  function withUnit(eid: number, metric: string, s: Series, unit: string | undefined): Series {
+    if (unit === undefined || unit === s.unit) return s;
+    setUnit.run(unit, s.id);
+    return series.set(`${eid}\u0000${metric}`, { ...s, unit });
   }
 
   function sourceId(name: string): number {
@@ -136,8 +141,10 @@ export function createReadingsRepo(db: Db, clock: Clock) {
   }
 
   function insertScalar(eid: number, metric: string, value: number | string, r: PreparedReading, src: number, parent: number | null) {
-    const s = seriesOf(eid, metric, typeof value === 'number' ? 'numeric' : 'categorical', parent === null ? r.unit : undefined);
-    const { num, cat } = coerce(s, metric, value);
+    const unit = parent === null ? r.unit : undefined;
+    let s = seriesOf({ id: eid, name: r.entity_name }, metric, typeof value === 'number' ? 'numeric' : 'categorical', unit);
+    const { num, cat } = coerce(s, metric, value); // throws before this reading wrote anything: a new series cannot conflict
+    s = withUnit(eid, metric, s, unit);
     if (r.dedupe === 'exact' && exact.get(s.id, r.ts_ms, num, cat)) return { id: 0, s, skipped: true };
     if (r.dedupe === 'latest' && lastOf(eid, metric, s).value === (num ?? cat)) return { id: 0, s, skipped: true };
     const last = lastOf(eid, metric, s);
@@ -146,7 +153,11 @@ export function createReadingsRepo(db: Db, clock: Clock) {
     return { id, s, skipped: false };
   }
 
-  /** Stores one reading (and a composite's parts); caller owns the transaction. */
+  /**
+   * Stores one reading (and a composite's parts); caller owns the transaction. A scalar reading is
+   * refused (HubError) before it writes anything; a composite may fail after writing some parts,
+   * so the caller gives it a savepoint.
+   */
   function write(r: PreparedReading): WriteResult {
     const eid = entityId(r.entity_name, r.entity_type ?? 'room');
     const src = sourceId(r.source);
@@ -157,8 +168,9 @@ export function createReadingsRepo(db: Db, clock: Clock) {
     }
     const parts = flattenComposite(r.value, r.metric);
     if (!parts.length) throw new HubError('invalid', 'value: a composite value needs at least one number, string or boolean');
-    const s = seriesOf(eid, r.metric, 'composite', r.unit);
+    let s = seriesOf({ id: eid, name: r.entity_name }, r.metric, 'composite', r.unit);
     if (s.value_type !== 'composite') throw new HubError('conflict', `value: ${r.metric} is ${s.value_type}; got an object`);
+    s = withUnit(eid, r.metric, s, r.unit);
     const id = Number(insert.run(s.id, r.ts_ms, null, null, JSON.stringify(r.value), src, null).lastInsertRowid);
     const children = parts.map(([metric, v]) => {
       const c = insertScalar(eid, metric, v, { ...r, dedupe: undefined }, src, id);

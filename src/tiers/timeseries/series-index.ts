@@ -32,19 +32,30 @@ export function createSeriesIndex(db: Db) {
       WHERE series_id IN (SELECT value FROM json_each(?)) AND term IN (SELECT value FROM json_each(?)) GROUP BY series_id`,
   );
 
+  const index = (id: number, entityName: string, metric: string) => {
+    const words = seriesWords(entityName, metric);
+    for (const w of words) add.run(w, words.length, id);
+  };
+
   /** Indexes series created since the last call (by this or any other process). */
   const catchUp = db.transaction(() => {
     const from = upto.get() as number;
     const rows = unindexed.all(from, INDEX_CHUNK) as { id: number; entity_name: string; metric: string }[];
-    for (const r of rows) {
-      const words = seriesWords(r.entity_name, r.metric);
-      for (const w of words) add.run(w, words.length, r.id);
-    }
+    for (const r of rows) index(r.id, r.entity_name, r.metric);
     if (rows.length) setUpto.run(rows[rows.length - 1].id);
     return rows.length;
   });
 
   return {
+    /**
+     * Indexes a series as it is created (inside its transaction, by the ingest writer), so a bulk
+     * load does not leave the work to the next question. The watermark moves only when every
+     * older series is indexed too; otherwise `refresh` catches up from it (INSERT OR IGNORE).
+     */
+    added(id: number, entityName: string, metric: string): void {
+      index(id, entityName, metric);
+      if ((upto.get() as number) === id - 1) setUpto.run(id);
+    },
     refresh(): void {
       while ((topId.get() as number) > (upto.get() as number) && catchUp.immediate() > 0);
     },

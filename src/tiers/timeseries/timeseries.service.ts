@@ -19,9 +19,9 @@ const DAY = 86_400;
 /** Sensors with a wrong clock should not write into next year; a day of skew is tolerated. */
 const MAX_FUTURE_S = DAY;
 /** Line-protocol lines parsed and validated between two turns of the event loop (≈ 10 ms on a Pi-class core). */
-const LINES_PER_SLICE = 100;
+const LINES_PER_SLICE = 50;
 /** Readings of one large /write committed per transaction. */
-const WRITE_CHUNK = 5000;
+const WRITE_CHUNK = 2000;
 
 export interface TimeseriesDeps {
   db: Db;
@@ -34,9 +34,9 @@ export interface TimeseriesDeps {
 
 export function createTimeseriesService(deps: TimeseriesDeps) {
   const { db, clock } = deps;
-  const repo = createReadingsRepo(db, clock);
-  const prepared = statementCache(db);
   const seriesIndex = createSeriesIndex(db);
+  const repo = createReadingsRepo(db, clock, seriesIndex);
+  const prepared = statementCache(db);
   let newSinceRollup = 0;
   // Readings another process (`hearth mcp`) committed count too: `PRAGMA data_version` moves with its commits.
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
