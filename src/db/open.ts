@@ -37,8 +37,24 @@ export function openDatabase({ dataDir, fileName = 'hearth.db' }: OpenOptions): 
   db.pragma('busy_timeout = 5000');
   db.pragma('temp_store = MEMORY');
   sqliteVec.load(db);
+  immediateByDefault(db);
   migrate(db);
   return db;
+}
+
+/**
+ * `db.transaction(fn)()` runs BEGIN IMMEDIATE: every transaction here writes, and a deferred one
+ * that reads first fails with SQLITE_BUSY_SNAPSHOT (no busy wait helps) when another process — a
+ * `hearth mcp` beside `serve` — commits between its first read and its first write. IMMEDIATE takes
+ * the write lock up front and waits `busy_timeout` for it instead. `.deferred` stays available.
+ * Nested calls are savepoints as before (better-sqlite3 decides that by `db.inTransaction`).
+ */
+function immediateByDefault(db: Db): void {
+  const make = db.transaction.bind(db);
+  db.transaction = ((fn: (...args: never[]) => unknown) => {
+    const t = make(fn);
+    return Object.assign((...args: never[]) => t.immediate(...args), { default: t.immediate, deferred: t.deferred, immediate: t.immediate, exclusive: t.exclusive });
+  }) as Db['transaction'];
 }
 
 /**

@@ -4,6 +4,7 @@
  * that B created next — ids are never reused and A's caches notice B's commits.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/open.js';
 import { buildTestHub, get, post, tempDir, type TestHub } from '../helpers/hub.js';
 
 const values = (r: { body: { points?: { value: unknown }[] } }) => (r.body.points ?? []).map((p) => p.value);
@@ -60,6 +61,27 @@ describe('a second process on the same database', () => {
     expect((await post(a, '/record', { entity_name: 'attic', metric: 'pressure', value: 1001, unit: 'hPa' })).status).toBe(200);
     expect(values(await post(b, '/query_stream', { entity_name: 'attic', metric: 'pressure' }))).toEqual([1000, 1001]);
     expect(a.services.db.prepare('SELECT count(*) FROM series').pluck().get()).toBe(2);
+  });
+
+  it('a transaction holds the write lock from its start, so another process cannot commit between its read and its write', () => {
+    const dir = tempDir();
+    const a = openDatabase({ dataDir: dir });
+    const b = openDatabase({ dataDir: dir });
+    b.pragma('busy_timeout = 0');
+    try {
+      const seen = a.transaction(() => {
+        const n = a.prepare('SELECT count(*) FROM sources').pluck().get();
+        expect(() => b.prepare("INSERT INTO sources (name) VALUES ('b')").run()).toThrow(/busy|locked/i);
+        a.prepare("INSERT INTO sources (name) VALUES ('a')").run(); // a deferred transaction would fail here had b committed
+        return n;
+      })();
+      expect(seen).toBe(0);
+      b.prepare("INSERT INTO sources (name) VALUES ('b')").run();
+      expect(a.prepare('SELECT name FROM sources ORDER BY id').pluck().all()).toEqual(['a', 'b']);
+    } finally {
+      a.close();
+      b.close();
+    }
   });
 
   it('readings B commits mark A\'s rollups due', async () => {
