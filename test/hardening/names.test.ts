@@ -22,6 +22,9 @@ describe('entity names', () => {
     expect(nameKey('\u212aitchen')).toBe(nameKey('kitchen')); // Kelvin sign
     expect(nameKey('Stra\u00dfe')).toBe(nameKey('STRASSE'));
     expect(nameKey('\u00c4rger')).toBe(nameKey('\u00e4rger'));
+    // The ASCII fast path gives what the full fold gives.
+    const full = (n: string) => normaliseName(n).toUpperCase().toLowerCase().normalize('NFC');
+    for (let c = 0x20; c < 0x7f; c++) for (const n of [String.fromCharCode(c), ` Room ${String.fromCharCode(c)}x `]) expect(nameKey(n)).toBe(full(n));
   });
 
   it('ärger and Ärger are one entity for /record and /query_stream, Kelvin-sign Kitchen is kitchen, and it holds after a restart', async () => {
