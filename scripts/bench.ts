@@ -6,7 +6,7 @@
  *
  *   npm run build && npm run bench                # everything (a few minutes on 2 cores)
  *   node dist/scripts/bench.js --quick            # small sizes: a smoke check
- *   node dist/scripts/bench.js --only recall      # one part: recall | ingest | rollup (comma-separated)
+ *   node dist/scripts/bench.js --only recall      # one part: recall | ingest | rollup | scale (comma-separated)
  *   node dist/scripts/bench.js --fresh            # rebuild the cached recall stores (see bench/recall-store.ts)
  */
 import { cpus, totalmem } from 'node:os';
@@ -18,13 +18,14 @@ const PARTS = {
   recall: async () => (await import('./bench/recall.js')).benchRecall,
   ingest: async () => (await import('./bench/ingest.js')).benchIngest,
   rollup: async () => (await import('./bench/rollup.js')).benchRollup,
+  scale: async () => (await import('./bench/scale.js')).benchScale,
 } as const;
 type Part = keyof typeof PARTS;
 
 async function main() {
   const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, fresh: { type: 'boolean', default: false }, only: { type: 'string' } } });
   const only = values.only?.split(',') as Part[] | undefined;
-  for (const p of only ?? []) if (!(p in PARTS)) throw new Error(`--only: unknown part "${p}" (recall, ingest, rollup)`);
+  for (const p of only ?? []) if (!(p in PARTS)) throw new Error(`--only: unknown part "${p}" (recall, ingest, rollup, scale)`);
   const t0 = performance.now();
   const opts: BenchOptions = {
     quick: values.quick,

@@ -101,13 +101,13 @@ async function perf() {
   let rnd = 42;
   const r = () => ((rnd = (rnd * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
   const t0 = performance.now();
-  const ent = db.prepare("INSERT INTO entities (name, type, meta, created, updated) VALUES (?, 'room', '{}', 0, 0) RETURNING id");
+  const ent = db.prepare("INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, 'room', '{}', 0, 0) RETURNING id");
   const ser = db.prepare("INSERT INTO series (entity_id, metric, unit, value_type, created) VALUES (?, ?, 'u', ?, 0) RETURNING id");
   const ins = db.prepare('INSERT INTO readings (series_id, ts_ms, value_num, value_cat) VALUES (?, ?, ?, ?)');
   let n = 0;
   db.transaction(() => {
     for (let e = 0; e < 50; e++) {
-      const eid = (ent.get(`room_${e}`) as { id: number }).id;
+      const eid = (ent.get(`room_${e}`, `room_${e}`) as { id: number }).id;
       for (let m = 0; m < 10; m++) {
         const cat = m >= 8;
         const sid = (ser.get(eid, `metric_${m}`, cat ? 'categorical' : 'numeric') as { id: number }).id;

@@ -13,7 +13,11 @@
  * SQLite's page cache filling to its 16 MB bound and V8 sizing its heap.
  *
  * Targets: settled RSS within ±10 % after warm-up (max/min of the judged intervals), p95 recall
- * stable within 2×, zero errors, zero lost. Exit 1 when a target is missed.
+ * stable within 2×, zero errors, zero lost — counted per series: each room's stored readings reach
+ * what was acknowledged for that room. Exit 1 when a target is missed.
+ *
+ * `--churn 3`: a second process (`hearth mcp`) forgets and re-creates entities every 3 s beside the
+ * load, and every reading must end in the series it was sent to (soak-churn.ts).
  */
 import { parseArgs } from 'node:util';
 import { spawn } from 'node:child_process';
@@ -24,6 +28,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import mqtt from 'mqtt';
 import { percentile } from './lib/eval-hub.js';
+import { startChurn, type ChurnReport } from './soak-churn.js';
 
 export interface SoakOptions {
   seconds: number;
@@ -33,6 +38,8 @@ export interface SoakOptions {
   warmupSeconds?: number;
   /** Trailing window of the settled RSS (default 180 s). */
   settleSeconds?: number;
+  /** Seconds between forget / re-create cycles of a second process; off when absent. */
+  churnSeconds?: number;
   log?: (line: string) => void;
 }
 
@@ -43,6 +50,9 @@ export interface SoakReport {
   memoriesAcked: number;
   memoriesStored: number;
   errors: string[];
+  /** Rooms whose stored readings fall short of their acknowledged ones. */
+  shortSeries: string[];
+  churn?: ChurnReport;
   rssDriftPct: number;
   p95Ratio: number;
   ok: boolean;
@@ -92,6 +102,8 @@ export async function soak(opts: SoakOptions): Promise<SoakReport> {
     for (let i = 0; i < 200; i++) await json('/remember', { entity_name: `person${i % 20}`, fact: `person${i % 20} likes hobby number ${i} on weekends` });
 
     const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { reconnectPeriod: 0 });
+    const churn = opts.churnSeconds ? await startChurn({ dataDir: join(dir, 'data'), mqttUrl: `mqtt://127.0.0.1:${mqttPort}`, everySeconds: opts.churnSeconds }) : null;
+    const ackedBy = new Array<number>(50).fill(0);
     let acked = 0;
     let sent = 0;
     let memoriesAcked = 0;
@@ -108,7 +120,7 @@ export async function soak(opts: SoakOptions): Promise<SoakReport> {
         const due = Math.floor(((Date.now() - started) / 1000) * opts.rate) - sent;
         for (let i = 0; i < due; i++) {
           const n = sent++;
-          client.publish(`hearth/record/room${n % 50}/temperature`, String(18 + (n % 70) / 10), { qos: 1 }, (e) => (e ? errors.push(`mqtt: ${e.message}`) : acked++));
+          client.publish(`hearth/record/room${n % 50}/temperature`, String(18 + (n % 70) / 10), { qos: 1 }, (e) => (e ? errors.push(`mqtt: ${e.message}`) : (acked++, ackedBy[n % 50]++)));
         }
         await new Promise((r) => setTimeout(r, tick));
       }
@@ -164,22 +176,28 @@ export async function soak(opts: SoakOptions): Promise<SoakReport> {
       peak = 0;
     }
     stop = true;
-    await Promise.all([publisher, recaller, rememberer]);
+    await Promise.all([publisher, recaller, rememberer, churn?.stop()]);
     for (let i = 0; i < 100 && acked < sent && errors.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
-    await client.endAsync();
+    await client.endAsync(true); // a broker that stopped acknowledging must not hang the soak
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
 
     const db = new Database(join(dir, 'data', 'hearth.db'), { readonly: true });
     const stored = (db.prepare("SELECT count(*) AS n FROM readings r JOIN series s ON s.id = r.series_id WHERE s.metric = 'temperature'").get() as { n: number }).n;
     const memoriesStored = (db.prepare("SELECT count(*) AS n FROM memories m JOIN entities e ON e.id = m.entity_id WHERE e.name = 'soak'").get() as { n: number }).n;
+    const perRoom = db.prepare("SELECT count(*) FROM readings r JOIN series s ON s.id = r.series_id JOIN entities e ON e.id = s.entity_id WHERE e.name = ? AND s.metric = 'temperature'").pluck();
+    const shortSeries = ackedBy.flatMap((n, room) => {
+      const have = perRoom.get(`room${room}`) as number;
+      return have < n ? [`room${room}/temperature: ${have} stored of ${n} acknowledged`] : [];
+    });
+    const churnReport = churn?.verify(db);
     db.close();
     const settledAll = samples.flatMap((s) => (s.settled_mb === null ? [] : [s.settled_mb]));
     const rssDriftPct = settledAll.length ? (Math.max(...settledAll) / Math.min(...settledAll) - 1) * 100 : 0;
     const p95s = samples.map((s) => s.p95_ms).filter((x) => x > 0);
     const p95Ratio = p95s.length ? Math.max(...p95s) / Math.min(...p95s) : 1;
-    const ok = errors.length === 0 && stored >= acked && memoriesStored >= memoriesAcked && rssDriftPct <= 10 && p95Ratio <= 2;
-    return { samples, acked, stored, memoriesAcked, memoriesStored, errors, rssDriftPct, p95Ratio, ok };
+    const ok = errors.length === 0 && stored >= acked && shortSeries.length === 0 && !churnReport?.problems.length && memoriesStored >= memoriesAcked && rssDriftPct <= 10 && p95Ratio <= 2;
+    return { samples, acked, stored, memoriesAcked, memoriesStored, errors, shortSeries, churn: churnReport, rssDriftPct, p95Ratio, ok };
   } finally {
     process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
     if (child.exitCode === null) child.kill('SIGKILL');
@@ -188,11 +206,20 @@ export async function soak(opts: SoakOptions): Promise<SoakReport> {
 }
 
 if (process.argv[1]?.endsWith('soak.js')) {
-  const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, rate: { type: 'string', default: '2000' }, interval: { type: 'string', default: '60' }, warmup: { type: 'string' } } });
-  const r = await soak({ seconds: Number(values.minutes) * 60, rate: Number(values.rate), intervalSeconds: Number(values.interval), warmupSeconds: values.warmup === undefined ? undefined : Number(values.warmup) });
+  const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, rate: { type: 'string', default: '2000' }, interval: { type: 'string', default: '60' }, warmup: { type: 'string' }, churn: { type: 'string' } } });
+  const r = await soak({
+    seconds: Number(values.minutes) * 60, rate: Number(values.rate), intervalSeconds: Number(values.interval),
+    warmupSeconds: values.warmup === undefined ? undefined : Number(values.warmup), churnSeconds: values.churn === undefined ? undefined : Number(values.churn),
+  });
   console.log('\n| minute | RSS floor MB | RSS peak MB | settled RSS MB | p95 recall ms | recalls | readings acked |\n|---|---|---|---|---|---|---|');
   for (const s of r.samples) console.log(`| ${(s.t / 60).toFixed(1)} | ${s.rss_mb} | ${s.rss_peak_mb} | ${s.settled_mb ?? 'warm-up'} | ${s.p95_ms} | ${s.recalls} | ${s.readings} |`);
-  console.log(`\nreadings acked ${r.acked}, stored ${r.stored}; memories acked ${r.memoriesAcked}, stored ${r.memoriesStored}; errors ${r.errors.length}`);
+  console.log(`\nreadings acked ${r.acked}, stored ${r.stored} (rooms short of their acks: ${r.shortSeries.length}); memories acked ${r.memoriesAcked}, stored ${r.memoriesStored}; errors ${r.errors.length}`);
+  if (r.churn) {
+    const c = r.churn;
+    console.log(`churn: ${c.cycles} cycles, ${c.forgets} forgets, ${c.freshCreated} new entities; victim readings acked ${c.victimAcked}, ${c.victimMustExist} sent after their victim's last forget, stored ${c.victimStored}; problems ${c.problems.length}`);
+    if (c.problems.length) console.log(c.problems.slice(0, 10).join('\n'));
+  }
+  if (r.shortSeries.length) console.log(r.shortSeries.slice(0, 10).join('\n'));
   console.log(`settled RSS max/min after warm-up +${r.rssDriftPct.toFixed(1)}% (target ≤ 10%); p95 max/min ${r.p95Ratio.toFixed(2)} (target ≤ 2); ${r.ok ? 'PASS' : 'FAIL'}`);
   if (r.errors.length) console.log(r.errors.slice(0, 10).join('\n'));
   process.exit(r.ok ? 0 : 1);

@@ -29,7 +29,7 @@ export function rawInsertRate(total: number): number {
   const db = openDatabase({ dataDir: tmp.dir });
   try {
     const now = Date.now();
-    db.prepare("INSERT INTO entities (name, type, created, updated) VALUES ('raw', 'room', 0, 0)").run();
+    db.prepare("INSERT INTO entities (name, name_key, type, created, updated) VALUES ('raw', 'raw', 'room', 0, 0)").run();
     db.prepare("INSERT INTO sources (name) VALUES ('api')").run();
     const addSeries = db.prepare("INSERT INTO series (entity_id, metric, unit, value_type, created) VALUES (1, ?, 'x', 'numeric', 0)");
     const series = Array.from({ length: 100 }, (_, i) => Number(addSeries.run(`m${i}`).lastInsertRowid));

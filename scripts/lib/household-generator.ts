@@ -8,6 +8,7 @@
  * key is listed in `expected`, including the ones a series shows as a side effect of its design
  * (a presence series is "predominantly home"). Loaded through SQL like the tests, then rolled up.
  */
+import { nameKey } from '../../src/lib/names.js';
 import type { Db } from '../../src/db/open.js';
 import { localToUtc, wallTime } from '../../src/lib/tz.js';
 import { createRollups } from '../../src/tiers/timeseries/rollup.js';
@@ -253,12 +254,12 @@ export function generateHousehold(seed: number, o: { days?: number; timeZone?: s
 
 /** Inserts a household via SQL (entities, series — composites decomposed into parts — readings) and rolls up. */
 export function loadHousehold(db: Db, h: Household): void {
-  const ent = db.prepare('INSERT INTO entities (name, type, meta, created, updated) VALUES (?, ?, \'{}\', 0, 0) ON CONFLICT(name) DO UPDATE SET type = type RETURNING id');
+  const ent = db.prepare('INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, ?, \'{}\', 0, 0) ON CONFLICT(name_key) DO UPDATE SET type = type RETURNING id');
   const ser = db.prepare('INSERT INTO series (entity_id, metric, unit, value_type, created) VALUES (?, ?, ?, ?, 0) RETURNING id');
   const ins = db.prepare('INSERT INTO readings (series_id, ts_ms, value_num, value_cat, value_json, parent_id) VALUES (?, ?, ?, ?, ?, ?)');
   db.transaction(() => {
     for (const s of h.series) {
-      const eid = (ent.get(s.entity, s.entityType) as { id: number }).id;
+      const eid = (ent.get(s.entity, nameKey(s.entity), s.entityType) as { id: number }).id;
       const first = s.points[0]?.[1];
       if (first === undefined) continue;
       const kind = typeof first === 'object' ? 'composite' : typeof first === 'number' ? 'numeric' : 'categorical';

@@ -72,6 +72,7 @@ function configure(db: Db, { path, log }: { path?: string; log: (line: string) =
   db.pragma('busy_timeout = 5000');
   db.pragma('temp_store = MEMORY');
   sqliteVec.load(db);
+  immediateByDefault(db);
   migrate(db, path ? { path, log } : undefined);
   return db;
 }
@@ -144,9 +145,26 @@ function refuseEmptyBesideKept(db: Db, dataDir: string, fileName: string, path: 
 }
 
 /**
+ * `db.transaction(fn)()` runs BEGIN IMMEDIATE: every transaction here writes, and a deferred one
+ * that reads first fails with SQLITE_BUSY_SNAPSHOT (no busy wait helps) when another process — a
+ * `hearth mcp` beside `serve` — commits between its first read and its first write. IMMEDIATE takes
+ * the write lock up front and waits `busy_timeout` for it instead. `.deferred` stays available.
+ * Nested calls are savepoints as before (better-sqlite3 decides that by `db.inTransaction`).
+ */
+function immediateByDefault(db: Db): void {
+  const make = db.transaction.bind(db);
+  db.transaction = ((fn: (...args: never[]) => unknown) => {
+    const t = make(fn);
+    return Object.assign((...args: never[]) => t.immediate(...args), { default: t.immediate, deferred: t.deferred, immediate: t.immediate, exclusive: t.exclusive });
+  }) as Db['transaction'];
+}
+
+/**
  * Applies pending migrations in one IMMEDIATE transaction (a second process starting at the same
- * moment waits, then finds the work done); refuses a database from a newer Hearth.
- * An existing file-backed database is copied beside itself first (src/db/premigration.ts).
+ * moment waits, then finds the work done; a failure anywhere leaves the old version whole); refuses
+ * a database from a newer Hearth. An existing file-backed database is copied beside itself first
+ * (src/db/premigration.ts). Foreign keys are off meanwhile (a table rebuild's DROP must not cascade
+ * — SQLite's documented procedure) and `foreign_key_check` must come back empty before the commit.
  */
 export function migrate(db: Db, file?: { path: string; log: (line: string) => void }): number {
   const version = () => db.pragma('user_version', { simple: true }) as number;
@@ -163,12 +181,18 @@ export function migrate(db: Db, file?: { path: string; log: (line: string) => vo
     file.log(`upgrading ${file.path} from schema version ${current} to ${MIGRATIONS.length}; a copy of the old database is kept as ${backup}`);
   }
   let failed = 0;
+  const fk = db.pragma('foreign_keys', { simple: true }) as number;
+  db.pragma('foreign_keys = OFF');
+  db.pragma('legacy_alter_table = ON'); // a rebuilt table's rename leaves other tables' triggers and REFERENCES as written
   try {
-    // One transaction for every pending step: a failure anywhere leaves the old version whole.
     db.transaction(() => {
       for (let v = version(); v < MIGRATIONS.length; v++) {
         failed = v + 1;
-        db.exec(MIGRATIONS[v]);
+        const m = MIGRATIONS[v];
+        if (typeof m === 'string') db.exec(m);
+        else m(db);
+        const broken = db.pragma('foreign_key_check') as { table: string }[];
+        if (broken.length) throw new Error(`it left ${broken.length} rows without their parent (first in ${broken[0].table})`);
         db.pragma(`user_version = ${v + 1}`);
       }
     }).immediate();
@@ -179,6 +203,9 @@ export function migrate(db: Db, file?: { path: string; log: (line: string) => vo
       `schema migration ${failed} of ${MIGRATIONS.length} failed (${(e as Error).message}); the database${where} is unchanged at version ${current}` +
         (backup ? `, and a copy is kept as ${backup}` : '') + '; report this, and run the previous Hearth meanwhile',
     );
+  } finally {
+    db.pragma('legacy_alter_table = OFF');
+    db.pragma(`foreign_keys = ${fk ? 'ON' : 'OFF'}`);
   }
   return MIGRATIONS.length;
 }

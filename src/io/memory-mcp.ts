@@ -17,6 +17,7 @@ import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Db } from '../db/open.js';
 import { invalid } from '../lib/errors.js';
+import { nameKey, normaliseName } from '../lib/names.js';
 import type { AuditRepo } from '../tiers/audit/audit.repo.js';
 import { CATEGORIES } from '../tiers/memory/memory.schemas.js';
 import type { MemoryService } from '../tiers/memory/memory.service.js';
@@ -97,14 +98,16 @@ export function createMemoryMcpImporter(deps: ImporterDeps) {
     };
     const P = (sql: string) => db.prepare(sql);
     const entityById = P('SELECT id, name FROM entities WHERE id = ?');
-    const entityByName = P('SELECT id FROM entities WHERE name = ?');
+    const entityByKey = P('SELECT id FROM entities WHERE name_key = ?');
     const ent = (id: unknown) => map('entities', id);
 
     each('entities', rowsOf(src, 'entities'), (r) => {
-      const found = entityByName.get(String(r.name)) as { id: number } | undefined;
+      // One identity rule with every other door (lib/names.ts): "Zoë" and "ZOË" are one entity.
+      const name = normaliseName(String(r.name));
+      const found = entityByKey.get(nameKey(name)) as { id: number } | undefined;
       if (found) return found.id;
-      return Number(P('INSERT INTO entities (name, type, meta, created, updated) VALUES (?, ?, ?, ?, ?)')
-        .run(String(r.name), r.type || 'person', json(r.meta), r.created, r.updated ?? r.created).lastInsertRowid);
+      return Number(P('INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(name, nameKey(name), r.type || 'unknown', json(r.meta), r.created, r.updated ?? r.created).lastInsertRowid);
     });
 
     const memRows = rowsOf(src, 'memories');

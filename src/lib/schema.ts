@@ -5,9 +5,8 @@
  */
 import { z } from 'zod';
 import { TRUST_LABELS } from './trust.js';
-
-/** ISO-8601 date-time with an explicit zone (Z or ±hh:mm), e.g. 2026-11-30T18:10:00+01:00. */
-const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
+import { ISO_WITH_ZONE, parseIsoWithZone } from './datetime.js';
+import { normaliseName } from './names.js';
 
 /** Epoch seconds (number) or ISO-8601 with a zone. Year 1..9999 only. */
 export const Timestamp = z.union([
@@ -15,7 +14,7 @@ export const Timestamp = z.union([
   z
     .string()
     .regex(ISO_WITH_ZONE, 'expected epoch seconds or an ISO-8601 date-time with a zone (e.g. 2026-11-30T18:10:00Z)')
-    .refine((s) => Number.isFinite(Date.parse(s)), 'not a valid date-time'),
+    .refine((s) => parseIsoWithZone(s) !== undefined, 'not a real date-time (check the day of the month, hours 00–23, minutes and seconds 00–59)'),
 ]);
 export type TimestampInput = z.infer<typeof Timestamp>;
 
@@ -23,13 +22,16 @@ export function toEpoch(value: TimestampInput): number;
 export function toEpoch(value: TimestampInput | undefined): number | undefined;
 export function toEpoch(value: TimestampInput | undefined): number | undefined {
   if (value === undefined) return undefined;
-  return typeof value === 'number' ? value : Date.parse(value) / 1000;
+  return typeof value === 'number' ? value : parseIsoWithZone(value)! / 1000;
 }
 
-/** Names of entities: people, rooms, devices, objects. Trimmed, no control characters. */
+/**
+ * Names of entities: people, rooms, devices, objects. Normalised by `lib/names.ts` (format
+ * characters removed, NFC, trimmed) — the one place names enter; identity is `nameKey()` of this.
+ */
 export const EntityName = z
   .string()
-  .trim()
+  .overwrite(normaliseName)
   .min(1, 'must not be empty')
   .max(200)
   .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
@@ -54,3 +56,26 @@ export const Text = (max: number) =>
     .min(1, 'must not be empty')
     .max(max)
     .regex(/^[^\u0000]*$/, 'must not contain NUL bytes');
+
+/**
+ * Deepest nesting of objects and arrays accepted in free-form JSON fields (`meta`, composite
+ * `value`, working-memory slot values) — the same bound the MQTT payload parser applies. Checked
+ * without recursion, so a hostile 100k-deep body costs a loop, never the stack.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/** True when no object/array in `v` lies deeper than `max` levels (the top-level object is level 1). */
+export function withinDepth(v: unknown, max = MAX_JSON_DEPTH): boolean {
+  const stack: [unknown, number][] = [[v, 1]];
+  while (stack.length) {
+    const [x, d] = stack.pop()!;
+    if (x === null || typeof x !== 'object') continue;
+    if (d > max) return false;
+    for (const child of Object.values(x)) if (child !== null && typeof child === 'object') stack.push([child, d + 1]);
+  }
+  return true;
+}
+export const TOO_DEEP = `nested deeper than ${MAX_JSON_DEPTH} levels`;
+
+/** A free-form JSON object (`meta`): any keys, bounded nesting. */
+export const JsonObject = z.record(z.string(), z.unknown()).refine((o) => withinDepth(o), TOO_DEEP);

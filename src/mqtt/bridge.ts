@@ -10,7 +10,7 @@ import { RecordInput } from '../tiers/timeseries/timeseries.schemas.js';
 import { LocateInput } from '../tiers/spatial/spatial.schemas.js';
 import type { PreparedReading } from '../tiers/timeseries/readings.repo.js';
 import { describeIssues } from '../lib/validation.js';
-import { capName, MAX_TRACKED_NAMES } from '../lib/names.js';
+import { capName, MAX_TRACKED_NAMES } from '../lib/tracked-names.js';
 import { fromStorageError, isHubError } from '../lib/errors.js';
 import { ParseError, type Ingest, type MappingContext } from './mappings/types.js';
 import type { MappingSet } from './mappings/index.js';

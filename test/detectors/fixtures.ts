@@ -2,6 +2,7 @@
  * Fixtures for detector tests: a REAL SQLite file in a mkdtemp dir (migrations applied), series and
  * readings inserted with SQL, the real rollup job, and the real read-only PatternContext.
  */
+import { nameKey } from '../../src/lib/names.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { afterEach } from 'vitest';
 import { tmpdir } from 'node:os';
@@ -81,7 +82,7 @@ export function fixturesPerTest(): () => Fixture {
 export function fixture(): Fixture {
   const dir = mkdtempSync(join(tmpdir(), 'hearth-detectors-'));
   const db = openDatabase({ dataDir: dir });
-  const ent = db.prepare("INSERT INTO entities (name, type, meta, created, updated) VALUES (?, ?, '{}', 0, 0) ON CONFLICT(name) DO UPDATE SET type = type RETURNING id");
+  const ent = db.prepare("INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, ?, '{}', 0, 0) ON CONFLICT(name_key) DO UPDATE SET type = type RETURNING id");
   const ser = db.prepare('INSERT INTO series (entity_id, metric, unit, value_type, created) VALUES (?, ?, ?, ?, 0) RETURNING id');
   const ins = db.prepare('INSERT INTO readings (series_id, ts_ms, value_num, value_cat, value_json, parent_id) VALUES (?, ?, ?, ?, ?, ?)');
   const rollups = createRollups(db, { timeZone: TZ });
@@ -92,7 +93,7 @@ export function fixture(): Fixture {
     db,
     series(entity, metric, points, o = {}) {
       db.transaction(() => {
-        const eid = (ent.get(entity, o.entityType ?? 'room') as { id: number }).id;
+        const eid = (ent.get(entity, nameKey(entity), o.entityType ?? 'room') as { id: number }).id;
         const newSeries = (m: string, kind: string, unit: string | null) => (ser.get(eid, m, unit, kind) as { id: number }).id;
         const sid = newSeries(metric, points.length ? kindOf(points[0][1]) : 'numeric', o.unit ?? null);
         const parts = new Map<string, number>();

@@ -6,6 +6,12 @@ import episodicWorking from './004-episodic-working.js';
 import prospectiveSpatial from './005-prospective-spatial.js';
 import sessionVocab from './006-session-vocab.js';
 import counters from './007-counters.js';
-import voicesImport from './008-voices-import.js';
+import stableIds from './008-stable-ids.js';
+import seriesTerms from './009-series-terms.js';
+import voicesImport from './010-voices-import.js';
+import type { Db } from '../open.js';
 
-export const MIGRATIONS: readonly string[] = [memory, timeseries, patterns, episodicWorking, prospectiveSpatial, sessionVocab, counters, voicesImport];
+/** SQL, or a function for a step SQL alone cannot do (keys computed in JS, table rebuilds). */
+export type Migration = string | ((db: Db) => void);
+
+export const MIGRATIONS: readonly Migration[] = [memory, timeseries, patterns, episodicWorking, prospectiveSpatial, sessionVocab, counters, stableIds, seriesTerms, voicesImport];

@@ -3,6 +3,7 @@
  * throws `ParseError`: payloads come from any device on the network and are treated as hostile
  * (size, encoding, nesting depth, prototype keys, non-finite numbers).
  */
+import { parseIsoWithZone } from '../../lib/datetime.js';
 import { ParseError, type CompositeValue, type Ingest, type MappingContext } from './types.js';
 
 /** Payloads above this are refused before decoding (SPEC §7: never block the bridge). */
@@ -23,8 +24,6 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const NON_FINITE = /^[+-]?(nan|inf|infinity)$/i;
 const CONTROL = /[\u0000-\u001f\u007f]/;
-/** ISO-8601 date-time with an explicit zone (as `lib/schema.ts` Timestamp). */
-const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
 const MIN_TS = -62135596800; // 0001-01-01
 const MAX_TS = 253402300799; // 9999-12-31
 
@@ -189,8 +188,8 @@ export function epochSeconds(v: unknown, what = 'ts'): number {
   }
   if (typeof v === 'string') {
     const t = v.trim();
-    const ms = ISO_WITH_ZONE.test(t) ? Date.parse(t) : NaN;
-    if (!Number.isFinite(ms)) throw new ParseError(`${what} is not epoch seconds or ISO-8601 with a zone`);
+    const ms = parseIsoWithZone(t); // as `lib/schema.ts` Timestamp: impossible dates refused, not rolled over
+    if (ms === undefined) throw new ParseError(`${what} is not epoch seconds or ISO-8601 with a zone`);
     return inRange(ms / 1000, what);
   }
   throw new ParseError(`${what} is not epoch seconds or ISO-8601 with a zone`);

@@ -2,6 +2,7 @@
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
+import { nameKey } from '../../lib/names.js';
 
 export interface EntityRow {
   id: number;
@@ -14,27 +15,32 @@ export interface EntityRow {
 
 interface RawEntity extends Omit<EntityRow, 'meta'> {
   meta: string;
+  name_key?: string;
 }
 
-const parse = (r: RawEntity | undefined): EntityRow | undefined =>
-  r && { ...r, meta: JSON.parse(r.meta) as Record<string, unknown> };
+const parse = (r: RawEntity | undefined): EntityRow | undefined => {
+  if (!r) return undefined;
+  const { name_key: _key, ...row } = r;
+  return { ...row, meta: JSON.parse(r.meta) as Record<string, unknown> };
+};
 
 export function createEntitiesRepo(db: Db, clock: Clock) {
-  const byName = db.prepare('SELECT * FROM entities WHERE name = ?');
+  // Identity is `nameKey` (lib/names.ts), stored in the UNIQUE name_key column: never a SQL collation.
+  const byKey = db.prepare('SELECT * FROM entities WHERE name_key = ?');
   const byId = db.prepare('SELECT * FROM entities WHERE id = ?');
-  const insert = db.prepare('INSERT INTO entities (name, type, meta, created, updated) VALUES (?, ?, ?, ?, ?)');
+  const insert = db.prepare('INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, ?, ?, ?, ?)');
   const list = db.prepare(
     `SELECT e.*, (SELECT count(*) FROM memories m WHERE m.entity_id = e.id AND m.status = 'active') AS memory_count
-       FROM entities e ORDER BY e.name COLLATE NOCASE LIMIT ? OFFSET ?`,
+       FROM entities e ORDER BY e.name_key LIMIT ? OFFSET ?`,
   );
   const listByType = db.prepare(
     `SELECT e.*, (SELECT count(*) FROM memories m WHERE m.entity_id = e.id AND m.status = 'active') AS memory_count
-       FROM entities e WHERE e.type = ? ORDER BY e.name COLLATE NOCASE LIMIT ? OFFSET ?`,
+       FROM entities e WHERE e.type = ? ORDER BY e.name_key LIMIT ? OFFSET ?`,
   );
 
   return {
     find(name: string): EntityRow | undefined {
-      return parse(byName.get(name) as RawEntity | undefined);
+      return parse(byKey.get(nameKey(name)) as RawEntity | undefined);
     },
     /** The entity, or a not_found error naming `field` (the request field that held the name). */
     get(name: string, field = 'entity_name'): EntityRow {
@@ -50,7 +56,7 @@ export function createEntitiesRepo(db: Db, clock: Clock) {
       const found = this.find(name);
       if (found) return { ...found, created_now: false };
       const now = clock.now();
-      const { lastInsertRowid } = insert.run(name, type, '{}', now, now);
+      const { lastInsertRowid } = insert.run(name, nameKey(name), type, '{}', now, now);
       return { id: Number(lastInsertRowid), name, type, meta: {}, created: now, updated: now, created_now: true };
     },
     list(opts: { type?: string; limit?: number; offset?: number } = {}) {

@@ -1,6 +1,6 @@
 /** Tier 1.5 operations (episodic memory): one zod object each, shared by HTTP and MCP. */
 import { z } from 'zod';
-import { EntityName, EntityType, Text, Timestamp } from '../../lib/schema.js';
+import { EntityName, EntityType, Text, Timestamp, JsonObject } from '../../lib/schema.js';
 
 export const ROLES = ['user', 'assistant', 'system'] as const;
 export const Role = z.enum(ROLES);
@@ -14,7 +14,7 @@ const SessionId = z.number().int().positive().describe('the id open_session retu
 export const OpenSessionInput = z.object({
   entity_name: EntityName.describe('who the conversation is with, e.g. "Brian"'),
   entity_type: EntityType.optional().describe('type used when the entity is new (default person)'),
-  meta: z.record(z.string(), z.unknown()).optional().describe('free-form context, e.g. {"device": "kitchen speaker"}'),
+  meta: JsonObject.optional().describe('free-form context, e.g. {"device": "kitchen speaker"}'),
 });
 export type OpenSessionInput = z.infer<typeof OpenSessionInput>;
 

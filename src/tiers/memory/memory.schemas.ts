@@ -1,6 +1,6 @@
 /** Tier 1 operations: one zod object each, shared by HTTP, MCP and the MQTT bridge. */
 import { z } from 'zod';
-import { EntityName, EntityType, Text, Timestamp, Trust } from '../../lib/schema.js';
+import { EntityName, EntityType, Text, Timestamp, Trust, JsonObject } from '../../lib/schema.js';
 
 export const CATEGORIES = ['preference', 'habit', 'routine', 'relationship', 'insight', 'general'] as const;
 export const Category = z.enum(CATEGORIES);
@@ -62,7 +62,7 @@ export const RelateInput = z.object({
   entity_a: EntityName.describe('the subject, e.g. "Brian"'),
   entity_b: EntityName.describe('the object, e.g. "Anna"'),
   rel_type: z.string().trim().min(1).max(100).describe('e.g. "spouse_of", "owns", "lives_in"'),
-  meta: z.record(z.string(), z.unknown()).optional(),
+  meta: JsonObject.optional(),
   entity_a_type: EntityType.optional(),
   entity_b_type: EntityType.optional(),
 });

@@ -3,6 +3,7 @@
  * entity graph, an entity's sessions and the superseded/contested versions of its memories.
  * Read-only; every write goes through the tier services.
  */
+import { nameKey } from '../../lib/names.js';
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
 import { effectiveConfidence, type DecayConfig } from '../memory/decay.js';
@@ -50,8 +51,8 @@ export function createOverviewService(deps: { db: Db; clock: Clock; decay: Decay
   const WITH_COUNT = `SELECT e.id, e.name, e.type, e.updated,
       (SELECT count(*) FROM memories m WHERE m.entity_id = e.id AND m.status = 'active') AS memory_count FROM entities e`;
   const search = db.prepare(
-    `${WITH_COUNT} WHERE (@q IS NULL OR e.name LIKE @q ESCAPE '\\') AND (@type IS NULL OR e.type = @type)
-      ORDER BY e.name COLLATE NOCASE LIMIT @limit OFFSET @offset`,
+    `${WITH_COUNT} WHERE (@q IS NULL OR e.name_key LIKE @q ESCAPE '\\') AND (@type IS NULL OR e.type = @type)
+      ORDER BY e.name_key LIMIT @limit OFFSET @offset`,
   );
   const types = db.prepare('SELECT type, count(*) AS n FROM entities GROUP BY type ORDER BY type');
   const edges = db.prepare('SELECT id, entity_a AS "from", entity_b AS "to", rel_type AS label FROM relations WHERE valid_until IS NULL ORDER BY id');
@@ -97,7 +98,7 @@ export function createOverviewService(deps: { db: Db; clock: Clock; decay: Decay
 
     /** Entities whose name contains `q` (case-insensitive, literal), of one type, by name. */
     searchEntities(q: { q?: string; type?: string; limit?: number; offset?: number }) {
-      return search.all({ q: q.q ? likeAnywhere(q.q) : null, type: q.type ?? null, limit: q.limit ?? 200, offset: q.offset ?? 0 }) as {
+      return search.all({ q: q.q ? likeAnywhere(nameKey(q.q)) : null, type: q.type ?? null, limit: q.limit ?? 200, offset: q.offset ?? 0 }) as {
         id: number; name: string; type: string; updated: number; memory_count: number;
       }[];
     },

@@ -1,6 +1,6 @@
 /** Schedule events (SPEC §3): one-off or recurring (RFC 5545 RRULE, or daily|weekly|monthly). */
 import { z } from 'zod';
-import { EntityName, EntityType, Text, Timestamp } from '../../lib/schema.js';
+import { EntityName, EntityType, Text, Timestamp, JsonObject } from '../../lib/schema.js';
 import { parseRecurrence } from './recurrence.js';
 
 export const Recurrence = z
@@ -23,7 +23,7 @@ export const ScheduleInput = z.object({
   start_ts: Timestamp.describe('first occurrence start (epoch seconds or ISO-8601 with zone)'),
   end_ts: Timestamp.optional().describe('first occurrence end'),
   recurrence: Recurrence.optional(),
-  meta: z.record(z.string(), z.unknown()).optional(),
+  meta: JsonObject.optional(),
   entity_type: EntityType.optional(),
 });
 export type ScheduleInput = z.infer<typeof ScheduleInput>;

@@ -6,7 +6,7 @@
  */
 import type { Db } from '../../db/open.js';
 import { isHubError } from '../../lib/errors.js';
-import { trackedKey } from '../../lib/names.js';
+import { trackedKey } from '../../lib/tracked-names.js';
 import type { PreparedReading, ReadingsRepo, WriteResult } from './readings.repo.js';
 
 export interface IngestStats {
@@ -23,6 +23,8 @@ interface Pending {
   reject: (e: unknown) => void;
 }
 
+const isConstraint = (e: unknown) => typeof (e as { code?: unknown })?.code === 'string' && (e as { code: string }).code.startsWith('SQLITE_CONSTRAINT');
+
 export function createIngestWriter(db: Db, repo: ReadingsRepo, opts: { flushMs?: number; maxBatch?: number; onCommit?: (items: PreparedReading[], results: WriteResult[]) => void } = {}) {
   const flushMs = opts.flushMs ?? 2;
   const maxBatch = opts.maxBatch ?? 1000;
@@ -38,13 +40,22 @@ export function createIngestWriter(db: Db, repo: ReadingsRepo, opts: { flushMs?:
     else s.rejected++;
   };
 
+  /**
+   * One item: a failure leaves no rows of its own — a scalar reading is refused before it writes,
+   * a composite (several rows) gets a savepoint; a savepoint per scalar would cost ~2× the insert —
+   * and `repo.undo` drops exactly the ids it cached, so the other items of the batch never see it.
+   */
   const writeOne = (r: PreparedReading): WriteResult => {
+    const mark = repo.mark();
     try {
-      // A composite writes several rows: a savepoint keeps a failing part from leaving the others behind.
       return typeof r.value === 'object' ? db.transaction(() => repo.write(r))() : repo.write(r);
     } catch (e) {
-      if (!isHubError(e)) throw e;
-      return { ok: false, error: e.code, message: e.message };
+      repo.undo(mark);
+      if (isHubError(e)) return { ok: false, error: e.code, message: e.message };
+      if (!isConstraint(e)) throw e; // the database itself failed (disk full, I/O): the whole batch fails
+      // A constraint this code should have prevented: refuse this reading alone, and look every id up afresh.
+      repo.invalidate();
+      return { ok: false, error: 'unavailable', message: `database error ${(e as { code: string }).code}; this reading was not stored, retry later` };
     }
   };
 
@@ -52,11 +63,16 @@ export function createIngestWriter(db: Db, repo: ReadingsRepo, opts: { flushMs?:
   function writeNow(items: PreparedReading[]): WriteResult[] {
     let results: WriteResult[];
     try {
-      results = db.transaction(() => items.map(writeOne))();
+      // IMMEDIATE: the write lock is held from `begin`, so no other process commits between its check and ours.
+      results = db.transaction(() => {
+        repo.begin();
+        return items.map(writeOne);
+      }).immediate();
     } catch (e) {
-      repo.invalidate(); // ids created inside the rolled-back transaction are gone
+      repo.undo(); // ids created inside the rolled-back transaction are gone
       throw e;
     }
+    repo.commit();
     stats.batches++;
     results.forEach((r, i) => {
       if (r.ok && r.skipped) stats.skipped++;

@@ -196,25 +196,47 @@ export function parseLineProtocol(
 ): { points: LineReading[]; errors: LineError[] } {
   const points: LineReading[] = [];
   const errors: LineError[] = [];
-  if (typeof body !== 'string') return { points, errors: [{ line: 0, message: 'body is not text' }] };
-  if (!Object.hasOwn(DIVISOR, precision)) return { points, errors: [{ line: 0, message: `unknown precision "${String(precision)}"` }] };
+  for (const chunk of lineProtocolChunks(body, precision, nowSec, Infinity)) {
+    points.push(...chunk.points);
+    errors.push(...chunk.errors);
+  }
+  return { points, errors };
+}
+
+/**
+ * The same parse, `linesPerChunk` lines at a time, so a caller can yield to the event loop between
+ * chunks: a 10 MiB body (a million readings) must not stall /health or MQTT PUBACKs for seconds.
+ */
+export function* lineProtocolChunks(
+  body: string,
+  precision: Precision,
+  nowSec: number,
+  linesPerChunk: number,
+): Generator<{ points: LineReading[]; errors: LineError[] }> {
+  if (typeof body !== 'string') return yield { points: [], errors: [{ line: 0, message: 'body is not text' }] };
+  if (!Object.hasOwn(DIVISOR, precision)) return yield { points: [], errors: [{ line: 0, message: `unknown precision "${String(precision)}"` }] };
   if (body.length > MAX_BYTES || Buffer.byteLength(body, 'utf8') > MAX_BYTES) {
-    return { points, errors: [{ line: 0, message: `body over ${MAX_BYTES} bytes` }] };
+    return yield { points: [], errors: [{ line: 0, message: `body over ${MAX_BYTES} bytes` }] };
   }
   const lines = body.split('\n');
   if (lines.length > MAX_LINES && lines.slice(MAX_LINES).some((l) => l.trim() !== '')) {
-    return { points, errors: [{ line: 0, message: `more than ${MAX_LINES} lines` }] };
+    return yield { points: [], errors: [{ line: 0, message: `more than ${MAX_LINES} lines` }] };
   }
-  lines.forEach((rawLine, n) => {
-    const text = rawLine.replace(/^[ \t]+/, '').replace(/\r$/, '');
-    if (text.trim() === '' || text.startsWith('#')) return;
-    try {
-      const line = parseLine(text);
-      const ts = line.ts === undefined ? nowSec : seconds(line.ts, precision);
-      points.push(...toReadings(line, ts));
-    } catch (e) {
-      errors.push({ line: n + 1, message: e instanceof LineError_ ? e.message : 'unreadable line' });
+  for (let from = 0; from < lines.length; from += linesPerChunk) {
+    const points: LineReading[] = [];
+    const errors: LineError[] = [];
+    const to = Math.min(lines.length, from + linesPerChunk);
+    for (let n = from; n < to; n++) {
+      const text = lines[n].replace(/^[ \t]+/, '').replace(/\r$/, '');
+      if (text.trim() === '' || text.startsWith('#')) continue;
+      try {
+        const line = parseLine(text);
+        const ts = line.ts === undefined ? nowSec : seconds(line.ts, precision);
+        points.push(...toReadings(line, ts));
+      } catch (e) {
+        errors.push({ line: n + 1, message: e instanceof LineError_ ? e.message : 'unreadable line' });
+      }
     }
-  });
-  return { points, errors };
+    yield { points, errors };
+  }
 }

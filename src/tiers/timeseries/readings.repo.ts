@@ -5,7 +5,10 @@
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
 import { HubError } from '../../lib/errors.js';
+import { nameKey } from '../../lib/names.js';
 import type { ReadingValue } from './timeseries.schemas.js';
+import { TxCache } from './tx-cache.js';
+import type { SeriesIndex } from './series-index.js';
 
 export type ValueType = 'numeric' | 'categorical' | 'composite';
 
@@ -50,14 +53,20 @@ export function flattenComposite(obj: Record<string, unknown>, prefix: string, d
 
 export const typeOf = (v: ReadingValue): ValueType => (typeof v === 'number' ? 'numeric' : typeof v === 'object' ? 'composite' : 'categorical');
 
-export function createReadingsRepo(db: Db, clock: Clock) {
-  const entityIds = new Map<string, number>();
-  const series = new Map<string, Series>();
-  const sources = new Map<string, number>();
+export function createReadingsRepo(db: Db, clock: Clock, seriesIndex?: SeriesIndex) {
+  // Every cache is a TxCache: what a rolled-back item or batch added is undone with it (see begin/undo).
+  const entityIds = new TxCache<string, number>();
+  const series = new TxCache<string, Series>();
+  const sources = new TxCache<string, number>();
+  const caches = [entityIds, series, sources];
+  /** `PRAGMA data_version` at the last batch: it changes when another connection (process) commits. */
+  let seenVersion = -1;
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
 
-  const findEntity = db.prepare('SELECT id FROM entities WHERE name = ?');
-  const seriesByName = db.prepare('SELECT s.id, s.value_type, s.unit FROM series s JOIN entities e ON e.id = s.entity_id WHERE e.name = ? AND s.metric = ?');
-  const insertEntity = db.prepare("INSERT INTO entities (name, type, meta, created, updated) VALUES (?, ?, '{}', ?, ?)");
+  // Entities by `nameKey` (lib/names.ts), as in entities.repo.ts; the cache is keyed by the same key.
+  const findEntity = db.prepare('SELECT id FROM entities WHERE name_key = ?');
+  const seriesByName = db.prepare('SELECT s.id, s.value_type, s.unit FROM series s JOIN entities e ON e.id = s.entity_id WHERE e.name_key = ? AND s.metric = ?');
+  const insertEntity = db.prepare("INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, ?, '{}', ?, ?)");
   const findSeries = db.prepare('SELECT id, value_type, unit FROM series WHERE entity_id = ? AND metric = ?');
   const insertSeries = db.prepare('INSERT INTO series (entity_id, metric, unit, value_type, created) VALUES (?, ?, ?, ?, ?)');
   const setUnit = db.prepare('UPDATE series SET unit = ? WHERE id = ?');
@@ -72,38 +81,39 @@ export function createReadingsRepo(db: Db, clock: Clock) {
   const latest = db.prepare('SELECT id, ts_ms, value_num, value_cat FROM readings WHERE series_id = ? ORDER BY ts_ms DESC LIMIT 1');
 
   function entityId(name: string, type: string): number {
-    const key = name.toLowerCase();
+    const key = nameKey(name);
     let id = entityIds.get(key);
     if (id === undefined) {
-      const row = findEntity.get(name) as { id: number } | undefined;
+      const row = findEntity.get(key) as { id: number } | undefined;
       const now = clock.now();
-      id = row ? row.id : Number(insertEntity.run(name, type, now, now).lastInsertRowid);
-      entityIds.set(key, id);
+      id = entityIds.set(key, row ? row.id : Number(insertEntity.run(name, key, type, now, now).lastInsertRowid));
     }
     return id;
   }
 
-  function seriesOf(eid: number, metric: string, type: ValueType, unit: string | undefined): Series {
-    const key = `${eid}\u0000${metric}`;
-    let s = series.get(key);
-    if (!s) {
-      const row = findSeries.get(eid, metric) as Series | undefined;
-      s = row ?? { id: Number(insertSeries.run(eid, metric, unit ?? null, type, clock.now()).lastInsertRowid), value_type: type, unit: unit ?? null };
-      series.set(key, s);
-    }
-    if (unit !== undefined && unit !== s.unit) {
-      setUnit.run(unit, s.id);
-      s.unit = unit;
-    }
-    return s;
+  function seriesOf(e: { id: number; name: string }, metric: string, type: ValueType, unit: string | undefined): Series {
+    const key = `${e.id}\u0000${metric}`;
+    const s = series.get(key);
+    if (s) return s;
+    const row = findSeries.get(e.id, metric) as Series | undefined;
+    if (row) return series.set(key, row);
+    const id = Number(insertSeries.run(e.id, metric, unit ?? null, type, clock.now()).lastInsertRowid);
+    seriesIndex?.added(id, e.name, metric);
+    return series.set(key, { id, value_type: type, unit: unit ?? null });
+  }
+
+  /** Records a changed unit — only once the value was accepted, so a refused reading changes nothing. */
+  function withUnit(eid: number, metric: string, s: Series, unit: string | undefined): Series {
+    if (unit === undefined || unit === s.unit) return s;
+    setUnit.run(unit, s.id);
+    return series.set(`${eid}\u0000${metric}`, { ...s, unit });
   }
 
   function sourceId(name: string): number {
     let id = sources.get(name);
     if (id === undefined) {
       const row = findSource.get(name) as { id: number } | undefined;
-      id = row ? row.id : Number(insertSource.run(name).lastInsertRowid);
-      sources.set(name, id);
+      id = sources.set(name, row ? row.id : Number(insertSource.run(name).lastInsertRowid));
     }
     return id;
   }
@@ -121,29 +131,33 @@ export function createReadingsRepo(db: Db, clock: Clock) {
     throw new HubError('conflict', `value: ${metric} holds composite values; send an object`);
   }
 
-  function lastOf(s: Series) {
-    if (s.last === undefined) {
-      const row = latest.get(s.id) as { ts_ms: number; value_num: number | null; value_cat: string | null } | undefined;
-      s.last = row ? { ts_ms: row.ts_ms, value: row.value_num ?? row.value_cat } : { ts_ms: -Infinity, value: null };
-    }
-    return s.last;
+  /** The latest stored value of a series (for `dedupe: 'latest'`), cached on the series entry. */
+  function lastOf(eid: number, metric: string, s: Series): NonNullable<Series['last']> {
+    if (s.last !== undefined) return s.last;
+    const row = latest.get(s.id) as { ts_ms: number; value_num: number | null; value_cat: string | null } | undefined;
+    const last = row ? { ts_ms: row.ts_ms, value: row.value_num ?? row.value_cat } : { ts_ms: -Infinity, value: null };
+    series.set(`${eid}\u0000${metric}`, { ...s, last });
+    return last;
   }
 
   function insertScalar(eid: number, metric: string, value: number | string, r: PreparedReading, src: number, parent: number | null) {
-    const s = seriesOf(eid, metric, typeof value === 'number' ? 'numeric' : 'categorical', parent === null ? r.unit : undefined);
-    const { num, cat } = coerce(s, metric, value);
+    const unit = parent === null ? r.unit : undefined;
+    let s = seriesOf({ id: eid, name: r.entity_name }, metric, typeof value === 'number' ? 'numeric' : 'categorical', unit);
+    const { num, cat } = coerce(s, metric, value); // throws before this reading wrote anything: a new series cannot conflict
+    s = withUnit(eid, metric, s, unit);
     if (r.dedupe === 'exact' && exact.get(s.id, r.ts_ms, num, cat)) return { id: 0, s, skipped: true };
-    if (r.dedupe === 'latest') {
-      const last = lastOf(s);
-      if (last.value === (num ?? cat)) return { id: 0, s, skipped: true };
-    }
+    if (r.dedupe === 'latest' && lastOf(eid, metric, s).value === (num ?? cat)) return { id: 0, s, skipped: true };
+    const last = lastOf(eid, metric, s);
     const id = Number(insert.run(s.id, r.ts_ms, num, cat, null, src, parent).lastInsertRowid);
-    const last = lastOf(s);
-    if (r.ts_ms >= last.ts_ms) s.last = { ts_ms: r.ts_ms, value: num ?? cat };
+    if (r.ts_ms >= last.ts_ms) series.set(`${eid}\u0000${metric}`, { ...s, last: { ts_ms: r.ts_ms, value: num ?? cat } });
     return { id, s, skipped: false };
   }
 
-  /** Stores one reading (and a composite's parts); caller owns the transaction. */
+  /**
+   * Stores one reading (and a composite's parts); caller owns the transaction. A scalar reading is
+   * refused (HubError) before it writes anything; a composite may fail after writing some parts,
+   * so the caller gives it a savepoint.
+   */
   function write(r: PreparedReading): WriteResult {
     const eid = entityId(r.entity_name, r.entity_type ?? 'room');
     const src = sourceId(r.source);
@@ -154,8 +168,9 @@ export function createReadingsRepo(db: Db, clock: Clock) {
     }
     const parts = flattenComposite(r.value, r.metric);
     if (!parts.length) throw new HubError('invalid', 'value: a composite value needs at least one number, string or boolean');
-    const s = seriesOf(eid, r.metric, 'composite', r.unit);
+    let s = seriesOf({ id: eid, name: r.entity_name }, r.metric, 'composite', r.unit);
     if (s.value_type !== 'composite') throw new HubError('conflict', `value: ${r.metric} is ${s.value_type}; got an object`);
+    s = withUnit(eid, r.metric, s, r.unit);
     const id = Number(insert.run(s.id, r.ts_ms, null, null, JSON.stringify(r.value), src, null).lastInsertRowid);
     const children = parts.map(([metric, v]) => {
       const c = insertScalar(eid, metric, v, { ...r, dedupe: undefined }, src, id);
@@ -166,14 +181,33 @@ export function createReadingsRepo(db: Db, clock: Clock) {
 
   return {
     write,
+    /**
+     * Starts a batch (inside its write transaction, so no other connection can commit until it
+     * ends): when another process has committed since the last batch — a forget, a new entity —
+     * every cached id is dropped and looked up again.
+     */
+    begin() {
+      const v = dataVersion.get() as number;
+      if (v !== seenVersion) for (const c of caches) c.clear();
+      seenVersion = v;
+    },
+    /** A point to undo the caches back to when one item fails (its savepoint rolled back). */
+    mark: (): number[] => caches.map((c) => c.mark()),
+    /** Undoes cache changes since `mark` (default: since `begin`, for a rolled-back batch). */
+    undo(mark?: number[]) {
+      caches.forEach((c, i) => c.undo(mark?.[i] ?? 0));
+    },
+    /** The batch committed: its cache changes stay. */
+    commit() {
+      for (const c of caches) c.commit();
+    },
     /** Forget cached ids (after an entity is deleted). */
     invalidate() {
-      entityIds.clear();
-      series.clear();
+      for (const c of caches) c.clear();
     },
     seriesId(entityName: string, metric: string): { id: number; value_type: ValueType; unit: string | null } | undefined {
       return seriesByName
-        .get(entityName, metric) as { id: number; value_type: ValueType; unit: string | null } | undefined;
+        .get(nameKey(entityName), metric) as { id: number; value_type: ValueType; unit: string | null } | undefined;
     },
   };
 }

@@ -1,6 +1,6 @@
 /** Tier 2 operations (SPEC §6): one zod object each, shared by HTTP, MCP and the MQTT bridge. */
 import { z } from 'zod';
-import { EntityName, EntityType, Timestamp } from '../../lib/schema.js';
+import { EntityName, EntityType, Timestamp, TOO_DEEP, withinDepth } from '../../lib/schema.js';
 
 export const MetricName = z
   .string()
@@ -14,7 +14,10 @@ export const ReadingValue = z.union([
   z.number().refine(Number.isFinite, 'must be a finite number'),
   z.string().min(1, 'must not be empty').max(1000),
   z.boolean(),
-  z.record(z.string().max(200), z.unknown()).refine((o) => Object.keys(o).length > 0 && Object.keys(o).length <= 100, 'composite value needs 1–100 keys'),
+  z
+    .record(z.string().max(200), z.unknown())
+    .refine((o) => Object.keys(o).length > 0 && Object.keys(o).length <= 100, 'composite value needs 1–100 keys')
+    .refine((o) => withinDepth(o), TOO_DEEP),
 ]);
 export type ReadingValue = z.infer<typeof ReadingValue>;
 

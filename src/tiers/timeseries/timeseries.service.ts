@@ -11,12 +11,17 @@ import { createIngestWriter } from './ingest.js';
 import { createReadingsRepo, type PreparedReading, type WriteResult } from './readings.repo.js';
 import { RecordInput, type QueryStreamInput, type RecordBulkInput } from './timeseries.schemas.js';
 import { describeIssues } from '../../lib/validation.js';
-import { parseLineProtocol, type Precision } from './line-protocol.js';
-import { tokenize } from '../../ai/text.js';
+import { lineProtocolChunks, type Precision } from './line-protocol.js';
+import { setImmediate as turn } from 'node:timers/promises';
+import { createSeriesIndex } from './series-index.js';
 
 const DAY = 86_400;
 /** Sensors with a wrong clock should not write into next year; a day of skew is tolerated. */
 const MAX_FUTURE_S = DAY;
+/** Line-protocol lines parsed and validated between two turns of the event loop (≈ 10 ms on a Pi-class core). */
+const LINES_PER_SLICE = 50;
+/** Readings of one large /write committed per transaction. */
+const WRITE_CHUNK = 2000;
 
 export interface TimeseriesDeps {
   db: Db;
@@ -31,9 +36,13 @@ export interface TimeseriesDeps {
 
 export function createTimeseriesService(deps: TimeseriesDeps) {
   const { db, clock } = deps;
-  const repo = createReadingsRepo(db, clock);
+  const seriesIndex = createSeriesIndex(db);
+  const repo = createReadingsRepo(db, clock, seriesIndex);
   const prepared = statementCache(db);
   let newSinceRollup = 0;
+  // Readings another process (`hearth mcp`) committed count too: `PRAGMA data_version` moves with its commits.
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  let versionAtRollup = dataVersion.get() as number;
   const writer = createIngestWriter(db, repo, { flushMs: deps.flushMs, onCommit: (items, results) => {
     newSinceRollup = 1;
     deps.onCommitted?.(items, results);
@@ -67,10 +76,11 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
     writer,
     prepare,
     get dirty() {
-      return newSinceRollup > 0;
+      return newSinceRollup > 0 || dataVersion.get() !== versionAtRollup;
     },
     markRolledUp() {
       newSinceRollup = 0;
+      versionAtRollup = dataVersion.get() as number;
     },
 
     async record(input: RecordInput) {
@@ -101,26 +111,42 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
       return { result: `Recorded ${inserted} of ${out.length} readings`, count: out.length, inserted, rejected: out.length - inserted, results: out };
     },
 
-    /** InfluxDB line protocol (Telegraf, Home Assistant's InfluxDB integration): valid lines are committed, bad ones reported. */
+    /**
+     * InfluxDB line protocol (Telegraf, Home Assistant's InfluxDB integration): valid lines are
+     * committed, bad ones reported. Parsed and validated LINES_PER_SLICE lines at a time with a turn
+     * of the event loop between slices, and committed WRITE_CHUNK readings at a time, so one large
+     * body never holds /health or an MQTT PUBACK for more than one slice. Every chunk is committed
+     * before the answer; a body interrupted by a crash may be partly stored (as with InfluxDB).
+     */
     async writeLines(body: string, precision: Precision) {
-      const { points, errors } = parseLineProtocol(body, precision, clock.now());
-      const problems = errors.map((e) => `line ${e.line}: ${e.message}`);
-      const prepared: PreparedReading[] = [];
-      for (const p of points) {
-        const parsed = RecordInput.safeParse({ entity_name: p.entity_name, metric: p.metric, value: p.value, unit: p.unit, ts: p.ts, source: p.source });
-        if (!parsed.success) {
-          problems.push(`${p.entity_name} ${p.metric}: ${describeIssues(parsed.error.issues)}`);
-          continue;
+      const problems: string[] = [];
+      let written = 0;
+      let pending: PreparedReading[] = [];
+      const commit = async () => {
+        const batch = pending;
+        pending = [];
+        const results = await writer.submit(batch);
+        results.forEach((r, i) => (r.ok ? written++ : problems.push(`${batch[i].entity_name} ${batch[i].metric}: ${r.message}`)));
+      };
+      for (const { points, errors } of lineProtocolChunks(body, precision, clock.now(), LINES_PER_SLICE)) {
+        for (const e of errors) problems.push(`line ${e.line}: ${e.message}`);
+        for (const p of points) {
+          const parsed = RecordInput.safeParse({ entity_name: p.entity_name, metric: p.metric, value: p.value, unit: p.unit, ts: p.ts, source: p.source });
+          if (!parsed.success) {
+            problems.push(`${p.entity_name} ${p.metric}: ${describeIssues(parsed.error.issues)}`);
+            continue;
+          }
+          try {
+            pending.push(prepare(parsed.data));
+          } catch (e) {
+            problems.push(`${p.entity_name} ${p.metric}: ${(e as Error).message}`);
+          }
         }
-        try {
-          prepared.push(prepare(parsed.data));
-        } catch (e) {
-          problems.push(`${p.entity_name} ${p.metric}: ${(e as Error).message}`);
-        }
+        if (pending.length >= WRITE_CHUNK) await commit();
+        await turn(); // let other requests and MQTT acks in
       }
-      const results = prepared.length ? await writer.submit(prepared) : [];
-      results.forEach((r, i) => !r.ok && problems.push(`${prepared[i].entity_name} ${prepared[i].metric}: ${r.message}`));
-      return { written: results.filter((r) => r.ok).length, problems };
+      if (pending.length) await commit();
+      return { written, problems };
     },
 
     queryStream(input: QueryStreamInput) {
@@ -167,25 +193,16 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
      * bedroom/temperature), best first, with their latest value — for cross_query and context.
      */
     matchSeries(query: string, limit = 10) {
-      const q = new Set(tokenize(query));
-      if (!q.size) return [];
-      // Names are scored first; only the best series then pay for their latest reading.
-      const named = prepared('SELECT s.id, e.name AS entity_name, s.metric, s.unit FROM series s JOIN entities e ON e.id = s.entity_id ORDER BY s.id')
-        .all() as { id: number; entity_name: string; metric: string; unit: string | null }[];
-      const scored = named
-        .map((r) => {
-          const words = new Set(tokenize(`${r.entity_name} ${r.metric.replace(/[._]/g, ' ')}`));
-          const overlap = [...words].filter((w) => q.has(w)).length;
-          return { r, score: overlap / Math.max(1, words.size) };
-        })
-        .filter((x) => x.score > 0)
-        .sort((a, b) => b.score - a.score);
+      // Indexed (series-index.ts): only the best-scored series pay for their name and latest reading.
+      const named = prepared('SELECT e.name AS entity_name, s.metric, s.unit FROM series s JOIN entities e ON e.id = s.entity_id WHERE s.id = ?');
       const latestOf = prepared('SELECT ts_ms, value_num, value_cat, value_json FROM readings WHERE series_id = ? ORDER BY ts_ms DESC LIMIT 1');
       const out = [];
-      for (const { r, score } of scored) {
+      for (const { id, score } of seriesIndex.match(query)) {
         if (out.length >= limit) break;
-        const last = latestOf.get(r.id) as { ts_ms: number; value_num: number | null; value_cat: string | null; value_json: string | null } | undefined;
+        const last = latestOf.get(id) as { ts_ms: number; value_num: number | null; value_cat: string | null; value_json: string | null } | undefined;
         if (!last) continue; // a series without readings says nothing
+        const r = named.get(id) as { entity_name: string; metric: string; unit: string | null } | undefined;
+        if (!r) continue; // forgotten meanwhile
         out.push({
           entity_name: r.entity_name, metric: r.metric, unit: r.unit, ts: last.ts_ms / 1000, score,
           value: last.value_json !== null ? JSON.parse(last.value_json) : (last.value_num ?? last.value_cat),

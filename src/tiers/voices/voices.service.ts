@@ -9,6 +9,7 @@
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
 import { HubError } from '../../lib/errors.js';
+import { nameKey } from '../../lib/names.js';
 import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { EntitiesRepo, EntityRow } from '../entities/entities.repo.js';
 import { indexText, terms } from '../memory/text-match.js';
@@ -121,7 +122,7 @@ export function createVoicesService(deps: VoicesDeps) {
         const { provisional: _p, ...rest } = e.meta;
         const meta = { ...rest, status: 'enrolled', enrolled_from: e.name, ...(input.display_name && { display_name: input.display_name }) };
         const now = clock.now();
-        db.prepare('UPDATE entities SET name = ?, meta = ?, updated = ? WHERE id = ?').run(input.new_name, JSON.stringify(meta), now, e.id);
+        db.prepare('UPDATE entities SET name = ?, name_key = ?, meta = ?, updated = ? WHERE id = ?').run(input.new_name, nameKey(input.new_name!), JSON.stringify(meta), now, e.id);
         // The keyword index and the vectors include the entity's name: re-index now, re-embed after commit.
         for (const m of db.prepare('SELECT id, fact FROM memories WHERE entity_id = ?').all(e.id) as { id: number; fact: string }[]) {
           db.prepare('UPDATE memory_fts SET terms = ? WHERE rowid = ?').run(terms(indexText(input.new_name!, m.fact)).join(' '), m.id);

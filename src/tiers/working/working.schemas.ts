@@ -1,6 +1,6 @@
 /** Tier 1.75 operations (working memory): one zod object each, shared by HTTP and MCP. */
 import { z } from 'zod';
-import { EntityName, EntityType, Text } from '../../lib/schema.js';
+import { EntityName, EntityType, Text, TOO_DEEP, withinDepth } from '../../lib/schema.js';
 
 export const TASK_STATUSES = ['open', 'closed', 'expired'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
@@ -42,6 +42,7 @@ export const WmSetInput = z.object({
   value: z
     .unknown()
     .refine((v) => v !== undefined, 'required')
+    .refine((v) => withinDepth(v), { message: TOO_DEEP, abort: true })
     .refine((v) => {
       let s: string | undefined;
       try {

@@ -22,7 +22,7 @@ afterEach(() => {
 });
 
 function addSeries(metric: string, type: 'numeric' | 'categorical' | 'composite'): number {
-  const e = db.prepare("INSERT INTO entities (name, type, meta, created, updated) VALUES (?, 'room', '{}', 0, 0)").run(`room-${metric}`);
+  const e = db.prepare("INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, 'room', '{}', 0, 0)").run(`room-${metric}`, `room-${metric}`);
   return Number(
     db.prepare('INSERT INTO series (entity_id, metric, value_type, created) VALUES (?, ?, ?, 0)').run(e.lastInsertRowid, metric, type)
       .lastInsertRowid,

@@ -28,8 +28,9 @@ function tempDb(): Db {
 }
 
 function addSeries(db: Db, metric: string, type: ValueType): number {
-  const e = db.prepare("INSERT INTO entities (name, type, meta, created, updated) VALUES (?, 'room', '{}', 0, 0)");
-  const entityId = e.run(`room-${metric}-${dbs.indexOf(db)}-${Math.random()}`).lastInsertRowid;
+  const e = db.prepare("INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, 'room', '{}', 0, 0)");
+  const name = `room-${metric}-${dbs.indexOf(db)}-${Math.random()}`;
+  const entityId = e.run(name, name).lastInsertRowid;
   return Number(
     db.prepare('INSERT INTO series (entity_id, metric, value_type, created) VALUES (?, ?, ?, 0)').run(entityId, metric, type)
       .lastInsertRowid,
