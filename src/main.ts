@@ -103,6 +103,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
     token: config.http.token || undefined,
     bodyLimit: config.http.body_limit,
     rateLimitPerMinute: config.http.rate_limit_per_minute,
+    sse: { maxSessions: config.http.mcp_sse_max_sessions, idleMs: config.http.mcp_sse_idle_seconds * 1000 },
     tls: config.http.tls_cert ? { cert: config.http.tls_cert, key: config.http.tls_key } : undefined,
     logger: opts.logger ?? false,
     health: () => ({

@@ -23,6 +23,9 @@ import { episodicRoutes } from './routes/episodic.routes.js';
 import { workingRoutes } from './routes/working.routes.js';
 import { prospectiveRoutes } from './routes/prospective.routes.js';
 import { spatialRoutes } from './routes/spatial.routes.js';
+import { sseRoutes } from './routes/sse.routes.js';
+import { createSseSessions, type SseLimits } from './sse-sessions.js';
+import { acceptTextJson, redactToken } from './text-json.js';
 
 export interface AppOptions {
   services: Services;
@@ -34,11 +37,13 @@ export interface AppOptions {
   /** Requests per minute per client address (0 = off). */
   rateLimitPerMinute?: number;
   tls?: { cert: string; key: string };
+  /** Bounds of the legacy MCP SSE transport (GET /sse). */
+  sse?: SseLimits;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger ?? false,
+    logger: redactToken(opts.logger ?? false),
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     return503OnClosing: true,
     // Entity names are up to 200 characters, percent-encoded in paths up to 3× that.
@@ -86,7 +91,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
     transform: jsonSchemaTransform,
   });
-  registerAuth(app, opts.token);
+  const sse = createSseSessions(opts.sse);
+  app.addHook('preClose', () => sse.closeAll());
+  registerAuth(app, opts.token, (req, path) => path === '/messages' && sse.has((req.query as Record<string, string>)?.sessionId));
+  acceptTextJson(app);
   if (opts.rateLimitPerMinute) {
     await app.register(rateLimit, {
       max: opts.rateLimitPerMinute,
@@ -115,5 +123,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(prospectiveRoutes(opts.services));
   await app.register(spatialRoutes(opts.services));
   await app.register(mcpRoutes(opts.services));
+  await app.register(sseRoutes(opts.services, sse));
   return app;
 }

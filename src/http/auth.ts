@@ -1,6 +1,6 @@
 /** Bearer-token auth for every route but /health (SPEC §6), compared in constant time. */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -23,12 +23,25 @@ export function bearerOf(header: string | undefined): string | undefined {
   return decoded.slice(decoded.indexOf(':') + 1);
 }
 
-export function registerAuth(app: FastifyInstance, token: string | undefined): void {
+/**
+ * MCP clients that take only a URL (Home Assistant's MCP integration) carry the token as
+ * `?token=` on the MCP endpoints; nowhere else, so tokens stay out of ordinary URLs.
+ */
+const QUERY_TOKEN_PATHS = new Set(['/sse', '/mcp']);
+function queryToken(req: FastifyRequest, path: string): string | undefined {
+  if (!QUERY_TOKEN_PATHS.has(path)) return undefined;
+  const t = (req.query as Record<string, unknown> | undefined)?.token;
+  return typeof t === 'string' ? t : undefined;
+}
+
+/** `allow` admits a request without the token (an open MCP SSE session's own messages). */
+export function registerAuth(app: FastifyInstance, token: string | undefined, allow?: (req: FastifyRequest, path: string) => boolean): void {
   if (!token) return;
   app.addHook('onRequest', async (req, reply) => {
     const path = req.url.split('?')[0];
     if (path === '/health') return;
-    if (tokenMatches(bearerOf(req.headers.authorization), token)) return;
+    if (tokenMatches(bearerOf(req.headers.authorization) ?? queryToken(req, path), token)) return;
+    if (allow?.(req, path)) return;
     reply.header('www-authenticate', 'Bearer realm="hearth"');
     return reply.code(401).send({ ok: false, error: 'unauthorized', message: 'authorization: a valid bearer token is required' });
   });
