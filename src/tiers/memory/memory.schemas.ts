@@ -16,7 +16,7 @@ export const RememberInput = z.object({
   confidence: z.number().min(0).max(1).default(1),
   source: z.string().trim().min(1).max(100).default('manual'),
   source_trust: Trust.optional().describe('5 user, 4 hardware, 3 system, 2 inferred, 1 external (default: configured, 5)'),
-  entity_type: EntityType.default('person').describe('type used when the entity is new: person, room, device, object, …'),
+  entity_type: EntityType.optional().describe('what the entity is (person, room, device, sensor, object, pet, …); omit when unsure: it stays unknown until something says'),
   fact_key: z
     .string()
     .trim()

@@ -3,6 +3,7 @@
  * hot path is one INSERT per reading inside a batched transaction.
  */
 import type { Db } from '../../db/open.js';
+import { UNKNOWN_TYPE } from '../entities/entity-types.js';
 import type { Clock } from '../../lib/clock.js';
 import { HubError } from '../../lib/errors.js';
 import type { ReadingValue } from './timeseries.schemas.js';
@@ -58,6 +59,8 @@ export function createReadingsRepo(db: Db, clock: Clock) {
   const findEntity = db.prepare('SELECT id FROM entities WHERE name = ?');
   const seriesByName = db.prepare('SELECT s.id, s.value_type, s.unit FROM series s JOIN entities e ON e.id = s.entity_id WHERE e.name = ? AND s.metric = ?');
   const insertEntity = db.prepare("INSERT INTO entities (name, type, meta, created, updated) VALUES (?, ?, '{}', ?, ?)");
+  const fillType = db.prepare(`UPDATE entities SET type = ?, updated = ? WHERE id = ? AND type = '${UNKNOWN_TYPE}'`);
+  const typed = new Set<number>();
   const findSeries = db.prepare('SELECT id, value_type, unit FROM series WHERE entity_id = ? AND metric = ?');
   const insertSeries = db.prepare('INSERT INTO series (entity_id, metric, unit, value_type, created) VALUES (?, ?, ?, ?, ?)');
   const setUnit = db.prepare('UPDATE series SET unit = ? WHERE id = ?');
@@ -79,6 +82,11 @@ export function createReadingsRepo(db: Db, clock: Clock) {
       const now = clock.now();
       id = row ? row.id : Number(insertEntity.run(name, type, now, now).lastInsertRowid);
       entityIds.set(key, id);
+    }
+    // A typed reading fills an entity still `unknown` (entity-types.ts); once per entity per process.
+    if (type !== UNKNOWN_TYPE && !typed.has(id)) {
+      fillType.run(type, clock.now(), id);
+      typed.add(id);
     }
     return id;
   }
@@ -145,7 +153,7 @@ export function createReadingsRepo(db: Db, clock: Clock) {
 
   /** Stores one reading (and a composite's parts); caller owns the transaction. */
   function write(r: PreparedReading): WriteResult {
-    const eid = entityId(r.entity_name, r.entity_type ?? 'room');
+    const eid = entityId(r.entity_name, r.entity_type ?? UNKNOWN_TYPE);
     const src = sourceId(r.source);
     if (typeof r.value !== 'object') {
       const v = typeof r.value === 'boolean' ? String(r.value) : r.value;
@@ -169,6 +177,7 @@ export function createReadingsRepo(db: Db, clock: Clock) {
     /** Forget cached ids (after an entity is deleted). */
     invalidate() {
       entityIds.clear();
+      typed.clear();
       series.clear();
     },
     seriesId(entityName: string, metric: string): { id: number; value_type: ValueType; unit: string | null } | undefined {

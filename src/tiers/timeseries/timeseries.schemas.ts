@@ -24,7 +24,7 @@ export const RecordInput = z.object({
   value: ReadingValue.describe('number (numeric), string or boolean (categorical), or object (composite: each key also becomes "<metric>.<key>")'),
   unit: z.string().trim().max(32).optional(),
   source: z.string().trim().min(1).max(100).default('api'),
-  entity_type: EntityType.optional().describe('type used when the entity is new (default room)'),
+  entity_type: EntityType.optional().describe('what the entity is (room, device, sensor, person, …); omit when unsure: it stays unknown until something says'),
   ts: Timestamp.optional().describe('when it was measured: epoch seconds or ISO-8601 with zone (default now)'),
 });
 export type RecordInput = z.infer<typeof RecordInput>;

@@ -102,7 +102,7 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
       const problems = errors.map((e) => `line ${e.line}: ${e.message}`);
       const prepared: PreparedReading[] = [];
       for (const p of points) {
-        const parsed = RecordInput.safeParse({ entity_name: p.entity_name, metric: p.metric, value: p.value, unit: p.unit, ts: p.ts, source: p.source });
+        const parsed = RecordInput.safeParse({ entity_name: p.entity_name, metric: p.metric, value: p.value, unit: p.unit, ts: p.ts, source: p.source, entity_type: p.entity_type });
         if (!parsed.success) {
           problems.push(`${p.entity_name} ${p.metric}: ${describeIssues(parsed.error.issues)}`);
           continue;
