@@ -111,6 +111,11 @@ describe('integrations/homeassistant', () => {
     // A door's "on" stays a word.
     const door = { entity_id: 'binary_sensor.front_door', to_state: { state: 'on', attributes: {} } };
     expect((await restCommand('hearth_record', renderData(call.data, { trigger: door }))).body.value_type).toBe('categorical');
+    // No unit attribute: no unit sent, so a unit learned before is not blanked.
+    const noUnit = { entity_id: 'sensor.living_room_temperature', to_state: { state: '21.7', attributes: {} } };
+    expect(JSON.parse(render(pkg.rest_command.hearth_record.payload, renderData(call.data, { trigger: noUnit })))).not.toHaveProperty('unit');
+    await restCommand('hearth_record', renderData(call.data, { trigger: noUnit }));
+    expect((await stored('sensor.living_room_temperature', 'state')).at(-1)).toMatchObject({ value: 21.7, unit: '°C' });
   });
 
   it('the pattern automation and the hearth_ask script render from Hearth\'s answers', async () => {

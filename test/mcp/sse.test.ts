@@ -125,3 +125,17 @@ describe('MCP over the legacy SSE transport (GET /sse + POST /messages)', () => 
     await client.close();
   });
 });
+
+describe('a token in the URL', () => {
+  it('is hidden in the request log', async () => {
+    const { buildApp } = await import('../../src/http/app.js');
+    const lines: string[] = [];
+    const app = await buildApp({ services: hub.services, token: TOKEN, logger: { level: 'info', stream: { write: (l: string) => void lines.push(l) } } });
+    const res = await app.inject({ method: 'GET', url: `/mcp?token=${TOKEN}&x=1` });
+    expect(res.statusCode).toBe(405); // authorised; GET is just not how /mcp is used
+    await app.close();
+    const log = lines.join('');
+    expect(log).toContain('/mcp?token=[redacted]&x=1');
+    expect(log).not.toContain(TOKEN);
+  });
+});
