@@ -30,7 +30,7 @@ beforeAll(async () => {
   writeFileSync(
     join(userDir, 'settings.js'),
     `module.exports = { flowFile: 'flows.json', credentialSecret: false, disableEditor: true, httpAdminRoot: '/',
-      logging: { console: { level: 'warn' } }, contextStorage: { default: { module: 'memory' } }, externalModules: { autoInstall: false } };\n`,
+      logging: { console: { level: 'info' } }, contextStorage: { default: { module: 'memory' } }, externalModules: { autoInstall: false } };\n`,
   );
   const port = await freePort();
   redUrl = `http://127.0.0.1:${port}`;
@@ -41,12 +41,12 @@ beforeAll(async () => {
   });
   red.stdout!.on('data', (d) => (redLog += d));
   red.stderr!.on('data', (d) => (redLog += d));
-  // Ready when the admin API answers and the flow's MQTT nodes carry a probe reading into the hub.
+  // Ready when the flows have started and their MQTT nodes carry a probe reading into the hub.
   const probe = async () => (await post(hub, '/query_stream', { entity_name: 'nodered', metric: 'ready' }, auth)).body.points?.length > 0;
   for (let i = 0; ; i++) {
     if (red.exitCode !== null) throw new Error(`node-red exited: ${redLog}`);
-    const up = await fetch(`${redUrl}/flows`).then((r) => r.ok).catch(() => false);
-    if (up) {
+    // Asking the admin API before the runtime has loaded the flows makes Node-RED log an error: wait for it.
+    if (redLog.includes('Started flows')) {
       await client.publishAsync('home/nodered/ready', '1', { qos: 1 });
       await new Promise((r) => setTimeout(r, 200));
       if (await probe()) break;
