@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -59,6 +60,21 @@ describe('integrations/ha-state-poller', () => {
     // An answer comes back from what was polled.
     const profile = await hub.app.inject({ method: 'GET', url: '/profile/sensor.living_room_temperature', headers: auth });
     expect(profile.json().readings[0]).toMatchObject({ metric: 'state', value: 21.5 });
+  });
+
+  it('the README\'s command, pointed at the fake HA with --once, runs as shown', async () => {
+    const readme = readFileSync('integrations/ha-state-poller/README.md', 'utf8');
+    const block = /```\n([\s\S]*?hearth-ha-poller[\s\S]*?)```/.exec(readme)![1];
+    const cmd = block
+      .replace(/\\\n\s*/g, ' ')
+      .trim()
+      .replace('http://homeassistant.local:8123', haUrl)
+      .replace('<ha token>', HA_TOKEN)
+      .replace('http://127.0.0.1:8900', hearthUrl)
+      .replace('<hearth token>', TOKEN)
+      .replace('hearth-ha-poller', `${process.execPath} ${BIN} --once`);
+    const { stdout } = await run('bash', ['-c', cmd], { env: { PATH: process.env.PATH ?? '' } });
+    expect(stdout).toMatch(/^sent \d+ readings$/m);
   });
 
   it('sends only what changed between polls', async () => {
