@@ -63,6 +63,12 @@ describe('MCP over the legacy SSE transport (GET /sse + POST /messages)', () => 
     await http.close();
   });
 
+  it('answers a POST to /sse with 405, which is what makes Home Assistant fall back to SSE', async () => {
+    const res = await fetch(`${base}/sse?token=${TOKEN}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","method":"initialize","id":1}' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET');
+  });
+
   it('needs the token: bearer header, or ?token= for clients that take only a URL (Home Assistant)', async () => {
     expect((await fetch(`${base}/sse`)).status).toBe(401);
     expect((await fetch(`${base}/sse?token=wrong`)).status).toBe(401);

@@ -47,6 +47,12 @@ export const sseRoutes =
       await server.connect(transport); // writes the headers and the endpoint event
     });
 
+    // Home Assistant's client tries Streamable HTTP (a POST) on the URL it was given and falls back
+    // to SSE only on 405 (homeassistant/components/mcp/coordinator.py), so /sse must say 405, not 404.
+    app.post('/sse', { schema: { hide: true } }, async (_req, reply) =>
+      reply.code(405).header('allow', 'GET').send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: /sse is the legacy SSE transport (GET); Streamable HTTP is POST /mcp' }, id: null }),
+    );
+
     app.post('/messages', { schema: { hide: true } }, async (req, reply) => {
       const id = (req.query as Record<string, unknown>).sessionId;
       if (typeof id !== 'string' || !id) {
