@@ -93,3 +93,29 @@ describe('every command in the docs runs', () => {
     expect(stdout).toContain(`${hub.http}/sse?token=${TOKEN}`);
   });
 });
+
+describe("the root README's quick start, as a new user types it (no token)", () => {
+  it('health, remember, recall, a Zigbee2MQTT reading over MQTT, query_stream', async () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const block = [...readme.matchAll(/^```\n([\s\S]*?)^```/gm)].map((m) => m[1]).find((b) => b.includes('curl -s localhost:8900/health'));
+    expect(block, 'README quick-start block').toBeDefined();
+    const commands = block!.replace(/\\\n\s*/g, ' ').split('\n').map((l) => l.trim()).filter(Boolean);
+    const open = await startServe(join(dir, 'readme-data'));
+    try {
+      const port = new URL(open.http).port;
+      const outputs: string[] = [];
+      for (const cmd of commands) {
+        const mine = cmd.replaceAll('localhost:8900', `127.0.0.1:${port}`).replace(/^mosquitto_pub /, `mosquitto_pub -p ${new URL(open.mqtt).port} -q 1 `);
+        const { stdout } = await run('bash', ['-c', mine], { env: { PATH: process.env.PATH ?? '' } });
+        outputs.push(stdout);
+      }
+      const json = outputs.filter((o) => o.trim()).map((o) => JSON.parse(o));
+      expect(json.map((j) => j.ok)).toEqual([true, true, true, true]);
+      expect(JSON.stringify(json.find((j) => j.results))).toContain('Brian keeps the bedroom at 68°F at night');
+      expect(json.at(-1).points.map((p: { value: number }) => p.value)).toEqual([21.5]);
+    } finally {
+      open.child.kill('SIGTERM');
+      await new Promise((r) => open.child.once('exit', r));
+    }
+  }, 60_000);
+});
