@@ -16,6 +16,7 @@ const USAGE = `usage: hearth <command> [--config FILE] [options]
 commands:
   serve                 HTTP API, MQTT broker and bridge, scheduler (what npm start runs)
   mcp                   MCP over stdio (Claude Desktop, Claude Code, OpenHome)
+  mcp-config <client>   snippet for claude-desktop, claude-code, openhome, home-assistant, http
   doctor [--json]       check database, schema, embedder; exit 1 on a problem
   backup <file>         online backup of the database (safe while serving)
   restore <file>        check a backup and install it (hub stopped; the old database is kept aside)

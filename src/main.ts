@@ -155,6 +155,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
       keepAliveTimeoutMs: config.http.keep_alive_timeout_ms,
       maxConnections: config.http.max_connections,
     },
+    sse: { maxSessions: config.http.mcp_sse_max_sessions, idleMs: config.http.mcp_sse_idle_seconds * 1000 },
     tls: config.http.tls_cert ? { cert: config.http.tls_cert, key: config.http.tls_key } : undefined,
     logger: opts.logger ?? false,
     health: () => ({

@@ -4,6 +4,7 @@ import { createHub } from '../main.js';
 import { invalid } from '../lib/errors.js';
 import { runMcpStdio } from './mcp-stdio.js';
 import { runDoctor } from './doctor.js';
+import { mcpConfigCommand } from './mcp-config.js';
 import { backupCommand, claimDataDir, restoreCommand } from './restore.js';
 import { exportMarkdownCommand, importCommand, importMarkdownCommand } from './io.js';
 
@@ -92,6 +93,7 @@ const prune = oneShot((hub, { flags }) => hub.services.prune({ dry_run: Boolean(
 export const COMMANDS: Record<string, Command> = {
   serve,
   mcp: runMcpStdio,
+  'mcp-config': mcpConfigCommand,
   doctor: runDoctor,
   backup: backupCommand,
   restore: restoreCommand,

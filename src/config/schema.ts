@@ -58,6 +58,9 @@ export const ConfigSchema = z
         /** PEM files: set both to serve HTTPS. */
         tls_cert: z.string().default(''),
         tls_key: z.string().default(''),
+        /** Legacy MCP SSE transport (GET /sse): open sessions at once, and idle seconds before one is closed. */
+        mcp_sse_max_sessions: z.number().int().min(1).max(1000).default(32),
+        mcp_sse_idle_seconds: z.number().int().min(1).default(900),
       })
       .strict()
       .prefault({}),

@@ -28,6 +28,9 @@ import { spatialRoutes } from './routes/spatial.routes.js';
 import { markdownRoutes } from './routes/markdown.routes.js';
 import { voicesRoutes } from './routes/voices.routes.js';
 import { adminRoutes } from './admin/index.js';
+import { sseRoutes } from './routes/sse.routes.js';
+import { createSseSessions, type SseLimits } from './sse-sessions.js';
+import { acceptTextJson, redactToken } from './text-json.js';
 
 export interface AppOptions {
   services: Services;
@@ -43,12 +46,14 @@ export interface AppOptions {
   limits?: Partial<ConnectionLimits>;
   /** Failed logins per minute per client address before it gets 429 (0 = off). */
   authFailuresPerMinute?: number;
+  /** Bounds of the legacy MCP SSE transport (GET /sse). */
+  sse?: SseLimits;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const limits = { ...HTTP_LIMIT_DEFAULTS, ...opts.limits };
   const app = Fastify({
-    logger: opts.logger ?? false,
+    logger: redactToken(opts.logger ?? false),
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     return503OnClosing: true,
     // Entity names are up to 200 characters, percent-encoded in paths up to 3× that.
@@ -101,7 +106,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
     transform: jsonSchemaTransform,
   });
-  registerAuth(app, opts.token, { failuresPerMinute: opts.authFailuresPerMinute });
+  const sse = createSseSessions(opts.sse);
+  app.addHook('preClose', () => sse.closeAll());
+  registerAuth(app, opts.token, {
+    failuresPerMinute: opts.authFailuresPerMinute,
+    allow: (req, path) => path === '/messages' && sse.has((req.query as Record<string, string>)?.sessionId),
+  });
+  acceptTextJson(app);
   if (opts.rateLimitPerMinute) {
     await app.register(rateLimit, {
       max: opts.rateLimitPerMinute,
@@ -133,5 +144,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(voicesRoutes(opts.services));
   await app.register(mcpRoutes(opts.services));
   await app.register(adminRoutes(opts.services, { token: opts.token, health: opts.health }));
+  await app.register(sseRoutes(opts.services, sse));
   return app;
 }

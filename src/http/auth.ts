@@ -3,7 +3,7 @@
  * logins limited per client address; /health without the token reduced to liveness and status.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isAdminPath } from './admin/paths.js';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -52,7 +52,26 @@ export function failedLogins(max: number, windowMs = 60_000, maxAddresses = 10_0
   };
 }
 
-export function registerAuth(app: FastifyInstance, token: string | undefined, opts: { failuresPerMinute?: number } = {}): void {
+/**
+ * MCP clients that take only a URL (Home Assistant's MCP integration) carry the token as
+ * `?token=` on the MCP endpoints; nowhere else, so tokens stay out of ordinary URLs.
+ */
+const QUERY_TOKEN_PATHS = new Set(['/sse', '/mcp']);
+function queryToken(req: FastifyRequest, path: string): string | undefined {
+  if (!QUERY_TOKEN_PATHS.has(path)) return undefined;
+  const t = (req.query as Record<string, unknown> | undefined)?.token;
+  return typeof t === 'string' ? t : undefined;
+}
+
+/**
+ * `opts.allow` admits a request without the token (an open MCP SSE session's own messages);
+ * `opts.failuresPerMinute` limits wrong tokens per client address.
+ */
+export function registerAuth(
+  app: FastifyInstance,
+  token: string | undefined,
+  opts: { failuresPerMinute?: number; allow?: (req: FastifyRequest, path: string) => boolean } = {},
+): void {
   if (!token) return;
   const failures = failedLogins(opts.failuresPerMinute ?? 0);
   app.addHook('onRequest', async (req, reply) => {
@@ -67,8 +86,9 @@ export function registerAuth(app: FastifyInstance, token: string | undefined, op
       });
     }
     if (isAdminPath(path)) return; // the admin guard checks the bearer or a session cookie (admin/guard.ts)
-    const presented = bearerOf(req.headers.authorization);
+    const presented = bearerOf(req.headers.authorization) ?? queryToken(req, path);
     if (tokenMatches(presented, token)) return;
+    if (opts.allow?.(req, path)) return;
     // A wrong token counts; a request with none (a browser's /favicon.ico) is not a guess.
     if (presented !== undefined) failures.fail(req.ip);
     reply.header('www-authenticate', 'Bearer realm="hearth"');

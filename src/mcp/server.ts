@@ -3,6 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Services } from '../services.js';
 import type { Actor } from '../tiers/audit/audit.repo.js';
 import { useOwnValidation } from './tool.js';
+import { usePortableSchemas } from './portable-schema.js';
 import { memoryTools } from './tools/memory.tools.js';
 import { scheduleTools, timeseriesTools } from './tools/timeseries.tools.js';
 import { patternsTools } from './tools/patterns.tools.js';
@@ -35,5 +36,6 @@ export function createMcpServer(services: Services, actor: Actor = 'mcp'): McpSe
   spatialTools(server, services, actor);
   markdownTools(server, services);
   voicesTools(server, services, actor);
+  usePortableSchemas(server);
   return server;
 }

@@ -21,7 +21,8 @@ describe('remember', () => {
     expect(r.action).toBe('added');
     const e = hub.services.entities.get('brian');
     expect(e.name).toBe('Brian');
-    expect(e.type).toBe('person');
+    // No entity_type given: nothing invents one (test/tiers/entity-types.test.ts).
+    expect(e.type).toBe('unknown');
     expect(r.entity_id).toBe(e.id);
     expect(count("SELECT count(*) n FROM memories WHERE embed_state = 'ok'")).toBe(1);
     expect(count('SELECT count(*) n FROM memory_vectors')).toBe(1);

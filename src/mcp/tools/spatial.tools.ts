@@ -7,11 +7,13 @@ import { tool } from '../tool.js';
 
 export function spatialTools(server: McpServer, s: { spatial: SpatialService }, actor: Actor): void {
   tool(server, 'locate',
-    'Record where an object is now: "I put my car keys in the kitchen drawer" → entity_name "car keys", container_name "kitchen drawer". ' +
+    'STORE where an object is (writes). Use when someone TELLS you where a thing is: "I put my car keys in the kitchen drawer" → entity_name "car keys", container_name "kitchen drawer". ' +
+    'To ASK where something is, call find instead. ' +
     'The same place again confirms it; a new place moves it (the old one stays in location_history). Use the object\'s usual name, singular or plural as people say it.',
     S.LocateInput, (a) => s.spatial.locate(a, actor));
   tool(server, 'find',
-    'Answer "where is X?" / "where did I leave my glasses?": pass the object as entity_name or the whole question as query. ' +
+    'ASK where an object is (read-only, stores nothing). Use when someone asks "where is X?" / "where did I leave my glasses?": pass the object as entity_name or the whole question as query. ' +
+    'To STORE a new place, call locate instead. ' +
     'found=true gives container_name, confidence (it fades with time since last confirmed) and age_text ("2 hours ago") — say how long ago and hedge when confidence is low. ' +
     'found=false with candidates means the question fits several objects: ask which one. found=false with no candidates: nothing is known, say so.',
     S.FindInput, (a) => s.spatial.find(a), { readOnlyHint: true });

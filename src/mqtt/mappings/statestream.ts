@@ -18,6 +18,7 @@
  *   user mapping can pick one up if needed).
  */
 import { epochSeconds, guarded, learnedUnit, name, numeric, parseJson, text } from './payload.js';
+import { haEntityType } from '../../tiers/entities/entity-types.js';
 import { matchTopic } from './topic.js';
 import { ParseError, type BuiltinConfig, type Ingest, type Mapping } from './types.js';
 
@@ -66,6 +67,8 @@ export function statestreamMapping(cfg: BuiltinConfig = { enabled: true, root: '
           if (state.length > 255 || CONTROL.test(state)) throw new ParseError('state is not a Home Assistant state');
           const n = numeric(state);
           const reading: Ingest = { kind: 'reading', entity_name: entity, metric: 'state', value: n ?? state, source: SOURCE };
+          const type = haEntityType(entity);
+          if (type) reading.entity_type = type;
           const unit = learnedUnit(ctx, entity, 'state');
           return [unit === undefined ? reading : { ...reading, unit }];
         }

@@ -7,14 +7,14 @@ export const GetContextBudgetInput = z.object({
   entity_name: EntityName.optional().describe('whose context (optional)'),
   query: Text(1000).optional().describe('what the conversation is about (optional)'),
   token_budget: z.number().int().min(50).max(32_000).default(1500).describe('upper bound for the returned text, in tokens (≈ 4 characters each)'),
-  recall_mode: RecallMode.default('hybrid').describe('"keyword" needs no embedding model (Pi without Ollama)'),
-  include_readings: z.boolean().default(true),
+  recall_mode: RecallMode.default('hybrid').describe('vector, keyword or hybrid (default); "keyword" needs no embedding model (Pi without Ollama)'),
+  include_readings: z.boolean().default(true).describe('also fill the budget with latest sensor readings (default true)'),
 });
 export type GetContextBudgetInput = z.infer<typeof GetContextBudgetInput>;
 
 export const CrossQueryInput = z.object({
   query: Text(1000).describe('a question in plain words, e.g. "how is Brian feeling today?"'),
-  entity_name: EntityName.optional(),
+  entity_name: EntityName.optional().describe('only about this entity'),
   top_k: z.number().int().min(1).max(50).default(5).describe('results per tier'),
 });
 export type CrossQueryInput = z.infer<typeof CrossQueryInput>;

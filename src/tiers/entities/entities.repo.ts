@@ -3,6 +3,7 @@ import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
 import { nameKey } from '../../lib/names.js';
+import { UNKNOWN_TYPE } from './entity-types.js';
 
 export interface EntityRow {
   id: number;
@@ -29,6 +30,7 @@ export function createEntitiesRepo(db: Db, clock: Clock) {
   const byKey = db.prepare('SELECT * FROM entities WHERE name_key = ?');
   const byId = db.prepare('SELECT * FROM entities WHERE id = ?');
   const insert = db.prepare('INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, ?, ?, ?, ?)');
+  const fillType = db.prepare(`UPDATE entities SET type = ?, updated = ? WHERE id = ? AND type = '${UNKNOWN_TYPE}'`);
   const list = db.prepare(
     `SELECT e.*, (SELECT count(*) FROM memories m WHERE m.entity_id = e.id AND m.status = 'active') AS memory_count
        FROM entities e ORDER BY e.name_key LIMIT ? OFFSET ?`,
@@ -51,9 +53,16 @@ export function createEntitiesRepo(db: Db, clock: Clock) {
     byId(id: number): EntityRow | undefined {
       return parse(byId.get(id) as RawEntity | undefined);
     },
-    /** Returns the entity, creating it with `type` if it does not exist yet. */
-    ensure(name: string, type = 'person'): EntityRow & { created_now: boolean } {
+    /**
+     * Returns the entity, creating it with `type` (default `unknown`) if it does not exist yet;
+     * a type given for an entity still `unknown` fills it in (entity-types.ts).
+     */
+    ensure(name: string, type: string = UNKNOWN_TYPE): EntityRow & { created_now: boolean } {
       const found = this.find(name);
+      if (found && found.type === UNKNOWN_TYPE && type !== UNKNOWN_TYPE) {
+        fillType.run(type, clock.now(), found.id);
+        return { ...found, type, created_now: false };
+      }
       if (found) return { ...found, created_now: false };
       const now = clock.now();
       const { lastInsertRowid } = insert.run(name, nameKey(name), type, '{}', now, now);

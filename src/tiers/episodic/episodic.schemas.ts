@@ -39,6 +39,6 @@ export type GetSessionInput = z.infer<typeof GetSessionInput>;
 export const SearchSessionsInput = z.object({
   query: Text(1000).describe('words to look for in past conversations'),
   entity_name: EntityName.optional().describe('only conversations with this entity'),
-  limit: z.number().int().min(1).max(100).default(10),
+  limit: z.number().int().min(1).max(100).default(10).describe('at most this many sessions, 1–100 (default 10)'),
 });
 export type SearchSessionsInput = z.infer<typeof SearchSessionsInput>;

@@ -30,7 +30,7 @@ import { DUPLICATE_JACCARD, jaccard, terms } from './text-match.js';
 export const ExtractInput = z.object({
   text: Text(20_000).describe('conversation text or notes to mine for durable facts'),
   entity_name: EntityName.optional().describe('who is speaking / whom the facts are about by default'),
-  source: z.string().trim().min(1).max(100).default('llm_extraction'),
+  source: z.string().trim().min(1).max(100).default('llm_extraction').describe('recorded as the facts\' source (default llm_extraction)'),
 });
 export type ExtractInput = z.infer<typeof ExtractInput>;
 

@@ -58,8 +58,8 @@ export function createRelationsService(deps: { db: Db; clock: Clock; entities: E
     sentence,
     relate(input: RelateInput, actor: Actor = 'system') {
       return db.transaction(() => {
-        const a = entities.ensure(input.entity_a, input.entity_a_type ?? 'person');
-        const b = entities.ensure(input.entity_b, input.entity_b_type ?? 'person');
+        const a = entities.ensure(input.entity_a, input.entity_a_type);
+        const b = entities.ensure(input.entity_b, input.entity_b_type);
         const existing = current.get(a.id, b.id, input.rel_type) as { id: number } | undefined;
         if (existing) return { result: `Already known: ${a.name} ${input.rel_type} ${b.name}`, id: existing.id, created: false };
         const now = clock.now();

@@ -35,7 +35,7 @@ export const DismissIntentionInput = z
 export type DismissIntentionInput = z.infer<typeof DismissIntentionInput>;
 
 export const ListIntentionsInput = z.object({
-  entity_name: EntityName.optional(),
+  entity_name: EntityName.optional().describe('only this entity\'s intentions (default: everyone\'s)'),
   active_only: Flag.default(true).describe('only intentions that can still fire (default true); false adds fired, dismissed and expired ones'),
 });
 export type ListIntentionsInput = z.infer<typeof ListIntentionsInput>;

@@ -126,7 +126,8 @@ export function createProspectiveService(deps: ProspectiveDeps) {
     'UPDATE intentions SET fired_count = fired_count + 1, last_fired = @now, active = CASE WHEN once = 1 THEN 0 ELSE 1 END WHERE id = @id AND active = 1',
   );
   const deactivate = db.prepare('UPDATE intentions SET active = 0 WHERE id = ?');
-  const persons = db.prepare("SELECT name FROM entities WHERE type = 'person'");
+  // Entities named without a type are `unknown` (entity-types.ts): a name in a trigger is still a name.
+  const persons = db.prepare("SELECT name FROM entities WHERE type IN ('person', 'unknown')");
 
   /** One vector per text, or null with a warning: an embedder outage never blocks intentions. */
   async function embed(texts: string[], warnings: string[]): Promise<Float32Array[] | null> {

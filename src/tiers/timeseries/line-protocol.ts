@@ -27,6 +27,7 @@
  * Source `influxdb`. Integers/unsigned become JS numbers (exact up to 2^53).
  * Limits: more than 50,000 lines or 10 MiB → one error (line 0), no points.
  */
+import { haEntityType } from '../entities/entity-types.js';
 
 /** A reading from one field of one line (structurally a `kind: 'reading'` Ingest of the MQTT bridge). */
 export interface LineReading {
@@ -37,6 +38,8 @@ export interface LineReading {
   unit?: string;
   ts: number;
   source: string;
+  /** Home Assistant lines: the type the domain implies (entity-types.ts). */
+  entity_type?: string;
 }
 export interface LineError {
   line: number;
@@ -162,6 +165,8 @@ function toReadings(line: Line, ts: number): LineReading[] {
   const push = (entity: string, metric: string, value: LineReading['value'], unit?: string) => {
     const r: LineReading = { kind: 'reading', entity_name: checkName(entity, 'entity'), metric: checkName(metric, 'metric'), value, ts, source: SOURCE };
     if (unit !== undefined) r.unit = unit;
+    const type = haEntityType(entity);
+    if (type) r.entity_type = type;
     out.push(r);
   };
   const domain = tags.get('domain');

@@ -3,6 +3,7 @@
  * hot path is one INSERT per reading inside a batched transaction.
  */
 import type { Db } from '../../db/open.js';
+import { UNKNOWN_TYPE } from '../entities/entity-types.js';
 import type { Clock } from '../../lib/clock.js';
 import { HubError } from '../../lib/errors.js';
 import { nameKey } from '../../lib/names.js';
@@ -58,7 +59,9 @@ export function createReadingsRepo(db: Db, clock: Clock, seriesIndex?: SeriesInd
   const entityIds = new TxCache<string, number>();
   const series = new TxCache<string, Series>();
   const sources = new TxCache<string, number>();
-  const caches = [entityIds, series, sources];
+  /** Entities whose type a typed reading has filled in (or found known) since the cache was last dropped. */
+  const typed = new TxCache<number, true>();
+  const caches = [entityIds, series, sources, typed];
   /** `PRAGMA data_version` at the last batch: it changes when another connection (process) commits. */
   let seenVersion = -1;
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
@@ -67,6 +70,7 @@ export function createReadingsRepo(db: Db, clock: Clock, seriesIndex?: SeriesInd
   const findEntity = db.prepare('SELECT id FROM entities WHERE name_key = ?');
   const seriesByName = db.prepare('SELECT s.id, s.value_type, s.unit FROM series s JOIN entities e ON e.id = s.entity_id WHERE e.name_key = ? AND s.metric = ?');
   const insertEntity = db.prepare("INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, ?, '{}', ?, ?)");
+  const fillType = db.prepare(`UPDATE entities SET type = ?, updated = ? WHERE id = ? AND type = '${UNKNOWN_TYPE}'`);
   const findSeries = db.prepare('SELECT id, value_type, unit FROM series WHERE entity_id = ? AND metric = ?');
   const insertSeries = db.prepare('INSERT INTO series (entity_id, metric, unit, value_type, created) VALUES (?, ?, ?, ?, ?)');
   const setUnit = db.prepare('UPDATE series SET unit = ? WHERE id = ?');
@@ -87,6 +91,11 @@ export function createReadingsRepo(db: Db, clock: Clock, seriesIndex?: SeriesInd
       const row = findEntity.get(key) as { id: number } | undefined;
       const now = clock.now();
       id = entityIds.set(key, row ? row.id : Number(insertEntity.run(name, key, type, now, now).lastInsertRowid));
+    }
+    // A typed reading fills an entity still `unknown` (entity-types.ts); once per entity while cached.
+    if (type !== UNKNOWN_TYPE && !typed.get(id)) {
+      fillType.run(type, clock.now(), id);
+      typed.set(id, true);
     }
     return id;
   }
@@ -159,7 +168,7 @@ export function createReadingsRepo(db: Db, clock: Clock, seriesIndex?: SeriesInd
    * so the caller gives it a savepoint.
    */
   function write(r: PreparedReading): WriteResult {
-    const eid = entityId(r.entity_name, r.entity_type ?? 'room');
+    const eid = entityId(r.entity_name, r.entity_type ?? UNKNOWN_TYPE);
     const src = sourceId(r.source);
     if (typeof r.value !== 'object') {
       const v = typeof r.value === 'boolean' ? String(r.value) : r.value;

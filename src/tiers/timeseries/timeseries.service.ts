@@ -131,7 +131,7 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
       for (const { points, errors } of lineProtocolChunks(body, precision, clock.now(), LINES_PER_SLICE)) {
         for (const e of errors) problems.push(`line ${e.line}: ${e.message}`);
         for (const p of points) {
-          const parsed = RecordInput.safeParse({ entity_name: p.entity_name, metric: p.metric, value: p.value, unit: p.unit, ts: p.ts, source: p.source });
+          const parsed = RecordInput.safeParse({ entity_name: p.entity_name, metric: p.metric, value: p.value, unit: p.unit, ts: p.ts, source: p.source, entity_type: p.entity_type });
           if (!parsed.success) {
             problems.push(`${p.entity_name} ${p.metric}: ${describeIssues(parsed.error.issues)}`);
             continue;

@@ -63,9 +63,9 @@ export const WmGetInput = z.object({
 export type WmGetInput = z.infer<typeof WmGetInput>;
 
 export const WmListInput = z.object({
-  status: z.enum([...TASK_STATUSES, 'all']).default('open'),
-  entity_name: EntityName.optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  status: z.enum([...TASK_STATUSES, 'all']).default('open').describe('open (default), closed, expired or all'),
+  entity_name: EntityName.optional().describe('only tasks about this entity'),
+  limit: z.coerce.number().int().min(1).max(1000).default(100).describe('at most this many tasks (default 100)'),
 });
 export type WmListInput = z.infer<typeof WmListInput>;
 

@@ -9,11 +9,13 @@ describe('Home Assistant Statestream mapping', () => {
   it('maps <base>/<domain>/<object_id>/state to entity domain.object_id, metric state', () => {
     expect(ss.filters).toEqual(['homeassistant/+/+/+']);
     expect(parse(ss, 'homeassistant/sensor/bedroom_temperature/state', '21.5')).toEqual([
-      { kind: 'reading', entity_name: 'sensor.bedroom_temperature', metric: 'state', value: 21.5, source: 'homeassistant' },
+      { kind: 'reading', entity_name: 'sensor.bedroom_temperature', metric: 'state', value: 21.5, source: 'homeassistant', entity_type: 'sensor' },
     ]);
-    expect(parse(ss, 'homeassistant/binary_sensor/front_door/state', 'off')[0]).toMatchObject({ entity_name: 'binary_sensor.front_door', value: 'off' });
-    expect(parse(ss, 'homeassistant/person/brian/state', 'home')[0]).toMatchObject({ value: 'home' });
-    expect(parse(ss, 'homeassistant/climate/hall/state', 'heat')[0]).toMatchObject({ value: 'heat' });
+    expect(parse(ss, 'homeassistant/binary_sensor/front_door/state', 'off')[0]).toMatchObject({ entity_name: 'binary_sensor.front_door', value: 'off', entity_type: 'sensor' });
+    expect(parse(ss, 'homeassistant/person/brian/state', 'home')[0]).toMatchObject({ value: 'home', entity_type: 'person' });
+    expect(parse(ss, 'homeassistant/climate/hall/state', 'heat')[0]).toMatchObject({ value: 'heat', entity_type: 'device' });
+    // A domain that says nothing about what the entity is adds no type.
+    expect(parse(ss, 'homeassistant/input_select/house_mode/state', 'away')[0]).not.toHaveProperty('entity_type');
   });
 
   it('handles JSON-quoted states and ignores unknown/unavailable/empty', () => {

@@ -9,14 +9,14 @@ describe('line protocol: Home Assistant InfluxDB integration', () => {
   it('maps value to metric state of <domain>.<entity_id>, with the measurement as unit', () => {
     const body = `°C,domain=sensor,entity_id=bedroom_temperature,friendly_name=Bedroom\\ Temperature device_class_str="temperature",friendly_name_str="Bedroom Temperature",state_class_str="measurement",value=21.5 ${NS}`;
     expect(lp(body)).toEqual({
-      points: [{ kind: 'reading', entity_name: 'sensor.bedroom_temperature', metric: 'state', value: 21.5, unit: '°C', ts: NOW, source: 'influxdb' }],
+      points: [{ kind: 'reading', entity_name: 'sensor.bedroom_temperature', metric: 'state', value: 21.5, unit: '°C', ts: NOW, source: 'influxdb', entity_type: 'sensor' }],
       errors: [],
     });
   });
 
   it('prefers the state string over HA numeric coding; no unit when measurement is the entity id', () => {
     const body = `binary_sensor.front_door,domain=binary_sensor,entity_id=front_door device_class_str="door",friendly_name_str="Front door",state="off",value=0 ${NS}`;
-    expect(lp(body).points).toEqual([{ kind: 'reading', entity_name: 'binary_sensor.front_door', metric: 'state', value: 'off', ts: NOW, source: 'influxdb' }]);
+    expect(lp(body).points).toEqual([{ kind: 'reading', entity_name: 'binary_sensor.front_door', metric: 'state', value: 'off', ts: NOW, source: 'influxdb', entity_type: 'sensor' }]);
     const counter = `sensor.visitors,domain=sensor,entity_id=visitors value=12 ${NS}`;
     expect(lp(counter).points[0]).not.toHaveProperty('unit');
   });
