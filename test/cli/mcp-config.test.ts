@@ -10,6 +10,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { tempDir } from '../helpers/hub.js';
 import { startServe, type ServeProcess } from '../helpers/process.js';
+import { ALL_TOOLS, toolNames } from '../helpers/tools.js';
 
 const run = promisify(execFile);
 const CLI = resolve('dist/src/cli.js');
@@ -84,7 +85,7 @@ describe('hearth mcp-config <client>', () => {
     expect(out).toContain(`${hub.http}/mcp?token=${TOKEN}`);
     const client = new Client({ name: 'ha-like', version: '1' });
     await client.connect(new SSEClientTransport(new URL(url)));
-    expect((await client.listTools()).tools).toHaveLength(35);
+    expect(toolNames((await client.listTools()).tools)).toEqual(ALL_TOOLS);
     const r = await client.callTool({ name: 'recall', arguments: { query: 'ferns', mode: 'keyword' } });
     expect(JSON.stringify(r.structuredContent)).toContain('ferns on Sundays');
     await client.close();
@@ -95,7 +96,7 @@ describe('hearth mcp-config <client>', () => {
     expect(mcpServers.hearth).toEqual({ type: 'http', url: `${hub.http}/mcp`, headers: { Authorization: `Bearer ${TOKEN}` } });
     const client = new Client({ name: 'http-cfg', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(mcpServers.hearth.url), { requestInit: { headers: mcpServers.hearth.headers } }));
-    expect((await client.listTools()).tools).toHaveLength(35);
+    expect(toolNames((await client.listTools()).tools)).toEqual(ALL_TOOLS);
     await client.close();
   });
 

@@ -2,18 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { buildTestHub, get, post, type TestHub } from '../helpers/hub.js';
+import { ALL_TOOLS, SEED_TOOLS, toolNames } from '../helpers/tools.js';
 
-/** The seed's 35 tools (seeds/004, "MCP Tools", plus get_related). */
-const SEED_TOOLS = [
-  'remember', 'recall', 'get_context', 'get_profile', 'relate', 'unrelate', 'get_related', 'forget', 'extract_and_remember',
-  'record', 'query_stream', 'get_trends', 'schedule',
-  'open_session', 'log_turn', 'close_session', 'get_session', 'search_sessions',
-  'wm_open', 'wm_set', 'wm_get', 'wm_list', 'wm_close',
-  'get_context_budget',
-  'intend', 'check_intentions', 'dismiss_intention', 'list_intentions',
-  'locate', 'find', 'seen_at', 'location_history',
-  'cross_query', 'prune', 'get_fading_memories',
-];
 
 let hub: TestHub;
 let client: Client;
@@ -47,6 +37,7 @@ describe('every seed tool over MCP and HTTP', () => {
     const names = tools.map((t) => t.name);
     for (const n of SEED_TOOLS) expect(names, n).toContain(n);
     expect(SEED_TOOLS).toHaveLength(35);
+    expect(toolNames(tools)).toEqual(ALL_TOOLS);
     for (const t of tools) {
       expect(t.description!.length, t.name).toBeGreaterThan(40);
       expect(t.inputSchema.type).toBe('object');

@@ -11,7 +11,7 @@ export const MarkdownFile = z.object({
 });
 
 export const ImportMarkdownInput = z.object({
-  files: z.array(MarkdownFile).min(1, 'give at least one file').max(5000),
+  files: z.array(MarkdownFile).min(1, 'give at least one file').max(5000).describe('the notes, each {path, content} as exported (one .md per entity)'),
   delete_missing: z
     .boolean()
     .default(false)
