@@ -5,6 +5,7 @@ import { invalid } from '../lib/errors.js';
 import { runMcpStdio } from './mcp-stdio.js';
 import { runDoctor } from './doctor.js';
 import { backupCommand, claimDataDir, restoreCommand } from './restore.js';
+import { systemdNotifier } from '../lib/systemd.js';
 
 export interface CommandContext {
   config: Config;
@@ -21,11 +22,16 @@ const serve: Command = async ({ config, file }) => {
   process.on('exit', release);
   const { http, mqtt } = await hub.start();
   hub.app.log.info(`hearth serving: http ${http ?? 'off'}; mqtt ${mqtt ?? 'off'} (${config.mqtt.mode}); data ${config.data_dir}; config ${file ?? '(defaults)'}`);
+  const systemd = systemdNotifier(process.env, (m) => hub.app.log.warn(m));
+  systemd.ready(`serving http ${http ?? 'off'}, mqtt ${mqtt ?? 'off'}`);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     hub.app.log.info(`${signal}: stopping`);
+    systemd.stopping();
+    // Whatever hangs, exit inside systemd's stop timeout; what was acknowledged is already on disk.
+    setTimeout(() => (hub.app.log.error('stop took over 9 s; exiting'), process.exit(1)), 9000).unref();
     await hub.stop();
     process.exit(0);
   };
