@@ -13,6 +13,7 @@ import { createServices, type Services } from './services.js';
 import { startMqtt, type MqttDoor } from './mqtt/index.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
 import { BUILTIN_DETECTORS } from '../detectors/index.js';
+import { rateLimited } from './lib/log.js';
 
 export interface HubOptions {
   config: Config;
@@ -72,7 +73,12 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
     scheduler: null,
     async start() {
       let http: string | undefined;
-      if (config.http.enabled) http = await hub.app.listen({ host: config.http.host, port: config.http.port });
+      if (config.http.enabled) {
+        await hub.app.listen({ host: config.http.host, port: config.http.port });
+        // The address actually bound (0.0.0.0 stays 0.0.0.0), not the first one Fastify prints.
+        const a = hub.app.server.address() as { address: string; port: number };
+        http = `${config.http.tls_cert ? 'https' : 'http'}://${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}`;
+      }
       hub.mqtt = await startMqtt(config, services, log);
       if (opts.scheduler !== false) hub.scheduler = createScheduler(services, log);
       return { http, mqtt: hub.mqtt?.url };
@@ -110,6 +116,6 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
       ingest: services.timeseries.writer.stats,
     }),
   });
-  logTo = (msg: string) => hub.app.log.warn(msg);
+  logTo = rateLimited((msg: string) => hub.app.log.warn(msg));
   return hub;
 }

@@ -94,3 +94,14 @@ export function markdownTable(rows: BenchRow[]): string {
   }
   return out.join('\n');
 }
+
+/** A free loopback TCP port (for child processes that must be told their ports). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}

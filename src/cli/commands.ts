@@ -6,6 +6,7 @@ import { runMcpStdio } from './mcp-stdio.js';
 import { runDoctor } from './doctor.js';
 import { backupCommand, claimDataDir, restoreCommand } from './restore.js';
 import { systemdNotifier } from '../lib/systemd.js';
+import { loggerOptions } from '../lib/log.js';
 
 export interface CommandContext {
   config: Config;
@@ -16,7 +17,7 @@ export interface CommandContext {
 type Command = (ctx: CommandContext) => Promise<number | undefined>;
 
 const serve: Command = async ({ config, file }) => {
-  const hub = await createHub({ config, logger: { level: config.log_level } });
+  const hub = await createHub({ config, logger: loggerOptions(config.log_level, config.log_format) });
   for (const w of hub.warnings) hub.app.log.warn(w);
   const release = claimDataDir(config.data_dir);
   process.on('exit', release);

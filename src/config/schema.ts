@@ -36,6 +36,8 @@ export const ConfigSchema = z
     /** Explicit opt-in to bind HTTP/MQTT on a non-loopback address without a token/credentials. */
     allow_unauthenticated: z.boolean().default(false),
     log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** auto: human-readable on a terminal, JSON lines otherwise (journald, files). */
+    log_format: z.enum(['auto', 'pretty', 'json']).default('auto'),
     http: z
       .object({
         enabled: z.boolean().default(true),
