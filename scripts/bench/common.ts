@@ -13,7 +13,7 @@ export { percentile };
 
 /** One line of the final table. `ratio` = value ÷ baseline (or as the part explains in `note`). */
 export interface BenchRow {
-  part: 'recall' | 'ingest' | 'rollup';
+  part: 'recall' | 'ingest' | 'rollup' | 'patterns' | 'pi';
   what: string;
   value: number;
   unit: string;

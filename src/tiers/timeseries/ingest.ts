@@ -27,7 +27,8 @@ export function createIngestWriter(db: Db, repo: ReadingsRepo, opts: { flushMs?:
   const maxBatch = opts.maxBatch ?? 1000;
   let queue: Pending[] = [];
   let queued = 0;
-  let timer: NodeJS.Timeout | null = null;
+  let timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
+  let lastFlush = -Infinity;
   let closed = false;
   const stats: IngestStats = { accepted: 0, rejected: 0, skipped: 0, batches: 0, by_source: Object.create(null) as IngestStats['by_source'] }; // keys are client-chosen: no prototype
 
@@ -68,8 +69,9 @@ export function createIngestWriter(db: Db, repo: ReadingsRepo, opts: { flushMs?:
   }
 
   function flush(): void {
-    if (timer) clearTimeout(timer);
+    if (timer) (clearTimeout(timer as NodeJS.Timeout), clearImmediate(timer as NodeJS.Immediate));
     timer = null;
+    lastFlush = performance.now();
     const batch = queue;
     queue = [];
     queued = 0;
@@ -98,7 +100,10 @@ export function createIngestWriter(db: Db, repo: ReadingsRepo, opts: { flushMs?:
         queue.push({ items, resolve, reject });
         queued += items.length;
         if (queued >= maxBatch) flush();
-        else timer ??= setTimeout(flush, flushMs);
+        // Idle (nothing committed within the last flushMs): commit on the next turn of the event loop,
+        // with whatever else arrived in the same turn, so a lone reading waits only for its own commit.
+        // Under load, gather for flushMs so a burst becomes one transaction (one fsync).
+        else timer ??= performance.now() - lastFlush >= flushMs ? setImmediate(flush) : setTimeout(flush, flushMs);
       });
     },
     flush,
