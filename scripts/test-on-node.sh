@@ -39,9 +39,12 @@ if [ ! -f "$built" ]; then
   cp "$work/build/Release/better_sqlite3.node" "$built.tmp" && mv "$built.tmp" "$built"
   rm -rf "$work" "$work.log"
 fi
+# Swapped by rename, never rewritten in place: a process that has the addon mapped (a bench, a
+# server started from this checkout) keeps its copy instead of dying of SIGBUS.
+swap() { cp "$1" "$addon.swap" && mv -f "$addon.swap" "$addon"; }
 saved="$(mktemp)"
 cp "$addon" "$saved"
-trap 'cp "$saved" "$addon"; rm -f "$saved"' EXIT
-cp "$built" "$addon"
+trap 'swap "$saved"; rm -f "$saved"' EXIT
+swap "$built"
 echo "test-on-node: Node $(node --version) (ABI $abi)"
 node scripts/test.mjs "$@"
