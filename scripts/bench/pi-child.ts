@@ -4,6 +4,7 @@
  *   node pi-child.js broker <port>          a bare aedes broker (QoS 1 PUBACKs with nothing behind them)
  *   node pi-child.js knn <dataDir> <n>      raw sqlite-vec KNN (k = 10) p95 over the store's vectors
  *   node pi-child.js scan <dataDir>         one plain scan of the readings table
+ *   node pi-child.js commit <dataDir>       mean ms of a one-row commit (WAL, synchronous=FULL: one fsync)
  * Prints one JSON line (broker: `{"listening":port}`) and, except for the broker, exits.
  */
 import { createServer } from 'node:net';
@@ -38,7 +39,16 @@ if (mode === 'broker') {
   scanMs(db); // warm the page cache as the hub's run would find it
   console.log(JSON.stringify({ ms: scanMs(db) }));
   db.close();
+} else if (mode === 'commit') {
+  const db = openDatabase({ dataDir: arg });
+  db.exec('CREATE TABLE bench_commit (x INTEGER)');
+  const ins = db.prepare('INSERT INTO bench_commit VALUES (?)');
+  for (let i = 0; i < 20; i++) ins.run(i);
+  const t0 = performance.now();
+  for (let i = 0; i < 200; i++) ins.run(i);
+  console.log(JSON.stringify({ ms: since(t0) / 200 }));
+  db.close();
 } else {
-  console.error('usage: pi-child.js broker <port> | knn <dataDir> <size> | scan <dataDir>');
+  console.error('usage: pi-child.js broker <port> | knn <dataDir> <size> | scan <dataDir> | commit <dataDir>');
   process.exit(2);
 }

@@ -173,6 +173,11 @@ export async function benchPi(opts: BenchOptions): Promise<BenchRow[]> {
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const [rec, base] = [mean(rs), mean(hs)];
     opts.log(`pi: /record c=8 ${rs.map((x) => x.toFixed(0)).join(' ')} req/s; /health c=8 ${hs.map((x) => x.toFixed(0)).join(' ')} req/s (${rounds} interleaved rounds of ${perRound})`);
+    // What the disk allows: each answer waits for an fsync, so 8 clients get at most 8 answers per commit.
+    const commitDir = tempDir('pi-commit');
+    const commit = await childJson(['commit', commitDir.dir]).finally(() => commitDir.remove());
+    opts.log(`pi: one-row commit ${commit.ms.toFixed(2)} ms → at most ${(8000 / commit.ms).toFixed(0)} answers/s at concurrency 8`);
+    row('one-row commit, WAL + synchronous=FULL (an fsync)', commit.ms, 'ms', { note: `ceiling for 8 clients waiting on commits: ${(8000 / commit.ms).toFixed(0)}/s` });
     row(`POST /record, concurrency 8 (answer after commit; ${rounds} × ${perRound} interleaved with /health)`, rec, 'requests/s', { baseline: { what: '/health c=8 requests/s', value: base }, ratio: rec / base, target: `≥ ${RECORD_TARGET}× /health`, met: rec / base >= RECORD_TARGET, note: `RSS after ${hub.rss().toFixed(0)} MB` });
     const stopMs = await hub.stop();
     opts.log(`pi: SIGTERM → exit in ${stopMs.toFixed(0)} ms`);

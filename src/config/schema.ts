@@ -98,8 +98,11 @@ export const ConfigSchema = z
     timeseries: z
       .object({
         retention_days: z.number().positive().default(30),
-        /** How long the ingest writer gathers readings into one transaction (ms). */
-        ingest_flush_ms: z.number().int().min(0).max(1000).default(2),
+        /**
+         * 0: commit on the next turn of the event loop; readings that arrive while a commit runs form
+         * the next batch (group commit). > 0: right after a commit, gather this long (ms) first.
+         */
+        ingest_flush_ms: z.number().int().min(0).max(1000).default(0),
         timezone: z
           .string()
           .default(() => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC')

@@ -48,4 +48,19 @@ describe('ingest writer flush timing', () => {
     expect(stats.batches).toBe(b0 + 3);
     expect(stats.accepted).toBe(5);
   });
+
+  it('by default (ingest_flush_ms = 0) commits on the next turn, one transaction for what arrived in the same turn', async () => {
+    hub = await buildTestHub();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'performance'] });
+    const { timeseries } = hub.services;
+    const stats = timeseries.writer.stats;
+    const b0 = stats.batches;
+    const done: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      for (const v of [1, 2, 3]) void timeseries.record(RecordInput.parse({ entity_name: 'hall', metric: 'temperature', value: round * 10 + v })).then(() => done.push(v));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(done).toHaveLength(3 * (round + 1));
+      expect(stats.batches).toBe(b0 + round + 1);
+    }
+  });
 });
