@@ -7,8 +7,12 @@
 import type { Db } from '../../src/db/open.js';
 import { createLocalEmbedder } from '../../src/ai/local-embedder.js';
 import { createRollups } from '../../src/tiers/timeseries/rollup.js';
-import { scratchServices } from '../lib/eval-hub.js';
-import { since, type BenchOptions, type BenchRow } from './common.js';
+import { BUILTIN_DETECTORS } from '../../detectors/index.js';
+import { parseConfig } from '../../src/config/load.js';
+import { openDatabase } from '../../src/db/open.js';
+import { manualClock } from '../../src/lib/clock.js';
+import { createServices } from '../../src/services.js';
+import { since, tempDir, type BenchOptions, type BenchRow } from './common.js';
 
 /** Inserts the fixture ending at `nowSec` (SQL, one transaction) and rolls it up; returns the reading count. */
 export function fillPatternFixture(db: Db, nowSec: number, timeZone: string, days = 30): number {
@@ -48,7 +52,14 @@ export function scanMs(db: Db): number {
 
 /** The normal bench's row: the engine in-process (services.patterns.run, promoting what it finds). */
 export async function benchPatterns(opts: BenchOptions): Promise<BenchRow[]> {
-  const h = scratchServices(createLocalEmbedder());
+  const tmp = tempDir('patterns');
+  const config = parseConfig({ data_dir: tmp.dir, mqtt: { mode: 'off' }, timeseries: { timezone: 'UTC' } });
+  const db = openDatabase({ dataDir: tmp.dir });
+  const clock = manualClock();
+  // As the hub builds it (src/main.ts): the built-in detectors, loaded with their default options.
+  const services = createServices({ db, clock, config, embedder: createLocalEmbedder(), llm: null, detectors: BUILTIN_DETECTORS, log: opts.log });
+  await services.patterns.load();
+  const h = { db, clock, services };
   try {
     const t0 = performance.now();
     const n = fillPatternFixture(h.db, h.clock.now(), 'UTC', opts.quick ? 7 : 30);
@@ -69,6 +80,7 @@ export async function benchPatterns(opts: BenchOptions): Promise<BenchRow[]> {
       },
     ];
   } finally {
-    h.close();
+    db.close();
+    tmp.remove();
   }
 }
