@@ -42,11 +42,12 @@ export interface Mosquitto {
   stop(): Promise<void>;
 }
 
-export async function startMosquitto(port?: number): Promise<Mosquitto> {
+/** `standIn: true` starts the stand-in even where Mosquitto is installed (so CI covers it too). */
+export async function startMosquitto(port?: number, { standIn = false } = {}): Promise<Mosquitto> {
   const p = port ?? (await freePort());
   let child: ChildProcess;
   let kind: string;
-  if (onPath('mosquitto')) {
+  if (!standIn && onPath('mosquitto')) {
     const dir = tempDir('hearth-mosquitto-');
     const conf = join(dir, 'mosquitto.conf');
     writeFileSync(conf, `listener ${p} 127.0.0.1\nallow_anonymous true\npersistence false\n`);
@@ -56,7 +57,7 @@ export async function startMosquitto(port?: number): Promise<Mosquitto> {
   } else {
     child = spawn(process.execPath, [join(here, 'mqtt5-broker.mjs'), String(p)], { stdio: 'ignore' });
     kind = 'node-mqtt5-broker';
-    sayOnce('external broker: mosquitto not on PATH, using test/helpers/mqtt5-broker.mjs in a child process (apt-get install mosquitto for the real one)');
+    if (!standIn) sayOnce('external broker: mosquitto not on PATH, using test/helpers/mqtt5-broker.mjs in a child process (apt-get install mosquitto for the real one)');
   }
   for (let i = 0; i < 100; i++) {
     const up = await new Promise<boolean>((resolve) => {
@@ -86,11 +87,11 @@ const run = promisify(execFile);
  * Runs `mosquitto_pub` with `args` (asynchronously: never block the event loop an embedded broker
  * shares), or the stand-in with the same options when mosquitto-clients is absent.
  */
-export function mosquittoPub(args: string[]): Promise<{ stdout: string; stderr: string }> {
-  if (onPath('mosquitto_pub')) {
+export function mosquittoPub(args: string[], { standIn = false } = {}): Promise<{ stdout: string; stderr: string }> {
+  if (!standIn && onPath('mosquitto_pub')) {
     sayOnce('third-party client: Debian mosquitto_pub');
     return run('mosquitto_pub', args);
   }
-  sayOnce('third-party client: mosquitto_pub not on PATH, using test/helpers/mqtt-pub.mjs in a child process (apt-get install mosquitto-clients for the real one)');
+  if (!standIn) sayOnce('third-party client: mosquitto_pub not on PATH, using test/helpers/mqtt-pub.mjs in a child process (apt-get install mosquitto-clients for the real one)');
   return run(process.execPath, [join(here, 'mqtt-pub.mjs'), ...args]);
 }
