@@ -8,6 +8,7 @@
  *   node dist/scripts/bench.js --quick            # small sizes: a smoke check
  *   node dist/scripts/bench.js --only recall      # one part: recall | ingest | rollup | scale (comma-separated)
  *   node dist/scripts/bench.js --fresh            # rebuild the cached recall stores (see bench/recall-store.ts)
+ *   npm run bench -- --pi                         # Pi profile: hub pinned to one core, 256 MB heap (bench/pi.ts)
  */
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -19,13 +20,14 @@ const PARTS = {
   ingest: async () => (await import('./bench/ingest.js')).benchIngest,
   rollup: async () => (await import('./bench/rollup.js')).benchRollup,
   scale: async () => (await import('./bench/scale.js')).benchScale,
+  patterns: async () => (await import('./bench/patterns.js')).benchPatterns,
 } as const;
 type Part = keyof typeof PARTS;
 
 async function main() {
-  const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, fresh: { type: 'boolean', default: false }, only: { type: 'string' } } });
+  const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, fresh: { type: 'boolean', default: false }, only: { type: 'string' }, pi: { type: 'boolean', default: false } } });
   const only = values.only?.split(',') as Part[] | undefined;
-  for (const p of only ?? []) if (!(p in PARTS)) throw new Error(`--only: unknown part "${p}" (recall, ingest, rollup, scale)`);
+  for (const p of only ?? []) if (!(p in PARTS)) throw new Error(`--only: unknown part "${p}" (${Object.keys(PARTS).join(', ')})`);
   const t0 = performance.now();
   const opts: BenchOptions = {
     quick: values.quick,
@@ -35,7 +37,9 @@ async function main() {
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`;
   opts.log(`bench on ${machine}${opts.quick ? ' (--quick)' : ''}`);
   const rows: BenchRow[] = [];
-  for (const [name, load] of Object.entries(PARTS) as [Part, () => Promise<(o: BenchOptions) => Promise<BenchRow[]>>][]) {
+  // --pi: the hub as a Raspberry Pi runs it, one core and a 256 MB heap (scripts/bench/pi.ts).
+  if (values.pi) rows.push(...(await (await import('./bench/pi.js')).benchPi(opts)));
+  else for (const [name, load] of Object.entries(PARTS) as [Part, () => Promise<(o: BenchOptions) => Promise<BenchRow[]>>][]) {
     if (only && !only.includes(name)) continue;
     opts.log(`— ${name} —`);
     rows.push(...(await (await load())(opts)));

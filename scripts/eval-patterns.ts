@@ -16,6 +16,7 @@ import { openDatabase, type Db } from '../src/db/open.js';
 import { createPatternContext } from '../src/patterns/context.js';
 import type { Detector, Finding } from '../src/patterns/detector.js';
 import { generateHousehold, loadHousehold, type Household, type Role } from './lib/household-generator.js';
+import { fillPatternFixture } from './bench/patterns.js';
 
 interface Row { recall: number[]; precision: number[]; planted: number; noise: number; nearMiss: number; ms: number[] }
 
@@ -97,32 +98,8 @@ function table(rows: Map<string, Row>, seeds: number): string {
 async function perf() {
   const { db, done } = scratch();
   const now = Date.parse('2025-11-30T21:00:00-05:00') / 1000;
-  const start = now - 30 * 86_400;
-  let rnd = 42;
-  const r = () => ((rnd = (rnd * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
   const t0 = performance.now();
-  const ent = db.prepare("INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, 'room', '{}', 0, 0) RETURNING id");
-  const ser = db.prepare("INSERT INTO series (entity_id, metric, unit, value_type, created) VALUES (?, ?, 'u', ?, 0) RETURNING id");
-  const ins = db.prepare('INSERT INTO readings (series_id, ts_ms, value_num, value_cat) VALUES (?, ?, ?, ?)');
-  let n = 0;
-  db.transaction(() => {
-    for (let e = 0; e < 50; e++) {
-      const eid = (ent.get(`room_${e}`, `room_${e}`) as { id: number }).id;
-      for (let m = 0; m < 10; m++) {
-        const cat = m >= 8;
-        const sid = (ser.get(eid, `metric_${m}`, cat ? 'categorical' : 'numeric') as { id: number }).id;
-        let walk = 20;
-        for (let ts = start; ts < now; ts += 900) {
-          walk += r() - 0.5;
-          const v = cat ? (r() < 0.5 ? 'on' : 'off') : m % 2 ? walk : 20 + 3 * Math.sin(ts / 13_751) + r();
-          ins.run(sid, Math.round(ts * 1000), cat ? null : v, cat ? v : null);
-          n++;
-        }
-      }
-    }
-  })();
-  const { createRollups } = await import('../src/tiers/timeseries/rollup.js');
-  createRollups(db, { timeZone: 'America/New_York' }).run();
+  const n = fillPatternFixture(db, now, 'America/New_York');
   console.log(`perf: ${n} readings in 500 series loaded and rolled up in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   for (let i = 0; i < 3; i++) {
     const res = await runDetectors(db, 'America/New_York', now);

@@ -17,6 +17,7 @@ import { createServices, type Services } from './services.js';
 import { startMqtt, type MqttDoor } from './mqtt/index.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
 import { BUILTIN_DETECTORS } from '../detectors/index.js';
+import { rateLimited } from './lib/log.js';
 
 export interface HubOptions {
   config: Config;
@@ -101,10 +102,13 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
     async start() {
       let http: string | undefined;
       if (config.http.enabled) {
-        http = await hub.app.listen({ host: config.http.host, port: config.http.port }).catch((e: NodeJS.ErrnoException) => {
+        await hub.app.listen({ host: config.http.host, port: config.http.port }).catch((e: NodeJS.ErrnoException) => {
           if (e.code !== 'EADDRINUSE') throw e;
           throw new HubError('conflict', `http: port ${config.http.port} on ${config.http.host} is already in use (another hearth serve?): stop it, or set http.port (HEARTH_HTTP_PORT)`);
         });
+        // The address actually bound (0.0.0.0 stays 0.0.0.0), not the first one Fastify prints.
+        const a = hub.app.server.address() as { address: string; port: number };
+        http = `${config.http.tls_cert ? 'https' : 'http'}://${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}`;
       }
       try {
         hub.mqtt = await startMqtt(config, services, log);
@@ -165,6 +169,6 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
       ...integrity.health(),
     }),
   });
-  logTo = (msg: string) => hub.app.log.warn(msg);
+  logTo = rateLimited((msg: string) => hub.app.log.warn(msg));
   return hub;
 }

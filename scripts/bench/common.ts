@@ -13,7 +13,7 @@ export { percentile };
 
 /** One line of the final table. `ratio` = value ÷ baseline (or as the part explains in `note`). */
 export interface BenchRow {
-  part: 'recall' | 'ingest' | 'rollup' | 'scale';
+  part: 'recall' | 'ingest' | 'rollup' | 'scale' | 'patterns' | 'pi';
   what: string;
   value: number;
   unit: string;
@@ -93,4 +93,15 @@ export function markdownTable(rows: BenchRow[]): string {
     out.push(`| ${r.part} | ${what} | ${fmt(r.value)} ${r.unit} | ${base} | ${ratio} | ${r.target ?? ''} | ${met} |`);
   }
   return out.join('\n');
+}
+
+/** A free loopback TCP port (for child processes that must be told their ports). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
 }

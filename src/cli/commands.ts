@@ -7,6 +7,8 @@ import { runDoctor } from './doctor.js';
 import { mcpConfigCommand } from './mcp-config.js';
 import { backupCommand, claimDataDir, restoreCommand } from './restore.js';
 import { exportMarkdownCommand, importCommand, importMarkdownCommand } from './io.js';
+import { systemdNotifier } from '../lib/systemd.js';
+import { loggerOptions } from '../lib/log.js';
 
 export interface CommandContext {
   config: Config;
@@ -19,16 +21,21 @@ type Command = (ctx: CommandContext) => Promise<number | undefined>;
 const serve: Command = async ({ config, file }) => {
   const release = claimDataDir(config.data_dir); // one serve per data dir, refused before anything starts
   process.on('exit', release);
-  const hub = await createHub({ config, logger: { level: config.log_level } });
+  const hub = await createHub({ config, logger: loggerOptions(config.log_level, config.log_format) });
   for (const w of hub.warnings) hub.app.log.warn(w);
   const { http, mqtt } = await hub.start();
   void hub.integrity.check().then((state) => state === 'damaged' && hub.app.log.error(`database ${config.data_dir}/hearth.db is damaged: run \`hearth doctor\`, then \`hearth restore <backup>\``));
   hub.app.log.info(`hearth serving: http ${http ?? 'off'}; mqtt ${mqtt ?? 'off'} (${config.mqtt.mode}); data ${config.data_dir}; config ${file ?? '(defaults)'}`);
+  const systemd = systemdNotifier(process.env, (m) => hub.app.log.warn(m));
+  systemd.ready(`serving http ${http ?? 'off'}, mqtt ${mqtt ?? 'off'}`);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     hub.app.log.info(`${signal}: stopping`);
+    systemd.stopping();
+    // Whatever hangs, exit inside systemd's stop timeout; what was acknowledged is already on disk.
+    setTimeout(() => (hub.app.log.error('stop took over 9 s; exiting'), process.exit(1)), 9000).unref();
     await hub.stop();
     process.exit(0);
   };

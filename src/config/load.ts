@@ -40,6 +40,7 @@ export const ENV_MAP: Record<string, [string, Conv]> = {
   HEARTH_DATA_DIR: ['data_dir', str],
   HEARTH_ALLOW_UNAUTHENTICATED: ['allow_unauthenticated', bool],
   HEARTH_LOG_LEVEL: ['log_level', str],
+  HEARTH_LOG_FORMAT: ['log_format', str],
   HEARTH_HTTP_HOST: ['http.host', str],
   HEARTH_HTTP_PORT: ['http.port', num],
   HEARTH_API_TOKEN: ['http.token', str],

@@ -36,6 +36,8 @@ export const ConfigSchema = z
     /** Explicit opt-in to bind HTTP/MQTT on a non-loopback address without a token/credentials. */
     allow_unauthenticated: z.boolean().default(false),
     log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** auto: human-readable on a terminal, JSON lines otherwise (journald, files). */
+    log_format: z.enum(['auto', 'pretty', 'json']).default('auto'),
     http: z
       .object({
         enabled: z.boolean().default(true),
@@ -120,8 +122,11 @@ export const ConfigSchema = z
     timeseries: z
       .object({
         retention_days: z.number().positive().default(30),
-        /** How long the ingest writer gathers readings into one transaction (ms). */
-        ingest_flush_ms: z.number().int().min(0).max(1000).default(2),
+        /**
+         * 0: commit on the next turn of the event loop; readings that arrive while a commit runs form
+         * the next batch (group commit). > 0: right after a commit, gather this long (ms) first.
+         */
+        ingest_flush_ms: z.number().int().min(0).max(1000).default(0),
         timezone: z
           .string()
           .default(() => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC')

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { fromStorageError, isHubError } from '../lib/errors.js';
 import { describeIssues } from '../lib/validation.js';
+import { QuietLogController } from './request-log.js';
 import type { Services } from '../services.js';
 import { registerAuth } from './auth.js';
 import { clientErrorHandler, humanBytes, registerJsonParser } from './client-errors.js';
@@ -56,6 +57,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     logger: redactToken(opts.logger ?? false),
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     return503OnClosing: true,
+    // One line per request (Fastify's own are two, both at info).
+    logController: new QuietLogController(),
     // Entity names are up to 200 characters, percent-encoded in paths up to 3× that.
     routerOptions: { maxParamLength: 2000 },
     // Router-level errors (bad percent-encoding in the URL) answer in the same shape as the rest.

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import mqtt, { type MqttClient } from 'mqtt';
+import { mosquittoPub } from '../helpers/mosquitto.js';
 import { buildTestHub, post, type TestHub } from '../helpers/hub.js';
 
-const run = promisify(execFile);
 let hub: TestHub;
 let url: string;
 let port: number;
@@ -47,7 +45,7 @@ describe('MQTT bridge on the embedded broker', () => {
   });
 
   it('third-party clients: mosquitto_pub for Zigbee2MQTT, Tasmota and Statestream', async () => {
-    const pub = (topic: string, message: string, extra: string[] = []) => run('mosquitto_pub', ['-h', '127.0.0.1', '-p', String(port), '-q', '1', '-t', topic, '-m', message, ...extra]);
+    const pub = (topic: string, message: string, extra: string[] = []) => mosquittoPub(['-h', '127.0.0.1', '-p', String(port), '-q', '1', '-t', topic, '-m', message, ...extra]);
     await pub('zigbee2mqtt/bedroom_sensor', '{"temperature":21.5,"humidity":40,"battery":97,"linkquality":120}');
     expect((await points('bedroom_sensor', 'temperature'))[0]).toMatchObject({ value: 21.5, unit: '°C', source: 'zigbee2mqtt' });
     expect((await points('bedroom_sensor', 'humidity'))[0].value).toBe(40);
@@ -63,7 +61,7 @@ describe('MQTT bridge on the embedded broker', () => {
 
   it('an OwnTracks transition published with mosquitto_pub updates the person\'s location and presence', async () => {
     const msg = JSON.stringify({ _type: 'transition', event: 'enter', desc: 'Home', tst: Math.round(hub.clock.now()), lat: 52.5, lon: 13.4, acc: 10, wtst: 1700000000, t: 'c' });
-    await run('mosquitto_pub', ['-h', '127.0.0.1', '-p', String(port), '-q', '1', '-t', 'owntracks/anna/phone', '-m', msg]);
+    await mosquittoPub(['-h', '127.0.0.1', '-p', String(port), '-q', '1', '-t', 'owntracks/anna/phone', '-m', msg]);
     const found = await post(hub, '/find', { query: 'where is anna?' });
     expect(found.body).toMatchObject({ found: true, container_name: 'Home' });
     expect((await points('anna', 'presence'))[0].value).toBe('home');

@@ -34,7 +34,7 @@ afterAll(async () => {
   await broker?.stop();
 });
 
-describe('external broker (Mosquitto)', () => {
+describe('external broker (Mosquitto, or the stand-in without it)', () => {
   it('ingests what third-party clients publish to Mosquitto, and retained replays are not duplicated', async () => {
     let hub = await open();
     expect(hub.mqtt!.connected()).toBe(true);

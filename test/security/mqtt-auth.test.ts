@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import mqtt from 'mqtt';
+import { mosquittoPub } from '../helpers/mosquitto.js';
 import { buildTestHub, post, type TestHub } from '../helpers/hub.js';
 
-const run = promisify(execFile);
 let hub: TestHub;
 let url: string;
 
@@ -38,7 +36,7 @@ describe('embedded broker accounts and ACL', () => {
     expect(await connectError({ username: 'nobody', password: 'x' })).toMatch(/Bad username or password|Not authorized/i);
     expect(await connectError({})).toMatch(/Bad username or password|Not authorized/i);
     const port = new URL(url).port;
-    const err = await run('mosquitto_pub', ['-h', '127.0.0.1', '-p', port, '-u', 'sensors', '-P', 'bad', '-t', 'zigbee2mqtt/x', '-m', '{"t":1}', '-q', '1']).catch((e) => e);
+    const err = await mosquittoPub(['-h', '127.0.0.1', '-p', port, '-u', 'sensors', '-P', 'bad', '-t', 'zigbee2mqtt/x', '-m', '{"t":1}', '-q', '1']).catch((e) => e);
     expect(err.code).not.toBe(0);
   });
 

@@ -1,6 +1,6 @@
 /**
  * The ingest writer: readings from every door are queued and committed in batched transactions
- * (a few ms or a few hundred rows each), and each submitter's promise resolves only after its
+ * (the next event-loop turn, up to 1000 rows each), and each submitter's promise resolves only after its
  * batch is committed — so an HTTP 2xx or MQTT PUBACK always means "on disk" (SQLite WAL with
  * synchronous=FULL), while the fsync is paid once per batch rather than once per reading.
  */
@@ -26,11 +26,12 @@ interface Pending {
 const isConstraint = (e: unknown) => typeof (e as { code?: unknown })?.code === 'string' && (e as { code: string }).code.startsWith('SQLITE_CONSTRAINT');
 
 export function createIngestWriter(db: Db, repo: ReadingsRepo, opts: { flushMs?: number; maxBatch?: number; onCommit?: (items: PreparedReading[], results: WriteResult[]) => void } = {}) {
-  const flushMs = opts.flushMs ?? 2;
+  const flushMs = opts.flushMs ?? 0;
   const maxBatch = opts.maxBatch ?? 1000;
   let queue: Pending[] = [];
   let queued = 0;
-  let timer: NodeJS.Timeout | null = null;
+  let timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
+  let lastFlush = -Infinity;
   let closed = false;
   const stats: IngestStats = { accepted: 0, rejected: 0, skipped: 0, batches: 0, by_source: Object.create(null) as IngestStats['by_source'] }; // keys are client-chosen: no prototype
 
@@ -85,7 +86,7 @@ export function createIngestWriter(db: Db, repo: ReadingsRepo, opts: { flushMs?:
   }
 
   function flush(): void {
-    if (timer) clearTimeout(timer);
+    if (timer) (clearTimeout(timer as NodeJS.Timeout), clearImmediate(timer as NodeJS.Immediate));
     timer = null;
     const batch = queue;
     queue = [];
@@ -98,6 +99,7 @@ export function createIngestWriter(db: Db, repo: ReadingsRepo, opts: { flushMs?:
       for (const p of batch) p.reject(e);
       return;
     }
+    lastFlush = performance.now(); // when the commit ended: readings arriving soon after it mean load
     let at = 0;
     for (const p of batch) {
       p.resolve(results.slice(at, at + p.items.length));
@@ -115,7 +117,11 @@ export function createIngestWriter(db: Db, repo: ReadingsRepo, opts: { flushMs?:
         queue.push({ items, resolve, reject });
         queued += items.length;
         if (queued >= maxBatch) flush();
-        else timer ??= setTimeout(flush, flushMs);
+        // Commit on the next turn of the event loop, with whatever else arrived in the same turn: a lone
+        // reading waits only for its own commit, and under load the readings that came in while the
+        // last commit blocked the loop make the next batch (group commit). With flushMs > 0, readings
+        // arriving within flushMs of the last commit wait that long first, to gather bigger batches.
+        else timer ??= performance.now() - lastFlush >= flushMs ? setImmediate(flush) : setTimeout(flush, flushMs);
       });
     },
     flush,
