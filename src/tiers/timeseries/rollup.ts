@@ -43,6 +43,8 @@ export interface RollupResult {
   series: number;
   buckets: number;
   readings: number;
+  /** A slice (`maxReadings`) stopped at its limit: run again for the rest. */
+  more?: boolean;
 }
 
 type Row = [id: number, tsMs: number, value: Value | null];
@@ -286,14 +288,20 @@ export function createRollups(db: Db, { timeZone, chunkRows = 100_000, cacheByte
    * behind (a sensor that reports daily, a dead one, a new series) is read through its own index
    * entries instead, so it does not drag everyone's scan back.
    */
-  function run(opts: { seriesIds?: number[] } = {}): RollupResult {
+  function run(opts: { seriesIds?: number[]; maxReadings?: number } = {}): RollupResult {
     const result: RollupResult = { series: 0, buckets: 0, readings: 0 };
+    // A slice (`maxReadings`) stops collecting at the limit and says `more`; the scheduler yields
+    // between slices, so a 1M-reading /write does not hold /health or a PUBACK for seconds. Each
+    // slice scans again from the lowest watermark (rows already rolled are skipped, not re-rolled).
+    const limit = opts.maxReadings ?? Infinity;
+    let collected = 0;
     const pending = new Map<number, SeriesRow>();
     const fresh = new Map<number, { ids: number[]; ts: number[] }>();
     const add = (seriesId: number, id: number, ts: number) => {
       const f = fresh.get(seriesId) ?? fresh.set(seriesId, { ids: [], ts: [] }).get(seriesId)!;
       f.ids.push(id);
       f.ts.push(ts);
+      collected++;
     };
     const top = (topId.get() as number | null) ?? 0;
     let from = Infinity;
@@ -301,25 +309,33 @@ export function createRollups(db: Db, { timeZone, chunkRows = 100_000, cacheByte
       pending.set(s.id, s);
       const wm = s.last_id ?? 0;
       if (s.last_id !== null && wm >= top - SCAN_SLACK) from = Math.min(from, wm);
-      else for (const [id, ts] of newOfSeries.all(s.id, wm) as number[][]) add(s.id, id, ts);
+      else if (collected < limit) {
+        // ids ascend within a series, so a series cut off here resumes at its watermark next slice.
+        for (const [id, ts] of newOfSeries.iterate(s.id, wm) as IterableIterator<number[]>) {
+          add(s.id, id, ts);
+          if (collected >= limit) break;
+        }
+      }
     }
-    if (from < top) {
+    if (from < top && collected < limit) {
       for (const [id, seriesId, ts] of newSince.iterate(from) as IterableIterator<number[]>) {
         const s = pending.get(seriesId);
         if (s && s.last_id !== null && s.last_id >= top - SCAN_SLACK && id > s.last_id) add(seriesId, id, ts);
+        if (collected >= limit) break;
       }
     }
+    if (collected >= limit) result.more = true;
     for (const { ids } of fresh.values()) result.readings += ids.length;
     result.series = fresh.size;
     if (fresh.size === 0) return result;
     if (result.readings <= chunkRows) {
       // The usual pass (a few readings per series): one commit, one fsync, not one per series.
       result.buckets = rollPass.immediate([...fresh].map(([seriesId, f]) => [pending.get(seriesId)!, f.ids, f.ts] as const));
-      return result;
-    }
-    for (const [seriesId, { ids, ts }] of fresh) {
-      for (let i = 0; i < ids.length; i += chunkRows) {
-        result.buckets += rollChunk.immediate(pending.get(seriesId)!, ids.slice(i, i + chunkRows), ts.slice(i, i + chunkRows));
+    } else {
+      for (const [seriesId, { ids, ts }] of fresh) {
+        for (let i = 0; i < ids.length; i += chunkRows) {
+          result.buckets += rollChunk.immediate(pending.get(seriesId)!, ids.slice(i, i + chunkRows), ts.slice(i, i + chunkRows));
+        }
       }
     }
     return result;

@@ -188,6 +188,33 @@ describe('incremental runs', () => {
     expect(r.run()).toEqual({ series: 1, buckets: 3, readings: 1 });
   });
 
+  it('run({ maxReadings }) rolls a backlog in slices that end where one whole pass ends', () => {
+    const [sliced, whole] = [tempDb(), tempDb()];
+    for (const db of [sliced, whole]) {
+      const ids = ['a', 'b', 'c'].map((m) => addSeries(db, m, 'numeric'));
+      const far = addSeries(db, 'far', 'numeric'); // rolled once long ago: read through its own index
+      insert(db, [[far, s('2026-01-01T00:00:00Z'), 1]]);
+      createRollups(db, { timeZone: 'UTC' }).run();
+      const rows: [number, number, number][] = [];
+      for (let i = 0; i < 3000; i++) rows.push([ids[i % 3], s('2026-01-05T00:00:00Z') + ((i * 7919) % 3000) * 60, (i * 31) % 97]);
+      for (let i = 0; i < 500; i++) rows.push([far, s('2026-01-02T00:00:00Z') + i * 300, i % 13]);
+      insert(db, rows);
+    }
+    const r = createRollups(sliced, { timeZone: 'UTC' });
+    let slices = 0;
+    for (let res = r.run({ maxReadings: 400 }); ; res = r.run({ maxReadings: 400 })) {
+      slices++;
+      expect(res.readings).toBeLessThanOrEqual(400);
+      if (!res.more) break;
+    }
+    expect(slices).toBeGreaterThanOrEqual(9); // 3,500 readings, 400 at a time
+    createRollups(whole, { timeZone: 'UTC' }).run();
+    const strip = (rs: RollupRow[]) => rs.map(({ series_id: _s, ...rest }) => rest);
+    expect(strip(rollups(sliced))).toEqual(strip(rollups(whole)));
+    expect(rollups(sliced).length).toBeGreaterThan(50);
+    expect(r.run()).toEqual({ series: 0, buckets: 0, readings: 0 });
+  });
+
   it('recomputeAll rebuilds a damaged bucket and leaves the rest as they were', () => {
     const db = tempDb();
     const sid = addSeries(db, 'temp', 'numeric');
