@@ -98,12 +98,14 @@ async function largeWrite(h: BenchHub, opts: BenchOptions): Promise<BenchRow[]> 
     const r = await fetch(`${h.urls.http}/write?precision=s`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body });
     writeMs = since(t0);
     if (r.status !== 204) throw new Error(`/write: ${r.status} ${await r.text()}`);
+    // Keep probing past the next 10-s rollup pass over what was written (the scheduler rolls it in slices).
+    await new Promise((r) => setTimeout(r, 11_000));
   });
   const max = (a: number[]) => Math.max(...a);
   const n = lines * 20;
   return [
-    { part: 'scale', what: `longest /health during a ${n / 1e6}M-reading /write`, value: max(busy.health), unit: 'ms', baseline: { what: 'idle hub', value: max(idle.health) }, ratio: max(busy.health) / max(idle.health), target: '< 250 ms', met: max(busy.health) < 250, note: `${busy.health.length} probes` },
-    { part: 'scale', what: `longest MQTT PUBACK during the /write`, value: max(busy.puback), unit: 'ms', baseline: { what: 'idle hub', value: max(idle.puback) }, ratio: max(busy.puback) / max(idle.puback), target: '< 250 ms', met: max(busy.puback) < 250 },
+    { part: 'scale', what: `longest /health during a ${n / 1e6}M-reading /write and its rollup`, value: max(busy.health), unit: 'ms', baseline: { what: 'idle hub', value: max(idle.health) }, ratio: max(busy.health) / max(idle.health), target: '< 250 ms', met: max(busy.health) < 250, note: `${busy.health.length} probes` },
+    { part: 'scale', what: `longest MQTT PUBACK during the /write and its rollup`, value: max(busy.puback), unit: 'ms', baseline: { what: 'idle hub', value: max(idle.puback) }, ratio: max(busy.puback) / max(idle.puback), target: '< 250 ms', met: max(busy.puback) < 250 },
     { part: 'scale', what: `${n / 1e6}M-reading /write, whole request`, value: writeMs / 1000, unit: 's', note: `${(body.length / 2 ** 20).toFixed(1)} MiB, ${Math.round(n / (writeMs / 1000))} readings/s` },
   ];
 }
