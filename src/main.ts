@@ -83,6 +83,8 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
         ['http', () => hub.app.close()],
         ['mqtt', () => hub.mqtt?.stop()],
         ['ingest', () => services.timeseries.writer.close()],
+        // An injected embedder is the caller's to close.
+        ['embedder', () => (opts.ai ? undefined : ai.embedder.close?.())],
       ] as const) {
         try {
           await close();
