@@ -75,6 +75,8 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
       if (config.http.enabled) http = await hub.app.listen({ host: config.http.host, port: config.http.port });
       hub.mqtt = await startMqtt(config, services, log);
       if (opts.scheduler !== false) hub.scheduler = createScheduler(services, log);
+      // A model switch: rebuild the vectors in the background; recall answers by keyword meanwhile.
+      if (opts.scheduler !== false && services.vectors.state === 'stale') void services.reembed.run();
       return { http, mqtt: hub.mqtt?.url };
     },
     async stop() {

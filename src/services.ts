@@ -6,6 +6,7 @@ import type { Embedder, Llm } from './ai/types.js';
 import type { Config } from './config/schema.js';
 import type { Db } from './db/open.js';
 import { createVectorStore } from './db/vectors.js';
+import { createReembedder } from './tiers/memory/reembed.js';
 import type { Clock } from './lib/clock.js';
 import { createAuditRepo } from './tiers/audit/audit.repo.js';
 import { createContextService } from './tiers/context/context.service.js';
@@ -51,6 +52,7 @@ export function createServices(deps: ServiceDeps) {
     onAdded: (m) => events.emit('memory_added', m),
     onEntityForgotten: (name) => events.emit('entity_forgotten', { entity_name: name }),
   });
+  const reembed = createReembedder({ db, vectors, embedder, log: deps.log });
   const relations = createRelationsService({ db, clock, entities, audit });
   const context = createContextService({ clock, entities, memory, relations, decay: config.memory });
 
@@ -138,6 +140,6 @@ export function createServices(deps: ServiceDeps) {
     return { result: `${verb} ${r.deleted} raw readings older than ${config.timeseries.retention_days} days; rollups kept`, dry_run: input.dry_run, ...r };
   }
 
-  return { db, clock, config, embedder, llm, events, entities, audit, vectors, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial };
+  return { db, clock, config, embedder, llm, events, entities, audit, vectors, reembed, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial };
 }
 export type Services = ReturnType<typeof createServices>;
