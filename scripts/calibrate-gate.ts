@@ -11,9 +11,9 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { RecallInput, RememberInput } from '../src/tiers/memory/memory.schemas.js';
-import { DEFAULT_TUNING, type RecallTuning } from '../src/tiers/memory/recall.js';
+import { decideEvidence, DEFAULT_TUNING, gatherCandidates, type Candidates, type RecallTuning } from '../src/tiers/memory/recall.js';
 import { createMemoryService } from '../src/tiers/memory/memory.service.js';
-import type { VectorGate } from '../src/tiers/memory/evidence-gate.js';
+import { fuse, type VectorGate } from '../src/tiers/memory/evidence-gate.js';
 import { scratchServices } from './lib/eval-hub.js';
 import type { EvalSet } from './lib/eval-data.js';
 import { cachedEmbedder, embedderFor } from './eval-recall.js';
@@ -51,11 +51,22 @@ const auroc = (key: 's1' | 'margin') => {
 };
 console.log(`${embedder.fingerprint}: AUROC answerable vs never-stated — top-1 cosine ${auroc('s1').toFixed(3)}, margin ${auroc('margin').toFixed(3)}\n`);
 
-async function score(gate: VectorGate) {
-  const m = service({ ...DEFAULT_TUNING, vectorGate: { ...DEFAULT_TUNING.vectorGate, [embedder.provider]: gate } });
+// Gather every query's candidates once (termsFloor 0: keyword coverage of all vector hits), then
+// replay the gate and fusion of recall.ts for each setting — the same functions, no second copy.
+const gathered: { q: (typeof queries)[number]['q']; c: Candidates }[] = [];
+for (const { q, input } of queries) {
+  const entityId = q.entity_name ? s.entities.find(q.entity_name)?.id : undefined;
+  const deps = { repo: s.memory.repo, vectors: s.vectors, embedder, clock: h.clock, decay: s.config.memory, entityId: (x: string) => s.entities.find(x)?.id };
+  gathered.push({ q, c: await gatherCandidates(deps, input, { entityId }, 60, 0, []) });
+}
+
+function score(gate: VectorGate) {
   let r = 0, para = 0, nPara = 0, abst = 0, nNo = 0, n = 0;
-  for (const { q, input } of queries) {
-    const got = (await m.recall(input)).results.map((x) => idOf.get(x.id)!);
+  for (const { q, c } of gathered) {
+    const { keywordCov, vectorSim } = decideEvidence(c, gate, DEFAULT_TUNING.keywordMin);
+    const ids = new Set([...keywordCov.keys(), ...vectorSim.keys()]);
+    const ranked = [...ids].map((id) => [id, fuse(keywordCov.get(id) ?? null, vectorSim.get(id) ?? null)] as const).sort((a, b) => b[1] - a[1]);
+    const got = ranked.slice(0, 5).map(([id]) => idOf.get(id)!);
     if (q.kind === 'no_evidence') {
       nNo++;
       if (!got.length) abst++;
@@ -70,13 +81,13 @@ async function score(gate: VectorGate) {
 }
 
 const grid = {
-  floor: [0.3, 0.35, 0.4, 0.45],
-  accept: [0.5, 0.55, 0.6, 0.7],
-  margin: [0.04, 0.08],
-  band: [0.05, 0.15],
-  support: [0.3],
-  kwAlone: [0.5, 0.7, 1.01],
-  confirm: [0.25, 0.35],
+  floor: [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6],
+  accept: [0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 1.01],
+  margin: [0.02, 0.04, 0.06, 0.08, 0.1, 0.12, 0.15],
+  band: [0.03, 0.07, 0.12],
+  support: [0.25, 0.35, 0.5],
+  kwAlone: [0.4, 0.5, 0.6, 0.7, 0.8, 1.01],
+  confirm: [0, 0.2, 0.3, 0.35, 0.4, 0.45, 0.5],
 };
 const rows: { gate: VectorGate; recall: number; paraphrase: number; abstention: number }[] = [];
 for (const floor of grid.floor)
@@ -87,8 +98,7 @@ for (const floor of grid.floor)
           for (const kwAlone of grid.kwAlone)
             for (const confirm of grid.confirm) {
               const gate = { floor, accept, margin, band, support, kwAlone, confirm };
-              rows.push({ gate, ...(await score(gate)) });
-              if (rows.length % 50 === 0) console.error(`${rows.length} gates…`);
+              rows.push({ gate, ...score(gate) });
             }
 const min = Number(values['min-abstention']);
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -101,6 +111,13 @@ console.log('| floor | accept | margin | band | support | kwAlone | confirm | re
 for (const r of best) {
   const g = r.gate;
   console.log(`| ${g.floor} | ${g.accept} | ${g.margin} | ${g.band} | ${g.support} | ${g.kwAlone} | ${g.confirm} | ${pct(r.recall)} | ${pct(r.paraphrase)} | ${pct(r.abstention)} |`);
+}
+// The trade-off: the best recall at each level of abstention reached.
+console.log('\nfrontier (best recall@5 at each abstention):\n');
+console.log('| abstention | recall@5 | paraphrase | gate |\n|---|---|---|---|');
+for (const a of [...new Set(rows.map((r) => r.abstention))].sort((x, y) => y - x)) {
+  const r = rows.filter((x) => x.abstention >= a).sort((x, y) => y.recall - x.recall || y.paraphrase - x.paraphrase)[0];
+  console.log(`| ${pct(a)} | ${pct(r.recall)} | ${pct(r.paraphrase)} | ${JSON.stringify(r.gate)} |`);
 }
 h.close();
 await raw.close?.();

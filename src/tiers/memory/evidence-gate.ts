@@ -55,7 +55,7 @@ export const AGREE = 0.5;
 /** Calibrated values (see the header; numbers in README "Recall quality"). */
 export const DEFAULT_VECTOR_GATE: Record<string, VectorGate> = {
   local: { floor: 0.5, accept: 0.6, margin: 0.08, band: 0.1, support: 0.3, kwAlone: 0.4, confirm: 0 },
-  'use-lite': { floor: 0.4, accept: 0.6, margin: 0.08, band: 0.1, support: 0.3, kwAlone: 0.4, confirm: 0 },
+  'use-lite': { floor: 0.55, accept: 0.6, margin: 0.06, band: 0.03, support: 0.25, kwAlone: 1.01, confirm: 0.5 },
   default: { floor: 0.5, accept: 0.7, margin: 0.08, band: 0.1, support: 0.3, kwAlone: 0.4, confirm: 0 },
 };
 

@@ -22,7 +22,7 @@
  */
 import type { Embedder } from '../../ai/types.js';
 import type { Clock } from '../../lib/clock.js';
-import type { VectorStore } from '../../db/vectors.js';
+import type { VectorHit, VectorStore } from '../../db/vectors.js';
 import { toEpoch, trustLevel } from '../../lib/schema.js';
 import type { MemoryFilter, MemoryRepo, MemoryRow } from './memory.repo.js';
 import type { RecallInput, RecallMode } from './memory.schemas.js';
@@ -110,6 +110,64 @@ export function coverage(queryTerms: string[], docTerms: Set<string>, idf: Map<s
   return total > 0 ? hit / total : 0;
 }
 
+/** Everything the evidence gate looks at for one query (gathered once; the calibration replays it). */
+export interface Candidates {
+  mode: RecallMode;
+  /** Vector KNN, best first (ungated). */
+  vectorHits: VectorHit[];
+  /** Keyword coverage of every keyword candidate and of the vector hits at or above `termsFloor`. */
+  rawCov: Map<number, number>;
+  rows: Map<number, MemoryRow>;
+}
+
+export async function gatherCandidates(d: RecallDeps, input: RecallInput, filter: MemoryFilter, n: number, termsFloor: number, warnings: string[]): Promise<Candidates> {
+  let mode: RecallMode = input.mode;
+  let vectorHits: VectorHit[] = [];
+  if (mode !== 'keyword') {
+    const qv = await queryVector(d, input.query, warnings);
+    if (!qv) mode = 'keyword';
+    else if (qv.some((x) => x !== 0)) {
+      vectorHits = d.vectors.knn(qv, n, {
+        entityId: filter.entityId,
+        category: input.category,
+        activeOnly: !input.include_superseded && filter.asOf === undefined,
+      });
+    }
+  }
+  const qTerms = terms(input.query);
+  const rawCov = new Map<number, number>();
+  const rows = new Map<number, MemoryRow>();
+  const match = ftsMatch(qTerms);
+  if (match) {
+    const { df, n: docs } = d.repo.docFreq(qTerms);
+    const idf = new Map(qTerms.map((t) => {
+      const f = df.get(t) ?? 0;
+      return [t, Math.log(1 + (docs - f + 0.5) / (f + 0.5))] as const;
+    }));
+    for (const r of d.repo.keyword(match, n, filter)) {
+      rows.set(r.id, r);
+      rawCov.set(r.id, coverage(qTerms, new Set(r.terms.split(' ')), idf));
+    }
+    // Vector hits that the keyword query did not return still get a keyword score (gate and fusion).
+    const missing = vectorHits.filter((h) => h.similarity >= termsFloor && !rawCov.has(h.memory_id)).map((h) => h.memory_id);
+    for (const [id, t] of d.repo.termsOf(missing)) rawCov.set(id, coverage(qTerms, new Set(t.split(' ')), idf));
+  }
+  return { mode, vectorHits, rawCov, rows };
+}
+
+/** The kept keyword and vector evidence (evidence-gate.ts) for gathered candidates. */
+export function decideEvidence(c: Candidates, gate: VectorGate, keywordMin: number) {
+  const keywordCov = new Map<number, number>();
+  for (const [id, cov] of c.rawCov) if (cov >= keywordMin) keywordCov.set(id, cov);
+  const vectorSim = gateVectorHits(c.vectorHits, gate, (id) => c.rawCov.get(id) ?? 0);
+  if (c.mode === 'vector') keywordCov.clear();
+  else if (c.mode === 'hybrid' && c.vectorHits.length) {
+    const sim = new Map(c.vectorHits.map((h) => [h.memory_id, h.similarity]));
+    for (const [id, cov] of keywordCov) if (!keywordKept(cov, sim.get(id) ?? null, gate)) keywordCov.delete(id);
+  }
+  return { keywordCov, vectorSim };
+}
+
 export async function recall(d: RecallDeps, input: RecallInput): Promise<RecallOutcome> {
   const warnings: string[] = [];
   const now = d.clock.now();
@@ -129,49 +187,10 @@ export async function recall(d: RecallDeps, input: RecallInput): Promise<RecallO
   };
   const n = Math.max(CANDIDATES, input.top_k * 4);
 
-  // Vector candidates (gated below, once their keyword coverage is known).
-  let mode: RecallMode = input.mode;
-  let vectorHits: { memory_id: number; similarity: number }[] = [];
-  if (mode !== 'keyword') {
-    const qv = await queryVector(d, input.query, warnings);
-    if (!qv) mode = 'keyword';
-    else if (qv.some((x) => x !== 0)) {
-      vectorHits = d.vectors.knn(qv, n, {
-        entityId,
-        category: input.category,
-        activeOnly: !input.include_superseded && filter.asOf === undefined,
-      });
-    }
-  }
-
   const gate = gateFor(tuning, d.embedder.provider);
-  // Keyword candidates: IDF-weighted coverage of every candidate, kept iff ≥ KEYWORD_MIN.
-  const qTerms = terms(input.query);
-  const rawCov = new Map<number, number>();
-  const keywordCov = new Map<number, number>();
-  const rows = new Map<number, MemoryRow>();
-  const match = ftsMatch(qTerms);
-  if (match) {
-    const { df, n: docs } = d.repo.docFreq(qTerms);
-    const idf = new Map(qTerms.map((t) => {
-      const f = df.get(t) ?? 0;
-      return [t, Math.log(1 + (docs - f + 0.5) / (f + 0.5))] as const;
-    }));
-    for (const r of d.repo.keyword(match, n, filter)) {
-      rows.set(r.id, r);
-      rawCov.set(r.id, coverage(qTerms, new Set(r.terms.split(' ')), idf));
-    }
-    // Vector hits that the keyword query did not return still get a keyword score (gate and fusion).
-    const missing = vectorHits.filter((h) => h.similarity >= gate.floor && !rawCov.has(h.memory_id)).map((h) => h.memory_id);
-    for (const [id, t] of d.repo.termsOf(missing)) rawCov.set(id, coverage(qTerms, new Set(t.split(' ')), idf));
-    for (const [id, c] of rawCov) if (c >= KEYWORD_MIN) keywordCov.set(id, c);
-  }
-  const vectorSim = gateVectorHits(vectorHits, gate, (id) => rawCov.get(id) ?? 0);
-  if (mode === 'vector') keywordCov.clear();
-  else if (mode === 'hybrid' && vectorHits.length) {
-    const sim = new Map(vectorHits.map((h) => [h.memory_id, h.similarity]));
-    for (const [id, c] of keywordCov) if (!keywordKept(c, sim.get(id) ?? null, gate)) keywordCov.delete(id);
-  }
+  const c = await gatherCandidates(d, input, filter, n, gate.floor, warnings);
+  const { mode, rows } = c;
+  const { keywordCov, vectorSim } = decideEvidence(c, gate, KEYWORD_MIN);
 
   // Post-filter vector hits by the filters the index can't apply (trust, validity time).
   const needRows = [...vectorSim.keys(), ...keywordCov.keys()].filter((id) => !rows.has(id));
