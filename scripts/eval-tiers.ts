@@ -14,6 +14,8 @@ import { parseArgs } from 'node:util';
 import { createLocalEmbedder } from '../src/ai/local-embedder.js';
 import { createUseLiteEmbedder } from '../src/ai/use-lite.js';
 import { cachedEmbedder } from './eval-recall.js';
+import type { VectorGate } from '../src/tiers/memory/evidence-gate.js';
+import { SESSION_GATE } from '../src/tiers/episodic/session-vectors.js';
 import type { Embedder } from '../src/ai/types.js';
 import { openDatabase, type Db } from '../src/db/open.js';
 import prospectiveSpatialSql from '../src/db/migrations/005-prospective-spatial.js';
@@ -166,10 +168,10 @@ export async function evalSpatial(opts: { file?: string } = {}): Promise<Spatial
  * question through `searchSessions`. Turns are ranked by the service; the ranked *sessions* are their
  * distinct session ids in order of first appearance.
  */
-export async function evalSessions(opts: { file?: string; embedder?: Embedder | null } = {}): Promise<SessionScores> {
+export async function evalSessions(opts: { file?: string; embedder?: Embedder | null; sessionGate?: Record<string, VectorGate> } = {}): Promise<SessionScores> {
   const data = read<SessionsData>(opts.file ?? 'eval/sessions.json');
   const h = scratch();
-  const svc = createEpisodicService({ db: h.db, clock: h.clock, entities: h.entities, audit: h.audit, llm: null });
+  const svc = createEpisodicService({ db: h.db, clock: h.clock, entities: h.entities, audit: h.audit, llm: null, embedder: opts.embedder ?? null, sessionGate: opts.sessionGate });
   const label = new Map<number, string>();
   try {
     for (const s of data.sessions) {
@@ -186,7 +188,7 @@ export async function evalSessions(opts: { file?: string; embedder?: Embedder | 
     const misses: string[] = [];
     let positives = 0, hit1 = 0, hit3 = 0, negatives = 0, abstained = 0;
     for (const q of data.queries) {
-      const out = svc.searchSessions(SearchSessionsInput.parse({ query: q.query, entity_name: q.entity_name, limit: 100 }));
+      const out = await svc.searchSessions(SearchSessionsInput.parse({ query: q.query, entity_name: q.entity_name, limit: 100 }));
       const ranked = [...new Set(out.results.map((r) => label.get(r.session_id)!))];
       const k = (byKind[q.kind] ??= { n: 0, hit1: 0, hit3: 0, abstained: 0 });
       k.n++;
@@ -213,10 +215,21 @@ export async function evalSessions(opts: { file?: string; embedder?: Embedder | 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 async function main() {
-  const { values } = parseArgs({ options: { sweep: { type: 'boolean' }, verbose: { type: 'boolean', short: 'v' }, provider: { type: 'string' } } });
+  const { values } = parseArgs({ options: { sweep: { type: 'boolean' }, sessions: { type: 'boolean' }, verbose: { type: 'boolean', short: 'v' }, provider: { type: 'string' } } });
   const neural = createUseLiteEmbedder();
   const useLite = (await neural.ready) ? cachedEmbedder(neural) : null;
   try {
+    if (values.sweep && values.provider === 'use-lite' && process.argv.includes('--sessions')) {
+      console.log('| floor | accept | margin | hit@1 | hit@3 | paraphrase hit@3 | abstention |\n|---|---|---|---|---|---|---|');
+      for (const floor of [0.35, 0.4, 0.45, 0.5])
+        for (const accept of [0.5, 0.55, 0.6, 0.65, 0.7])
+          for (const margin of [0.03, 0.06, 0.1]) {
+            const g = { floor, accept, margin, band: 0.05, support: 0.35, kwAlone: 0, confirm: 0 };
+            const e = await evalSessions({ embedder: useLite, sessionGate: { ...SESSION_GATE, 'use-lite': g } });
+            console.log(`| ${floor} | ${accept} | ${margin} | ${pct(e.hit_at_1)} | ${pct(e.hit_at_3)} | ${e.by_kind.paraphrase?.hit3}/${e.by_kind.paraphrase?.n} | ${pct(e.abstention)} |`);
+          }
+      return;
+    }
     if (values.sweep) {
       const provider = values.provider ?? 'local';
       const embedder = provider === 'use-lite' ? useLite! : createLocalEmbedder();

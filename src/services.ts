@@ -115,7 +115,7 @@ export function createServices(deps: ServiceDeps) {
     search: (query, entity, topK) => readingsFor(entity, query, topK).slice(0, topK).map((r) => ({ ...r, text: readingText(r) })),
   });
 
-  const episodic = createEpisodicService({ db, clock, entities, audit, llm });
+  const episodic = createEpisodicService({ db, clock, entities, audit, llm, embedder });
   const working = createWorkingService({ db, clock, entities, audit, remember: (input, actor) => memory.remember(input, actor) });
   const prospective = createProspectiveService({ db, clock, embedder, entities, audit, onTriggered: (t) => events.emit('intention_triggered', t) });
   const spatial = createSpatialService({ db, clock, entities, audit, config: config.memory });
@@ -128,7 +128,7 @@ export function createServices(deps: ServiceDeps) {
   });
   context.addCrossSource({
     tier: 'session',
-    search: (query, entity, topK) => episodic.searchSessions({ query, entity_name: entity?.name, limit: topK }).results.map((r) => ({ ...r, text: r.snippet })),
+    search: async (query, entity, topK) => (await episodic.searchSessions({ query, entity_name: entity?.name, limit: topK })).results.map((r) => ({ ...r, text: r.snippet })),
   });
 
   /** Rolls up what is new, then deletes raw readings past retention that are rolled up. */
