@@ -178,6 +178,20 @@ export function createVectorStore(db: Db, embedder: Embedder) {
       refresh();
       return true;
     },
+    /**
+     * Cosine of `vector` with each of `ids` by point lookups — for a handful of ids (one entity's
+     * facts) far cheaper than a KNN, whose metadata filter still scans every stored vector.
+     */
+    similarTo(vector: Float32Array, ids: number[]): VectorHit[] {
+      if (state !== 'ready' || !ids.length) return [];
+      const one = prepared(`SELECT vec_distance_cosine(embedding, ?) AS distance FROM ${live} WHERE memory_id = ?`);
+      const out: VectorHit[] = [];
+      for (const id of ids) {
+        const r = one.get(vector, BigInt(id)) as { distance: number } | undefined;
+        if (r) out.push({ memory_id: id, similarity: 1 - r.distance });
+      }
+      return out.sort((a, b) => b.similarity - a.similarity);
+    },
     /** K nearest memories by cosine, filtered inside the index. */
     knn(vector: Float32Array, k: number, filter: KnnFilter = {}): VectorHit[] {
       if (state !== 'ready') return [];
