@@ -18,13 +18,14 @@ const PARTS = {
   recall: async () => (await import('./bench/recall.js')).benchRecall,
   ingest: async () => (await import('./bench/ingest.js')).benchIngest,
   rollup: async () => (await import('./bench/rollup.js')).benchRollup,
+  neural: async () => (await import('./bench/neural.js')).benchNeural,
 } as const;
 type Part = keyof typeof PARTS;
 
 async function main() {
   const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, fresh: { type: 'boolean', default: false }, only: { type: 'string' } } });
   const only = values.only?.split(',') as Part[] | undefined;
-  for (const p of only ?? []) if (!(p in PARTS)) throw new Error(`--only: unknown part "${p}" (recall, ingest, rollup)`);
+  for (const p of only ?? []) if (!(p in PARTS)) throw new Error(`--only: unknown part "${p}" (recall, ingest, rollup, neural)`);
   const t0 = performance.now();
   const opts: BenchOptions = {
     quick: values.quick,

@@ -1,0 +1,109 @@
+/**
+ * Part `neural` — the offline neural embedder (use-lite) on the recall path:
+ *   - embedding cost: one text alone (p95) and texts/s in batches, in the worker thread;
+ *   - hybrid recall p95 at N memories *including* the query's embedding (target < 30 ms at 50k),
+ *     beside a raw sqlite-vec KNN over the same index (the baseline);
+ *   - remember throughput at N with the real embedder, one call at a time and 32 in flight
+ *     (concurrent calls are batched by the worker; target ≥ 250/s at 50k);
+ *   - hub RSS after the part (target < 300 MB with the model loaded).
+ * The store is filled through `memory.remember` (the real write path); its vectors are embedded in
+ * batches up front so that building 50k takes minutes, not the length of 50k single calls.
+ *
+ *   node dist/scripts/bench.js --only neural [--quick]
+ */
+import { createUseLiteEmbedder } from '../../src/ai/use-lite.js';
+import { RecallInput, RememberInput } from '../../src/tiers/memory/memory.schemas.js';
+import { createMemoryService } from '../../src/tiers/memory/memory.service.js';
+import { indexText } from '../../src/tiers/memory/text-match.js';
+import { scratchServices } from '../lib/eval-hub.js';
+import { cachedEmbedder } from '../eval-recall.js';
+import { prng, since, summarize, type BenchOptions, type BenchRow } from './common.js';
+import { entities, nextFact, queries } from './household.js';
+
+export async function benchNeural(opts: BenchOptions): Promise<BenchRow[]> {
+  const size = opts.quick ? 3000 : 50_000;
+  const nQueries = opts.quick ? 60 : 300;
+  const nProbe = opts.quick ? 64 : 256;
+  const label = size >= 1000 ? `${size / 1000}k` : String(size);
+  const neural = createUseLiteEmbedder();
+  if (!(await neural.ready)) throw new Error(`use-lite did not load: ${neural.loadError}`);
+  const rows: BenchRow[] = [];
+  try {
+    // Embedding cost.
+    const single: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const t0 = performance.now();
+      await neural.embed([`how warm is the bedroom at night number ${i}`]);
+      single.push(since(t0));
+    }
+    const batch = Array.from({ length: 256 }, (_, i) => `the kitchen light number ${i} turns on at dusk`);
+    let t0 = performance.now();
+    await neural.embed(batch);
+    const perSec = (batch.length / since(t0)) * 1000;
+    rows.push({ part: 'recall', what: 'use-lite: embed one text p95', value: summarize(single).p95, unit: 'ms', note: `p50 ${summarize(single).p50.toFixed(1)} ms` });
+    rows.push({ part: 'recall', what: 'use-lite: embed in batches of 32', value: perSec, unit: 'texts/s' });
+
+    // A store of `size` memories through remember, vectors embedded up front in batches.
+    const rng = prng(42);
+    const ents = entities(prng(41));
+    const facts = Array.from({ length: size }, () => nextFact(rng, ents));
+    const cached = cachedEmbedder(neural);
+    t0 = performance.now();
+    for (let i = 0; i < facts.length; i += 256) await cached.embed(facts.slice(i, i + 256).map((f) => indexText(f.entity_name, f.fact)));
+    opts.log(`neural: embedded ${size} facts in ${(since(t0) / 1000).toFixed(0)} s`);
+    const h = scratchServices(cached);
+    const s = h.services;
+    const memoryWith = (embedder: typeof neural | typeof cached) =>
+      createMemoryService({ db: h.db, clock: h.clock, embedder, vectors: s.vectors, entities: s.entities, audit: s.audit, config: s.config.memory });
+    const build = memoryWith(cached);
+    t0 = performance.now();
+    for (const f of facts) {
+      h.clock.advance(60);
+      await build.remember(RememberInput.parse(f));
+    }
+    opts.log(`neural: stored ${size} memories in ${(since(t0) / 1000).toFixed(0)} s`);
+
+    // Recall with the real (uncached) embedder: the query's embedding is part of the latency.
+    const live = memoryWith(neural);
+    const qs = queries(prng(size), ents, nQueries);
+    const qv = await neural.embed(qs.map((q) => q.query));
+    const knn = h.db.prepare('SELECT memory_id, distance FROM memory_vectors WHERE embedding MATCH ? AND k = 10');
+    const raw: number[] = [];
+    const hybrid: number[] = [];
+    for (const q of qs.slice(0, 5)) await live.recall(RecallInput.parse({ query: q.query, mode: 'hybrid' }));
+    for (let i = 0; i < qs.length; i++) {
+      const { kind: _k, ...q } = qs[i];
+      t0 = performance.now();
+      knn.all(qv[i]);
+      raw.push(since(t0));
+      t0 = performance.now();
+      await live.recall(RecallInput.parse({ ...q, query: `${q.query} ` /* not in any cache */, mode: 'hybrid' }));
+      hybrid.push(since(t0));
+    }
+    const r = summarize(raw);
+    const hy = summarize(hybrid);
+    rows.push({ part: 'recall', what: `raw vec0 KNN k=10 p95, ${label}, 512-d`, value: r.p95, unit: 'ms' });
+    rows.push({
+      part: 'recall', what: `hybrid p95 incl. query embedding (use-lite), ${label}`, value: hy.p95, unit: 'ms', note: `p50 ${hy.p50.toFixed(1)} ms`,
+      baseline: { what: 'raw KNN p95', value: r.p95 }, ratio: hy.p95 / r.p95, ...(size === 50_000 && { target: '< 30 ms', met: hy.p95 < 30 }),
+    });
+
+    // remember at this size with the real embedder: one at a time, then 32 in flight.
+    const probe = (n: number) => Array.from({ length: n }, () => nextFact(rng, ents));
+    t0 = performance.now();
+    for (const f of probe(nProbe)) await live.remember(RememberInput.parse(f));
+    const seq = (nProbe / since(t0)) * 1000;
+    const conc = probe(nProbe);
+    t0 = performance.now();
+    for (let i = 0; i < conc.length; i += 32) await Promise.all(conc.slice(i, i + 32).map((f) => live.remember(RememberInput.parse(f))));
+    const par = (nProbe / since(t0)) * 1000;
+    rows.push({ part: 'recall', what: `remember at ${label} (use-lite, one at a time)`, value: seq, unit: 'memories/s' });
+    rows.push({ part: 'recall', what: `remember at ${label} (use-lite, 32 in flight)`, value: par, unit: 'memories/s', ...(size === 50_000 && { target: '≥ 250/s', met: par >= 250 }) });
+    const rss = process.memoryUsage().rss / 2 ** 20;
+    rows.push({ part: 'recall', what: 'RSS after the neural part (model loaded)', value: rss, unit: 'MB', target: '< 300 MB', met: rss < 300 });
+    h.close();
+  } finally {
+    await neural.close();
+  }
+  return rows;
+}
