@@ -5,19 +5,25 @@
  *     beside a raw sqlite-vec KNN over the same index (the baseline);
  *   - remember throughput at N with the real embedder, one call at a time and 32 in flight
  *     (concurrent calls are batched by the worker; target ≥ 250/s at 50k);
+ *   - MQTT QoS 1 ingest into a hub running use-lite, alone and with `remember` traffic at the same
+ *     time (target: within 10 % of alone — embedding must never stall the sensors);
  *   - hub RSS after the part (target < 300 MB with the model loaded).
  * The store is filled through `memory.remember` (the real write path); its vectors are embedded in
  * batches up front so that building 50k takes minutes, not the length of 50k single calls.
  *
  *   node dist/scripts/bench.js --only neural [--quick]
  */
-import { createUseLiteEmbedder } from '../../src/ai/use-lite.js';
+import { createUseLiteEmbedder, type UseLiteEmbedder } from '../../src/ai/use-lite.js';
+import { parseConfig } from '../../src/config/load.js';
+import { createHub } from '../../src/main.js';
 import { RecallInput, RememberInput } from '../../src/tiers/memory/memory.schemas.js';
 import { createMemoryService } from '../../src/tiers/memory/memory.service.js';
 import { indexText } from '../../src/tiers/memory/text-match.js';
 import { scratchServices } from '../lib/eval-hub.js';
 import { cachedEmbedder } from '../eval-recall.js';
-import { prng, since, summarize, type BenchOptions, type BenchRow } from './common.js';
+import { prng, since, summarize, tempDir, waitForCount, type BenchOptions, type BenchRow } from './common.js';
+import { startLoad } from './harness.js';
+import { TOPICS } from './ingest.js';
 import { entities, nextFact, queries } from './household.js';
 
 export async function benchNeural(opts: BenchOptions): Promise<BenchRow[]> {
@@ -99,11 +105,63 @@ export async function benchNeural(opts: BenchOptions): Promise<BenchRow[]> {
     const par = (nProbe / since(t0)) * 1000;
     rows.push({ part: 'recall', what: `remember at ${label} (use-lite, one at a time)`, value: seq, unit: 'memories/s' });
     rows.push({ part: 'recall', what: `remember at ${label} (use-lite, 32 in flight)`, value: par, unit: 'memories/s', ...(size === 50_000 && { target: '≥ 250/s', met: par >= 250 }) });
+    h.close();
+    rows.push(...(await ingestBesideRemember(neural, opts)));
     const rss = process.memoryUsage().rss / 2 ** 20;
     rows.push({ part: 'recall', what: 'RSS after the neural part (model loaded)', value: rss, unit: 'MB', target: '< 300 MB', met: rss < 300 });
-    h.close();
   } finally {
     await neural.close();
   }
   return rows;
+}
+
+/** QoS 1 readings/s into a hub with use-lite, alone and while `remember` calls run (8 in flight). */
+export async function ingestBesideRemember(neural: UseLiteEmbedder, opts: BenchOptions): Promise<BenchRow[]> {
+  const total = opts.quick ? 10_000 : 60_000;
+  const tmp = tempDir('neural-hub');
+  const config = parseConfig({ data_dir: tmp.dir, mqtt: { mode: 'embedded', port: 0, max_msgs_per_sec: 0 }, http: { port: 0 }, timeseries: { timezone: 'UTC' } });
+  const hub = await createHub({ config, ai: { embedder: neural, llm: null } });
+  const urls = await hub.start();
+  const stats = hub.services.timeseries.writer.stats;
+  const run = async (n = total) => {
+    const before = stats.accepted;
+    const load = await startLoad({ kind: 'mqtt', url: urls.mqtt!, qos: 1, publishers: 4, total: n, inflight: 1000, topics: TOPICS });
+    const t0 = load.go();
+    await waitForCount(() => stats.accepted - before, n, load.done);
+    const ms = since(t0);
+    await load.done;
+    return ((stats.accepted - before) / ms) * 1000;
+  };
+  try {
+    await run(total / 4); // warm-up: JIT, statement caches, the broker's first clients
+    const alone = await run();
+    const rng = prng(99);
+    const ents = entities(prng(98));
+    let stop = false;
+    let remembered = 0;
+    const writer = async () => {
+      while (!stop) {
+        await hub.services.memory.remember(RememberInput.parse(nextFact(rng, ents)));
+        remembered++;
+      }
+    };
+    const writers = Array.from({ length: 8 }, writer);
+    const t0 = performance.now();
+    const beside = await run();
+    const rememberRate = (remembered / since(t0)) * 1000;
+    stop = true;
+    await Promise.all(writers);
+    opts.log(`neural: MQTT QoS 1 ingest alone ${alone.toFixed(0)}/s, beside remember ${beside.toFixed(0)}/s (${rememberRate.toFixed(0)} remember/s meanwhile)`);
+    return [
+      { part: 'ingest', what: 'MQTT QoS 1, 4 publishers, hub with use-lite, alone', value: alone, unit: 'readings/s' },
+      {
+        part: 'ingest', what: 'the same with remember traffic (8 in flight)', value: beside, unit: 'readings/s',
+        baseline: { what: 'alone', value: alone }, ratio: beside / alone, target: '≥ 0.9 × alone', met: beside >= 0.9 * alone,
+        note: `${rememberRate.toFixed(0)} remember/s meanwhile`,
+      },
+    ];
+  } finally {
+    await hub.stop();
+    tmp.remove();
+  }
 }
