@@ -14,6 +14,7 @@
  *   node dist/scripts/bench.js --only neural [--quick]
  */
 import { createUseLiteEmbedder, type UseLiteEmbedder } from '../../src/ai/use-lite.js';
+import { execFileSync } from 'node:child_process';
 import { parseConfig } from '../../src/config/load.js';
 import { createHub } from '../../src/main.js';
 import { RecallInput, RememberInput } from '../../src/tiers/memory/memory.schemas.js';
@@ -109,6 +110,8 @@ export async function benchNeural(opts: BenchOptions): Promise<BenchRow[]> {
     rows.push(...(await ingestBesideRemember(neural, opts)));
     const rss = process.memoryUsage().rss / 2 ** 20;
     rows.push({ part: 'recall', what: 'RSS after the neural part (model loaded)', value: rss, unit: 'MB', target: '< 300 MB', met: rss < 300 });
+    const local = localRss(opts.quick ? 3000 : 10_000);
+    rows.push({ part: 'recall', what: `RSS, hashing-only hub after ${local.n} remember + 200 recalls (own process)`, value: local.rss, unit: 'MB', target: '< 180 MB', met: local.rss < 180 });
   } finally {
     await neural.close();
   }
@@ -164,4 +167,23 @@ export async function ingestBesideRemember(neural: UseLiteEmbedder, opts: BenchO
     await hub.stop();
     tmp.remove();
   }
+}
+
+/** RSS of a fresh process running a local-embedder store through `n` remember calls and 200 recalls. */
+export function localRss(n: number): { n: number; rss: number } {
+  const here = new URL('.', import.meta.url).pathname;
+  const script = `
+    const { createLocalEmbedder } = await import('${here}../../src/ai/local-embedder.js');
+    const { scratchServices } = await import('${here}../lib/eval-hub.js');
+    const { RememberInput, RecallInput } = await import('${here}../../src/tiers/memory/memory.schemas.js');
+    const { prng } = await import('${here}common.js');
+    const { entities, nextFact, queries } = await import('${here}household.js');
+    const h = scratchServices(createLocalEmbedder());
+    const rng = prng(5), ents = entities(prng(6));
+    for (let i = 0; i < ${n}; i++) { h.clock.advance(60); await h.services.memory.remember(RememberInput.parse(nextFact(rng, ents))); }
+    for (const q of queries(prng(7), ents, 200)) { const { kind, ...x } = q; await h.services.memory.recall(RecallInput.parse(x)); }
+    console.log(process.memoryUsage().rss);
+    h.close();`;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  return { n, rss: Number(out.trim().split('\n').pop()) / 2 ** 20 };
 }
