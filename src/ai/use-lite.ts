@@ -143,13 +143,16 @@ export function createUseLiteEmbedder(): UseLiteEmbedder {
       if (!queue.length) worker!.unref();
       pump();
     });
-    worker.on('error', (e) => {
-      loadError = e.message;
+    const lost = (why: string) => {
+      loadError = why;
       busy = false;
-      for (const jobs of inflight.values()) fail(jobs, e.message);
+      worker = undefined; // later calls reject at once instead of queueing behind a dead thread
+      for (const jobs of inflight.values()) fail(jobs, why);
       inflight.clear();
-      fail(queue.splice(0), e.message);
-    });
+      fail(queue.splice(0), why);
+    };
+    worker.on('error', (e) => lost(e.message));
+    worker.on('exit', (code) => worker && lost(`worker exited (code ${code})`));
     worker.unref();
     pump();
   });
@@ -168,9 +171,9 @@ export function createUseLiteEmbedder(): UseLiteEmbedder {
     },
     async embed(texts: string[]): Promise<Float32Array[]> {
       if (!texts.length) return [];
-      if (!worker) throw new HubError('unavailable', 'use-lite embedder: closed');
+      if (!worker) throw new HubError('unavailable', `use-lite embedder: ${loadError ?? 'closed'}`);
       if (!(await ready)) throw new HubError('unavailable', `use-lite embedder: ${loadError}`);
-      if (!worker) throw new HubError('unavailable', 'use-lite embedder: closed');
+      if (!worker) throw new HubError('unavailable', `use-lite embedder: ${loadError ?? 'closed'}`);
       const clipped = texts.map((t) => (t.length > MAX_CHARS ? t.slice(0, MAX_CHARS) : t));
       const parts: Promise<Float32Array[]>[] = [];
       for (let i = 0; i < clipped.length; i += MAX_BATCH) {
@@ -181,7 +184,7 @@ export function createUseLiteEmbedder(): UseLiteEmbedder {
       return (await Promise.all(parts)).flat();
     },
     async ping(): Promise<boolean> {
-      return ready;
+      return (await ready) && worker !== undefined;
     },
     async close(): Promise<void> {
       const w = worker;
