@@ -85,9 +85,9 @@ export function gateVectorHits(hits: VectorHit[], g: VectorGate, cov: (id: numbe
   return kept;
 }
 
-/** Hybrid: is keyword coverage `c` (already ≥ keywordMin) evidence, given the memory's cosine `s` (null: not a candidate)? */
-export function keywordKept(c: number, s: number | null, g: VectorGate): boolean {
-  return c >= g.kwAlone || (s !== null && s >= g.confirm);
+/** Hybrid: is keyword coverage `c` (already ≥ keywordMin) evidence, given the memory's cosine `s`? */
+export function keywordKept(c: number, s: number, g: VectorGate): boolean {
+  return c >= g.kwAlone || s >= g.confirm;
 }
 
 /** Hybrid relevance of one memory from its kept keyword coverage `k` and cosine `v` (null = not kept). */

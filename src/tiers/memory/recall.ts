@@ -117,14 +117,17 @@ export interface Candidates {
   vectorHits: VectorHit[];
   /** Keyword coverage of every keyword candidate and of the vector hits at or above `termsFloor`. */
   rawCov: Map<number, number>;
+  /** Cosine of every candidate that has a vector (KNN hits, and keyword candidates by point lookup). */
+  sims: Map<number, number>;
   rows: Map<number, MemoryRow>;
 }
 
 export async function gatherCandidates(d: RecallDeps, input: RecallInput, filter: MemoryFilter, n: number, termsFloor: number, warnings: string[]): Promise<Candidates> {
   let mode: RecallMode = input.mode;
   let vectorHits: VectorHit[] = [];
+  let qv: Float32Array | null = null;
   if (mode !== 'keyword') {
-    const qv = await queryVector(d, input.query, warnings);
+    qv = await queryVector(d, input.query, warnings);
     if (!qv) mode = 'keyword';
     else if (qv.some((x) => x !== 0)) {
       vectorHits = d.vectors.knn(qv, n, {
@@ -152,7 +155,10 @@ export async function gatherCandidates(d: RecallDeps, input: RecallInput, filter
     const missing = vectorHits.filter((h) => h.similarity >= termsFloor && !rawCov.has(h.memory_id)).map((h) => h.memory_id);
     for (const [id, t] of d.repo.termsOf(missing)) rawCov.set(id, coverage(qTerms, new Set(t.split(' ')), idf));
   }
-  return { mode, vectorHits, rawCov, rows };
+  const sims = new Map(vectorHits.map((h) => [h.memory_id, h.similarity]));
+  // Keyword candidates outside the KNN's top n still get their cosine (the gate confirms with it).
+  if (qv && mode === 'hybrid') for (const h of d.vectors.similarTo(qv, [...rows.keys()].filter((id) => !sims.has(id)))) sims.set(h.memory_id, h.similarity);
+  return { mode, vectorHits, rawCov, sims, rows };
 }
 
 /** The kept keyword and vector evidence (evidence-gate.ts) for gathered candidates. */
@@ -162,8 +168,11 @@ export function decideEvidence(c: Candidates, gate: VectorGate, keywordMin: numb
   const vectorSim = gateVectorHits(c.vectorHits, gate, (id) => c.rawCov.get(id) ?? 0);
   if (c.mode === 'vector') keywordCov.clear();
   else if (c.mode === 'hybrid' && c.vectorHits.length) {
-    const sim = new Map(c.vectorHits.map((h) => [h.memory_id, h.similarity]));
-    for (const [id, cov] of keywordCov) if (!keywordKept(cov, sim.get(id) ?? null, gate)) keywordCov.delete(id);
+    // A memory with no vector yet (pending) cannot be confirmed: its keyword evidence stands alone.
+    for (const [id, cov] of keywordCov) {
+      const sim = c.sims.get(id);
+      if (sim !== undefined && !keywordKept(cov, sim, gate)) keywordCov.delete(id);
+    }
   }
   return { keywordCov, vectorSim };
 }
