@@ -21,6 +21,7 @@ const PARTS = {
   rollup: async () => (await import('./bench/rollup.js')).benchRollup,
   scale: async () => (await import('./bench/scale.js')).benchScale,
   patterns: async () => (await import('./bench/patterns.js')).benchPatterns,
+  neural: async () => (await import('./bench/neural.js')).benchNeural,
 } as const;
 type Part = keyof typeof PARTS;
 

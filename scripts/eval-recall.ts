@@ -1,27 +1,43 @@
 /**
- * `npm run eval`: retrieval quality on eval/household.json — recall@5, MRR and abstention per mode,
- * split by query kind. `--sweep` prints a grid over the evidence thresholds used to tune recall.ts;
- * `--provider ollama|openai` evaluates a real model (MEMORY_AI_* env) instead of the local embedder.
+ * `npm run eval`: retrieval quality per embedder on both household sets — eval/household.json (the
+ * set the gate is calibrated on) and eval/household-heldout.json (held out: never tuned on) —
+ * recall@5, MRR and abstention per mode, split by query kind, plus the held-out set's supersessions.
+ * Providers: `local`, `use-lite`, and `ollama` when one answers at MEMORY_AI_BASE_URL
+ * (`--provider a,b` to choose; `--data file` for one set; `-v` lists misses).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createLocalEmbedder } from '../src/ai/local-embedder.js';
 import { createAi } from '../src/ai/providers.js';
+import { pingOllama } from '../src/ai/ollama.js';
 import { loadConfig } from '../src/config/load.js';
 import type { Embedder } from '../src/ai/types.js';
 import { RecallInput, RememberInput, type RecallMode } from '../src/tiers/memory/memory.schemas.js';
 import { DEFAULT_TUNING, type RecallTuning } from '../src/tiers/memory/recall.js';
 import { createMemoryService } from '../src/tiers/memory/memory.service.js';
 import { scratchServices } from './lib/eval-hub.js';
+import type { EvalSet } from './lib/eval-data.js';
 
-interface Fact { id: string; entity_name: string; entity_type: string; category: string; fact: string }
-interface Query { id: string; query: string; kind: 'lexical' | 'paraphrase' | 'no_evidence'; entity_name: string | null; relevant: string[] }
 export interface Scores { recall5: number; mrr: number; answered: number; n: number }
 export interface ModeReport { mode: RecallMode; byKind: Record<string, Scores>; abstention: number; falseAbstention: number; overall: Scores }
+export interface SetReport { modes: ModeReport[]; supersessions: { right: number; n: number; wrong: string[] } }
 
 const K = 5;
 
-export async function evaluate(embedder: Embedder, data: { facts: Fact[]; queries: Query[] }, tuning: RecallTuning = DEFAULT_TUNING, verbose = false) {
+/** Remembers every text's vector once per process: sweeps and repeated modes re-embed nothing. */
+export function cachedEmbedder(e: Embedder): Embedder {
+  const cache = new Map<string, Float32Array>();
+  return {
+    ...e,
+    async embed(texts: string[]) {
+      const missing = [...new Set(texts.filter((t) => !cache.has(t)))];
+      if (missing.length) (await e.embed(missing)).forEach((v, i) => cache.set(missing[i], v));
+      return texts.map((t) => cache.get(t)!);
+    },
+    ping: () => e.ping(),
+  };
+}
+
+export async function evaluate(embedder: Embedder, data: EvalSet, tuning: RecallTuning = DEFAULT_TUNING, verbose = false): Promise<SetReport> {
   const h = scratchServices(embedder);
   const s = h.services;
   const memory = createMemoryService({ db: h.db, clock: h.clock, embedder, vectors: s.vectors, entities: s.entities, audit: s.audit, config: s.config.memory, tuning });
@@ -32,7 +48,7 @@ export async function evaluate(embedder: Embedder, data: { facts: Fact[]; querie
     if (r.action !== 'added') throw new Error(`fact ${f.id} was ${r.action}, expected added`);
     idOf.set(r.id, f.id);
   }
-  const reports: ModeReport[] = [];
+  const modes: ModeReport[] = [];
   for (const mode of ['vector', 'keyword', 'hybrid'] as RecallMode[]) {
     const byKind: Record<string, { r: number[]; rr: number[]; answered: number }> = {};
     let abstained = 0;
@@ -61,7 +77,7 @@ export async function evaluate(embedder: Embedder, data: { facts: Fact[]; querie
     const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
     const scores = Object.fromEntries(Object.entries(byKind).map(([kind, v]) => [kind, { recall5: mean(v.r), mrr: mean(v.rr), answered: v.answered, n: v.r.length }]));
     const all = Object.values(byKind);
-    reports.push({
+    modes.push({
       mode,
       byKind: scores,
       abstention: noEvidence ? abstained / noEvidence : 1,
@@ -69,8 +85,20 @@ export async function evaluate(embedder: Embedder, data: { facts: Fact[]; querie
       overall: { recall5: mean(all.flatMap((v) => v.r)), mrr: mean(all.flatMap((v) => v.rr)), answered: answerable - falseAbst, n: answerable },
     });
   }
+  // Supersessions: the newer fact answers (hybrid, scoped to the entity), the replaced one never does.
+  const wrong: string[] = [];
+  for (const u of data.supersessions ?? []) {
+    const base = { entity_name: u.entity_name, entity_type: u.entity_type, category: u.category, fact_key: u.fact_key };
+    h.clock.advance(3600);
+    const old = await memory.remember(RememberInput.parse({ ...base, fact: u.old }));
+    h.clock.advance(3600);
+    const neu = await memory.remember(RememberInput.parse({ ...base, fact: u.new }));
+    const out = await memory.recall(RecallInput.parse({ query: u.query, top_k: K, entity_name: u.entity_name }));
+    const ids = out.results.map((r) => r.id);
+    if (neu.action !== 'superseded' || !ids.includes(neu.id) || ids.includes(old.id)) wrong.push(u.id);
+  }
   h.close();
-  return reports;
+  return { modes, supersessions: { right: (data.supersessions?.length ?? 0) - wrong.length, n: data.supersessions?.length ?? 0, wrong } };
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -83,32 +111,44 @@ export function table(reports: ModeReport[]): string {
   return rows.join('\n');
 }
 
+/** Builds one provider's embedder the way the hub does (MEMORY_AI_* env for remote ones). */
+export async function embedderFor(provider: string): Promise<Embedder> {
+  const { config } = loadConfig({ overrides: { 'ai.provider': provider } });
+  const ai = await createAi({ provider: config.ai.provider, baseUrl: config.ai.base_url, llmBaseUrl: config.ai.llm_base_url, apiKey: config.ai.api_key || undefined, embedModel: config.ai.embed_model, embedDim: config.ai.embed_dim, llmModel: config.ai.llm_model, timeoutSeconds: config.ai.timeout });
+  for (const w of ai.warnings) console.error(w);
+  return ai.embedder;
+}
+
+const SETS = [
+  ['eval/household.json', 'calibration set'],
+  ['eval/household-heldout.json', 'held out, never tuned on'],
+] as const;
+
 async function main() {
-  const { values } = parseArgs({ options: { sweep: { type: 'boolean' }, verbose: { type: 'boolean', short: 'v' }, provider: { type: 'string' }, data: { type: 'string' } } });
-  const data = JSON.parse(readFileSync(values.data ?? 'eval/household.json', 'utf8'));
-  let embedder: Embedder = createLocalEmbedder();
-  if (values.provider) {
-    const { config } = loadConfig({ overrides: { 'ai.provider': values.provider } });
-    const ai = await createAi({ provider: config.ai.provider, baseUrl: config.ai.base_url, llmBaseUrl: config.ai.llm_base_url, apiKey: config.ai.api_key || undefined, embedModel: config.ai.embed_model, embedDim: config.ai.embed_dim, llmModel: config.ai.llm_model, timeoutSeconds: config.ai.timeout });
-    embedder = ai.embedder;
+  const { values } = parseArgs({ options: { verbose: { type: 'boolean', short: 'v' }, provider: { type: 'string' }, data: { type: 'string' } } });
+  let providers = values.provider?.split(',');
+  if (!providers) {
+    providers = ['local', 'use-lite'];
+    const { config } = loadConfig({});
+    if (await pingOllama(config.ai.base_url)) providers.push('ollama');
+    else console.log(`(no Ollama answered at ${config.ai.base_url}: its rows are skipped)\n`);
   }
-  const kinds = data.queries.reduce((m: Record<string, number>, q: Query) => ((m[q.kind] = (m[q.kind] ?? 0) + 1), m), {});
-  console.log(`dataset: ${data.facts.length} facts, ${data.queries.length} queries (${Object.entries(kinds).map(([k, n]) => `${n} ${k}`).join(', ')}); embedder ${embedder.fingerprint}; top_k ${K}\n`);
-  if (values.sweep) {
-    console.log('| keywordMin | vectorMin | hybrid recall@5 | hybrid MRR | hybrid abstention | keyword recall@5 | keyword abstention | vector recall@5 | vector abstention |');
-    console.log('|---|---|---|---|---|---|---|---|---|');
-    const key = embedder.provider in DEFAULT_TUNING.vectorMin ? embedder.provider : 'default';
-    for (const kw of [0.3, 0.35, 0.4, 0.45, 0.5, 0.55]) {
-      for (const vm of [0.3, 0.4, 0.45, 0.5, 0.55, 0.6]) {
-        const t = { ...DEFAULT_TUNING, keywordMin: kw, vectorMin: { ...DEFAULT_TUNING.vectorMin, [key]: vm } };
-        const [v, k, h] = await evaluate(embedder, data, t);
-        console.log(`| ${kw} | ${vm} | ${pct(h.overall.recall5)} | ${h.overall.mrr.toFixed(3)} | ${pct(h.abstention)} | ${pct(k.overall.recall5)} | ${pct(k.abstention)} | ${pct(v.overall.recall5)} | ${pct(v.abstention)} |`);
-      }
+  const sets = values.data ? [[values.data, '']] : SETS;
+  for (const provider of providers) {
+    const raw = await embedderFor(provider);
+    const embedder = cachedEmbedder(raw);
+    for (const [file, label] of sets) {
+      const data: EvalSet = JSON.parse(readFileSync(file, 'utf8'));
+      const kinds = data.queries.reduce((m: Record<string, number>, q) => ((m[q.kind] = (m[q.kind] ?? 0) + 1), m), {});
+      console.log(`### ${provider} — ${file}${label ? ` (${label})` : ''}\n`);
+      console.log(`${data.facts.length} facts, ${data.queries.length} queries (${Object.entries(kinds).map(([k, n]) => `${n} ${k}`).join(', ')}); embedder ${embedder.fingerprint}; top_k ${K}\n`);
+      const r = await evaluate(embedder, data, DEFAULT_TUNING, values.verbose);
+      console.log(table(r.modes));
+      if (r.supersessions.n) console.log(`\nsupersessions (hybrid, newer fact found, replaced one absent): ${r.supersessions.right}/${r.supersessions.n}${r.supersessions.wrong.length ? ` — wrong: ${r.supersessions.wrong.join(', ')}` : ''}`);
+      console.log('');
     }
-    return;
+    await raw.close?.();
   }
-  const reports = await evaluate(embedder, data, DEFAULT_TUNING, values.verbose);
-  console.log(table(reports));
 }
 
 if (process.argv[1]?.endsWith('eval-recall.js')) await main();

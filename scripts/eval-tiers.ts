@@ -12,6 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLocalEmbedder } from '../src/ai/local-embedder.js';
+import { createUseLiteEmbedder } from '../src/ai/use-lite.js';
+import { cachedEmbedder } from './eval-recall.js';
+import type { VectorGate } from '../src/tiers/memory/evidence-gate.js';
+import { SESSION_GATE } from '../src/tiers/episodic/session-vectors.js';
 import type { Embedder } from '../src/ai/types.js';
 import { openDatabase, type Db } from '../src/db/open.js';
 import prospectiveSpatialSql from '../src/db/migrations/005-prospective-spatial.js';
@@ -164,10 +168,10 @@ export async function evalSpatial(opts: { file?: string } = {}): Promise<Spatial
  * question through `searchSessions`. Turns are ranked by the service; the ranked *sessions* are their
  * distinct session ids in order of first appearance.
  */
-export async function evalSessions(opts: { file?: string } = {}): Promise<SessionScores> {
+export async function evalSessions(opts: { file?: string; embedder?: Embedder | null; sessionGate?: Record<string, VectorGate> } = {}): Promise<SessionScores> {
   const data = read<SessionsData>(opts.file ?? 'eval/sessions.json');
   const h = scratch();
-  const svc = createEpisodicService({ db: h.db, clock: h.clock, entities: h.entities, audit: h.audit, llm: null });
+  const svc = createEpisodicService({ db: h.db, clock: h.clock, entities: h.entities, audit: h.audit, llm: null, embedder: opts.embedder ?? null, sessionGate: opts.sessionGate });
   const label = new Map<number, string>();
   try {
     for (const s of data.sessions) {
@@ -184,7 +188,7 @@ export async function evalSessions(opts: { file?: string } = {}): Promise<Sessio
     const misses: string[] = [];
     let positives = 0, hit1 = 0, hit3 = 0, negatives = 0, abstained = 0;
     for (const q of data.queries) {
-      const out = svc.searchSessions(SearchSessionsInput.parse({ query: q.query, entity_name: q.entity_name, limit: 100 }));
+      const out = await svc.searchSessions(SearchSessionsInput.parse({ query: q.query, entity_name: q.entity_name, limit: 100 }));
       const ranked = [...new Set(out.results.map((r) => label.get(r.session_id)!))];
       const k = (byKind[q.kind] ??= { n: 0, hit1: 0, hit3: 0, abstained: 0 });
       k.n++;
@@ -211,30 +215,54 @@ export async function evalSessions(opts: { file?: string } = {}): Promise<Sessio
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 async function main() {
-  const { values } = parseArgs({ options: { sweep: { type: 'boolean' }, verbose: { type: 'boolean', short: 'v' } } });
-  if (values.sweep) {
-    console.log('| keywordMin | vectorMin (local) | exact | fire recall | precision | quiet |\n|---|---|---|---|---|---|');
-    for (const keywordMin of [0.5, 0.55, 0.6, 0.65, 0.7, 0.75]) {
-      for (const local of [0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 1.01]) {
-        const s = await evalIntentions({ tuning: { keywordMin, vectorMin: { ...DEFAULT_INTENTION_TUNING.vectorMin, local } } });
-        console.log(`| ${keywordMin} | ${local} | ${pct(s.exact)} | ${pct(s.fire_recall)} | ${pct(s.fire_precision)} | ${pct(s.quiet_rate)} |`);
-      }
+  const { values } = parseArgs({ options: { sweep: { type: 'boolean' }, sessions: { type: 'boolean' }, verbose: { type: 'boolean', short: 'v' }, provider: { type: 'string' } } });
+  const neural = createUseLiteEmbedder();
+  const useLite = (await neural.ready) ? cachedEmbedder(neural) : null;
+  try {
+    if (values.sweep && values.provider === 'use-lite' && process.argv.includes('--sessions')) {
+      console.log('| floor | accept | margin | hit@1 | hit@3 | paraphrase hit@3 | abstention |\n|---|---|---|---|---|---|---|');
+      for (const floor of [0.35, 0.4, 0.45, 0.5])
+        for (const accept of [0.5, 0.55, 0.6, 0.65, 0.7])
+          for (const margin of [0.03, 0.06, 0.1]) {
+            const g = { floor, accept, margin, band: 0.05, support: 0.35, kwAlone: 0, confirm: 0 };
+            const e = await evalSessions({ embedder: useLite, sessionGate: { ...SESSION_GATE, 'use-lite': g } });
+            console.log(`| ${floor} | ${accept} | ${margin} | ${pct(e.hit_at_1)} | ${pct(e.hit_at_3)} | ${e.by_kind.paraphrase?.hit3}/${e.by_kind.paraphrase?.n} | ${pct(e.abstention)} |`);
+          }
+      return;
     }
-    return;
+    if (values.sweep) {
+      const provider = values.provider ?? 'local';
+      const embedder = provider === 'use-lite' ? useLite! : createLocalEmbedder();
+      console.log(`| keywordMin | vectorMin (${provider}) | exact | fire recall | precision | quiet |\n|---|---|---|---|---|---|`);
+      for (const keywordMin of [0.5, 0.55, 0.6, 0.65, 0.7, 0.75]) {
+        for (const vm of [0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 1.01]) {
+          const s = await evalIntentions({ embedder, tuning: { keywordMin, vectorMin: { ...DEFAULT_INTENTION_TUNING.vectorMin, [provider]: vm } } });
+          console.log(`| ${keywordMin} | ${vm} | ${pct(s.exact)} | ${pct(s.fire_recall)} | ${pct(s.fire_precision)} | ${pct(s.quiet_rate)} |`);
+        }
+      }
+      return;
+    }
+    const embedders = [['local embedder', createLocalEmbedder()], ['use-lite', useLite], ['keyword only', null]] as const;
+    for (const [name, embedder] of embedders) {
+      if (name === 'use-lite' && !embedder) continue;
+      const i = await evalIntentions({ embedder });
+      console.log(`intentions (${name}): ${i.cases} cases, exact ${pct(i.exact)}, fire recall ${pct(i.fire_recall)}, precision ${pct(i.fire_precision)}, quiet on negatives ${pct(i.quiet_rate)}`);
+      console.log(`  by kind: ${Object.entries(i.by_kind).map(([k, v]) => `${k} ${v.exact}/${v.n}`).join(', ')}`);
+      if (values.verbose) for (const m of i.misses) console.log(`  miss ${m}`);
+    }
+    const s = await evalSpatial();
+    console.log(`spatial: ${s.queries} questions, accuracy ${pct(s.accuracy)} (${Object.entries(s.by_kind).map(([k, v]) => `${k} ${v.correct}/${v.n}`).join(', ')})`);
+    if (values.verbose) for (const m of s.misses) console.log(`  miss ${m}`);
+    for (const [name, embedder] of embedders) {
+      if (name === 'use-lite' && !embedder) continue;
+      const e = await evalSessions({ embedder });
+      const kinds = Object.entries(e.by_kind).map(([k, v]) => (k === 'nomatch' ? `nomatch abstained ${v.abstained}/${v.n}` : `${k} ${v.hit1}/${v.hit3}/${v.n}`));
+      console.log(`sessions (${name}): ${e.queries} questions, hit@1 ${pct(e.hit_at_1)}, hit@3 ${pct(e.hit_at_3)}; ${e.nomatch} no-match, abstention ${pct(e.abstention)} (hit@1/hit@3/n: ${kinds.join(', ')})`);
+      if (values.verbose) for (const m of e.misses) console.log(`  miss ${m}`);
+    }
+  } finally {
+    await neural.close();
   }
-  for (const [name, embedder] of [['local embedder', undefined], ['keyword only', null]] as const) {
-    const i = await evalIntentions({ embedder });
-    console.log(`intentions (${name}): ${i.cases} cases, exact ${pct(i.exact)}, fire recall ${pct(i.fire_recall)}, precision ${pct(i.fire_precision)}, quiet on negatives ${pct(i.quiet_rate)}`);
-    console.log(`  by kind: ${Object.entries(i.by_kind).map(([k, v]) => `${k} ${v.exact}/${v.n}`).join(', ')}`);
-    if (values.verbose) for (const m of i.misses) console.log(`  miss ${m}`);
-  }
-  const s = await evalSpatial();
-  console.log(`spatial: ${s.queries} questions, accuracy ${pct(s.accuracy)} (${Object.entries(s.by_kind).map(([k, v]) => `${k} ${v.correct}/${v.n}`).join(', ')})`);
-  if (values.verbose) for (const m of s.misses) console.log(`  miss ${m}`);
-  const e = await evalSessions();
-  const kinds = Object.entries(e.by_kind).map(([k, v]) => (k === 'nomatch' ? `nomatch abstained ${v.abstained}/${v.n}` : `${k} ${v.hit1}/${v.hit3}/${v.n}`));
-  console.log(`sessions: ${e.queries} questions, hit@1 ${pct(e.hit_at_1)}, hit@3 ${pct(e.hit_at_3)}; ${e.nomatch} no-match, abstention ${pct(e.abstention)} (hit@1/hit@3/n: ${kinds.join(', ')})`);
-  if (values.verbose) for (const m of e.misses) console.log(`  miss ${m}`);
 }
 
 if (process.argv[1]?.endsWith('eval-tiers.js')) await main();

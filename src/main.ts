@@ -123,6 +123,8 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
         log(`${e.message}; serving without MQTT (mqtt.tolerate_port_in_use), /health says degraded`);
       }
       if (opts.scheduler !== false) hub.scheduler = createScheduler(services, log);
+      // A model switch: rebuild the vectors in the background; recall answers by keyword meanwhile.
+      if (opts.scheduler !== false && services.vectors.state === 'stale') void services.reembed.run();
       return { http, mqtt: hub.mqtt?.url };
     },
     async stop() {
@@ -132,6 +134,8 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
         ['mqtt', () => hub.mqtt?.stop()],
         ['ingest', () => services.timeseries.writer.close()],
         ['integrity', () => integrity.stop()],
+        // An injected embedder is the caller's to close.
+        ['embedder', () => (opts.ai ? undefined : ai.embedder.close?.())],
       ] as const) {
         try {
           await close();

@@ -6,6 +6,7 @@ import type { Embedder, Llm } from './ai/types.js';
 import type { Config } from './config/schema.js';
 import type { Db } from './db/open.js';
 import { createVectorStore } from './db/vectors.js';
+import { createReembedder } from './tiers/memory/reembed.js';
 import type { Clock } from './lib/clock.js';
 import { createAuditRepo } from './tiers/audit/audit.repo.js';
 import { createContextService } from './tiers/context/context.service.js';
@@ -55,6 +56,7 @@ export function createServices(deps: ServiceDeps) {
     onAdded: (m) => events.emit('memory_added', m),
     onEntityForgotten: (name) => events.emit('entity_forgotten', { entity_name: name }),
   });
+  const reembed = createReembedder({ db, vectors, embedder, log: deps.log });
   const relations = createRelationsService({ db, clock, entities, audit });
   const context = createContextService({ clock, entities, memory, relations, decay: config.memory });
 
@@ -118,7 +120,7 @@ export function createServices(deps: ServiceDeps) {
     search: (query, entity, topK) => readingsFor(entity, query, topK).slice(0, topK).map((r) => ({ ...r, text: readingText(r) })),
   });
 
-  const episodic = createEpisodicService({ db, clock, entities, audit, llm });
+  const episodic = createEpisodicService({ db, clock, entities, audit, llm, embedder });
   const working = createWorkingService({ db, clock, entities, audit, remember: (input, actor) => memory.remember(input, actor) });
   const prospective = createProspectiveService({ db, clock, embedder, entities, audit, onTriggered: (t) => events.emit('intention_triggered', t) });
   const spatial = createSpatialService({ db, clock, entities, audit, config: config.memory });
@@ -131,7 +133,7 @@ export function createServices(deps: ServiceDeps) {
   });
   context.addCrossSource({
     tier: 'session',
-    search: (query, entity, topK) => episodic.searchSessions({ query, entity_name: entity?.name, limit: topK }).results.map((r) => ({ ...r, text: r.snippet })),
+    search: async (query, entity, topK) => (await episodic.searchSessions({ query, entity_name: entity?.name, limit: topK })).results.map((r) => ({ ...r, text: r.snippet })),
   });
 
   /** Rolls up what is new, then deletes raw readings past retention that are rolled up. */
@@ -155,6 +157,6 @@ export function createServices(deps: ServiceDeps) {
   });
 
   const overview = createOverviewService({ db, clock, decay: config.memory });
-  return { memoryMcpImport, markdown, voices, db, clock, config, embedder, llm, events, entities, audit, vectors, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial, overview };
+  return { memoryMcpImport, markdown, voices, db, clock, config, embedder, llm, events, entities, audit, vectors, reembed, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial, overview };
 }
 export type Services = ReturnType<typeof createServices>;

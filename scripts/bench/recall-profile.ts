@@ -6,7 +6,7 @@
  * per-step costs, not an exact split of one call — they show which step to fix.
  */
 import { RecallInput } from '../../src/tiers/memory/memory.schemas.js';
-import { coverage, DEFAULT_TUNING } from '../../src/tiers/memory/recall.js';
+import { coverage, DEFAULT_TUNING, gateFor } from '../../src/tiers/memory/recall.js';
 import { ftsMatch, terms } from '../../src/tiers/memory/text-match.js';
 import type { GrowingStore } from './recall-store.js';
 import { since, summarize } from './common.js';
@@ -25,7 +25,7 @@ export async function profileRecall(h: Pick<GrowingStore, 'services' | 'db' | 'c
   const { embedder, vectors, memory, entities } = h.services;
   const repo = memory.repo;
   const rawKnn = h.db.prepare(`SELECT memory_id, distance FROM memory_vectors WHERE embedding MATCH ? AND k = ${CANDIDATES}`);
-  const minSim = DEFAULT_TUNING.vectorMin[embedder.provider] ?? DEFAULT_TUNING.vectorMin.default;
+  const minSim = gateFor(DEFAULT_TUNING, embedder.provider).floor;
   const t: Record<string, number[]> = {};
   const add = (k: string, ms: number) => (t[k] ??= []).push(ms);
   const time = async <T>(k: string, fn: () => T | Promise<T>): Promise<T> => {

@@ -7,12 +7,13 @@ import { HubError } from '../lib/errors.js';
 import { createLocalEmbedder } from './local-embedder.js';
 import { createOllamaEmbedder, createOllamaLlm, ollamaHost, pingOllama } from './ollama.js';
 import { createOpenAiEmbedder, createOpenAiLlm } from './openai.js';
+import { createUseLiteEmbedder, type UseLiteEmbedder } from './use-lite.js';
 import type { Embedder, Llm } from './types.js';
 
 /** The AI part of the parsed config; env names in SPEC §1. */
 export interface AiConfig {
-  /** `MEMORY_AI_PROVIDER`: `auto` = ollama if it answers at start-up, else local. */
-  provider: 'auto' | 'ollama' | 'openai' | 'local';
+  /** `MEMORY_AI_PROVIDER`: `auto` = ollama if it answers at start-up, else use-lite if it loads, else local. */
+  provider: 'auto' | 'ollama' | 'openai' | 'use-lite' | 'local';
   /** `MEMORY_AI_BASE_URL` (embeddings, and the LLM unless `llmBaseUrl` is set). */
   baseUrl: string;
   /** `MEMORY_LLM_BASE_URL`: the LLM on another host. */
@@ -39,7 +40,7 @@ export interface Ai {
 
 // Generation is slow on Pi-class hardware and cold model loads take tens of seconds (SPEC §1).
 const MIN_LLM_TIMEOUT_S = 60;
-const PROVIDERS = new Set(['auto', 'ollama', 'openai', 'local']);
+const PROVIDERS = new Set(['auto', 'ollama', 'openai', 'use-lite', 'local']);
 
 function checkUrl(name: string, url: string | undefined): void {
   if (url === undefined) return;
@@ -57,12 +58,12 @@ function checkUrl(name: string, url: string | undefined): void {
 /** Throws HubError('invalid') naming the setting, for config that can never work. */
 function validate(cfg: AiConfig): void {
   if (!PROVIDERS.has(cfg.provider)) {
-    throw new HubError('invalid', `MEMORY_AI_PROVIDER must be one of auto, ollama, openai, local; got ${JSON.stringify(cfg.provider)}`);
+    throw new HubError('invalid', `MEMORY_AI_PROVIDER must be one of auto, ollama, openai, use-lite, local; got ${JSON.stringify(cfg.provider)}`);
   }
   if (!(Number.isFinite(cfg.timeoutSeconds) && cfg.timeoutSeconds > 0)) {
     throw new HubError('invalid', `MEMORY_AI_TIMEOUT must be a positive number of seconds, got ${cfg.timeoutSeconds}`);
   }
-  if (cfg.provider === 'local') return;
+  if (cfg.provider === 'local' || cfg.provider === 'use-lite') return;
   checkUrl('MEMORY_AI_BASE_URL', cfg.baseUrl);
   checkUrl('MEMORY_LLM_BASE_URL', cfg.llmBaseUrl || undefined);
   if (!Number.isInteger(cfg.embedDim) || cfg.embedDim < 1 || cfg.embedDim > 65_536) {
@@ -110,28 +111,44 @@ function openai(cfg: AiConfig): Ai {
 }
 
 /**
- * Build the embedder and LLM for `cfg`. `auto` probes Ollama at `baseUrl` once (2 s) and falls
- * back to the offline local embedder with no LLM, explaining why in `warnings`. Never rejects for
- * an unreachable backend; rejects with HubError('invalid') for impossible config.
+ * Build the embedder and LLM for `cfg`. `auto` probes Ollama at `baseUrl` once (2 s); without it,
+ * it loads the offline neural encoder (use-lite) and, should that fail, the hashing local embedder —
+ * with no LLM, explaining why in `warnings`. Never rejects for an unreachable backend; rejects with
+ * HubError('invalid') for impossible config. `use-lite` chosen explicitly that fails to load is
+ * reported (warnings, ping() false) and writes are kept pending, like an unreachable Ollama.
  */
-export async function createAi(cfg: AiConfig): Promise<Ai> {
+export async function createAi(cfg: AiConfig, make: { useLite: () => UseLiteEmbedder } = { useLite: createUseLiteEmbedder }): Promise<Ai> {
   validate(cfg);
   switch (cfg.provider) {
     case 'local':
       return { embedder: createLocalEmbedder(), llm: null, warnings: [] };
+    case 'use-lite': {
+      const embedder = make.useLite();
+      const ok = await embedder.ready;
+      return { embedder, llm: null, warnings: ok ? [] : [`use-lite embedder failed to load (${embedder.loadError}); reinstall with \`npm install\` or set MEMORY_AI_PROVIDER=local`] };
+    }
     case 'ollama':
       return ollama(cfg);
     case 'openai':
       return openai(cfg);
     case 'auto': {
       if (await pingOllama(cfg.baseUrl)) return ollama(cfg);
+      const noOllama = `MEMORY_AI_PROVIDER=auto: no Ollama answered at ${ollamaHost(cfg.baseUrl)} within 2 s; `;
+      const neural = make.useLite();
+      if (await neural.ready) {
+        return {
+          embedder: neural,
+          llm: null,
+          warnings: [`${noOllama}using the offline neural embedder use-lite (${neural.model}, 512-d, in a worker thread) and no LLM. Start Ollama and restart for an LLM.`],
+        };
+      }
       const embedder = createLocalEmbedder();
       return {
         embedder,
         llm: null,
         warnings: [
-          `MEMORY_AI_PROVIDER=auto: no Ollama answered at ${ollamaHost(cfg.baseUrl)} within 2 s; ` +
-            `using the offline local embedder (${embedder.model}, lexical, weaker on paraphrases) and no LLM. ` +
+          `${noOllama}the offline neural embedder use-lite did not load (${neural.loadError}); ` +
+            `using the local embedder (${embedder.model}, lexical, weaker on paraphrases) and no LLM. ` +
             'Start Ollama and restart, or set MEMORY_AI_PROVIDER explicitly.',
         ],
       };

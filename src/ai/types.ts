@@ -5,7 +5,7 @@
 
 /** What `/health` and `doctor` show about a provider. */
 export interface ProviderInfo {
-  /** `ollama` | `openai` | `local` */
+  /** `ollama` | `openai` | `use-lite` | `local` */
   provider: string;
   model: string;
   /** Base URL for remote providers, absent for `local`. */
@@ -21,6 +21,8 @@ export interface Embedder extends ProviderInfo {
   embed(texts: string[]): Promise<Float32Array[]>;
   /** True when the backend answers now (a cheap probe; never throws). */
   ping(): Promise<boolean>;
+  /** Releases what the embedder holds (a worker thread); optional. */
+  close?(): Promise<void>;
   /** Human-readable caveat for weaker providers (the local embedder), shown in /health and doctor. */
   note?: string;
 }

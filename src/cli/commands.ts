@@ -53,12 +53,17 @@ const reembed: Command = async ({ config, flags }) => {
     if (flags['dry-run']) {
       process.stdout.write(
         `${total} memories; index ${stale ? `stale (${vectors.staleReason()})` : 'current'}; ` +
-          `would ${stale ? 'rebuild the index and embed all' : `embed ${memory.repo.pendingCount()} pending`} with ${embedder.fingerprint}\n`,
+          `would ${stale ? 'build a new index beside the old one, embed all and swap' : `embed ${memory.repo.pendingCount()} pending`} with ${embedder.fingerprint}\n`,
       );
       return 0;
     }
-    if (stale) vectors.rebuild();
     let done = 0;
+    if (stale) {
+      // The same path as the hub's background rebuild: a new index beside the old, swapped on success.
+      const s = await hub.services.reembed.run((p) => process.stderr.write(`\rre-embedding ${p.done}/${p.total} with ${p.to}`));
+      if (s.state !== 'done') throw new Error(`reembed stopped at ${s.done}/${s.total}: ${s.error}; run it again to resume`);
+      done = s.done;
+    }
     for (;;) {
       const { embedded, remaining } = await memory.embedPending(128);
       done += embedded;

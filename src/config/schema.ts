@@ -99,7 +99,7 @@ export const ConfigSchema = z
       .prefault({}),
     ai: z
       .object({
-        provider: z.enum(['auto', 'ollama', 'openai', 'local']).default('auto'),
+        provider: z.enum(['auto', 'ollama', 'openai', 'use-lite', 'local']).default('auto'),
         base_url: z.string().url().default('http://localhost:11434'),
         llm_base_url: z.string().url().optional(),
         api_key: z.string().default(''),

@@ -1,6 +1,8 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import { createAi, type AiConfig } from '../../src/ai/providers.js';
 import { HubError } from '../../src/lib/errors.js';
+import { createLocalEmbedder } from '../../src/ai/local-embedder.js';
+import type { UseLiteEmbedder } from '../../src/ai/use-lite.js';
 import { closedPort, startFakeOllama, startFakeOpenAi, type FakeAi } from '../helpers/fake-ai.js';
 
 const fakes: FakeAi[] = [];
@@ -81,20 +83,41 @@ describe('createAi', () => {
     expect(f.requests[0]).toMatchObject({ method: 'GET', path: '/api/tags' });
   });
 
-  it('auto: falls back to local with a warning when nothing listens', async () => {
+  it('auto: falls back to the offline neural embedder (use-lite) when nothing listens', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
     const ai = await createAi(cfg({ provider: 'auto', baseUrl: url }));
+    try {
+      expect(ai.embedder).toMatchObject({ provider: 'use-lite', fingerprint: 'universal-sentence-encoder-lite:512' });
+      expect(ai.llm).toBeNull();
+      expect(ai.warnings).toHaveLength(1);
+      expect(ai.warnings[0]).toContain(url);
+      expect(ai.warnings[0]).toMatch(/use-lite/);
+      expect((await ai.embedder.embed(['hello']))[0].length).toBe(512);
+    } finally {
+      await ai.embedder.close?.();
+    }
+  });
+
+  it('auto: falls back to local when neither Ollama answers nor use-lite loads', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const broken = (): UseLiteEmbedder => ({ ...createLocalEmbedder(), provider: 'use-lite', ready: Promise.resolve(false), loadError: 'weights missing', close: async () => {} });
+    const ai = await createAi(cfg({ provider: 'auto', baseUrl: url }), { useLite: broken });
     expect(ai.embedder.provider).toBe('local');
-    expect(ai.llm).toBeNull();
-    expect(ai.warnings).toHaveLength(1);
-    expect(ai.warnings[0]).toContain(url);
-    expect(ai.warnings[0]).toMatch(/local embedder/);
+    expect(ai.warnings[0]).toMatch(/use-lite did not load \(weights missing\).*local embedder/);
+  });
+
+  it('use-lite: a load failure is a warning naming the fix, not a construction error', async () => {
+    const broken = (): UseLiteEmbedder => ({ ...createLocalEmbedder(), provider: 'use-lite', ready: Promise.resolve(false), loadError: 'weights missing', close: async () => {} });
+    const ai = await createAi(cfg({ provider: 'use-lite' }), { useLite: broken });
+    expect(ai.embedder.provider).toBe('use-lite');
+    expect(ai.warnings[0]).toMatch(/weights missing.*MEMORY_AI_PROVIDER=local/);
   });
 
   it('auto: gives up on a hanging Ollama after about 2 s', async () => {
     const f = await keep(startFakeOllama({ hang: true }));
     const t0 = Date.now();
-    const ai = await createAi(cfg({ provider: 'auto', baseUrl: f.url }));
+    const broken = (): UseLiteEmbedder => ({ ...createLocalEmbedder(), provider: 'use-lite', ready: Promise.resolve(false), loadError: 'x', close: async () => {} });
+    const ai = await createAi(cfg({ provider: 'auto', baseUrl: f.url }), { useLite: broken });
     const took = Date.now() - t0;
     expect(ai.embedder.provider).toBe('local');
     expect(took).toBeGreaterThanOrEqual(1900);

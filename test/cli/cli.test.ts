@@ -24,7 +24,7 @@ describe('hearth CLI', () => {
   it('serve: answers /health on loopback with no config file, and stops on SIGTERM', async () => {
     const dir = tempDir();
     const port = await freePort();
-    // auto provider with nothing on the Ollama port: must fall back to the local embedder.
+    // auto provider with nothing on the Ollama port: must fall back to the offline neural embedder.
     const child = spawn(process.execPath, [CLI, 'serve'], {
       cwd: dir,
       env: { ...baseEnv(dir), MEMORY_AI_PROVIDER: 'auto', MEMORY_AI_BASE_URL: `http://127.0.0.1:${await freePort()}`, HEARTH_HTTP_PORT: String(port) },
@@ -38,7 +38,7 @@ describe('hearth CLI', () => {
         await new Promise((r) => setTimeout(r, 100));
         body = await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.json()).catch(() => undefined);
       }
-      expect(body, stderr).toMatchObject({ ok: true, status: 'ok', embedder: { provider: 'local' } });
+      expect(body, stderr).toMatchObject({ ok: true, status: 'ok', embedder: { provider: 'use-lite' } });
       expect(statSync(join(dir, 'data')).mode & 0o777).toBe(0o700);
       expect(statSync(join(dir, 'data', 'hearth.db')).mode & 0o777).toBe(0o600);
     } finally {

@@ -72,7 +72,7 @@ afterEach(async () => {
 });
 
 describe('sessions and turns', () => {
-  it('opens a session for a new entity, logs turns and returns the transcript in order', () => {
+  it('opens a session for a new entity, logs turns and returns the transcript in order', async () => {
     const s = service();
     const o = open(s, { entity_name: 'Brian', meta: { device: 'kitchen speaker' } });
     expect(o.entity_name).toBe('Brian');
@@ -91,23 +91,23 @@ describe('sessions and turns', () => {
     ]);
   });
 
-  it('keeps turns append-only: no UPDATE or DELETE, except by deleting the session or its entity', () => {
+  it('keeps turns append-only: no UPDATE or DELETE, except by deleting the session or its entity', async () => {
     const s = service();
     const o = open(s, { entity_name: 'Brian' });
     const t = turn(s, o.session_id, 'user', 'the garden hose is leaking');
     expect(() => db.prepare('UPDATE session_turns SET content = ? WHERE id = ?').run('edited', t.turn_id)).toThrow(/append-only/);
     expect(() => db.prepare('DELETE FROM session_turns WHERE id = ?').run(t.turn_id)).toThrow(/append-only/);
-    expect(search(s, { query: 'garden' }).results).toHaveLength(1);
+    expect((await search(s, { query: 'garden' })).results).toHaveLength(1);
 
     db.prepare('DELETE FROM sessions WHERE id = ?').run(o.session_id);
     expect(count('SELECT count(*) n FROM session_turns')).toBe(0);
-    expect(search(s, { query: 'garden' }).results).toHaveLength(0);
+    expect((await search(s, { query: 'garden' })).results).toHaveLength(0);
 
     const o2 = open(s, { entity_name: 'Anna' });
     turn(s, o2.session_id, 'user', 'garden party on Sunday');
     db.prepare("DELETE FROM entities WHERE name = 'Anna'").run(); // what forget(entity_name) does
     expect(count('SELECT count(*) n FROM sessions')).toBe(0);
-    expect(search(s, { query: 'garden' }).results).toHaveLength(0);
+    expect((await search(s, { query: 'garden' })).results).toHaveLength(0);
     // The external-content index still agrees with its table after the cascades.
     db.exec("INSERT INTO session_turns_fts (session_turns_fts, rank) VALUES ('integrity-check', 1)");
   });
@@ -127,7 +127,7 @@ describe('sessions and turns', () => {
     expect(service().getSession({ session_id: o.session_id }).session).toMatchObject({ status: 'closed', ended_at: c.ended_at });
   });
 
-  it('validates role and content length at the schema', () => {
+  it('validates role and content length at the schema', async () => {
     expect(E.LogTurnInput.safeParse({ session_id: 1, role: 'narrator', content: 'hi' }).success).toBe(false);
     expect(E.LogTurnInput.safeParse({ session_id: 1, role: 'user', content: 'x'.repeat(E.MAX_TURN_CHARS + 1) }).success).toBe(false);
     expect(E.LogTurnInput.safeParse({ session_id: 1, role: 'user', content: 'x'.repeat(E.MAX_TURN_CHARS) }).success).toBe(true);
@@ -205,10 +205,10 @@ describe('search_sessions', () => {
     return { brian, anna, a: a.turn_id, b: b.turn_id, c: c.turn_id };
   }
 
-  it('ranks by BM25 with session, entity, role, ts and a snippet', () => {
+  it('ranks by BM25 with session, entity, role, ts and a snippet', async () => {
     const s = service();
     const ids = seed(s);
-    const r = search(s, { query: 'watering the garden' });
+    const r = (await search(s, { query: 'watering the garden' }));
     expect(r.results[0]).toMatchObject({ turn_id: ids.a, session_id: ids.brian, entity_name: 'Brian', role: 'user', session_status: 'open' });
     // Anna's turn only mentions the garden: her session covers too little of the query (evidence gate).
     expect(r.results.map((x) => x.turn_id).sort()).toEqual([ids.a, ids.b].sort());
@@ -216,31 +216,31 @@ describe('search_sessions', () => {
     expect(r.results[0].snippet).toMatch(/\[watering\]|\[garden\]/);
     expect(r.result).toContain(`session ${ids.brian} (Brian, user,`);
     // porter stemming: "gardens" finds "garden"
-    expect(search(s, { query: 'gardens' }).results).toHaveLength(3);
+    expect((await search(s, { query: 'gardens' })).results).toHaveLength(3);
   });
 
-  it('filters by entity and answers an unknown entity with nothing', () => {
+  it('filters by entity and answers an unknown entity with nothing', async () => {
     const s = service();
     const ids = seed(s);
-    const r = search(s, { query: 'garden', entity_name: 'anna' });
+    const r = (await search(s, { query: 'garden', entity_name: 'anna' }));
     expect(r.results.map((x) => x.turn_id)).toEqual([ids.c]);
-    const none = search(s, { query: 'garden', entity_name: 'Zed' });
+    const none = (await search(s, { query: 'garden', entity_name: 'Zed' }));
     expect(none.results).toEqual([]);
     expect(none.warnings[0]).toMatch(/no entity named/);
-    expect(search(s, { query: 'garden', limit: 1 }).results).toHaveLength(1);
+    expect((await search(s, { query: 'garden', limit: 1 })).results).toHaveLength(1);
   });
 
-  it('treats FTS syntax in the query as plain words', () => {
+  it('treats FTS syntax in the query as plain words', async () => {
     const s = service();
     seed(s);
     for (const q of ['"a" OR b*', 'NEAR(', 'col:x', '*', '"', 'garden AND NOT', 'content:garden', '^garden', '(garden', "'; DROP TABLE sessions; --"]) {
-      expect(() => search(s, { query: q }), q).not.toThrow();
+      await expect(search(s, { query: q }), q).resolves.toBeDefined();
     }
-    expect(search(s, { query: 'garden:garden' }).results).toHaveLength(3); // a column filter is just two words
-    expect(search(s, { query: '(garden' }).results).toHaveLength(3);
+    expect((await search(s, { query: 'garden:garden' })).results).toHaveLength(3); // a column filter is just two words
+    expect((await search(s, { query: '(garden' })).results).toHaveLength(3);
     // AND/NOT are just words: "not" appears in no conversation, so nothing covers the query well enough.
-    expect(search(s, { query: 'garden AND NOT' }).results).toEqual([]);
-    const star = search(s, { query: '*' });
+    expect((await search(s, { query: 'garden AND NOT' })).results).toEqual([]);
+    const star = (await search(s, { query: '*' }));
     expect(star.results).toEqual([]);
     expect(star.warnings[0]).toMatch(/no searchable words/);
     expect(turnsMatch('"a" OR b* NEAR(x)')).toBe('"near"'); // single letters and stopwords (or) dropped; the rest quoted

@@ -33,6 +33,7 @@ export const systemRoutes = (s: Services, extra?: () => Record<string, unknown>)
         pending: s.memory.repo.pendingCount(),
         ...(s.embedder.note && { note: s.embedder.note }),
         ...(s.vectors.state === 'stale' && { warning: s.vectors.staleReason() }),
+        ...(s.reembed.status.state !== 'idle' && { reembed: s.reembed.status }),
       };
       const llm = s.llm ? { provider: s.llm.provider, model: s.llm.model } : null;
       return {

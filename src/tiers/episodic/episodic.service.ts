@@ -3,7 +3,7 @@
  * and keyword search over every turn (SPEC §3, §5 "Sessions").
  */
 import { tokenize } from '../../ai/text.js';
-import type { Llm } from '../../ai/types.js';
+import type { Embedder, Llm } from '../../ai/types.js';
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
 import { HubError, notFound } from '../../lib/errors.js';
@@ -12,6 +12,8 @@ import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
 import { createEpisodicRepo, turnsMatch, type SessionRow, type TurnHit, type TurnRow } from './episodic.repo.js';
 import { coverage } from '../memory/recall.js';
+import { fuse, gateVectorHits, type VectorGate } from '../memory/evidence-gate.js';
+import { createSessionVectors, SESSION_GATE } from './session-vectors.js';
 
 /**
  * Evidence gate for `search_sessions`, like recall's: a conversation answers a query only when its
@@ -29,6 +31,10 @@ export interface EpisodicDeps {
   audit: AuditRepo;
   /** Writes close-time summaries when configured; null → extractive summaries only. */
   llm: Llm | null;
+  /** Optional: the semantic path of search_sessions (session-vectors.ts); without it, keyword only. */
+  embedder?: Embedder | null;
+  /** Session gate per provider (defaults in session-vectors.ts; the eval's sweep overrides it). */
+  sessionGate?: Record<string, VectorGate>;
   /** Budget for the LLM summary before falling back (default 20 s): closing must not hang on a slow model. */
   summaryTimeoutMs?: number;
 }
@@ -126,6 +132,28 @@ function gateHits(query: string, hits: (TurnHit & { content: string })[], docFre
 export function createEpisodicService(deps: EpisodicDeps) {
   const { db, clock, entities, audit, llm } = deps;
   const repo = createEpisodicRepo(db);
+  const embedder = deps.embedder ?? null;
+  const turnVectors = embedder ? createSessionVectors(db, embedder) : null;
+
+  /**
+   * Sessions the query means, by turn vectors, gated like recall (top-1, margin, keyword support);
+   * null (with a warning) when the embedder can't answer now.
+   */
+  async function semantic(query: string, entityId: number | null, cov: Map<number, number>, warnings: string[]) {
+    if (!embedder || !turnVectors) return null;
+    try {
+      if ((await turnVectors.fill()) > 0) warnings.push('some older turns have no vector yet; they are embedded on later searches');
+      const [q] = await embedder.embed([query]);
+      const best = turnVectors.best(q, entityId);
+      const gates = deps.sessionGate ?? SESSION_GATE;
+      const gate = gates[embedder.provider] ?? gates.default;
+      const kept = gateVectorHits(best.map((b) => ({ memory_id: b.session_id, similarity: b.similarity })), gate, (id) => cov.get(id) ?? 0);
+      return { kept, best: new Map(best.map((b) => [b.session_id, b])) };
+    } catch (e) {
+      warnings.push(`semantic search unavailable: embedder ${embedder.provider} failed (${(e as Error).message}); keyword only`);
+      return null;
+    }
+  }
 
   function mustGet(id: number): SessionRow {
     const s = repo.get(id);
@@ -224,8 +252,11 @@ export function createEpisodicService(deps: EpisodicDeps) {
       return { result: lines.join('\n'), session, turns };
     },
 
-    /** FTS5/BM25 over turn content, best first, with a snippet around the match. */
-    searchSessions(input: SearchSessionsInput) {
+    /**
+     * FTS5/BM25 over turn content, gated by session coverage, plus the semantic path (turn
+     * vectors) when an embedder is configured; sessions ordered by fused evidence, best first.
+     */
+    async searchSessions(input: SearchSessionsInput) {
       const match = turnsMatch(input.query);
       let entityId: number | null = null;
       if (input.entity_name !== undefined) {
@@ -233,11 +264,26 @@ export function createEpisodicService(deps: EpisodicDeps) {
         if (!e) return { result: `No conversations with "${input.entity_name}": no entity by that name.`, results: [], warnings: [`no entity named "${input.entity_name}"`] };
         entityId = e.id;
       }
-      const results = match ? gate(input.query, repo.search(match, CANDIDATE_TURNS, entityId)).slice(0, input.limit) : [];
+      const warnings: string[] = [];
+      const keyword = match ? gate(input.query, repo.search(match, CANDIDATE_TURNS, entityId)) : [];
+      const cov = new Map(keyword.map((h) => [h.session_id, h.coverage]));
+      const sem = await semantic(input.query, entityId, cov, warnings);
+      let results: (Omit<TurnHit, 'content'> & { coverage: number; similarity?: number })[] = keyword;
+      if (sem) {
+        // Vector-only sessions contribute their best turn; every session is ordered by fused evidence.
+        const extra = [...sem.kept.keys()].filter((id) => !cov.has(id)).map((id) => {
+          const { content: _c, ...b } = sem.best.get(id)!;
+          return { ...b, similarity: Math.round(b.similarity * 1000) / 1000, coverage: 0 };
+        });
+        const rank = (id: number) => fuse(cov.get(id) ?? null, sem.kept.get(id) ?? null);
+        results = [...keyword, ...extra].sort((a, b) => rank(b.session_id) - rank(a.session_id));
+      }
+      results = results.slice(0, input.limit);
+      if (!match && !sem) warnings.push('the query has no searchable words');
       const result = results.length
         ? results.map((r) => `- session ${r.session_id} (${r.entity_name}, ${r.role}, ${iso(r.ts)}): ${r.snippet}`).join('\n')
         : `No conversation turns match "${input.query}".`;
-      return { result, results, warnings: match ? [] : ['the query has no searchable words'] };
+      return { result, results, warnings };
     },
   };
 }

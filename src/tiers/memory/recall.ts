@@ -1,55 +1,52 @@
 /**
  * Recall (SPEC §5): candidates from the keyword index (FTS5/BM25) and the vector index (vec0 KNN),
- * an evidence gate so that a query nothing answers returns nothing, rank fusion, then a final score.
+ * an evidence gate so that a query nothing answers returns nothing, fusion, then a final score.
  *
  * Evidence
  *   keyword: IDF-weighted coverage of the query's terms by the memory's terms,
  *            c = Σ idf(t ∈ Q∩D) / Σ idf(t ∈ Q), idf(t) = ln(1 + (N − df + 0.5)/(df + 0.5)).
  *            A query word the index has never seen has the highest idf, so "Brian's blood type"
  *            is not answered by a fact that only shares "Brian". Evidence iff c ≥ KEYWORD_MIN.
- *   vector:  cosine similarity ≥ VECTOR_MIN (per provider: the local hashed embedder's scale
- *            differs from a neural model's).
+ *   vector:  the gate in ./evidence-gate.ts — top-1 cosine, its margin over the runner-up and
+ *            keyword support, calibrated per provider (documented there).
  * Relevance r ∈ [0, 1]
- *   keyword: c;  vector: similarity;
- *   hybrid:  reciprocal rank fusion of the two gated lists, Σ 1/(RRF_K + rank), normalised by its
- *            maximum 2/(RRF_K + 1), blended with the best raw evidence so a strong single-list hit
- *            is not flattened by rank alone.
+ *   keyword: c;  vector: similarity;  hybrid: evidence-gate.ts `fuse` — the stronger of the two
+ *   plus a share of the weaker, so a strong single-list hit is never buried.
  * Final score
  *   score = r × ((1 − w) + w·2^(−age_days/RECENCY_HALFLIFE_DAYS)) × (0.5 + 0.5·effective_conf) × (0.9 + 0.02·trust)
  *   with w = recency_weight and age from last_confirmed. Relevance dominates; recency, decayed
  *   confidence and trust break ties.
- * Tuning (eval/household.json, `npm run eval -- --sweep`, local embedder hearth-local-v2)
+ * Tuning (eval/household.json, `node dist/scripts/calibrate-gate.js`)
  *   KEYWORD_MIN = 0.4: a two-word query with one morphological mismatch ("cats allergy" against
- *   "allergic to cats") scores ≈ 0.4, so higher values cut real keyword hits; 0.45 would raise
- *   keyword abstention from 67% to 78% at the cost of 5 points of keyword recall.
- *   VECTOR_MIN.local = 0.5: the highest hybrid recall@5 among thresholds at which the vector path
- *   adds no false evidence beyond the keyword path (hybrid abstention = keyword abstention). It sits
- *   just above a cluster of near-miss questions at cosine 0.47–0.49 ("what brand is the
- *   dishwasher" against a fact about the dishwasher), so abstention falls steeply below it.
- *   VECTOR_MIN.default (neural models) is a conventional value, not tuned here.
+ *   "allergic to cats") scores ≈ 0.4, so higher values cut real keyword hits.
  */
 import type { Embedder } from '../../ai/types.js';
 import type { Clock } from '../../lib/clock.js';
-import type { VectorStore } from '../../db/vectors.js';
+import type { VectorHit, VectorStore } from '../../db/vectors.js';
 import { toEpoch, trustLevel } from '../../lib/schema.js';
 import type { MemoryFilter, MemoryRepo, MemoryRow } from './memory.repo.js';
 import type { RecallInput, RecallMode } from './memory.schemas.js';
 import { DAY, effectiveConfidence, type DecayConfig } from './decay.js';
 import { ftsMatch, terms } from './text-match.js';
+import { DEFAULT_VECTOR_GATE, fuse, gateVectorHits, keywordKept, type VectorGate } from './evidence-gate.js';
 
 /** Tunable constants (defaults tuned with `npm run eval`; the eval's `--sweep` overrides them). */
 export interface RecallTuning {
   keywordMin: number;
-  vectorMin: Record<string, number>;
-  rrfK: number;
+  /** Per embedder provider, `default` for the rest. */
+  vectorGate: Record<string, VectorGate>;
   recencyHalflifeDays: number;
 }
 export const DEFAULT_TUNING: RecallTuning = {
   keywordMin: 0.4,
-  vectorMin: { local: 0.5, default: 0.55 },
-  rrfK: 60,
+  vectorGate: DEFAULT_VECTOR_GATE,
   recencyHalflifeDays: 30,
 };
+
+/** The gate for an embedder provider. */
+export function gateFor(tuning: RecallTuning, provider: string): VectorGate {
+  return tuning.vectorGate[provider] ?? tuning.vectorGate.default;
+}
 const CANDIDATES = 60;
 
 export interface RecallHit {
@@ -113,10 +110,78 @@ export function coverage(queryTerms: string[], docTerms: Set<string>, idf: Map<s
   return total > 0 ? hit / total : 0;
 }
 
+/** Everything the evidence gate looks at for one query (gathered once; the calibration replays it). */
+export interface Candidates {
+  mode: RecallMode;
+  /** Vector KNN, best first (ungated). */
+  vectorHits: VectorHit[];
+  /** Keyword coverage of every keyword candidate and of the vector hits at or above `termsFloor`. */
+  rawCov: Map<number, number>;
+  /** Cosine of every candidate that has a vector (KNN hits, and keyword candidates by point lookup). */
+  sims: Map<number, number>;
+  rows: Map<number, MemoryRow>;
+}
+
+export async function gatherCandidates(d: RecallDeps, input: RecallInput, filter: MemoryFilter, n: number, termsFloor: number, warnings: string[]): Promise<Candidates> {
+  let mode: RecallMode = input.mode;
+  let vectorHits: VectorHit[] = [];
+  let qv: Float32Array | null = null;
+  if (mode !== 'keyword') {
+    qv = await queryVector(d, input.query, warnings);
+    if (!qv) mode = 'keyword';
+    else if (qv.some((x) => x !== 0)) {
+      vectorHits = d.vectors.knn(qv, n, {
+        entityId: filter.entityId,
+        category: input.category,
+        activeOnly: !input.include_superseded && filter.asOf === undefined,
+      });
+    }
+  }
+  const qTerms = terms(input.query);
+  const rawCov = new Map<number, number>();
+  const rows = new Map<number, MemoryRow>();
+  const match = ftsMatch(qTerms);
+  if (match) {
+    const { df, n: docs } = d.repo.docFreq(qTerms);
+    const idf = new Map(qTerms.map((t) => {
+      const f = df.get(t) ?? 0;
+      return [t, Math.log(1 + (docs - f + 0.5) / (f + 0.5))] as const;
+    }));
+    for (const r of d.repo.keyword(match, n, filter)) {
+      rows.set(r.id, r);
+      rawCov.set(r.id, coverage(qTerms, new Set(r.terms.split(' ')), idf));
+    }
+    // Vector hits that the keyword query did not return still get a keyword score (gate and fusion).
+    const missing = vectorHits.filter((h) => h.similarity >= termsFloor && !rawCov.has(h.memory_id)).map((h) => h.memory_id);
+    for (const [id, t] of d.repo.termsOf(missing)) rawCov.set(id, coverage(qTerms, new Set(t.split(' ')), idf));
+  }
+  const sims = new Map(vectorHits.map((h) => [h.memory_id, h.similarity]));
+  // Keyword candidates outside the KNN's top n still get their cosine (the gate confirms with it).
+  if (qv && mode === 'hybrid') for (const h of d.vectors.similarTo(qv, [...rows.keys()].filter((id) => !sims.has(id)))) sims.set(h.memory_id, h.similarity);
+  return { mode, vectorHits, rawCov, sims, rows };
+}
+
+/** The kept keyword and vector evidence (evidence-gate.ts) for gathered candidates. */
+export function decideEvidence(c: Candidates, gate: VectorGate, keywordMin: number) {
+  const keywordCov = new Map<number, number>();
+  for (const [id, cov] of c.rawCov) if (cov >= keywordMin) keywordCov.set(id, cov);
+  const vectorSim = gateVectorHits(c.vectorHits, gate, (id) => c.rawCov.get(id) ?? 0);
+  if (c.mode === 'vector') keywordCov.clear();
+  else if (c.mode === 'hybrid' && c.vectorHits.length) {
+    // A memory with no vector yet (pending) cannot be confirmed: its keyword evidence stands alone.
+    for (const [id, cov] of keywordCov) {
+      const sim = c.sims.get(id);
+      if (sim !== undefined && !keywordKept(cov, sim, gate)) keywordCov.delete(id);
+    }
+  }
+  return { keywordCov, vectorSim };
+}
+
 export async function recall(d: RecallDeps, input: RecallInput): Promise<RecallOutcome> {
   const warnings: string[] = [];
   const now = d.clock.now();
-  const { keywordMin: KEYWORD_MIN, vectorMin: VECTOR_MIN, rrfK: RRF_K, recencyHalflifeDays: RECENCY_HALFLIFE_DAYS } = d.tuning ?? DEFAULT_TUNING;
+  const tuning = d.tuning ?? DEFAULT_TUNING;
+  const { keywordMin: KEYWORD_MIN, recencyHalflifeDays: RECENCY_HALFLIFE_DAYS } = tuning;
   let entityId: number | undefined;
   if (input.entity_name !== undefined) {
     entityId = d.entityId(input.entity_name);
@@ -131,59 +196,15 @@ export async function recall(d: RecallDeps, input: RecallInput): Promise<RecallO
   };
   const n = Math.max(CANDIDATES, input.top_k * 4);
 
-  // Vector candidates.
-  let mode: RecallMode = input.mode;
-  const vectorSim = new Map<number, number>();
-  if (mode !== 'keyword') {
-    const qv = await queryVector(d, input.query, warnings);
-    if (!qv) mode = 'keyword';
-    else if (qv.some((x) => x !== 0)) {
-      const minSim = VECTOR_MIN[d.embedder.provider] ?? VECTOR_MIN.default;
-      const hits = d.vectors.knn(qv, n, {
-        entityId,
-        category: input.category,
-        activeOnly: !input.include_superseded && filter.asOf === undefined,
-      });
-      for (const h of hits) if (h.similarity >= minSim) vectorSim.set(h.memory_id, h.similarity);
-    }
-  }
-
-  // Keyword candidates, gated by IDF-weighted coverage.
-  const qTerms = terms(input.query);
-  const keywordCov = new Map<number, number>();
-  const rows = new Map<number, MemoryRow>();
-  const match = ftsMatch(qTerms);
-  if (match) {
-    const { df, n: docs } = d.repo.docFreq(qTerms);
-    const idf = new Map(qTerms.map((t) => {
-      const f = df.get(t) ?? 0;
-      return [t, Math.log(1 + (docs - f + 0.5) / (f + 0.5))] as const;
-    }));
-    const candidateIds = new Set<number>();
-    for (const r of d.repo.keyword(match, n, filter)) {
-      rows.set(r.id, r);
-      candidateIds.add(r.id);
-      const c = coverage(qTerms, new Set(r.terms.split(' ')), idf);
-      if (c >= KEYWORD_MIN) keywordCov.set(r.id, c);
-    }
-    // Vector hits that the keyword query did not return still get a keyword score for fusion.
-    const missing = [...vectorSim.keys()].filter((id) => !candidateIds.has(id));
-    for (const [id, t] of d.repo.termsOf(missing)) {
-      const c = coverage(qTerms, new Set(t.split(' ')), idf);
-      if (c >= KEYWORD_MIN) keywordCov.set(id, c);
-    }
-  }
-  if (mode === 'vector') keywordCov.clear();
+  const gate = gateFor(tuning, d.embedder.provider);
+  const c = await gatherCandidates(d, input, filter, n, gate.floor, warnings);
+  const { mode, rows } = c;
+  const { keywordCov, vectorSim } = decideEvidence(c, gate, KEYWORD_MIN);
 
   // Post-filter vector hits by the filters the index can't apply (trust, validity time).
   const needRows = [...vectorSim.keys(), ...keywordCov.keys()].filter((id) => !rows.has(id));
   for (const r of d.repo.byIds(needRows, filter)) rows.set(r.id, r);
   const ids = new Set([...vectorSim.keys(), ...keywordCov.keys()].filter((id) => rows.has(id)));
-
-  const rank = (m: Map<number, number>) =>
-    new Map([...m.entries()].filter(([id]) => ids.has(id)).sort((a, b) => b[1] - a[1]).map(([id], i) => [id, i + 1]));
-  const kwRank = rank(keywordCov);
-  const vecRank = rank(vectorSim);
 
   const w = input.recency_weight;
   const hits: RecallHit[] = [];
@@ -194,10 +215,7 @@ export async function recall(d: RecallDeps, input: RecallInput): Promise<RecallO
     let relevance: number;
     if (mode === 'keyword') relevance = kw ?? 0;
     else if (mode === 'vector') relevance = vec ?? 0;
-    else {
-      const rrf = (kwRank.has(id) ? 1 / (RRF_K + kwRank.get(id)!) : 0) + (vecRank.has(id) ? 1 / (RRF_K + vecRank.get(id)!) : 0);
-      relevance = 0.5 * (rrf / (2 / (RRF_K + 1))) + 0.5 * Math.max(kw ?? 0, vec ?? 0);
-    }
+    else relevance = fuse(kw, vec);
     if (relevance <= 0) continue;
     const eff = effectiveConfidence(m, now, d.decay);
     if (eff < input.min_confidence) continue;

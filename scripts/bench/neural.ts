@@ -1,0 +1,197 @@
+/**
+ * Part `neural` — the offline neural embedder (use-lite) on the recall path:
+ *   - embedding cost: one text alone (p95) and texts/s in batches, in the worker thread;
+ *   - hybrid recall p95 at N memories *including* the query's embedding (target < 30 ms at 50k),
+ *     beside a raw sqlite-vec KNN over the same index (the baseline);
+ *   - remember throughput at N with the real embedder, one call at a time and 32 in flight
+ *     (concurrent calls are batched by the worker; target ≥ 250/s at 50k);
+ *   - MQTT QoS 1 ingest into a hub running use-lite, alone and with `remember` traffic at the same
+ *     time (target: within 10 % of alone — embedding must never stall the sensors);
+ *   - hub RSS after the part (target < 300 MB with the model loaded).
+ * The store is filled through `memory.remember` (the real write path); its vectors are embedded in
+ * batches up front so that building 50k takes minutes, not the length of 50k single calls.
+ *
+ *   node dist/scripts/bench.js --only neural [--quick]
+ */
+import { createUseLiteEmbedder, type UseLiteEmbedder } from '../../src/ai/use-lite.js';
+import { execFileSync } from 'node:child_process';
+import { parseConfig } from '../../src/config/load.js';
+import { createHub } from '../../src/main.js';
+import { RecallInput, RememberInput } from '../../src/tiers/memory/memory.schemas.js';
+import { createMemoryService } from '../../src/tiers/memory/memory.service.js';
+import { indexText } from '../../src/tiers/memory/text-match.js';
+import { scratchServices } from '../lib/eval-hub.js';
+import { cachedEmbedder } from '../eval-recall.js';
+import { prng, since, summarize, tempDir, waitForCount, type BenchOptions, type BenchRow } from './common.js';
+import { startLoad } from './harness.js';
+import { TOPICS } from './ingest.js';
+import { entities, nextFact, queries } from './household.js';
+
+export async function benchNeural(opts: BenchOptions): Promise<BenchRow[]> {
+  const size = opts.quick ? 3000 : 50_000;
+  const nQueries = opts.quick ? 60 : 300;
+  const nProbe = opts.quick ? 64 : 256;
+  const label = size >= 1000 ? `${size / 1000}k` : String(size);
+  const neural = createUseLiteEmbedder();
+  if (!(await neural.ready)) throw new Error(`use-lite did not load: ${neural.loadError}`);
+  const rows: BenchRow[] = [];
+  try {
+    // Embedding cost.
+    const single: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const t0 = performance.now();
+      await neural.embed([`how warm is the bedroom at night number ${i}`]);
+      single.push(since(t0));
+    }
+    const batch = Array.from({ length: 256 }, (_, i) => `the kitchen light number ${i} turns on at dusk`);
+    let t0 = performance.now();
+    await neural.embed(batch);
+    const perSec = (batch.length / since(t0)) * 1000;
+    rows.push({ part: 'recall', what: 'use-lite: embed one text p95', value: summarize(single).p95, unit: 'ms', note: `p50 ${summarize(single).p50.toFixed(1)} ms` });
+    rows.push({ part: 'recall', what: 'use-lite: embed in batches of 32', value: perSec, unit: 'texts/s' });
+
+    // A store of `size` memories through remember, vectors embedded up front in batches.
+    const rng = prng(42);
+    const ents = entities(prng(41));
+    const facts = Array.from({ length: size }, () => nextFact(rng, ents));
+    const cached = cachedEmbedder(neural);
+    t0 = performance.now();
+    for (let i = 0; i < facts.length; i += 256) await cached.embed(facts.slice(i, i + 256).map((f) => indexText(f.entity_name, f.fact)));
+    opts.log(`neural: embedded ${size} facts in ${(since(t0) / 1000).toFixed(0)} s`);
+    const h = scratchServices(cached);
+    const s = h.services;
+    const memoryWith = (embedder: typeof neural | typeof cached) =>
+      createMemoryService({ db: h.db, clock: h.clock, embedder, vectors: s.vectors, entities: s.entities, audit: s.audit, config: s.config.memory });
+    const build = memoryWith(cached);
+    t0 = performance.now();
+    for (const f of facts) {
+      h.clock.advance(60);
+      await build.remember(RememberInput.parse(f));
+    }
+    opts.log(`neural: stored ${size} memories in ${(since(t0) / 1000).toFixed(0)} s`);
+
+    // Recall with the real (uncached) embedder: the query's embedding is part of the latency.
+    const live = memoryWith(neural);
+    const qs = queries(prng(size), ents, nQueries);
+    const qv = await neural.embed(qs.map((q) => q.query));
+    const knn = h.db.prepare('SELECT memory_id, distance FROM memory_vectors WHERE embedding MATCH ? AND k = 10');
+    const raw: number[] = [];
+    const hybrid: number[] = [];
+    for (const q of qs.slice(0, 5)) await live.recall(RecallInput.parse({ query: q.query, mode: 'hybrid' }));
+    for (let i = 0; i < qs.length; i++) {
+      const { kind: _k, ...q } = qs[i];
+      t0 = performance.now();
+      knn.all(qv[i]);
+      raw.push(since(t0));
+      t0 = performance.now();
+      await live.recall(RecallInput.parse({ ...q, query: `${q.query} ` /* not in any cache */, mode: 'hybrid' }));
+      hybrid.push(since(t0));
+    }
+    const r = summarize(raw);
+    const hy = summarize(hybrid);
+    rows.push({ part: 'recall', what: `raw vec0 KNN k=10 p95, ${label}, 512-d`, value: r.p95, unit: 'ms' });
+    rows.push({
+      part: 'recall', what: `hybrid p95 incl. query embedding (use-lite), ${label}`, value: hy.p95, unit: 'ms', note: `p50 ${hy.p50.toFixed(1)} ms`,
+      baseline: { what: 'raw KNN p95', value: r.p95 }, ratio: hy.p95 / r.p95, ...(size === 50_000 && { target: '< 30 ms', met: hy.p95 < 30 }),
+    });
+
+    // remember at this size with the real embedder: one at a time, then 32 in flight.
+    const probe = (n: number) => Array.from({ length: n }, () => nextFact(rng, ents));
+    t0 = performance.now();
+    for (const f of probe(nProbe)) await live.remember(RememberInput.parse(f));
+    const seq = (nProbe / since(t0)) * 1000;
+    const conc = probe(nProbe);
+    t0 = performance.now();
+    for (let i = 0; i < conc.length; i += 32) await Promise.all(conc.slice(i, i + 32).map((f) => live.remember(RememberInput.parse(f))));
+    const par = (nProbe / since(t0)) * 1000;
+    rows.push({ part: 'recall', what: `remember at ${label} (use-lite, one at a time)`, value: seq, unit: 'memories/s' });
+    rows.push({ part: 'recall', what: `remember at ${label} (use-lite, 32 in flight)`, value: par, unit: 'memories/s', ...(size === 50_000 && { target: '≥ 250/s', met: par >= 250 }) });
+    h.close();
+    rows.push(...(await ingestBesideRemember(neural, opts)));
+    const n = opts.quick ? 1000 : 5000;
+    const withModel = storeRss(n, 'use-lite');
+    rows.push({ part: 'recall', what: `RSS, use-lite hub after ${n} remember + 200 recalls (own process, model loaded)`, value: withModel.rss, unit: 'MB', target: '< 300 MB', met: withModel.rss < 300 });
+    const local = storeRss(opts.quick ? 3000 : 10_000, 'local');
+    rows.push({ part: 'recall', what: `RSS, hashing-only hub after ${local.n} remember + 200 recalls (own process)`, value: local.rss, unit: 'MB', target: '< 180 MB', met: local.rss < 180 });
+  } finally {
+    await neural.close();
+  }
+  return rows;
+}
+
+/** QoS 1 readings/s into a hub with use-lite, alone and while `remember` calls run (8 in flight). */
+export async function ingestBesideRemember(neural: UseLiteEmbedder, opts: BenchOptions): Promise<BenchRow[]> {
+  const total = opts.quick ? 10_000 : 60_000;
+  const tmp = tempDir('neural-hub');
+  const config = parseConfig({ data_dir: tmp.dir, mqtt: { mode: 'embedded', port: 0, max_msgs_per_sec: 0 }, http: { port: 0 }, timeseries: { timezone: 'UTC' } });
+  const hub = await createHub({ config, ai: { embedder: neural, llm: null } });
+  const urls = await hub.start();
+  const stats = hub.services.timeseries.writer.stats;
+  const run = async (n = total) => {
+    const before = stats.accepted;
+    const load = await startLoad({ kind: 'mqtt', url: urls.mqtt!, qos: 1, publishers: 4, total: n, inflight: 1000, topics: TOPICS });
+    const t0 = load.go();
+    await waitForCount(() => stats.accepted - before, n, load.done);
+    const ms = since(t0);
+    await load.done;
+    return ((stats.accepted - before) / ms) * 1000;
+  };
+  try {
+    await run(total / 4); // warm-up: JIT, statement caches, the broker's first clients
+    const alone = await run();
+    const rng = prng(99);
+    const ents = entities(prng(98));
+    let stop = false;
+    let remembered = 0;
+    const writer = async () => {
+      while (!stop) {
+        await hub.services.memory.remember(RememberInput.parse(nextFact(rng, ents)));
+        remembered++;
+      }
+    };
+    const writers = Array.from({ length: 8 }, writer);
+    const t0 = performance.now();
+    const beside = await run();
+    const rememberRate = (remembered / since(t0)) * 1000;
+    stop = true;
+    await Promise.all(writers);
+    opts.log(`neural: MQTT QoS 1 ingest alone ${alone.toFixed(0)}/s, beside remember ${beside.toFixed(0)}/s (${rememberRate.toFixed(0)} remember/s meanwhile)`);
+    return [
+      { part: 'ingest', what: 'MQTT QoS 1, 4 publishers, hub with use-lite, alone', value: alone, unit: 'readings/s' },
+      {
+        part: 'ingest', what: 'the same with remember traffic (8 in flight)', value: beside, unit: 'readings/s',
+        baseline: { what: 'alone', value: alone }, ratio: beside / alone, target: '≥ 0.9 × alone', met: beside >= 0.9 * alone,
+        note: `${rememberRate.toFixed(0)} remember/s meanwhile`,
+      },
+    ];
+  } finally {
+    await hub.stop();
+    tmp.remove();
+  }
+}
+
+/**
+ * RSS of a fresh process (the bench's own caches must not count) running a store through `n`
+ * remember calls and 200 recalls, with the local embedder or use-lite loaded.
+ */
+export function storeRss(n: number, provider: 'local' | 'use-lite'): { n: number; rss: number } {
+  const here = new URL('.', import.meta.url).pathname;
+  const make = provider === 'local' ? 'createLocalEmbedder()' : 'createUseLiteEmbedder()';
+  const script = `
+    const { createLocalEmbedder } = await import('${here}../../src/ai/local-embedder.js');
+    const { createUseLiteEmbedder } = await import('${here}../../src/ai/use-lite.js');
+    const embedder = ${make};
+    const { scratchServices } = await import('${here}../lib/eval-hub.js');
+    const { RememberInput, RecallInput } = await import('${here}../../src/tiers/memory/memory.schemas.js');
+    const { prng } = await import('${here}common.js');
+    const { entities, nextFact, queries } = await import('${here}household.js');
+    const h = scratchServices(embedder);
+    const rng = prng(5), ents = entities(prng(6));
+    for (let i = 0; i < ${n}; i++) { h.clock.advance(60); await h.services.memory.remember(RememberInput.parse(nextFact(rng, ents))); }
+    for (const q of queries(prng(7), ents, 200)) { const { kind, ...x } = q; await h.services.memory.recall(RecallInput.parse(x)); }
+    console.log(process.memoryUsage().rss);
+    h.close();
+    await embedder.close?.();`;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  return { n, rss: Number(out.trim().split('\n').pop()) / 2 ** 20 };
+}

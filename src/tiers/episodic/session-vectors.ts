@@ -1,0 +1,73 @@
+/**
+ * The semantic path of `search_sessions`: one vector per conversation turn, so "the daughter's
+ * celebration" finds the session about "Maya's birthday". Vectors are derived data kept in
+ * `turn_vectors` (created here, like the vec0 tables, rebuildable from `session_turns`), stamped with
+ * the embedder's fingerprint; turns without a vector of the current model are embedded lazily at
+ * search time (at most LAZY_LIMIT per search, newest first), so a model change or an outage heals
+ * itself. A household has thousands of turns, not millions: cosine is computed in JS over the
+ * scoped turns (512-d × 10k turns ≈ 5 M multiply-adds, a few ms).
+ *
+ * A session's vector score is its best turn's cosine; which sessions count is decided by the same
+ * evidence gate as recall (memory/evidence-gate.ts) on those per-session scores, calibrated per
+ * provider on eval/sessions.json (see SESSION_GATE).
+ */
+import type { Embedder } from '../../ai/types.js';
+import type { Db } from '../../db/open.js';
+import type { VectorGate } from '../memory/evidence-gate.js';
+import type { TurnHit } from './episodic.repo.js';
+
+const LAZY_LIMIT = 512;
+
+/**
+ * Per provider, tuned on eval/sessions.json (`node dist/scripts/eval-tiers.js --sweep --sessions
+ * --provider use-lite`): use-lite floor 0.45 keeps no-match abstention at 7/7 (0.4 lets 2 through) with
+ * paraphrase hit@3 5/11 (keyword alone: 1/11). `local` is off (floor above 1): its lexical vectors add
+ * nothing the keyword path does not already see.
+ */
+export const SESSION_GATE: Record<string, VectorGate> = {
+  local: { floor: 1.01, accept: 1.01, margin: 1, band: 0, support: 1.01, kwAlone: 0, confirm: 0 },
+  'use-lite': { floor: 0.45, accept: 0.5, margin: 0.06, band: 0.05, support: 0.35, kwAlone: 0, confirm: 0 },
+  default: { floor: 0.5, accept: 0.7, margin: 0.08, band: 0.05, support: 0.35, kwAlone: 0, confirm: 0 },
+};
+
+export function createSessionVectors(db: Db, embedder: Embedder) {
+  db.exec('CREATE TABLE IF NOT EXISTS turn_vectors (turn_id INTEGER PRIMARY KEY, model TEXT NOT NULL, embedding BLOB NOT NULL)');
+  const missing = db.prepare(
+    `SELECT t.id, t.content FROM session_turns t LEFT JOIN turn_vectors v ON v.turn_id = t.id AND v.model = ?
+      WHERE v.turn_id IS NULL ORDER BY t.id DESC LIMIT ?`,
+  );
+  const put = db.prepare('INSERT OR REPLACE INTO turn_vectors (turn_id, model, embedding) VALUES (?, ?, ?)');
+  const scoped = db.prepare(
+    `SELECT t.id AS turn_id, t.session_id, e.name AS entity_name, t.role, t.ts, t.content, s.status AS session_status, v.embedding
+       FROM turn_vectors v JOIN session_turns t ON t.id = v.turn_id JOIN sessions s ON s.id = t.session_id
+       JOIN entities e ON e.id = s.entity_id
+      WHERE v.model = @model AND (@entity_id IS NULL OR s.entity_id = @entity_id)`,
+  );
+
+  return {
+    /** Embeds up to LAZY_LIMIT turns that have no vector of this model; returns how many are still missing after. */
+    async fill(): Promise<number> {
+      const rows = missing.all(embedder.fingerprint, LAZY_LIMIT) as { id: number; content: string }[];
+      if (!rows.length) return 0;
+      const vecs = await embedder.embed(rows.map((r) => r.content));
+      db.transaction(() => rows.forEach((r, i) => put.run(r.id, embedder.fingerprint, Buffer.from(vecs[i].buffer, vecs[i].byteOffset, vecs[i].byteLength))))();
+      return rows.length < LAZY_LIMIT ? 0 : (missing.all(embedder.fingerprint, 1) as unknown[]).length;
+    },
+    /** Each scoped session's best turn by cosine with `q`, best first (as hits with the turn's text as snippet). */
+    best(q: Float32Array, entityId: number | null): (TurnHit & { similarity: number })[] {
+      const bySession = new Map<number, TurnHit & { similarity: number }>();
+      for (const r of scoped.iterate({ model: embedder.fingerprint, entity_id: entityId }) as Iterable<Omit<TurnHit, 'snippet' | 'score'> & { embedding: Buffer }>) {
+        const v = new Float32Array(r.embedding.buffer.slice(r.embedding.byteOffset, r.embedding.byteOffset + r.embedding.byteLength));
+        let s = 0;
+        for (let i = 0; i < v.length; i++) s += v[i] * q[i];
+        const prev = bySession.get(r.session_id);
+        if (!prev || s > prev.similarity) {
+          const { embedding: _e, ...turn } = r;
+          bySession.set(r.session_id, { ...turn, snippet: turn.content.length > 160 ? `${turn.content.slice(0, 159)}…` : turn.content, score: 0, similarity: s });
+        }
+      }
+      return [...bySession.values()].sort((a, b) => b.similarity - a.similarity);
+    },
+  };
+}
+export type SessionVectors = ReturnType<typeof createSessionVectors>;

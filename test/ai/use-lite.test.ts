@@ -1,0 +1,69 @@
+import { spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUseLiteEmbedder, type UseLiteEmbedder } from '../../src/ai/use-lite.js';
+
+const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);
+
+// One model load for the whole file (≈ 0.2–1 s, 150 MB).
+let e: UseLiteEmbedder;
+beforeAll(async () => {
+  e = createUseLiteEmbedder();
+  expect(await e.ready, e.loadError).toBe(true);
+});
+afterAll(() => e.close());
+
+describe('use-lite embedder (Universal Sentence Encoder Lite, in a worker thread)', () => {
+  it('is fingerprinted by model and dim', () => {
+    expect(e).toMatchObject({ provider: 'use-lite', model: 'universal-sentence-encoder-lite', dim: 512, fingerprint: 'universal-sentence-encoder-lite:512' });
+  });
+
+  it('returns one L2-normalised 512-d vector per text, in order, deterministically', async () => {
+    const [a, b] = await e.embed(['Maya works as a nurse', 'The cat is called Tom']);
+    expect(a.length).toBe(512);
+    expect(dot(a, a)).toBeCloseTo(1, 4);
+    expect(dot(b, b)).toBeCloseTo(1, 4);
+    const [again] = await e.embed(['Maya works as a nurse']);
+    expect(dot(a, again)).toBeCloseTo(1, 4);
+    expect(await e.embed([])).toEqual([]);
+  });
+
+  it('puts a paraphrase nearer its fact than an unrelated fact', async () => {
+    const [job, question, dairy, cat] = await e.embed(["Maya is a nurse at the children's hospital", "What's Maya's job?", 'Daniel is lactose intolerant', 'The cat is called Tom']);
+    expect(dot(job, question)).toBeGreaterThan(dot(dairy, question) + 0.15);
+    expect(dot(job, question)).toBeGreaterThan(dot(cat, question) + 0.15);
+  });
+
+  it('batches concurrent requests and answers each caller with its own vectors', async () => {
+    const texts = Array.from({ length: 40 }, (_, i) => `reading number ${i} from the kitchen sensor`);
+    const singles = await Promise.all(texts.map((t) => e.embed([t])));
+    const together = await e.embed(texts);
+    expect(singles).toHaveLength(40);
+    singles.forEach(([v], i) => expect(dot(v, together[i])).toBeCloseTo(1, 3));
+  });
+
+  it('keeps the event loop free while it works', async () => {
+    const texts = Array.from({ length: 64 }, (_, i) => `the hallway light number ${i} was switched on at dusk`);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    await e.embed(texts);
+    clearInterval(timer);
+    // 64 texts take well over 50 ms of inference; the main thread kept ticking meanwhile.
+    expect(ticks).toBeGreaterThan(3);
+  });
+
+  it('a closed embedder rejects with unavailable instead of hanging', async () => {
+    const other = createUseLiteEmbedder();
+    await other.close();
+    await expect(other.embed(['x'])).rejects.toMatchObject({ code: 'unavailable' });
+  });
+
+  it('loads and embeds with the network removed (weights ship inside the npm package)', () => {
+    // A child in its own empty network namespace (no interfaces but a down loopback).
+    // The compiled module (npm install / npm ci build dist/ through `prepare`).
+    const script = `import('${new URL('../../dist/src/ai/use-lite.js', import.meta.url).pathname}').then(async ({ createUseLiteEmbedder }) => {
+      const e = createUseLiteEmbedder(); const [v] = await e.embed(['offline test']); console.log('dim', v.length); await e.close(); })`;
+    const r = spawnSync('unshare', ['-n', process.execPath, '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.stderr).not.toMatch(/Error/);
+    expect(r.stdout).toContain('dim 512');
+  }, 60_000);
+});

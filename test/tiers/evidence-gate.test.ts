@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { fuse, gateVectorHits, keywordKept, type VectorGate } from '../../src/tiers/memory/evidence-gate.js';
+
+const g: VectorGate = { floor: 0.5, accept: 0.7, margin: 0.08, band: 0.05, support: 0.3, kwAlone: 0.8, confirm: 0.45 };
+const hits = (...s: number[]) => s.map((similarity, i) => ({ memory_id: i + 1, similarity }));
+const none = () => 0;
+
+describe('evidence gate', () => {
+  it('a top-1 at or above accept is evidence alone, with the hits within band of it', () => {
+    expect([...gateVectorHits(hits(0.75, 0.72, 0.6), g, none).keys()]).toEqual([1, 2]);
+  });
+
+  it('between floor and accept the top-1 needs a margin over the runner-up …', () => {
+    expect([...gateVectorHits(hits(0.6, 0.5), g, none).keys()]).toEqual([1]);
+    expect(gateVectorHits(hits(0.6, 0.55), g, none).size).toBe(0);
+  });
+
+  it('… or keyword support; without evidence only keyword-confirmed hits stay', () => {
+    expect([...gateVectorHits(hits(0.6, 0.58), g, (id) => (id === 1 ? 0.4 : 0)).keys()]).toEqual([1, 2]);
+    expect([...gateVectorHits(hits(0.6, 0.58, 0.55), g, (id) => (id === 3 ? 0.4 : 0)).keys()]).toEqual([3]);
+  });
+
+  it('nothing below the floor counts, whatever its keywords', () => {
+    expect(gateVectorHits(hits(0.45, 0.2), g, () => 1).size).toBe(0);
+    expect(gateVectorHits([], g, none).size).toBe(0);
+  });
+
+  it('a weak keyword hit needs the embedder to confirm it; a strong one stands alone', () => {
+    expect(keywordKept(0.5, 0.5, g)).toBe(true);
+    expect(keywordKept(0.5, 0.3, g)).toBe(false);
+    expect(keywordKept(0.9, 0.1, g)).toBe(true);
+  });
+
+  it('fusion never buries a strong vector hit under weak keyword hits, and agreement lifts', () => {
+    const strongVector = fuse(null, 0.8);
+    const weakKeywordAgreeing = fuse(0.45, 0.5);
+    expect(strongVector).toBeGreaterThan(weakKeywordAgreeing);
+    expect(fuse(0.6, 0.6)).toBeGreaterThan(fuse(0.6, null));
+    expect(fuse(1, 1)).toBeLessThanOrEqual(1);
+    expect(fuse(null, null)).toBe(0);
+  });
+});

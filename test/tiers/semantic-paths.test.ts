@@ -1,0 +1,69 @@
+/**
+ * The neural embedder on every path that matches text: recall (through the hub), search_sessions,
+ * check_intentions and cross_query. One model load for the file.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createUseLiteEmbedder, type UseLiteEmbedder } from '../../src/ai/use-lite.js';
+import { RecallInput, RememberInput } from '../../src/tiers/memory/memory.schemas.js';
+import { buildTestHub, post, type TestHub } from '../helpers/hub.js';
+
+let neural: UseLiteEmbedder;
+beforeAll(async () => {
+  neural = createUseLiteEmbedder();
+  expect(await neural.ready).toBe(true);
+});
+afterAll(() => neural.close());
+
+let hub: TestHub;
+beforeAll(async () => {
+  hub = await buildTestHub({ embedder: neural });
+});
+afterAll(() => hub.close());
+
+describe('semantic recall with use-lite', () => {
+  it('answers a paraphrase that shares no content word, and abstains on what was never said', async () => {
+    const { memory } = hub.services;
+    for (const fact of ['Maya works as a paediatric nurse at St Anne\'s', 'Maya plays five-a-side football on Thursdays', 'Maya is allergic to penicillin'])
+      await memory.remember(RememberInput.parse({ entity_name: 'Maya', fact }));
+    const drug = await memory.recall(RecallInput.parse({ query: 'which antibiotic must Maya avoid' }));
+    expect(drug.mode_used).toBe('hybrid');
+    expect(drug.results[0].fact).toMatch(/penicillin/);
+    const never = await memory.recall(RecallInput.parse({ query: 'what colour is the garage door' }));
+    expect(never.results).toEqual([]);
+  });
+});
+
+describe('search_sessions with use-lite', () => {
+  it('finds a conversation by meaning, ranks it first, and returns nothing for an unrelated question', async () => {
+    const { episodic } = hub.services;
+    const talk = async (entity_name: string, turns: string[]) => {
+      const { session_id } = episodic.openSession({ entity_name, meta: {} });
+      for (const content of turns) episodic.logTurn({ session_id, role: 'user', content });
+      await episodic.closeSession({ session_id });
+      return session_id;
+    };
+    const party = await talk('Anna', ["Let's book the trampoline park for Maya's birthday on the 14th", 'Twelve children are coming']);
+    await talk('Brian', ['The boiler makes a banging noise when the heating starts', 'The plumber bled the radiators']);
+    const r = await episodic.searchSessions({ query: "where is our daughter's celebration being held", limit: 10 });
+    expect(r.results[0]?.session_id).toBe(party);
+    const none = await episodic.searchSessions({ query: 'how much is the council tax this year', limit: 10 });
+    expect(none.results).toEqual([]);
+  });
+
+  it('cross_query carries the semantic session hit', async () => {
+    const r = await post(hub, '/cross_query', { query: "the party for Maya's birthday" });
+    expect(r.status).toBe(200);
+    expect(r.body.results.some((x: { tier: string }) => x.tier === 'session')).toBe(true);
+  });
+});
+
+describe('check_intentions with use-lite', () => {
+  it('fires on a paraphrased trigger and stays quiet on an unrelated text', async () => {
+    const { prospective } = hub.services;
+    await prospective.intend({ entity_name: 'Anna', trigger_text: 'when I go grocery shopping', action_text: 'buy oat milk', once: false });
+    const fired = await prospective.check({ text: "I'm at the supermarket now" });
+    expect(fired.triggered.map((t) => t.action_text)).toEqual(['buy oat milk']);
+    const quiet = await prospective.check({ text: 'The cat is asleep on the sofa' });
+    expect(quiet.triggered).toEqual([]);
+  });
+});
