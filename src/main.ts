@@ -11,7 +11,6 @@ import { createIntegrity, type Integrity } from './db/integrity.js';
 import { join } from 'node:path';
 import { buildApp } from './http/app.js';
 import { systemClock, type Clock } from './lib/clock.js';
-import { acquireLock } from './db/locks.js';
 import { HubError, isHubError } from './lib/errors.js';
 import { createServices, type Services } from './services.js';
 import { startMqtt, type MqttDoor } from './mqtt/index.js';
@@ -49,24 +48,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
   const { config } = opts;
   let mqttError: string | undefined;
   const clock = opts.clock ?? systemClock;
-  const release = opts.exclusive && config.data_dir !== ':memory:' ? acquireLock(config.data_dir, 'exclusive') : undefined;
-  let db: Db;
-  try {
-    db = openDatabase({ dataDir: config.data_dir, ...(release ? { lock: 'none' as const } : {}) });
-  } catch (e) {
-    release?.();
-    throw e;
-  }
-  if (release) {
-    const close = db.close.bind(db);
-    db.close = () => {
-      try {
-        return close();
-      } finally {
-        release();
-      }
-    };
-  }
+  const db = openDatabase({ dataDir: config.data_dir, lock: opts.exclusive ? 'exclusive' : 'shared' });
   const integrity = createIntegrity(config.data_dir === ':memory:' ? ':memory:' : join(config.data_dir, 'hearth.db'));
   // Until the HTTP app (and its logger) exists, log to stderr.
   let logTo = (msg: string) => console.error(msg);

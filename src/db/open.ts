@@ -23,8 +23,8 @@ export interface OpenOptions {
   /** Directory for the database; created 0700. Use ':memory:' only in unit tests. */
   dataDir: string;
   fileName?: string;
-  /** 'none' only for a caller that already holds the exclusive lock (restore). */
-  lock?: 'shared' | 'none';
+  /** 'exclusive': the data dir to itself (import); 'none' only for a caller that already holds the exclusive lock (restore). */
+  lock?: 'shared' | 'exclusive' | 'none';
   /** Refuse an empty database with a `.before-restore-*` copy beside it (default true; restore: false). */
   keptCheck?: boolean;
   /** Where notices go (the pre-migration backup line); default stderr. */
@@ -40,7 +40,7 @@ export function openDatabase({ dataDir, fileName = 'hearth.db', lock = 'shared',
   let db: Db | undefined;
   try {
     if (!existsSync(dataDir)) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    if (lock === 'shared') release = acquireLock(dataDir, 'shared');
+    if (lock !== 'none') release = acquireLock(dataDir, lock);
     if (keptCheck) refuseInterruptedRestore(dataDir, fileName, path);
     assertWhole(path);
     if (!existsSync(path)) closeSync(openSync(path, 'wx', 0o600)); // SQLite gives -wal/-shm the same mode

@@ -2,21 +2,12 @@
 import type { FastifyRequest } from 'fastify';
 import { trustLabel } from '../../lib/schema.js';
 import { CATEGORIES } from '../../tiers/memory/memory.schemas.js';
+import type { RecallHit } from '../../tiers/memory/recall.js';
 import { html, seg, type Html } from './html.js';
 import { confidence, csrfField, when } from './layout.js';
 
-export interface MemoryView {
-  id: number;
-  entity_name: string;
-  fact: string;
-  category: string;
-  confidence: number;
-  effective_confidence: number;
-  source: string;
-  source_trust: number;
-  fact_key: string | null;
-  last_confirmed: number;
-}
+/** The fields of a recall hit that a row shows. */
+export type MemoryView = Pick<RecallHit, 'id' | 'entity_name' | 'fact' | 'category' | 'confidence' | 'effective_confidence' | 'source' | 'source_trust' | 'fact_key' | 'last_confirmed'>;
 
 export const MEMORY_HEAD = ['Fact', 'Category', 'Trust', 'Confidence', 'Last confirmed', 'Actions'];
 export const MEMORY_HEAD_WITH_ENTITY = ['Entity', ...MEMORY_HEAD];
