@@ -3,7 +3,7 @@ import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
 import { nameKey } from '../../lib/names.js';
-import { UNKNOWN_TYPE } from './entity-types.js';
+import { fillTypeStatement, UNKNOWN_TYPE } from './entity-types.js';
 
 export interface EntityRow {
   id: number;
@@ -30,7 +30,7 @@ export function createEntitiesRepo(db: Db, clock: Clock) {
   const byKey = db.prepare('SELECT * FROM entities WHERE name_key = ?');
   const byId = db.prepare('SELECT * FROM entities WHERE id = ?');
   const insert = db.prepare('INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, ?, ?, ?, ?)');
-  const fillType = db.prepare(`UPDATE entities SET type = ?, updated = ? WHERE id = ? AND type = '${UNKNOWN_TYPE}'`);
+  const fillType = fillTypeStatement(db);
   const list = db.prepare(
     `SELECT e.*, (SELECT count(*) FROM memories m WHERE m.entity_id = e.id AND m.status = 'active') AS memory_count
        FROM entities e ORDER BY e.name_key LIMIT ? OFFSET ?`,

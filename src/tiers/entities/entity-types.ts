@@ -10,7 +10,12 @@
  * - Zigbee2MQTT and Tasmota: `device`. OwnTracks users: `person`.
  * - `locate`: the object is an `object` and its container a `room` unless the call says otherwise.
  */
+import type { Db } from '../../db/open.js';
+
 export const UNKNOWN_TYPE = 'unknown';
+
+/** The one statement that fills a type in: `run(type, now, id)` changes an entity only while it is unknown. */
+export const fillTypeStatement = (db: Db) => db.prepare(`UPDATE entities SET type = ?, updated = ? WHERE id = ? AND type = '${UNKNOWN_TYPE}'`);
 
 const HA_DOMAIN_TYPES: Record<string, string> = {
   sensor: 'sensor',

@@ -3,7 +3,7 @@
  * hot path is one INSERT per reading inside a batched transaction.
  */
 import type { Db } from '../../db/open.js';
-import { UNKNOWN_TYPE } from '../entities/entity-types.js';
+import { fillTypeStatement, UNKNOWN_TYPE } from '../entities/entity-types.js';
 import type { Clock } from '../../lib/clock.js';
 import { HubError } from '../../lib/errors.js';
 import { nameKey } from '../../lib/names.js';
@@ -70,7 +70,7 @@ export function createReadingsRepo(db: Db, clock: Clock, seriesIndex?: SeriesInd
   const findEntity = db.prepare('SELECT id FROM entities WHERE name_key = ?');
   const seriesByName = db.prepare('SELECT s.id, s.value_type, s.unit FROM series s JOIN entities e ON e.id = s.entity_id WHERE e.name_key = ? AND s.metric = ?');
   const insertEntity = db.prepare("INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, ?, '{}', ?, ?)");
-  const fillType = db.prepare(`UPDATE entities SET type = ?, updated = ? WHERE id = ? AND type = '${UNKNOWN_TYPE}'`);
+  const fillType = fillTypeStatement(db);
   const findSeries = db.prepare('SELECT id, value_type, unit FROM series WHERE entity_id = ? AND metric = ?');
   const insertSeries = db.prepare('INSERT INTO series (entity_id, metric, unit, value_type, created) VALUES (?, ?, ?, ?, ?)');
   const setUnit = db.prepare('UPDATE series SET unit = ? WHERE id = ?');
