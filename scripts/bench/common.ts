@@ -7,6 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { percentile } from '../lib/eval-hub.js';
+import type { Db } from '../../src/db/open.js';
+import { vectorTables } from '../../src/db/vectors.js';
 
 /** Nearest-rank percentile, shared with the eval scripts. */
 export { percentile };
@@ -104,4 +106,45 @@ export async function freePort(): Promise<number> {
       s.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * The baseline every recall row is compared with: a raw sqlite-vec float KNN (exact, `float[dim]`,
+ * cosine) over the same vectors as the hub's index. The hub searches binary codes and re-ranks
+ * exactly (src/db/vectors.ts), so the bench builds this float table once from the index's float side
+ * table and returns `knn(vector, k)` → memory ids, nearest first.
+ */
+export function exactKnn(db: Db): (vector: Float32Array, k: number) => { memory_id: number; distance: number }[] {
+  const [live] = vectorTables(db);
+  const dim = (db.prepare('SELECT dim FROM embed_meta WHERE id = 1').get() as { dim: number }).dim;
+  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS bench_exact_knn USING vec0(memory_id INTEGER PRIMARY KEY, embedding float[${dim}] distance_metric=cosine)`);
+  const have = (db.prepare('SELECT count(*) AS n FROM bench_exact_knn').get() as { n: number }).n;
+  const want = (db.prepare(`SELECT count(*) AS n FROM ${live}_f`).get() as { n: number }).n;
+  if (have !== want) {
+    db.exec('DELETE FROM bench_exact_knn');
+    const rows = db.prepare(`SELECT memory_id, embedding FROM ${live}_f`).all() as { memory_id: number; embedding: Buffer }[];
+    const ins = db.prepare('INSERT INTO bench_exact_knn (memory_id, embedding) VALUES (?, ?)');
+    db.transaction(() => rows.forEach((r) => ins.run(BigInt(r.memory_id), r.embedding)))();
+  }
+  const stmt = db.prepare('SELECT memory_id, distance FROM bench_exact_knn WHERE embedding MATCH ? AND k = ?');
+  return (vector, k) => (stmt.all(vector, BigInt(k)) as { memory_id: number | bigint; distance: number }[]).map((r) => ({ memory_id: Number(r.memory_id), distance: r.distance }));
+}
+
+/**
+ * Agreement of the index's KNN with the exact one, tie-aware: the share of the exact top-k
+ * similarities (as a multiset, to 1e-6) that the index's top-k also has.
+ */
+export function knnAgreement(exact: { distance: number }[], got: { similarity: number }[]): number {
+  const want = exact.map((r) => Math.round((1 - r.distance) * 1e6));
+  const have = new Map<number, number>();
+  for (const h of got) {
+    const s = Math.round(h.similarity * 1e6);
+    have.set(s, (have.get(s) ?? 0) + 1);
+  }
+  let hit = 0;
+  for (const s of want) {
+    const n = have.get(s) ?? 0;
+    if (n > 0) (hit++, have.set(s, n - 1));
+  }
+  return want.length ? hit / want.length : 1;
 }

@@ -11,7 +11,7 @@ import { createServer } from 'node:net';
 import { Aedes } from 'aedes';
 import { createLocalEmbedder } from '../../src/ai/local-embedder.js';
 import { openDatabase } from '../../src/db/open.js';
-import { prng, summarize, since } from './common.js';
+import { exactKnn, prng, summarize, since } from './common.js';
 import { entities, queries } from './household.js';
 import { scanMs } from './patterns.js';
 
@@ -25,11 +25,11 @@ if (mode === 'broker') {
   const db = openDatabase({ dataDir: arg });
   const qs = queries(prng(Number(n)), entities(prng(20_260_101)), 300);
   const vectors = await createLocalEmbedder().embed(qs.map((q) => q.query));
-  const knn = db.prepare('SELECT memory_id, distance FROM memory_vectors WHERE embedding MATCH ? AND k = 10');
-  for (const v of vectors.slice(0, 10)) knn.all(v);
+  const knn = exactKnn(db);
+  for (const v of vectors.slice(0, 10)) knn(v, 10);
   const lat = vectors.map((v) => {
     const t0 = performance.now();
-    knn.all(v);
+    knn(v, 10);
     return since(t0);
   });
   db.close();

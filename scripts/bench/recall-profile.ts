@@ -9,7 +9,7 @@ import { RecallInput } from '../../src/tiers/memory/memory.schemas.js';
 import { coverage, DEFAULT_TUNING, gateFor } from '../../src/tiers/memory/recall.js';
 import { ftsMatch, terms } from '../../src/tiers/memory/text-match.js';
 import type { GrowingStore } from './recall-store.js';
-import { since, summarize } from './common.js';
+import { exactKnn, since, summarize } from './common.js';
 import type { HouseholdQuery } from './household.js';
 
 /** Mean/p95 per step, as printed. */
@@ -24,7 +24,7 @@ const CANDIDATES = 60; // recall.ts: max(CANDIDATES, top_k × 4) with the defaul
 export async function profileRecall(h: Pick<GrowingStore, 'services' | 'db' | 'clock'>, qs: HouseholdQuery[]): Promise<StageTimes> {
   const { embedder, vectors, memory, entities } = h.services;
   const repo = memory.repo;
-  const rawKnn = h.db.prepare(`SELECT memory_id, distance FROM memory_vectors WHERE embedding MATCH ? AND k = ${CANDIDATES}`);
+  const rawKnn = exactKnn(h.db);
   const minSim = gateFor(DEFAULT_TUNING, embedder.provider).floor;
   const t: Record<string, number[]> = {};
   const add = (k: string, ms: number) => (t[k] ??= []).push(ms);
@@ -39,8 +39,8 @@ export async function profileRecall(h: Pick<GrowingStore, 'services' | 'db' | 'c
     const entityId = q.entity_name === undefined ? undefined : entities.find(q.entity_name)?.id;
     const filter = { entityId };
     const [qv] = await time('embed query', () => embedder.embed([q.query]));
-    await time('raw vec0 KNN k=60 (no filter)', () => rawKnn.all(qv));
-    const hits = await time('vectors.knn k=60 (+active/entity filter)', () => vectors.knn(qv, CANDIDATES, { entityId, activeOnly: true }));
+    await time('raw float vec0 KNN k=60, exact (no filter)', () => rawKnn(qv, CANDIDATES));
+    const hits = await time('vectors.knn k=60: binary codes + exact re-rank (+active/entity filter)', () => vectors.knn(qv, CANDIDATES, { entityId, activeOnly: true }));
     const vecIds = hits.filter((x) => x.similarity >= minSim).map((x) => x.memory_id);
     const qTerms = await time('terms(query)', () => terms(q.query));
     const match = ftsMatch(qTerms);

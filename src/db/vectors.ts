@@ -6,16 +6,25 @@
  * keyword and says so) and new writes are left `pending` until `hearth reembed` rebuilds the index —
  * vectors of two models are never mixed.
  *
+ * Layout: two tables per index. `<name>` is a vec0 table of *binary* codes (`bit[dim]`, one sign bit
+ * per dimension, 64 bytes for 512-d) with the metadata columns `entity_id`, `active` and `category`,
+ * so a KNN filters inside the index; `<name>_f` is a plain table of the exact float32 vectors. A
+ * search takes the OVERSAMPLE × k nearest codes by Hamming distance, then re-ranks them by the exact
+ * cosine from `<name>_f` (a primary-key lookup each), so the similarities recall sees are exact and
+ * only the candidate set is approximate. Measured at 50k use-lite vectors (`npm run bench -- --only
+ * neural`, docs/recall-quality.md): a float KNN reads 2 KB per vector, the binary one 64 bytes; the
+ * agreement of the re-ranked top-k with an exact float KNN is printed by the bench. sqlite-vec's
+ * `int8[]` was measured too and was slower than `float[]` (no SIMD path in 0.1.9). Indexes made by
+ * earlier versions (one `float[]` vec0 table) are converted at open, in one transaction.
+ *
  * Switching models without a gap (`rebuildBeside` → `putNext` … → `swapNext`): the new model's
- * vectors are written into a second vec0 table beside the live one while the live index (stale for
- * the new model, so recall answers by keyword) keeps serving; the swap — drop the old table, point
+ * vectors are written into a second index beside the live one while the live index (stale for
+ * the new model, so recall answers by keyword) keeps serving; the swap — drop the old tables, point
  * `vector_index.live` at the new one, rewrite `embed_meta` — is one transaction, so a crash
  * mid-rebuild leaves the old index and a resumable cursor. vec0 cannot `ALTER TABLE … RENAME`
  * (its shadow tables keep the old name), hence two names used in turn and a pointer row.
  *
  * vec0 wants BigInt for integer keys and INTEGER metadata columns (JS numbers are rejected).
- * Metadata columns `entity_id`, `active` and `category` let the KNN query filter inside the index,
- * so entity-scoped recall stays exact instead of post-filtering a global top-k.
  */
 import type { Db } from './open.js';
 import { statementCache } from './statements.js';
@@ -35,6 +44,21 @@ export interface KnnFilter {
   category?: string;
 }
 
+/** Codes fetched per result before the exact re-rank (agreement with exact search: the neural bench). */
+export const OVERSAMPLE = 3;
+/** …but never fewer than this many (small k still gets a wide enough net). */
+const MIN_CODES = 180;
+
+/** The float side table of a vec0 code table. */
+const floats = (name: string) => `${name}_f`;
+
+/** The vec0 tables of the live index and of one being built (for code that moves memories between entities). */
+export function vectorTables(db: Db): string[] {
+  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'vector_index'").get()) return [];
+  const r = db.prepare('SELECT live, next FROM vector_index WHERE id = 1').get() as { live: string; next: string | null } | undefined;
+  return [r?.live, r?.next].filter((n): n is string => !!n && !!db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(n));
+}
+
 export function createVectorStore(db: Db, embedder: Embedder) {
   const prepared = statementCache(db);
   let state: VectorState = 'stale';
@@ -51,16 +75,47 @@ export function createVectorStore(db: Db, embedder: Embedder) {
   let live = indexRow().live;
   const other = (name: string) => (name === 'memory_vectors' ? 'memory_vectors_b' : 'memory_vectors');
 
-  const createTable = (dim: number, name = live) =>
+  const createTable = (dim: number, name = live) => {
     db.exec(
       `CREATE VIRTUAL TABLE IF NOT EXISTS ${name} USING vec0(
          memory_id INTEGER PRIMARY KEY,
-         embedding float[${dim}] distance_metric=cosine,
+         embedding bit[${bitsFor(dim)}],
          entity_id INTEGER,
          active INTEGER,
          category TEXT
        )`,
     );
+    db.exec(`CREATE TABLE IF NOT EXISTS ${floats(name)} (memory_id INTEGER PRIMARY KEY, embedding BLOB NOT NULL)`);
+  };
+  const dropTables = (name: string) => db.exec(`DROP TABLE IF EXISTS ${name}; DROP TABLE IF EXISTS ${floats(name)}`);
+  const isLegacy = (name: string) => /float\[/.test((db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(name) as { sql: string } | undefined)?.sql ?? '');
+
+  // An index of the earlier layout (one float[] vec0 table): convert it in one transaction; a
+  // half-built one beside it is dropped (the next rebuild starts over).
+  if (isLegacy(live)) {
+    const meta = db.prepare('SELECT dim FROM embed_meta WHERE id = 1').get() as { dim: number } | undefined;
+    const target = other(live);
+    db.transaction(() => {
+      const r = indexRow();
+      if (r.next) dropTables(r.next);
+      dropTables(target);
+      createTable(meta?.dim ?? embedder.dim, target);
+      const put = tableStmts(target).upsertStmt;
+      const putF = db.prepare(`INSERT INTO ${floats(target)} (memory_id, embedding) VALUES (?, ?)`);
+      // Point reads by id (a statement cannot iterate while others write; `.all()` would hold every vector at once).
+      const ids = db.prepare(`SELECT memory_id FROM ${live}`).pluck().all() as (number | bigint)[];
+      const one = db.prepare(`SELECT embedding, entity_id, active, category FROM ${live} WHERE memory_id = ?`);
+      for (const id of ids) {
+        const row = one.get(BigInt(id)) as { embedding: Buffer; entity_id: bigint | number; active: bigint | number; category: string };
+        const v = new Float32Array(row.embedding.buffer.slice(row.embedding.byteOffset, row.embedding.byteOffset + row.embedding.byteLength));
+        put.run(BigInt(id), padded(v), BigInt(row.entity_id), BigInt(row.active), row.category);
+        putF.run(Number(id), row.embedding);
+      }
+      db.exec(`DROP TABLE ${live}`);
+      db.prepare('UPDATE vector_index SET live = ?, next = NULL, next_model = NULL, next_dim = NULL, next_cursor = 0 WHERE id = 1').run(target);
+    })();
+    live = target;
+  }
 
   const refresh = () => {
     stored = db.prepare('SELECT provider, model, dim FROM embed_meta WHERE id = 1').get() as typeof stored;
@@ -81,14 +136,29 @@ export function createVectorStore(db: Db, embedder: Embedder) {
   refresh();
 
   type Stmt = ReturnType<Db['prepare']> & { run(...params: unknown[]): unknown };
-  const tableStmts = (name: string) => ({
-    upsertStmt: db.prepare(`INSERT INTO ${name} (memory_id, embedding, entity_id, active, category) VALUES (?, ?, ?, ?, ?)`) as Stmt,
-    deleteStmt: db.prepare(`DELETE FROM ${name} WHERE memory_id = ?`) as Stmt,
-    activeStmt: db.prepare(`UPDATE ${name} SET active = ? WHERE memory_id = ?`) as Stmt,
-  });
-  let liveStmts: ReturnType<typeof tableStmts> | undefined;
+  function tableStmts(name: string) {
+    return {
+      upsertStmt: db.prepare(`INSERT INTO ${name} (memory_id, embedding, entity_id, active, category) VALUES (?, vec_quantize_binary(?), ?, ?, ?)`) as Stmt,
+      deleteStmt: db.prepare(`DELETE FROM ${name} WHERE memory_id = ?`) as Stmt,
+      activeStmt: db.prepare(`UPDATE ${name} SET active = ? WHERE memory_id = ?`) as Stmt,
+      putFloat: db.prepare(`INSERT OR REPLACE INTO ${floats(name)} (memory_id, embedding) VALUES (?, ?)`) as Stmt,
+      deleteFloat: db.prepare(`DELETE FROM ${floats(name)} WHERE memory_id = ?`) as Stmt,
+    };
+  }
+  type TableStmts = ReturnType<typeof tableStmts>;
+  const write = (t: TableStmts, memoryId: number, entityId: number, category: string, active: boolean, vector: Float32Array) => {
+    // vec0 has no UPSERT semantics for the primary key: delete first.
+    t.deleteStmt.run(BigInt(memoryId));
+    t.upsertStmt.run(BigInt(memoryId), padded(vector), BigInt(entityId), BigInt(active ? 1 : 0), category);
+    t.putFloat.run(memoryId, vector);
+  };
+  const erase = (t: TableStmts, memoryId: number) => {
+    t.deleteStmt.run(BigInt(memoryId));
+    t.deleteFloat.run(memoryId);
+  };
+  let liveStmts: TableStmts | undefined;
   const stmts = () => (liveStmts ??= tableStmts(live));
-  let nextStmts: ReturnType<typeof tableStmts> | undefined;
+  let nextStmts: TableStmts | undefined;
   /** The table being built for the current embedder, if any. */
   const building = () => {
     const r = indexRow();
@@ -98,6 +168,13 @@ export function createVectorStore(db: Db, embedder: Embedder) {
     const r = building();
     if (!r) return undefined;
     return (nextStmts ??= tableStmts(r.next!));
+  };
+  /** Exact cosine of `vector` with each of `ids` from the float table, best first. */
+  const exact = (vector: Float32Array, ids: number[]): VectorHit[] => {
+    if (!ids.length) return [];
+    const rows = prepared(`SELECT memory_id, vec_distance_cosine(embedding, ?) AS distance FROM ${floats(live)} WHERE memory_id IN (SELECT value FROM json_each(?))`)
+      .all(vector, JSON.stringify(ids)) as { memory_id: number; distance: number }[];
+    return rows.map((r) => ({ memory_id: r.memory_id, similarity: 1 - r.distance })).sort((a, b) => b.similarity - a.similarity || a.memory_id - b.memory_id);
   };
 
   return {
@@ -114,16 +191,14 @@ export function createVectorStore(db: Db, embedder: Embedder) {
     /** Stores one vector; caller runs inside its transaction. No-op (returns false) when stale. */
     put(memoryId: number, entityId: number, category: string, active: boolean, vector: Float32Array): boolean {
       if (state !== 'ready') return false;
-      const { upsertStmt } = stmts();
-      // vec0 has no UPSERT semantics for the primary key: delete first.
-      stmts().deleteStmt.run(BigInt(memoryId));
-      upsertStmt.run(BigInt(memoryId), vector, BigInt(entityId), BigInt(active ? 1 : 0), category);
+      write(stmts(), memoryId, entityId, category, active, vector);
       return true;
     },
     remove(memoryId: number): void {
-      next()?.deleteStmt.run(BigInt(memoryId));
+      const n = next();
+      if (n) erase(n, memoryId);
       if (state !== 'ready') return;
-      stmts().deleteStmt.run(BigInt(memoryId));
+      erase(stmts(), memoryId);
     },
     setActive(memoryId: number, active: boolean): void {
       next()?.activeStmt.run(BigInt(active ? 1 : 0), BigInt(memoryId));
@@ -139,7 +214,7 @@ export function createVectorStore(db: Db, embedder: Embedder) {
       if (r) return r.next_cursor;
       const name = other(live);
       db.transaction(() => {
-        db.exec(`DROP TABLE IF EXISTS ${name}`);
+        dropTables(name);
         createTable(embedder.dim, name);
         db.prepare('UPDATE vector_index SET next = ?, next_model = ?, next_dim = ?, next_cursor = 0 WHERE id = 1').run(name, embedder.model, embedder.dim);
       })();
@@ -150,14 +225,14 @@ export function createVectorStore(db: Db, embedder: Embedder) {
     putNext(memoryId: number, entityId: number, category: string, active: boolean, vector: Float32Array | null): void {
       const n = next();
       if (!n) throw new Error('no index is being built');
-      n.deleteStmt.run(BigInt(memoryId));
-      if (vector && vector.some((x) => x !== 0)) n.upsertStmt.run(BigInt(memoryId), vector, BigInt(entityId), BigInt(active ? 1 : 0), category);
+      erase(n, memoryId);
+      if (vector && vector.some((x) => x !== 0)) write(n, memoryId, entityId, category, active, vector);
       db.prepare('UPDATE vector_index SET next_cursor = max(next_cursor, ?) WHERE id = 1').run(memoryId);
     },
     /** Vectors in the index being built (progress), or null when none is. */
     nextCount(): number | null {
       const r = building();
-      return r ? (db.prepare(`SELECT count(*) AS n FROM ${r.next}`).get() as { n: number }).n : null;
+      return r ? (db.prepare(`SELECT count(*) AS n FROM ${floats(r.next!)}`).get() as { n: number }).n : null;
     },
     /**
      * Makes the built index live in one transaction: drops the old one, records the new fingerprint,
@@ -167,7 +242,7 @@ export function createVectorStore(db: Db, embedder: Embedder) {
       const r = building();
       if (!r) return false;
       db.transaction(() => {
-        db.exec(`DROP TABLE IF EXISTS ${live}`);
+        dropTables(live);
         db.prepare('UPDATE vector_index SET live = next, next = NULL, next_model = NULL, next_dim = NULL, next_cursor = 0 WHERE id = 1').run();
         db.prepare('DELETE FROM embed_meta').run();
         db.prepare('INSERT INTO embed_meta (id, provider, model, dim, updated) VALUES (1, ?, ?, ?, ?)').run(embedder.provider, embedder.model, embedder.dim, Date.now() / 1000);
@@ -179,24 +254,21 @@ export function createVectorStore(db: Db, embedder: Embedder) {
       return true;
     },
     /**
-     * Cosine of `vector` with each of `ids` by point lookups — for a handful of ids (one entity's
-     * facts) far cheaper than a KNN, whose metadata filter still scans every stored vector.
+     * Exact cosine of `vector` with each of `ids` (one entity's facts, keyword candidates), best
+     * first: primary-key lookups in the float table, far cheaper than a KNN.
      */
     similarTo(vector: Float32Array, ids: number[]): VectorHit[] {
-      if (state !== 'ready' || !ids.length) return [];
-      const one = prepared(`SELECT vec_distance_cosine(embedding, ?) AS distance FROM ${live} WHERE memory_id = ?`);
-      const out: VectorHit[] = [];
-      for (const id of ids) {
-        const r = one.get(vector, BigInt(id)) as { distance: number } | undefined;
-        if (r) out.push({ memory_id: id, similarity: 1 - r.distance });
-      }
-      return out.sort((a, b) => b.similarity - a.similarity);
+      if (state !== 'ready') return [];
+      return exact(vector, ids);
     },
-    /** K nearest memories by cosine, filtered inside the index. */
+    /**
+     * K nearest memories by cosine, filtered inside the index: OVERSAMPLE × k candidates by their
+     * binary codes, re-ranked by the exact cosine.
+     */
     knn(vector: Float32Array, k: number, filter: KnnFilter = {}): VectorHit[] {
       if (state !== 'ready') return [];
-      const where = ['embedding MATCH ?', 'k = ?'];
-      const params: unknown[] = [vector, BigInt(k)];
+      const where = ['embedding MATCH vec_quantize_binary(?)', 'k = ?'];
+      const params: unknown[] = [padded(vector), BigInt(Math.max(k * OVERSAMPLE, MIN_CODES))];
       if (filter.entityId !== undefined) {
         where.push('entity_id = ?');
         params.push(BigInt(filter.entityId));
@@ -206,16 +278,15 @@ export function createVectorStore(db: Db, embedder: Embedder) {
         where.push('category = ?');
         params.push(filter.category);
       }
-      const rows = prepared(`SELECT memory_id, distance FROM ${live} WHERE ${where.join(' AND ')} ORDER BY distance`)
-        .all(...params) as { memory_id: number; distance: number }[];
-      return rows.map((r) => ({ memory_id: Number(r.memory_id), similarity: 1 - r.distance }));
+      const codes = prepared(`SELECT memory_id FROM ${live} WHERE ${where.join(' AND ')}`).all(...params) as { memory_id: number | bigint }[];
+      return exact(vector, codes.map((r) => Number(r.memory_id))).slice(0, k);
     },
     /** Drops the index and re-creates it for the current embedder; every memory becomes pending. */
     rebuild(): void {
       db.transaction(() => {
-        db.exec(`DROP TABLE IF EXISTS ${live}`);
+        dropTables(live);
         const r = indexRow();
-        if (r.next) db.exec(`DROP TABLE IF EXISTS ${r.next}`);
+        if (r.next) dropTables(r.next);
         db.prepare('UPDATE vector_index SET next = NULL, next_model = NULL, next_dim = NULL, next_cursor = 0 WHERE id = 1').run();
         db.prepare('DELETE FROM embed_meta').run();
         db.prepare("UPDATE memories SET embed_state = 'pending'").run();
@@ -226,3 +297,15 @@ export function createVectorStore(db: Db, embedder: Embedder) {
   };
 }
 export type VectorStore = ReturnType<typeof createVectorStore>;
+
+/** bit[] columns need a multiple of 8 dimensions. */
+const bitsFor = (dim: number) => Math.ceil(dim / 8) * 8;
+
+/** The vector zero-padded to a multiple of 8 (a zero quantises to a 0 bit, the same in every code). */
+function padded(v: Float32Array): Float32Array {
+  const n = bitsFor(v.length);
+  if (n === v.length) return v;
+  const out = new Float32Array(n);
+  out.set(v);
+  return out;
+}

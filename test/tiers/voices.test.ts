@@ -11,6 +11,8 @@ import { prng } from '../../scripts/lib/prng.js';
 import { VOICE_MATCH_THRESHOLD } from '../../src/tiers/voices/prints.js';
 import { HubError } from '../../src/lib/errors.js';
 import { buildTestHub, get, post, type TestHub } from '../helpers/hub.js';
+import { createLocalEmbedder } from '../../src/ai/local-embedder.js';
+import { vectorTables } from '../../src/db/vectors.js';
 
 const DIM = 192;
 const rand = prng(15).next;
@@ -150,6 +152,26 @@ describe('merge', () => {
     expect(hub.db.prepare('SELECT samples FROM voiceprints v JOIN entities e ON e.id = v.entity_id WHERE e.name = ?').get('Brian')).toEqual({ samples: 2 });
     expect(hub.services.audit.query({ op: 'voice.merge', limit: 5 })).toHaveLength(1);
     expect((await post(hub, '/voices/merge', { source_name: src, target_name: 'Brian' })).status).toBe(404);
+  });
+});
+
+describe('merge after a model switch', () => {
+  it('moves the vectors of the live index, whichever of the two tables it is', async () => {
+    await post(hub, '/remember', { entity_name: 'Carl', fact: 'Carl drinks oat milk with his porridge' });
+    await post(hub, '/remember', { entity_name: 'Brian', fact: 'Brian likes jazz in the evening' });
+    await hub.stop();
+    // A different model (dimension) on the same data dir: the index is rebuilt beside and swapped.
+    const dir = hub.dir;
+    const switched = await buildTestHub({ dir, embedder: createLocalEmbedder({ dim: 256 }) });
+    try {
+      expect((await switched.services.reembed.run()).state).toBe('done');
+      expect(vectorTables(switched.db)).toEqual(['memory_vectors_b']);
+      expect((await post(switched, '/voices/merge', { source_name: 'Carl', target_name: 'Brian' })).status).toBe(200);
+      const r = await post(switched, '/recall', { query: 'oat milk porridge', entity_name: 'Brian', mode: 'vector' });
+      expect(r.body.results.map((x: any) => x.fact)).toEqual(['Carl drinks oat milk with his porridge']);
+    } finally {
+      await switched.close();
+    }
   });
 });
 

@@ -15,6 +15,7 @@
  */
 import type { Db } from '../../db/open.js';
 import { indexText, terms } from '../memory/text-match.js';
+import { vectorTables } from '../../db/vectors.js';
 import { blend, type PrintStore } from './prints.js';
 
 export interface MergeCounts { [tableColumn: string]: { source: number; target: number } }
@@ -75,10 +76,11 @@ export function moveEntity(db: Db, prints: PrintStore, src: number, dst: number,
 
   // vec0 metadata and keyword terms carry the entity (its id, its name): refresh them.
   const ids = db.prepare('SELECT id, fact FROM memories WHERE entity_id = ?').all(dst) as { id: number; fact: string }[];
-  const hasVec = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'memory_vectors'").get();
+  // (the live index and one being built beside it)
+  const vecTables = vectorTables(db);
   for (const m of ids) {
     db.prepare('UPDATE memory_fts SET terms = ? WHERE rowid = ?').run(terms(indexText(dstName, m.fact)).join(' '), m.id);
-    if (hasVec) db.prepare('UPDATE memory_vectors SET entity_id = ? WHERE memory_id = ?').run(BigInt(dst), BigInt(m.id));
+    for (const t of vecTables) db.prepare(`UPDATE ${t} SET entity_id = ? WHERE memory_id = ?`).run(BigInt(dst), BigInt(m.id));
   }
 
   // memories: one active row per fact_key
@@ -87,7 +89,7 @@ export function moveEntity(db: Db, prints: PrintStore, src: number, dst: number,
     const rows = db.prepare("SELECT id FROM memories WHERE entity_id = ? AND fact_key = ? AND status = 'active' ORDER BY valid_from DESC, id DESC").all(dst, fact_key) as { id: number }[];
     for (const old of rows.slice(1)) {
       db.prepare("UPDATE memories SET status = 'superseded', superseded_by = ?, valid_until = max(valid_from, ?), updated = ? WHERE id = ?").run(rows[0].id, now, now, old.id);
-      if (hasVec) db.prepare('UPDATE memory_vectors SET active = 0 WHERE memory_id = ?').run(BigInt(old.id));
+      for (const t of vecTables) db.prepare(`UPDATE ${t} SET active = 0 WHERE memory_id = ?`).run(BigInt(old.id));
     }
   }
 

@@ -1,0 +1,135 @@
+/**
+ * The vector index (src/db/vectors.ts): binary codes in vec0 for the search, exact float cosines
+ * from the side table for what recall sees; the conversion of an index of the earlier layout.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
+import { openDatabase, type Db } from '../../src/db/open.js';
+import { createVectorStore, vectorTables } from '../../src/db/vectors.js';
+import type { Embedder } from '../../src/ai/types.js';
+import { prng } from '../../scripts/lib/prng.js';
+import { tempDir } from '../helpers/hub.js';
+
+const DIM = 512;
+const NOISE = 1.0;
+
+
+const embedder = (dim = DIM, model = 'test-model'): Embedder => ({
+  provider: 'test',
+  model,
+  dim,
+  fingerprint: `${model}:${dim}`,
+  embed: async () => [],
+  ping: async () => true,
+});
+
+/** Unit vectors clustered around a few centres, like sentence embeddings of one household. */
+function vectors(n: number, dim: number, seed: number): Float32Array[] {
+  const rnd = prng(seed).next;
+  const gauss = () => Math.sqrt(-2 * Math.log(rnd() || 1e-9)) * Math.cos(2 * Math.PI * rnd());
+  const centres = Array.from({ length: 12 }, () => Float32Array.from({ length: dim }, gauss));
+  return Array.from({ length: n }, () => {
+    const c = centres[Math.floor(rnd() * centres.length)];
+    const v = Float32Array.from({ length: dim }, (_, i) => c[i] + NOISE * gauss());
+    const norm = Math.hypot(...v);
+    return v.map((x) => x / norm);
+  });
+}
+const cosine = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);
+
+let dir: string;
+let db: Db;
+beforeEach(() => {
+  dir = tempDir();
+  db = openDatabase({ dataDir: dir, keptCheck: false });
+});
+afterEach(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('vector index', () => {
+  it('finds the exact nearest neighbours through binary codes and reports exact cosines', () => {
+    const store = createVectorStore(db, embedder());
+    const vs = vectors(3000, DIM, 7);
+    db.transaction(() => vs.forEach((v, i) => store.put(i + 1, (i % 40) + 1, 'general', i % 9 !== 0, v)))();
+    // Questions near stored memories (each a perturbed copy of one), as a recall query is near its answer.
+    const rnd = prng(8).next;
+    const targets = Array.from({ length: 40 }, () => 1 + Math.floor(rnd() * vs.length)).filter((id) => (id - 1) % 9 !== 0);
+    const queries = targets.map((id) => {
+      const q = vs[id - 1].map((x) => x + (rnd() - 0.5) * 0.06);
+      const norm = Math.hypot(...q);
+      return q.map((x) => x / norm);
+    });
+    let agree = 0;
+    for (const [j, q] of queries.entries()) {
+      const exact = vs
+        .map((v, i) => ({ id: i + 1, s: cosine(q, v) }))
+        .filter((x) => (x.id - 1) % 9 !== 0)
+        .sort((a, b) => b.s - a.s)
+        .slice(0, 10);
+      const got = store.knn(q, 10, { activeOnly: true });
+      expect(got).toHaveLength(10);
+      expect(got[0].memory_id).toBe(targets[j]);
+      for (const h of got) expect(h.similarity).toBeCloseTo(cosine(q, vs[h.memory_id - 1]), 5);
+      for (let i = 1; i < got.length; i++) expect(got[i - 1].similarity).toBeGreaterThanOrEqual(got[i].similarity);
+      const ids = new Set(got.map((h) => h.memory_id));
+      agree += exact.filter((x) => ids.has(x.id)).length;
+    }
+    // Approximate only in the candidate set: nearly every exact top-10 member is found.
+    expect(agree / (queries.length * 10)).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('filters inside the index (entity, active, category) and looks up exact cosines by id', () => {
+    const store = createVectorStore(db, embedder());
+    const vs = vectors(600, DIM, 3);
+    db.transaction(() => vs.forEach((v, i) => store.put(i + 1, (i % 3) + 1, i % 2 ? 'habit' : 'general', true, v)))();
+    store.setActive(4, false);
+    const hits = store.knn(vs[3], 50, { entityId: 1, activeOnly: true, category: 'general' });
+    expect(hits.length).toBe(50);
+    for (const h of hits) {
+      expect((h.memory_id - 1) % 3).toBe(0);
+      expect((h.memory_id - 1) % 2).toBe(0);
+      expect(h.memory_id).not.toBe(4);
+    }
+    const some = store.similarTo(vs[0], [1, 2, 3, 99_999]);
+    expect(some.map((h) => h.memory_id).sort()).toEqual([1, 2, 3]);
+    expect(some[0]).toEqual({ memory_id: 1, similarity: expect.closeTo(1, 5) });
+    store.remove(1);
+    expect(store.similarTo(vs[0], [1])).toEqual([]);
+    expect(store.knn(vs[0], 600).some((h) => h.memory_id === 1)).toBe(false);
+  });
+
+  it('pads a dimension that is not a multiple of 8', () => {
+    const store = createVectorStore(db, embedder(100));
+    const vs = vectors(50, 100, 5);
+    db.transaction(() => vs.forEach((v, i) => store.put(i + 1, 1, 'general', true, v)))();
+    expect(store.knn(vs[7], 1)[0]).toEqual({ memory_id: 8, similarity: expect.closeTo(1, 5) });
+  });
+
+  it('converts an index of the earlier layout (one float[] vec0 table) in place, losing nothing', () => {
+    // The layout Hearth wrote before binary codes: vec0 float[] with the metadata columns.
+    db.exec(`CREATE VIRTUAL TABLE memory_vectors USING vec0(memory_id INTEGER PRIMARY KEY, embedding float[${DIM}] distance_metric=cosine, entity_id INTEGER, active INTEGER, category TEXT)`);
+    db.exec("CREATE TABLE vector_index (id INTEGER PRIMARY KEY CHECK (id = 1), live TEXT NOT NULL, next TEXT, next_model TEXT, next_dim INTEGER, next_cursor INTEGER NOT NULL DEFAULT 0)");
+    db.prepare("INSERT INTO vector_index (id, live) VALUES (1, 'memory_vectors')").run();
+    db.prepare('INSERT INTO embed_meta (id, provider, model, dim, updated) VALUES (1, ?, ?, ?, 0)').run('test', 'test-model', DIM);
+    const vs = vectors(400, DIM, 11);
+    const ins = db.prepare('INSERT INTO memory_vectors VALUES (?, ?, ?, ?, ?)');
+    vs.forEach((v, i) => ins.run(BigInt(i + 1), v, BigInt((i % 4) + 1), BigInt(i % 5 ? 1 : 0), 'general'));
+
+    const store = createVectorStore(db, embedder());
+    expect(store.state).toBe('ready');
+    const [live] = vectorTables(db);
+    expect(live).toBe('memory_vectors_b');
+    expect(db.prepare("SELECT count(*) n FROM sqlite_master WHERE name = 'memory_vectors'").get()).toEqual({ n: 0 });
+    expect(db.prepare(`SELECT count(*) n FROM ${live}`).get()).toEqual({ n: 400 });
+    expect(db.prepare(`SELECT count(*) n FROM ${live}_f`).get()).toEqual({ n: 400 });
+    // metadata kept: entity and active filters answer as before
+    const hits = store.knn(vs[2], 5, { entityId: 3, activeOnly: true });
+    expect(hits[0]).toEqual({ memory_id: 3, similarity: expect.closeTo(1, 5) });
+    expect(hits.every((h) => (h.memory_id - 1) % 4 === 2 && (h.memory_id - 1) % 5 !== 0)).toBe(true);
+    // a second open finds the new layout and converts nothing
+    createVectorStore(db, embedder());
+    expect(vectorTables(db)).toEqual(['memory_vectors_b']);
+  });
+});
