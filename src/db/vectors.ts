@@ -6,16 +6,19 @@
  * keyword and says so) and new writes are left `pending` until `hearth reembed` rebuilds the index —
  * vectors of two models are never mixed.
  *
- * Layout: two tables per index. `<name>` is a vec0 table of *binary* codes (`bit[dim]`, one sign bit
- * per dimension, 64 bytes for 512-d) with the metadata columns `entity_id`, `active` and `category`,
- * so a KNN filters inside the index; `<name>_f` is a plain table of the exact float32 vectors. A
- * search takes the OVERSAMPLE × k nearest codes by Hamming distance, then re-ranks them by the exact
- * cosine from `<name>_f` (a primary-key lookup each), so the similarities recall sees are exact and
- * only the candidate set is approximate. Measured at 50k use-lite vectors (`npm run bench -- --only
- * neural`, docs/recall-quality.md): a float KNN reads 2 KB per vector, the binary one 64 bytes; the
- * agreement of the re-ranked top-k with an exact float KNN is printed by the bench. sqlite-vec's
- * `int8[]` was measured too and was slower than `float[]` (no SIMD path in 0.1.9). Indexes made by
- * earlier versions (one `float[]` vec0 table) are converted at open, in one transaction.
+ * Layout: two tables per index. `<name>` is a vec0 table with the metadata columns `entity_id`,
+ * `active` and `category`, so a KNN filters inside the index; `<name>_f` is a plain table of the exact
+ * float32 vectors (primary-key lookups: the duplicate check, keyword candidates' cosines, re-ranking).
+ * The vec0 column depends on the provider (`preferredLayout`): for dense neural embeddings it holds
+ * *binary* codes (`bit[dim]`, one sign bit per dimension, 64 bytes for 512-d) and a search takes the
+ * OVERSAMPLE × k nearest codes by Hamming distance, then re-ranks them by the exact cosine from
+ * `<name>_f` — the similarities recall sees are exact, only the candidate set is approximate; for the
+ * local embedder it holds the float vectors and the KNN is exact. Measured (docs/recall-quality.md,
+ * `node dist/scripts/bench.js --only neural`, which prints the agreement with an exact float KNN):
+ * at 50k use-lite vectors the code search is several times faster than the float scan (64 bytes read
+ * per vector instead of 2 KB). sqlite-vec's `int8[]` was slower than `float[]` (no SIMD path in
+ * 0.1.9). Indexes of the earlier layout (one `float[]` vec0 table) are converted at open, in one
+ * transaction.
  *
  * Switching models without a gap (`rebuildBeside` → `putNext` … → `swapNext`): the new model's
  * vectors are written into a second index beside the live one while the live index (stale for
@@ -75,11 +78,11 @@ export function createVectorStore(db: Db, embedder: Embedder) {
   let live = indexRow().live;
   const other = (name: string) => (name === 'memory_vectors' ? 'memory_vectors_b' : 'memory_vectors');
 
-  const createTable = (dim: number, name = live) => {
+  const createTable = (dim: number, name = live, layout: Layout = preferredLayout(embedder.provider)) => {
     db.exec(
       `CREATE VIRTUAL TABLE IF NOT EXISTS ${name} USING vec0(
          memory_id INTEGER PRIMARY KEY,
-         embedding bit[${bitsFor(dim)}],
+         embedding ${layout === 'bit' ? `bit[${bitsFor(dim)}]` : `float[${dim}] distance_metric=cosine`},
          entity_id INTEGER,
          active INTEGER,
          category TEXT
@@ -88,31 +91,40 @@ export function createVectorStore(db: Db, embedder: Embedder) {
     db.exec(`CREATE TABLE IF NOT EXISTS ${floats(name)} (memory_id INTEGER PRIMARY KEY, embedding BLOB NOT NULL)`);
   };
   const dropTables = (name: string) => db.exec(`DROP TABLE IF EXISTS ${name}; DROP TABLE IF EXISTS ${floats(name)}`);
-  const isLegacy = (name: string) => /float\[/.test((db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(name) as { sql: string } | undefined)?.sql ?? '');
+  const exists = (name: string) => !!db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(name);
+  const layoutOf = (name: string): Layout =>
+    /bit\[/.test((db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(name) as { sql: string } | undefined)?.sql ?? '') ? 'bit' : 'float';
 
-  // An index of the earlier layout (one float[] vec0 table): convert it in one transaction; a
-  // half-built one beside it is dropped (the next rebuild starts over).
-  if (isLegacy(live)) {
-    const meta = db.prepare('SELECT dim FROM embed_meta WHERE id = 1').get() as { dim: number } | undefined;
-    const target = other(live);
+  // An index of an earlier layout (one float[] vec0 table, no float side table), or of the other
+  // layout than its provider's: convert it in one transaction, in place when only the side table is
+  // missing, else into the other table name. A half-built index beside it is dropped (the next
+  // rebuild starts over).
+  const meta = db.prepare('SELECT provider, dim FROM embed_meta WHERE id = 1').get() as { provider: string; dim: number } | undefined;
+  if (meta && exists(live) && (layoutOf(live) !== preferredLayout(meta.provider) || !exists(floats(live)))) {
+    const want = preferredLayout(meta.provider);
+    const inPlace = layoutOf(live) === want;
+    const target = inPlace ? live : other(live);
     db.transaction(() => {
       const r = indexRow();
       if (r.next) dropTables(r.next);
-      dropTables(target);
-      createTable(meta?.dim ?? embedder.dim, target);
-      const put = tableStmts(target).upsertStmt;
-      const putF = db.prepare(`INSERT INTO ${floats(target)} (memory_id, embedding) VALUES (?, ?)`);
+      if (!inPlace) dropTables(target);
+      createTable(meta.dim, target, want);
+      const put = tableStmts(target);
+      const side = exists(floats(live)) ? db.prepare(`SELECT embedding FROM ${floats(live)} WHERE memory_id = ?`).pluck() : undefined;
       // Point reads by id (a statement cannot iterate while others write; `.all()` would hold every vector at once).
       const ids = db.prepare(`SELECT memory_id FROM ${live}`).pluck().all() as (number | bigint)[];
       const one = db.prepare(`SELECT embedding, entity_id, active, category FROM ${live} WHERE memory_id = ?`);
       for (const id of ids) {
         const row = one.get(BigInt(id)) as { embedding: Buffer; entity_id: bigint | number; active: bigint | number; category: string };
-        const v = new Float32Array(row.embedding.buffer.slice(row.embedding.byteOffset, row.embedding.byteOffset + row.embedding.byteLength));
-        put.run(BigInt(id), padded(v), BigInt(row.entity_id), BigInt(row.active), row.category);
-        putF.run(Number(id), row.embedding);
+        const blob = (side?.get(Number(id)) as Buffer | undefined) ?? row.embedding;
+        const v = new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
+        if (inPlace) put.putFloat.run(Number(id), v);
+        else write(put, Number(id), Number(row.entity_id), row.category, Number(row.active) === 1, v, want);
       }
-      db.exec(`DROP TABLE ${live}`);
-      db.prepare('UPDATE vector_index SET live = ?, next = NULL, next_model = NULL, next_dim = NULL, next_cursor = 0 WHERE id = 1').run(target);
+      if (!inPlace) {
+        dropTables(live);
+        db.prepare('UPDATE vector_index SET live = ?, next = NULL, next_model = NULL, next_dim = NULL, next_cursor = 0 WHERE id = 1').run(target);
+      } else db.prepare('UPDATE vector_index SET next = NULL, next_model = NULL, next_dim = NULL, next_cursor = 0 WHERE id = 1').run();
     })();
     live = target;
   }
@@ -137,21 +149,23 @@ export function createVectorStore(db: Db, embedder: Embedder) {
 
   type Stmt = ReturnType<Db['prepare']> & { run(...params: unknown[]): unknown };
   function tableStmts(name: string) {
+    const code = layoutOf(name) === 'bit' ? 'vec_quantize_binary(?)' : '?';
     return {
-      upsertStmt: db.prepare(`INSERT INTO ${name} (memory_id, embedding, entity_id, active, category) VALUES (?, vec_quantize_binary(?), ?, ?, ?)`) as Stmt,
+      upsertStmt: db.prepare(`INSERT INTO ${name} (memory_id, embedding, entity_id, active, category) VALUES (?, ${code}, ?, ?, ?)`) as Stmt,
       deleteStmt: db.prepare(`DELETE FROM ${name} WHERE memory_id = ?`) as Stmt,
       activeStmt: db.prepare(`UPDATE ${name} SET active = ? WHERE memory_id = ?`) as Stmt,
       putFloat: db.prepare(`INSERT OR REPLACE INTO ${floats(name)} (memory_id, embedding) VALUES (?, ?)`) as Stmt,
       deleteFloat: db.prepare(`DELETE FROM ${floats(name)} WHERE memory_id = ?`) as Stmt,
+      layout: layoutOf(name),
     };
   }
   type TableStmts = ReturnType<typeof tableStmts>;
-  const write = (t: TableStmts, memoryId: number, entityId: number, category: string, active: boolean, vector: Float32Array) => {
+  function write(t: TableStmts, memoryId: number, entityId: number, category: string, active: boolean, vector: Float32Array, layout = t.layout) {
     // vec0 has no UPSERT semantics for the primary key: delete first.
     t.deleteStmt.run(BigInt(memoryId));
-    t.upsertStmt.run(BigInt(memoryId), padded(vector), BigInt(entityId), BigInt(active ? 1 : 0), category);
+    t.upsertStmt.run(BigInt(memoryId), layout === 'bit' ? padded(vector) : vector, BigInt(entityId), BigInt(active ? 1 : 0), category);
     t.putFloat.run(memoryId, vector);
-  };
+  }
   const erase = (t: TableStmts, memoryId: number) => {
     t.deleteStmt.run(BigInt(memoryId));
     t.deleteFloat.run(memoryId);
@@ -262,13 +276,14 @@ export function createVectorStore(db: Db, embedder: Embedder) {
       return exact(vector, ids);
     },
     /**
-     * K nearest memories by cosine, filtered inside the index: OVERSAMPLE × k candidates by their
-     * binary codes, re-ranked by the exact cosine.
+     * K nearest memories by cosine, filtered inside the index. `float` layout: vec0's exact KNN;
+     * `bit`: OVERSAMPLE × k candidates by their binary codes, re-ranked by the exact cosine.
      */
     knn(vector: Float32Array, k: number, filter: KnnFilter = {}): VectorHit[] {
       if (state !== 'ready') return [];
-      const where = ['embedding MATCH vec_quantize_binary(?)', 'k = ?'];
-      const params: unknown[] = [padded(vector), BigInt(Math.max(k * OVERSAMPLE, MIN_CODES))];
+      const bit = stmts().layout === 'bit';
+      const where = [bit ? 'embedding MATCH vec_quantize_binary(?)' : 'embedding MATCH ?', 'k = ?'];
+      const params: unknown[] = bit ? [padded(vector), BigInt(Math.max(k * OVERSAMPLE, MIN_CODES))] : [vector, BigInt(k)];
       if (filter.entityId !== undefined) {
         where.push('entity_id = ?');
         params.push(BigInt(filter.entityId));
@@ -278,8 +293,9 @@ export function createVectorStore(db: Db, embedder: Embedder) {
         where.push('category = ?');
         params.push(filter.category);
       }
-      const codes = prepared(`SELECT memory_id FROM ${live} WHERE ${where.join(' AND ')}`).all(...params) as { memory_id: number | bigint }[];
-      return exact(vector, codes.map((r) => Number(r.memory_id))).slice(0, k);
+      const rows = prepared(`SELECT memory_id, distance FROM ${live} WHERE ${where.join(' AND ')} ORDER BY distance`).all(...params) as { memory_id: number | bigint; distance: number }[];
+      if (!bit) return rows.map((r) => ({ memory_id: Number(r.memory_id), similarity: 1 - r.distance }));
+      return exact(vector, rows.map((r) => Number(r.memory_id))).slice(0, k);
     },
     /** Drops the index and re-creates it for the current embedder; every memory becomes pending. */
     rebuild(): void {
@@ -297,6 +313,18 @@ export function createVectorStore(db: Db, embedder: Embedder) {
   };
 }
 export type VectorStore = ReturnType<typeof createVectorStore>;
+
+type Layout = 'float' | 'bit';
+
+/**
+ * Binary codes for dense neural embeddings (use-lite, Ollama, OpenAI): measured at 20k use-lite
+ * vectors, 180 codes re-ranked find 0.98 of the exact top-10. The local embedder's hashed sparse
+ * features do not survive binarisation (0.76 of the top-10 at 180 codes, 0.86 at 1000), so its index
+ * stays an exact float KNN.
+ */
+export function preferredLayout(provider: string): Layout {
+  return provider === 'local' ? 'float' : 'bit';
+}
 
 /** bit[] columns need a multiple of 8 dimensions. */
 const bitsFor = (dim: number) => Math.ceil(dim / 8) * 8;

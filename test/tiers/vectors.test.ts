@@ -133,3 +133,28 @@ describe('vector index', () => {
     expect(vectorTables(db)).toEqual(['memory_vectors_b']);
   });
 });
+
+describe('the local embedder', () => {
+  it('keeps an exact float index (its hashed features do not survive binary codes)', () => {
+    const store = createVectorStore(db, { ...embedder(), provider: 'local' });
+    expect(db.prepare("SELECT sql FROM sqlite_master WHERE name = 'memory_vectors'").pluck().get()).toContain('float[512]');
+    const vs = vectors(2000, DIM, 21);
+    db.transaction(() => vs.forEach((v, i) => store.put(i + 1, 1, 'general', true, v)))();
+    for (const q of vectors(10, DIM, 22)) {
+      const exact = vs.map((v, i) => ({ id: i + 1, s: cosine(q, v) })).sort((a, b) => b.s - a.s).slice(0, 10);
+      expect(store.knn(q, 10).map((h) => h.memory_id)).toEqual(exact.map((x) => x.id));
+    }
+  });
+
+  it('an earlier local index gains its float side table in place', () => {
+    db.exec(`CREATE VIRTUAL TABLE memory_vectors USING vec0(memory_id INTEGER PRIMARY KEY, embedding float[${DIM}] distance_metric=cosine, entity_id INTEGER, active INTEGER, category TEXT)`);
+    db.prepare('INSERT INTO embed_meta (id, provider, model, dim, updated) VALUES (1, ?, ?, ?, 0)').run('local', 'test-model', DIM);
+    const vs = vectors(50, DIM, 23);
+    const ins = db.prepare('INSERT INTO memory_vectors VALUES (?, ?, ?, 1, ?)');
+    vs.forEach((v, i) => ins.run(BigInt(i + 1), v, 1n, 'general'));
+    const store = createVectorStore(db, { ...embedder(), provider: 'local' });
+    expect(vectorTables(db)).toEqual(['memory_vectors']);
+    expect(db.prepare('SELECT count(*) n FROM memory_vectors_f').get()).toEqual({ n: 50 });
+    expect(store.similarTo(vs[4], [5])).toEqual([{ memory_id: 5, similarity: expect.closeTo(1, 5) }]);
+  });
+});
