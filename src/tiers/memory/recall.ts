@@ -124,26 +124,17 @@ export interface Candidates {
 
 export async function gatherCandidates(d: RecallDeps, input: RecallInput, filter: MemoryFilter, n: number, termsFloor: number, warnings: string[]): Promise<Candidates> {
   let mode: RecallMode = input.mode;
-  let vectorHits: VectorHit[] = [];
-  let qv: Float32Array | null = null;
-  if (mode !== 'keyword') {
-    qv = await queryVector(d, input.query, warnings);
-    if (!qv) mode = 'keyword';
-    else if (qv.some((x) => x !== 0)) {
-      vectorHits = d.vectors.knn(qv, n, {
-        entityId: filter.entityId,
-        category: input.category,
-        activeOnly: !input.include_superseded && filter.asOf === undefined,
-      });
-    }
-  }
+  // The query's embedding runs in the embedder (a worker thread or a remote model) while this thread
+  // does the keyword half; the two meet below.
+  const pending = mode !== 'keyword' ? queryVector(d, input.query, warnings) : null;
   const qTerms = terms(input.query);
   const rawCov = new Map<number, number>();
   const rows = new Map<number, MemoryRow>();
   const match = ftsMatch(qTerms);
+  let idf: Map<string, number> | undefined;
   if (match) {
     const { df, n: docs } = d.repo.docFreq(qTerms);
-    const idf = new Map(qTerms.map((t) => {
+    idf = new Map(qTerms.map((t) => {
       const f = df.get(t) ?? 0;
       return [t, Math.log(1 + (docs - f + 0.5) / (f + 0.5))] as const;
     }));
@@ -151,6 +142,18 @@ export async function gatherCandidates(d: RecallDeps, input: RecallInput, filter
       rows.set(r.id, r);
       rawCov.set(r.id, coverage(qTerms, new Set(r.terms.split(' ')), idf));
     }
+  }
+  let vectorHits: VectorHit[] = [];
+  const qv = pending && (await pending);
+  if (pending && !qv) mode = 'keyword';
+  else if (qv && qv.some((x) => x !== 0)) {
+    vectorHits = d.vectors.knn(qv, n, {
+      entityId: filter.entityId,
+      category: input.category,
+      activeOnly: !input.include_superseded && filter.asOf === undefined,
+    });
+  }
+  if (idf) {
     // Vector hits that the keyword query did not return still get a keyword score (gate and fusion).
     const missing = vectorHits.filter((h) => h.similarity >= termsFloor && !rawCov.has(h.memory_id)).map((h) => h.memory_id);
     for (const [id, t] of d.repo.termsOf(missing)) rawCov.set(id, coverage(qTerms, new Set(t.split(' ')), idf));
