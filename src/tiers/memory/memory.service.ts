@@ -3,6 +3,7 @@
  * reinforcement, contested facts), recall, forget, fading, re-embedding. SPEC §5.
  */
 import type { Embedder } from '../../ai/types.js';
+import { createGroupCommit } from '../../db/group-commit.js';
 import type { Db } from '../../db/open.js';
 import type { VectorStore } from '../../db/vectors.js';
 import type { Clock } from '../../lib/clock.js';
@@ -46,6 +47,7 @@ export interface RememberResult {
 export function createMemoryService(deps: MemoryDeps) {
   const { db, clock, embedder, vectors, entities, audit, config } = deps;
   const repo = createMemoryRepo(db);
+  const commits = createGroupCommit(db);
 
   /** Embeds, or returns null with a warning: a provider failure never loses a write (SPEC §4). */
   async function tryEmbed(text: string, warnings: string[]): Promise<Float32Array | null> {
@@ -94,7 +96,8 @@ export function createMemoryService(deps: MemoryDeps) {
       const factTerms = terms(text);
       const vector = await tryEmbed(text, warnings);
 
-      const outcome = db.transaction(() => {
+      // Concurrent remembers share one commit (db/group-commit.ts); each is its own savepoint.
+      const outcome = await commits.run(() => {
         const entity = entities.ensure(input.entity_name, input.entity_type);
         const fields = {
           entity_id: entity.id,
@@ -141,7 +144,7 @@ export function createMemoryService(deps: MemoryDeps) {
           superseded: result.superseded,
         });
         return result;
-      })();
+      });
 
       const sentence: Record<RememberAction, string> = {
         added: `Remembered for ${input.entity_name}: ${input.fact}`,
