@@ -280,3 +280,20 @@ describe('errors before a route runs keep the error shape (item 16)', () => {
     expect(({} as Record<string, unknown>).x).toBeUndefined();
   });
 });
+
+describe('/health and the embedder', () => {
+  it('a flood of /health calls pings the embedder once per few seconds, not once per call', async () => {
+    const { createLocalEmbedder } = await import('../../src/ai/local-embedder.js');
+    const inner = createLocalEmbedder();
+    let pings = 0;
+    const embedder = { ...inner, embed: inner.embed.bind(inner), ping: async () => (pings++, true) };
+    const hub = await buildTestHub({ embedder });
+    try {
+      for (let i = 0; i < 25; i++) expect((await get(hub, '/health')).status).toBe(200);
+      expect(pings).toBe(1);
+      expect((await get(hub, '/health')).body.embedder.answers).toBe(true);
+    } finally {
+      await hub.close();
+    }
+  });
+});

@@ -14,8 +14,17 @@ export const metricsRoute =
     );
   };
 
+/** How long one embedder ping answers /health: a flood of /health calls (it needs no token) must not become a flood of requests to Ollama. */
+const PING_TTL_MS = 5000;
+
 export const systemRoutes = (s: Services, extra?: () => Record<string, unknown>) =>
   routes('system', (r) => {
+    let ping: { at: number; answers: Promise<boolean> } | undefined;
+    const embedderAnswers = () => {
+      const now = Date.now();
+      if (!ping || now - ping.at > PING_TTL_MS) ping = { at: now, answers: s.embedder.ping().catch(() => false) };
+      return ping.answers;
+    };
     r.get('/audit', AuditQuery, (q) => {
       const entries = s.audit.query(q);
       return { result: entries.map((e) => `${new Date(e.ts * 1000).toISOString()} ${e.actor} ${e.op} ${e.target ?? ''}`).join('\n') || 'No audit entries match.', entries };
@@ -23,7 +32,7 @@ export const systemRoutes = (s: Services, extra?: () => Record<string, unknown>)
     r.get('/health', null, async () => {
       const count = (table: string) => (s.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
       const counts = { entities: count('entities'), memories: count('memories'), relations: count('relations') };
-      const answers = await s.embedder.ping();
+      const answers = await embedderAnswers();
       const embedder = {
         provider: s.embedder.provider,
         model: s.embedder.model,
