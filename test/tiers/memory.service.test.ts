@@ -76,6 +76,15 @@ describe('remember', () => {
     expect(m.last_confirmed).toBe(hub.clock.now());
   });
 
+  it('finds an old near-duplicate by its words among many facts that share the common ones', async () => {
+    const first = await remember({ entity_name: 'Brian', fact: 'Brian waters the tomato seedlings and the basil pots in the greenhouse every morning before breakfast', category: 'habit' });
+    // 150 newer facts of the same entity and category that share the common words (Brian, morning, every)
+    for (let i = 0; i < 150; i++) await remember({ entity_name: 'Brian', fact: `Brian checks meter ${i} every morning`, category: 'habit' });
+    // the same fact with one word changed: Jaccard 9/11 ≥ 0.8; only the keyword path can find it (not among the newest 100)
+    const again = await remember({ entity_name: 'Brian', fact: 'Brian waters the tomato seedlings and the basil pots in the greenhouse every morning before lunch', category: 'habit' });
+    expect(again).toMatchObject({ action: 'reinforced', id: first.id });
+  });
+
   it('does not treat a changed number or a negation as a duplicate', async () => {
     await remember({ entity_name: 'Leo', fact: 'Leo goes to bed at 7:30 pm', category: 'routine' });
     const b = await remember({ entity_name: 'Leo', fact: 'Leo goes to bed at 8:00 pm', category: 'routine' });

@@ -75,8 +75,15 @@ export function createMemoryService(deps: MemoryDeps) {
     // Only the entity's own active facts of this category can be duplicates: compare with those
     // (point lookups), not a KNN over the whole index (bench: remember 56/s → see README at 50k).
     if (v) for (const h of vectors.similarTo(v, repo.activeIdsOf(entityId, category)).slice(0, 5)) candidates.set(h.memory_id, h.similarity);
-    const match = ftsMatch(factTerms);
-    if (match) for (const r of repo.keyword(match, 10, { entityId, category })) if (!candidates.has(r.id)) candidates.set(r.id, 0);
+    // Keyword candidates: a fact B with Jaccard ≥ J (DUPLICATE_JACCARD) to ours (A) lacks at most
+    // (1 − J)/J of our terms (|A∖B| ≤ |A∪B| − |A∩B| ≤ (1 − J)·|A∪B| ≤ (1 − J)/J·|A|), so it contains at
+    // least one of ANY ⌊(1 − J)/J·|A|⌋ + 1 of them. Matching only the rarest ones finds every such fact,
+    // and FTS5 reads short posting lists instead of ranking every memory that shares a common word.
+    const { df } = repo.docFreq(factTerms);
+    const need = Math.floor(((1 - DUPLICATE_JACCARD) / DUPLICATE_JACCARD) * factTerms.length + 1e-9) + 1;
+    const rare = [...factTerms].sort((a, b) => (df.get(a) ?? 0) - (df.get(b) ?? 0)).slice(0, need);
+    const match = ftsMatch(rare);
+    if (match) for (const r of repo.keyword(match, 50, { entityId, category })) if (!candidates.has(r.id)) candidates.set(r.id, 0);
     for (const m of repo.byIds([...candidates.keys()], { entityId, category })) {
       const similar = candidates.get(m.id)! >= DUPLICATE_COSINE || jaccard(terms(m.fact), factTerms) >= DUPLICATE_JACCARD;
       if (similar && sameClaims(m.fact, fact)) return m;
