@@ -115,6 +115,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
         ['http', () => hub.app.close()],
         ['mqtt', () => hub.mqtt?.stop()],
         ['ingest', () => services.timeseries.writer.close()],
+        ['memory', () => services.memory.flushTouches()],
         ['integrity', () => integrity.stop()],
         // An injected embedder is the caller's to close.
         ['embedder', () => (opts.ai ? undefined : ai.embedder.close?.())],

@@ -57,7 +57,7 @@ export async function profileRecall(h: Pick<GrowingStore, 'services' | 'db' | 'c
     const need = vecIds.filter((id) => !seen.has(id));
     const rows = await time('repo.byIds (vector hits)', () => repo.byIds(need, filter));
     const top = [...rows.map((r) => r.id), ...seen].slice(0, 5);
-    await time('repo.touch (top 5 access bumps)', () => repo.touch(top, h.clock.now()));
+    await time('repo.touch (top 5 access bumps; recall batches them every 2 s)', () => repo.touch(new Map(top.map((id) => [id, { n: 1, at: h.clock.now() }]))));
     const input = RecallInput.parse({ query: q.query, mode: 'hybrid', ...(q.entity_name && { entity_name: q.entity_name }) });
     await time('whole memory.recall (hybrid)', () => memory.recall(input));
   }

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestHub, type TestHub } from '../helpers/hub.js';
+import { rmSync } from 'node:fs';
+import { buildTestHub, tempDir, type TestHub } from '../helpers/hub.js';
 import { RecallInput, RememberInput } from '../../src/tiers/memory/memory.schemas.js';
+import { TOUCH_FLUSH_MS } from '../../src/tiers/memory/memory.service.js';
 
 let hub: TestHub;
 const remember = (x: Record<string, unknown>, actor: 'http' | 'mcp' = 'http') =>
@@ -155,11 +157,38 @@ describe('recall', () => {
     expect(r.results.map((x) => x.entity_name)).toEqual(['Brian']);
   });
 
-  it('bumps last_accessed and access_count', async () => {
+  it('bumps last_accessed and access_count, written together a moment later (not a write per recall)', async () => {
     const r = await recall({ query: 'oat milk' });
-    const m = hub.services.memory.repo.get(r.results[0].id)!;
-    expect(m.access_count).toBe(1);
+    const id = r.results[0].id;
+    expect(hub.services.memory.repo.get(id)!.access_count).toBe(0);
+    hub.clock.advance(60);
+    await recall({ query: 'oat milk' });
+    const changes = hub.db.prepare('SELECT total_changes() AS n').pluck();
+    const before = changes.get() as number;
+    hub.services.memory.flushTouches();
+    const m = hub.services.memory.repo.get(id)!;
+    expect(m.access_count).toBe(2);
     expect(m.last_accessed).toBe(hub.clock.now());
+    expect((changes.get() as number) - before).toBe(r.results.length);
+    // and on their own within TOUCH_FLUSH_MS, and at stop (main.ts)
+    await recall({ query: 'oat milk' });
+    await new Promise((resolve) => setTimeout(resolve, TOUCH_FLUSH_MS + 200));
+    expect(hub.services.memory.repo.get(id)!.access_count).toBe(3);
+  });
+
+  it('writes pending access bumps when the hub stops', async () => {
+    const dir = tempDir();
+    const h = await buildTestHub({ dir });
+    await h.services.memory.remember(RememberInput.parse({ entity_name: 'Anna', fact: 'Anna drinks oat milk' }));
+    const r = await h.services.memory.recall(RecallInput.parse({ query: 'oat milk' }));
+    await h.stop();
+    const again = await buildTestHub({ dir });
+    try {
+      expect(again.services.memory.repo.get(r.results[0].id)!.access_count).toBe(1);
+    } finally {
+      await again.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

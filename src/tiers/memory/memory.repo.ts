@@ -77,7 +77,7 @@ export function createMemoryRepo(db: Db) {
   const ftsInsert = db.prepare('INSERT INTO memory_fts (rowid, terms) VALUES (?, ?)');
   const ftsDelete = db.prepare('DELETE FROM memory_fts WHERE rowid = ?');
   const del = db.prepare('DELETE FROM memories WHERE id = ?');
-  const touch = db.prepare('UPDATE memories SET last_accessed = ?, access_count = access_count + 1 WHERE id = ?');
+  const touch = db.prepare('UPDATE memories SET last_accessed = max(coalesce(last_accessed, 0), ?), access_count = access_count + ? WHERE id = ?');
   // Every memory has exactly one keyword row; counting memories uses a b-tree index instead of scanning FTS5.
   const docCount = db.prepare('SELECT count(*) AS n FROM memories');
   const ofEntity = db.prepare(`${SELECT} WHERE m.entity_id = ? AND m.status = 'active' ORDER BY m.category, m.id`);
@@ -105,9 +105,9 @@ export function createMemoryRepo(db: Db) {
       ftsDelete.run(id);
       del.run(id);
     },
-    /** One transaction (one fsync) for a whole recall's bumps. */
-    touch: db.transaction((ids: number[], now: number): void => {
-      for (const id of ids) touch.run(now, id);
+    /** Access bumps (id → times read, last read), in one transaction: one fsync for all of them. */
+    touch: db.transaction((bumps: Map<number, { n: number; at: number }>): void => {
+      for (const [id, b] of bumps) touch.run(b.at, b.n, id);
     }),
     byIds(ids: number[], filter: MemoryFilter = {}): MemoryRow[] {
       if (!ids.length) return [];

@@ -44,10 +44,26 @@ export interface RememberResult {
   warnings: string[];
 }
 
+/** How long a recall's access bumps wait to be written with others. */
+export const TOUCH_FLUSH_MS = 2000;
+
 export function createMemoryService(deps: MemoryDeps) {
   const { db, clock, embedder, vectors, entities, audit, config } = deps;
   const repo = createMemoryRepo(db);
   const commits = createGroupCommit(db);
+  // A recall's access bumps (last_accessed, access_count) are written a moment later, all of them in
+  // one transaction, not one write and fsync per recall: reading stays a read (an SD card's wear, the
+  // hybrid path's latency). At most TOUCH_FLUSH_MS of bumps are lost if the process is killed.
+  const touched = new Map<number, { n: number; at: number }>();
+  let touchTimer: NodeJS.Timeout | undefined;
+  function flushTouches() {
+    if (touchTimer) clearTimeout(touchTimer);
+    touchTimer = undefined;
+    if (!touched.size || !db.open) return;
+    const bumps = new Map(touched);
+    touched.clear();
+    repo.touch(bumps);
+  }
 
   /** Embeds, or returns null with a warning: a provider failure never loses a write (SPEC §4). */
   async function tryEmbed(text: string, warnings: string[]): Promise<Float32Array | null> {
@@ -93,6 +109,8 @@ export function createMemoryService(deps: MemoryDeps) {
 
   return {
     repo,
+    /** Writes pending access bumps now (the hub calls it before closing the database). */
+    flushTouches,
 
     async remember(input: RememberInput, actor: Actor = 'system'): Promise<RememberResult> {
       const warnings: string[] = [];
@@ -165,7 +183,12 @@ export function createMemoryService(deps: MemoryDeps) {
 
     async recall(input: RecallInput): Promise<RecallOutcome & { result: string }> {
       const out = await recall({ repo, vectors, embedder, clock, decay: config, entityId: (n) => entities.find(n)?.id, tuning: deps.tuning }, input);
-      if (out.results.length) repo.touch(out.results.map((r) => r.id), clock.now());
+      const now = clock.now();
+      for (const r of out.results) {
+        const b = touched.get(r.id);
+        touched.set(r.id, { n: (b?.n ?? 0) + 1, at: now });
+      }
+      if (touched.size && !touchTimer) touchTimer = setTimeout(flushTouches, TOUCH_FLUSH_MS).unref();
       const result = out.results.length
         ? out.results.map((r) => `- ${r.entity_name}: ${r.fact}`).join('\n')
         : `Nothing remembered matches "${input.query}".`;
