@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { percentile } from '../lib/eval-hub.js';
 import type { Db } from '../../src/db/open.js';
-import { vectorTables } from '../../src/db/vectors.js';
+import { floatTable, vectorTables } from '../../src/db/vectors.js';
 
 /** Nearest-rank percentile, shared with the eval scripts. */
 export { percentile };
@@ -119,10 +119,10 @@ export function exactKnn(db: Db): (vector: Float32Array, k: number) => { memory_
   const dim = (db.prepare('SELECT dim FROM embed_meta WHERE id = 1').get() as { dim: number }).dim;
   db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS bench_exact_knn USING vec0(memory_id INTEGER PRIMARY KEY, embedding float[${dim}] distance_metric=cosine)`);
   const have = (db.prepare('SELECT count(*) AS n FROM bench_exact_knn').get() as { n: number }).n;
-  const want = (db.prepare(`SELECT count(*) AS n FROM ${live}_f`).get() as { n: number }).n;
+  const want = (db.prepare(`SELECT count(*) AS n FROM ${floatTable(live)}`).get() as { n: number }).n;
   if (have !== want) {
     db.exec('DELETE FROM bench_exact_knn');
-    const rows = db.prepare(`SELECT memory_id, embedding FROM ${live}_f`).all() as { memory_id: number; embedding: Buffer }[];
+    const rows = db.prepare(`SELECT memory_id, embedding FROM ${floatTable(live)}`).all() as { memory_id: number; embedding: Buffer }[];
     const ins = db.prepare('INSERT INTO bench_exact_knn (memory_id, embedding) VALUES (?, ?)');
     db.transaction(() => rows.forEach((r) => ins.run(BigInt(r.memory_id), r.embedding)))();
   }

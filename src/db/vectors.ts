@@ -52,14 +52,16 @@ export const OVERSAMPLE = 3;
 /** …but never fewer than this many (small k still gets a wide enough net). */
 const MIN_CODES = 180;
 
-/** The float side table of a vec0 code table. */
-const floats = (name: string) => `${name}_f`;
+/** The float side table of an index's vec0 table. */
+export const floatTable = (name: string) => `${name}_f`;
+
+const tableExists = (db: Db, name: string) => !!db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(name);
 
 /** The vec0 tables of the live index and of one being built (for code that moves memories between entities). */
 export function vectorTables(db: Db): string[] {
-  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'vector_index'").get()) return [];
+  if (!tableExists(db, 'vector_index')) return [];
   const r = db.prepare('SELECT live, next FROM vector_index WHERE id = 1').get() as { live: string; next: string | null } | undefined;
-  return [r?.live, r?.next].filter((n): n is string => !!n && !!db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(n));
+  return [r?.live, r?.next].filter((n): n is string => !!n && tableExists(db, n));
 }
 
 export function createVectorStore(db: Db, embedder: Embedder) {
@@ -88,10 +90,10 @@ export function createVectorStore(db: Db, embedder: Embedder) {
          category TEXT
        )`,
     );
-    db.exec(`CREATE TABLE IF NOT EXISTS ${floats(name)} (memory_id INTEGER PRIMARY KEY, embedding BLOB NOT NULL)`);
+    db.exec(`CREATE TABLE IF NOT EXISTS ${floatTable(name)} (memory_id INTEGER PRIMARY KEY, embedding BLOB NOT NULL)`);
   };
-  const dropTables = (name: string) => db.exec(`DROP TABLE IF EXISTS ${name}; DROP TABLE IF EXISTS ${floats(name)}`);
-  const exists = (name: string) => !!db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(name);
+  const dropTables = (name: string) => db.exec(`DROP TABLE IF EXISTS ${name}; DROP TABLE IF EXISTS ${floatTable(name)}`);
+  const exists = (name: string) => tableExists(db, name);
   const layoutOf = (name: string): Layout =>
     /bit\[/.test((db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get(name) as { sql: string } | undefined)?.sql ?? '') ? 'bit' : 'float';
 
@@ -100,7 +102,7 @@ export function createVectorStore(db: Db, embedder: Embedder) {
   // missing, else into the other table name. A half-built index beside it is dropped (the next
   // rebuild starts over).
   const meta = db.prepare('SELECT provider, dim FROM embed_meta WHERE id = 1').get() as { provider: string; dim: number } | undefined;
-  if (meta && exists(live) && (layoutOf(live) !== preferredLayout(meta.provider) || !exists(floats(live)))) {
+  if (meta && exists(live) && (layoutOf(live) !== preferredLayout(meta.provider) || !exists(floatTable(live)))) {
     const want = preferredLayout(meta.provider);
     const inPlace = layoutOf(live) === want;
     const target = inPlace ? live : other(live);
@@ -110,7 +112,7 @@ export function createVectorStore(db: Db, embedder: Embedder) {
       if (!inPlace) dropTables(target);
       createTable(meta.dim, target, want);
       const put = tableStmts(target);
-      const side = exists(floats(live)) ? db.prepare(`SELECT embedding FROM ${floats(live)} WHERE memory_id = ?`).pluck() : undefined;
+      const side = exists(floatTable(live)) ? db.prepare(`SELECT embedding FROM ${floatTable(live)} WHERE memory_id = ?`).pluck() : undefined;
       // Point reads by id (a statement cannot iterate while others write; `.all()` would hold every vector at once).
       const ids = db.prepare(`SELECT memory_id FROM ${live}`).pluck().all() as (number | bigint)[];
       const one = db.prepare(`SELECT embedding, entity_id, active, category FROM ${live} WHERE memory_id = ?`);
@@ -119,12 +121,10 @@ export function createVectorStore(db: Db, embedder: Embedder) {
         const blob = (side?.get(Number(id)) as Buffer | undefined) ?? row.embedding;
         const v = new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
         if (inPlace) put.putFloat.run(Number(id), v);
-        else write(put, Number(id), Number(row.entity_id), row.category, Number(row.active) === 1, v, want);
+        else write(put, Number(id), Number(row.entity_id), row.category, Number(row.active) === 1, v);
       }
-      if (!inPlace) {
-        dropTables(live);
-        db.prepare('UPDATE vector_index SET live = ?, next = NULL, next_model = NULL, next_dim = NULL, next_cursor = 0 WHERE id = 1').run(target);
-      } else db.prepare('UPDATE vector_index SET next = NULL, next_model = NULL, next_dim = NULL, next_cursor = 0 WHERE id = 1').run();
+      if (!inPlace) dropTables(live);
+      db.prepare('UPDATE vector_index SET live = ?, next = NULL, next_model = NULL, next_dim = NULL, next_cursor = 0 WHERE id = 1').run(target);
     })();
     live = target;
   }
@@ -149,21 +149,22 @@ export function createVectorStore(db: Db, embedder: Embedder) {
 
   type Stmt = ReturnType<Db['prepare']> & { run(...params: unknown[]): unknown };
   function tableStmts(name: string) {
-    const code = layoutOf(name) === 'bit' ? 'vec_quantize_binary(?)' : '?';
+    const layout = layoutOf(name);
+    const code = layout === 'bit' ? 'vec_quantize_binary(?)' : '?';
     return {
       upsertStmt: db.prepare(`INSERT INTO ${name} (memory_id, embedding, entity_id, active, category) VALUES (?, ${code}, ?, ?, ?)`) as Stmt,
       deleteStmt: db.prepare(`DELETE FROM ${name} WHERE memory_id = ?`) as Stmt,
       activeStmt: db.prepare(`UPDATE ${name} SET active = ? WHERE memory_id = ?`) as Stmt,
-      putFloat: db.prepare(`INSERT OR REPLACE INTO ${floats(name)} (memory_id, embedding) VALUES (?, ?)`) as Stmt,
-      deleteFloat: db.prepare(`DELETE FROM ${floats(name)} WHERE memory_id = ?`) as Stmt,
-      layout: layoutOf(name),
+      putFloat: db.prepare(`INSERT OR REPLACE INTO ${floatTable(name)} (memory_id, embedding) VALUES (?, ?)`) as Stmt,
+      deleteFloat: db.prepare(`DELETE FROM ${floatTable(name)} WHERE memory_id = ?`) as Stmt,
+      layout,
     };
   }
   type TableStmts = ReturnType<typeof tableStmts>;
-  function write(t: TableStmts, memoryId: number, entityId: number, category: string, active: boolean, vector: Float32Array, layout = t.layout) {
+  function write(t: TableStmts, memoryId: number, entityId: number, category: string, active: boolean, vector: Float32Array) {
     // vec0 has no UPSERT semantics for the primary key: delete first.
     t.deleteStmt.run(BigInt(memoryId));
-    t.upsertStmt.run(BigInt(memoryId), layout === 'bit' ? padded(vector) : vector, BigInt(entityId), BigInt(active ? 1 : 0), category);
+    t.upsertStmt.run(BigInt(memoryId), t.layout === 'bit' ? padded(vector) : vector, BigInt(entityId), BigInt(active ? 1 : 0), category);
     t.putFloat.run(memoryId, vector);
   }
   const erase = (t: TableStmts, memoryId: number) => {
@@ -186,7 +187,7 @@ export function createVectorStore(db: Db, embedder: Embedder) {
   /** Exact cosine of `vector` with each of `ids` from the float table, best first. */
   const exact = (vector: Float32Array, ids: number[]): VectorHit[] => {
     if (!ids.length) return [];
-    const rows = prepared(`SELECT memory_id, vec_distance_cosine(embedding, ?) AS distance FROM ${floats(live)} WHERE memory_id IN (SELECT value FROM json_each(?))`)
+    const rows = prepared(`SELECT memory_id, vec_distance_cosine(embedding, ?) AS distance FROM ${floatTable(live)} WHERE memory_id IN (SELECT value FROM json_each(?))`)
       .all(vector, JSON.stringify(ids)) as { memory_id: number; distance: number }[];
     return rows.map((r) => ({ memory_id: r.memory_id, similarity: 1 - r.distance })).sort((a, b) => b.similarity - a.similarity || a.memory_id - b.memory_id);
   };
@@ -246,7 +247,7 @@ export function createVectorStore(db: Db, embedder: Embedder) {
     /** Vectors in the index being built (progress), or null when none is. */
     nextCount(): number | null {
       const r = building();
-      return r ? (db.prepare(`SELECT count(*) AS n FROM ${floats(r.next!)}`).get() as { n: number }).n : null;
+      return r ? (db.prepare(`SELECT count(*) AS n FROM ${floatTable(r.next!)}`).get() as { n: number }).n : null;
     },
     /**
      * Makes the built index live in one transaction: drops the old one, records the new fingerprint,
