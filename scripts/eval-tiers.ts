@@ -168,10 +168,12 @@ export async function evalSpatial(opts: { file?: string } = {}): Promise<Spatial
  * question through `searchSessions`. Turns are ranked by the service; the ranked *sessions* are their
  * distinct session ids in order of first appearance.
  */
-export async function evalSessions(opts: { file?: string; embedder?: Embedder | null; sessionGate?: Record<string, VectorGate> } = {}): Promise<SessionScores> {
+export async function evalSessions(
+  opts: { file?: string; embedder?: Embedder | null; sessionGate?: Record<string, VectorGate>; minCoverage?: number } = {},
+): Promise<SessionScores> {
   const data = read<SessionsData>(opts.file ?? 'eval/sessions.json');
   const h = scratch();
-  const svc = createEpisodicService({ db: h.db, clock: h.clock, entities: h.entities, audit: h.audit, llm: null, embedder: opts.embedder ?? null, sessionGate: opts.sessionGate });
+  const svc = createEpisodicService({ db: h.db, clock: h.clock, entities: h.entities, audit: h.audit, llm: null, embedder: opts.embedder ?? null, sessionGate: opts.sessionGate, minCoverage: opts.minCoverage });
   const label = new Map<number, string>();
   try {
     for (const s of data.sessions) {
@@ -214,51 +216,81 @@ export async function evalSessions(opts: { file?: string; embedder?: Embedder | 
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
+/** Tuning sets (thresholds and rules are chosen on these) and the held-out sets (reported only). */
+export const TIER_SETS = {
+  intentions: { tuning: 'eval/intentions-tune.json', heldOut: 'eval/intentions.json' },
+  sessions: { tuning: 'eval/sessions-tune.json', heldOut: 'eval/sessions.json' },
+} as const;
+const SETS = [['tuning set', 'tuning'], ['held-out', 'heldOut']] as const;
+
 async function main() {
   const { values } = parseArgs({ options: { sweep: { type: 'boolean' }, sessions: { type: 'boolean' }, verbose: { type: 'boolean', short: 'v' }, provider: { type: 'string' } } });
   const neural = createUseLiteEmbedder();
   const useLite = (await neural.ready) ? cachedEmbedder(neural) : null;
   try {
-    if (values.sweep && values.provider === 'use-lite' && process.argv.includes('--sessions')) {
-      console.log('| floor | accept | margin | hit@1 | hit@3 | paraphrase hit@3 | abstention |\n|---|---|---|---|---|---|---|');
-      for (const floor of [0.35, 0.4, 0.45, 0.5])
-        for (const accept of [0.5, 0.55, 0.6, 0.65, 0.7])
-          for (const margin of [0.03, 0.06, 0.1]) {
-            const g = { floor, accept, margin, band: 0.05, support: 0.35, kwAlone: 0, confirm: 0 };
-            const e = await evalSessions({ embedder: useLite, sessionGate: { ...SESSION_GATE, 'use-lite': g } });
-            console.log(`| ${floor} | ${accept} | ${margin} | ${pct(e.hit_at_1)} | ${pct(e.hit_at_3)} | ${e.by_kind.paraphrase?.hit3}/${e.by_kind.paraphrase?.n} | ${pct(e.abstention)} |`);
-          }
+    // Sweeps run on the tuning sets only.
+    if (values.sweep && values.sessions && values.provider === 'keyword') {
+      console.log(`sessions sweep (keyword only) on ${TIER_SETS.sessions.tuning}`);
+      console.log('| min coverage | hit@1 | hit@3 | lexical hit@3 | abstention |\n|---|---|---|---|---|');
+      for (const minCoverage of [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7]) {
+        const e = await evalSessions({ file: TIER_SETS.sessions.tuning, embedder: null, minCoverage });
+        console.log(`| ${minCoverage} | ${pct(e.hit_at_1)} | ${pct(e.hit_at_3)} | ${e.by_kind.lexical?.hit3}/${e.by_kind.lexical?.n} | ${pct(e.abstention)} |`);
+      }
+      return;
+    }
+    if (values.sweep && values.sessions) {
+      const provider = values.provider ?? 'use-lite';
+      const embedder = provider === 'use-lite' ? useLite! : createLocalEmbedder();
+      console.log(`sessions sweep (${provider}) on ${TIER_SETS.sessions.tuning}`);
+      console.log('| min coverage | floor | accept | margin | kwAlone | confirm | hit@1 | hit@3 | paraphrase hit@3 | abstention |\n|---|---|---|---|---|---|---|---|---|---|');
+      for (const minCoverage of [0.35, 0.5, 0.6])
+        for (const floor of [0.4, 0.45, 0.5, 0.55])
+          for (const accept of [0.55, 0.6, 0.65, 0.7])
+            for (const margin of [0.06, 0.1, 0.15])
+              for (const [kwAlone, confirm] of [[0.6, 0.4], [0.6, 0.5], [1.01, 0.5]]) {
+                if (accept < floor) continue;
+                const g = { floor, accept, margin, band: 0.05, support: 0.35, kwAlone, confirm };
+                const e = await evalSessions({ file: TIER_SETS.sessions.tuning, embedder, sessionGate: { ...SESSION_GATE, [provider]: g }, minCoverage });
+                console.log(`| ${minCoverage} | ${floor} | ${accept} | ${margin} | ${kwAlone} | ${confirm} | ${pct(e.hit_at_1)} | ${pct(e.hit_at_3)} | ${e.by_kind.paraphrase?.hit3}/${e.by_kind.paraphrase?.n} | ${pct(e.abstention)} |`);
+              }
       return;
     }
     if (values.sweep) {
       const provider = values.provider ?? 'local';
       const embedder = provider === 'use-lite' ? useLite! : createLocalEmbedder();
-      console.log(`| keywordMin | vectorMin (${provider}) | exact | fire recall | precision | quiet |\n|---|---|---|---|---|---|`);
-      for (const keywordMin of [0.5, 0.55, 0.6, 0.65, 0.7, 0.75]) {
-        for (const vm of [0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 1.01]) {
-          const s = await evalIntentions({ embedder, tuning: { keywordMin, vectorMin: { ...DEFAULT_INTENTION_TUNING.vectorMin, [provider]: vm } } });
-          console.log(`| ${keywordMin} | ${vm} | ${pct(s.exact)} | ${pct(s.fire_recall)} | ${pct(s.fire_precision)} | ${pct(s.quiet_rate)} |`);
-        }
-      }
+      console.log(`intentions sweep (${provider}) on ${TIER_SETS.intentions.tuning}`);
+      console.log(`| keywordMin | vectorMin (${provider}) | vectorBelow | exact | paraphrase | fire recall | precision | quiet |\n|---|---|---|---|---|---|---|---|`);
+      for (const keywordMin of [0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8])
+        for (const vm of [0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 1.01])
+          for (const vectorBelow of vm > 1 ? [1.01] : [0.01, 0.3, 0.4, 0.5, 1.01]) {
+            const tuning = { keywordMin, vectorMin: { ...DEFAULT_INTENTION_TUNING.vectorMin, [provider]: vm }, vectorBelow };
+            const s = await evalIntentions({ file: TIER_SETS.intentions.tuning, embedder, tuning });
+            const p = s.by_kind.paraphrase;
+            console.log(`| ${keywordMin} | ${vm} | ${vectorBelow} | ${pct(s.exact)} | ${p?.exact}/${p?.n} | ${pct(s.fire_recall)} | ${pct(s.fire_precision)} | ${pct(s.quiet_rate)} |`);
+          }
       return;
     }
     const embedders = [['local embedder', createLocalEmbedder()], ['use-lite', useLite], ['keyword only', null]] as const;
-    for (const [name, embedder] of embedders) {
-      if (name === 'use-lite' && !embedder) continue;
-      const i = await evalIntentions({ embedder });
-      console.log(`intentions (${name}): ${i.cases} cases, exact ${pct(i.exact)}, fire recall ${pct(i.fire_recall)}, precision ${pct(i.fire_precision)}, quiet on negatives ${pct(i.quiet_rate)}`);
-      console.log(`  by kind: ${Object.entries(i.by_kind).map(([k, v]) => `${k} ${v.exact}/${v.n}`).join(', ')}`);
-      if (values.verbose) for (const m of i.misses) console.log(`  miss ${m}`);
+    for (const [setName, key] of SETS) {
+      for (const [name, embedder] of embedders) {
+        if (name === 'use-lite' && !embedder) continue;
+        const i = await evalIntentions({ file: TIER_SETS.intentions[key], embedder });
+        console.log(`intentions, ${setName} (${name}): ${i.cases} cases, exact ${pct(i.exact)}, fire recall ${pct(i.fire_recall)}, precision ${pct(i.fire_precision)}, quiet on negatives ${pct(i.quiet_rate)}`);
+        console.log(`  by kind: ${Object.entries(i.by_kind).map(([k, v]) => `${k} ${v.exact}/${v.n}`).join(', ')}`);
+        if (values.verbose) for (const m of i.misses) console.log(`  miss ${m}`);
+      }
     }
     const s = await evalSpatial();
     console.log(`spatial: ${s.queries} questions, accuracy ${pct(s.accuracy)} (${Object.entries(s.by_kind).map(([k, v]) => `${k} ${v.correct}/${v.n}`).join(', ')})`);
     if (values.verbose) for (const m of s.misses) console.log(`  miss ${m}`);
-    for (const [name, embedder] of embedders) {
-      if (name === 'use-lite' && !embedder) continue;
-      const e = await evalSessions({ embedder });
-      const kinds = Object.entries(e.by_kind).map(([k, v]) => (k === 'nomatch' ? `nomatch abstained ${v.abstained}/${v.n}` : `${k} ${v.hit1}/${v.hit3}/${v.n}`));
-      console.log(`sessions (${name}): ${e.queries} questions, hit@1 ${pct(e.hit_at_1)}, hit@3 ${pct(e.hit_at_3)}; ${e.nomatch} no-match, abstention ${pct(e.abstention)} (hit@1/hit@3/n: ${kinds.join(', ')})`);
-      if (values.verbose) for (const m of e.misses) console.log(`  miss ${m}`);
+    for (const [setName, key] of SETS) {
+      for (const [name, embedder] of embedders) {
+        if (name === 'use-lite' && !embedder) continue;
+        const e = await evalSessions({ file: TIER_SETS.sessions[key], embedder });
+        const kinds = Object.entries(e.by_kind).map(([k, v]) => (k === 'nomatch' ? `nomatch abstained ${v.abstained}/${v.n}` : `${k} ${v.hit1}/${v.hit3}/${v.n}`));
+        console.log(`sessions, ${setName} (${name}): ${e.queries} questions, hit@1 ${pct(e.hit_at_1)}, hit@3 ${pct(e.hit_at_3)}; ${e.nomatch} no-match, abstention ${pct(e.abstention)} (hit@1/hit@3/n: ${kinds.join(', ')})`);
+        if (values.verbose) for (const m of e.misses) console.log(`  miss ${m}`);
+      }
     }
   } finally {
     await neural.close();
