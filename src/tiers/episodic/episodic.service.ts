@@ -18,9 +18,11 @@ import { createSessionVectors, SESSION_GATE } from './session-vectors.js';
 /**
  * Evidence gate for `search_sessions`, like recall's: a conversation answers a query only when its
  * matching turns together cover at least this share of the query's IDF-weighted terms, so one
- * common word ("come", "book") does not drag in every session. Tuned with `npm run eval`.
+ * common word ("come", "book") does not drag in every session. Tuned on eval/sessions-tune.json
+ * (`node dist/scripts/eval-tiers.js --sweep --sessions --provider keyword`): 0.6 keeps every no-match
+ * question out (17/17; 0.35, the earlier value, let 9 through) at hit@3 42 % by keywords alone.
  */
-export const SESSION_MIN_COVERAGE = 0.35;
+export const SESSION_MIN_COVERAGE = 0.6;
 const CANDIDATE_TURNS = 300;
 import type { CloseSessionInput, GetSessionInput, LogTurnInput, OpenSessionInput, SearchSessionsInput } from './episodic.schemas.js';
 
@@ -35,6 +37,8 @@ export interface EpisodicDeps {
   embedder?: Embedder | null;
   /** Session gate per provider (defaults in session-vectors.ts; the eval's sweep overrides it). */
   sessionGate?: Record<string, VectorGate>;
+  /** Keyword coverage a session needs (default SESSION_MIN_COVERAGE; the eval's sweep overrides it). */
+  minCoverage?: number;
   /** Budget for the LLM summary before falling back (default 20 s): closing must not hang on a slow model. */
   summaryTimeoutMs?: number;
 }
@@ -111,7 +115,7 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
  * Keeps the turns of sessions whose matching turns cover enough of the query, ordered by that
  * session coverage, then by each turn's BM25 score.
  */
-function gateHits(query: string, hits: (TurnHit & { content: string })[], docFreq: (terms: string[]) => { df: Map<string, number>; n: number }) {
+function gateHits(query: string, hits: (TurnHit & { content: string })[], docFreq: (terms: string[]) => { df: Map<string, number>; n: number }, minCoverage: number) {
   const q = [...new Set(tokenize(query))];
   if (!q.length || !hits.length) return [];
   const { df, n } = docFreq(q);
@@ -124,7 +128,7 @@ function gateHits(query: string, hits: (TurnHit & { content: string })[], docFre
   }
   const cov = new Map([...bySession].map(([id, terms]) => [id, coverage(q, terms, idf)]));
   return hits
-    .filter((h) => cov.get(h.session_id)! >= SESSION_MIN_COVERAGE)
+    .filter((h) => cov.get(h.session_id)! >= minCoverage)
     .sort((a, b) => cov.get(b.session_id)! - cov.get(a.session_id)! || b.score - a.score)
     .map(({ content: _c, ...h }) => ({ ...h, coverage: Math.round(cov.get(h.session_id)! * 1000) / 1000 }));
 }
@@ -148,7 +152,7 @@ export function createEpisodicService(deps: EpisodicDeps) {
       const gates = deps.sessionGate ?? SESSION_GATE;
       const gate = gates[embedder.provider] ?? gates.default;
       const kept = gateVectorHits(best.map((b) => ({ memory_id: b.session_id, similarity: b.similarity })), gate, (id) => cov.get(id) ?? 0);
-      return { kept, best: new Map(best.map((b) => [b.session_id, b])) };
+      return { kept, gate, best: new Map(best.map((b) => [b.session_id, b])) };
     } catch (e) {
       warnings.push(`semantic search unavailable: embedder ${embedder.provider} failed (${(e as Error).message}); keyword only`);
       return null;
@@ -179,7 +183,7 @@ export function createEpisodicService(deps: EpisodicDeps) {
     return summary;
   }
 
-  const gate = (query: string, hits: (TurnHit & { content: string })[]) => gateHits(query, hits, repo.docFreq);
+  const gate = (query: string, hits: (TurnHit & { content: string })[]) => gateHits(query, hits, repo.docFreq, deps.minCoverage ?? SESSION_MIN_COVERAGE);
   return {
     repo,
 
@@ -265,11 +269,15 @@ export function createEpisodicService(deps: EpisodicDeps) {
         entityId = e.id;
       }
       const warnings: string[] = [];
-      const keyword = match ? gate(input.query, repo.search(match, CANDIDATE_TURNS, entityId)) : [];
+      let keyword = match ? gate(input.query, repo.search(match, CANDIDATE_TURNS, entityId)) : [];
       const cov = new Map(keyword.map((h) => [h.session_id, h.coverage]));
       const sem = await semantic(input.query, entityId, cov, warnings);
       let results: (Omit<TurnHit, 'content'> & { coverage: number; similarity?: number })[] = keyword;
       if (sem) {
+        // Words in common are weak evidence: below kwAlone the session's best turn must also be near in meaning.
+        const confirmed = (id: number) => cov.get(id)! >= sem.gate.kwAlone || (sem.best.get(id)?.similarity ?? 0) >= sem.gate.confirm;
+        keyword = keyword.filter((h) => confirmed(h.session_id));
+        for (const id of [...cov.keys()]) if (!confirmed(id)) cov.delete(id);
         // Vector-only sessions contribute their best turn; every session is ordered by fused evidence.
         const extra = [...sem.kept.keys()].filter((id) => !cov.has(id)).map((id) => {
           const { content: _c, ...b } = sem.best.get(id)!;

@@ -13,7 +13,11 @@
  *    name must appear in the text — "Brian got home" does not fire Anna's trigger;
  *  - negation: a text that negates ("Anna isn't home yet") never fires a trigger that does not;
  *  - opposites: a text with one side of an opposed pair and none of the trigger's side
- *    ("Anna left home" for "when Anna gets home", "lights off" for "when the lights turn on").
+ *    ("Anna left home" for "when Anna gets home", "lights off" for "when the lights turn on");
+ *  - another time: a text that places its event on another day or in the future ("it rained
+ *    yesterday", "Grace will be home tomorrow", "the parcel arrives on Friday") reports or plans
+ *    the event rather than saying it is happening — except for triggers about talk ("when someone
+ *    mentions the car"), where the mention itself is the event.
  */
 import { analyze, tokenize } from '../../ai/text.js';
 
@@ -56,18 +60,27 @@ export function triggerTerms(text: string): string[] {
   return [...new Set(triggerTokens(text))];
 }
 
-const weight = (t: string) => (LIGHT.has(t) ? LIGHT_WEIGHT : 1);
-
-/** Weighted share of the trigger's terms that the text contains, in [0, 1]. */
-export function coverage(trigger: string[], text: ReadonlySet<string>): number {
+/**
+ * Weighted share of the trigger's terms that the text contains, in [0, 1]. For a trigger about a
+ * topic being raised ("when someone mentions the car") the text itself is the talk, so only the
+ * topic's words count: "the car is making a weird noise" raises the car.
+ */
+export function coverage(trigger: string[], text: ReadonlySet<string>, topic = false): number {
+  const light = topic ? 0 : LIGHT_WEIGHT;
   let total = 0;
   let hit = 0;
   for (const t of new Set(trigger)) {
-    total += weight(t);
-    if (text.has(t)) hit += weight(t);
+    const w = LIGHT.has(t) ? light : 1;
+    total += w;
+    if (text.has(t)) hit += w;
   }
   return total > 0 ? hit / total : 0;
 }
+
+/** Triggers whose event is a topic being raised, not a person being talked to. */
+const TOPIC = /\b(mention\w*|brings?\s+up|bringing\s+up|brought\s+up|talks?\s+about|talking\s+about|speaks?\s+about)\b/i;
+export const isTopicTrigger = (triggerText: string) => TOPIC.test(triggerText);
+
 
 /**
  * Terms the text must contain: capitalised words after the first word of the trigger (a name
@@ -101,6 +114,39 @@ export function conflicts(trigger: ReadonlySet<string>, text: ReadonlySet<string
     }
   }
   return false;
+}
+
+const DAYS = 'mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekends?';
+const PERIODS = `night|week|month|year|summer|winter|spring|autumn|term|christmas|january|february|march|april|june|july|august|september|october|november|december|${DAYS}`;
+/** Words that move a text's event off "now": other days, future tense, might. */
+const ELSEWHEN = new RegExp(
+  `\\b(yesterday|tomorrow|(last|next|this|on|every)\\s+(${PERIODS})|(${DAYS})|will|shall|won['’]t|\\w+['’]ll|might)\\b`,
+  'i',
+);
+/** Triggers whose event is someone talking about a thing: a time word in the talk does not move the event. */
+const TALK = /\b(mention\w*|talk\w*|bring\w* up|brought up|say\w*|said|ask\w*|discuss\w*|speak\w*|spoke)\b/i;
+
+/** True when the text places its event at another time than now and the trigger does not. */
+export function otherTime(triggerText: string, text: string): boolean {
+  return ELSEWHEN.test(text) && !ELSEWHEN.test(triggerText) && !TALK.test(triggerText);
+}
+
+const LEAD_IN = /^\s*(?:(?:the\s+)?next\s+time|whenever|when|if|once|as\s+soon\s+as)\s+/i;
+const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu;
+
+/** The capitalised words after the first word of a trigger ("when *Grace* gets home"): names typed as names. */
+export function capitalisedNames(triggerText: string): string[] {
+  return (triggerText.match(WORD) ?? []).filter((w, i) => i > 0 && w !== 'I' && /^\p{Lu}/u.test(w)).map((w) => w.replace(/['’]s$/u, ''));
+}
+
+/**
+ * What the embedder compares: the event without its lead-in ("when", "if", "next time") and with
+ * names replaced by "someone". Names are checked exactly by the name guard; left in, a shared name
+ * dominates a short text's vector ("Anna is at work" ≈ "when Anna gets home").
+ */
+export function eventText(text: string, names: Iterable<string>): string {
+  const masked = new Set([...names].flatMap((n) => n.toLowerCase().match(WORD) ?? []));
+  return text.replace(LEAD_IN, '').replace(WORD, (w) => (masked.has(w.toLowerCase().replace(/['’]s$/u, '')) ? 'someone' : w));
 }
 
 /** Cosine of two L2-normalised vectors (0 when either is all zeros or the lengths differ). */
