@@ -34,7 +34,7 @@ import {
   type ListIntentionsInput,
   type TriggeredIntention,
 } from './prospective.schemas.js';
-import { capitalisedNames, conflicts, cosine, coverage, eventText, isTopicTrigger, otherTime, requiredTerms, triggerTerms } from './trigger-match.js';
+import { capitalisedNames, conflicts, cosine, coverage, eventText, isTopicTrigger, otherTime, requiredTerms, triggerEventText, triggerTerms } from './trigger-match.js';
 
 export interface IntentionTuning {
   /** Minimum weighted keyword coverage. */
@@ -164,7 +164,7 @@ export function createProspectiveService(deps: ProspectiveDeps) {
       const terms = triggerTerms(input.trigger_text);
       if (!terms.length) throw invalid('trigger_text: has no words to match on (only stopwords or punctuation)');
       const warnings: string[] = [];
-      const [vec] = (await embed([eventText(input.trigger_text, [...personNames(), ...capitalisedNames(input.trigger_text)])], warnings)) ?? [];
+      const [vec] = embedder ? ((await embed([triggerEventText(input.trigger_text, personNames())], warnings)) ?? []) : [];
       const id = db.transaction(() => {
         const entity = entities.ensure(input.entity_name, input.entity_type ?? 'person');
         const { lastInsertRowid } = insert.run(
@@ -209,7 +209,7 @@ export function createProspectiveService(deps: ProspectiveDeps) {
         const all = live.all(params) as Row[];
         const stale = all.filter((r) => r.embed_model !== vecModel || !r.embedding);
         const masked = new Set([...names, ...all.flatMap((r) => capitalisedNames(r.trigger_text))]);
-        const vecs = await embed([...stale.map((r) => eventText(r.trigger_text, [...names, ...capitalisedNames(r.trigger_text)])), eventText(input.text, masked)], warnings);
+        const vecs = await embed([...stale.map((r) => triggerEventText(r.trigger_text, names)), eventText(input.text, masked)], warnings);
         if (vecs) {
           db.transaction(() => stale.forEach((r, i) => setVector.run(toBlob(vecs[i]), vecModel, r.id)))();
           stale.forEach((r, i) => Object.assign(r, { embedding: toBlob(vecs[i]), embed_model: vecModel }));

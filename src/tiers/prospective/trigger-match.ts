@@ -19,7 +19,7 @@
  *    the event rather than saying it is happening — except for triggers about talk ("when someone
  *    mentions the car"), where the mention itself is the event.
  */
-import { analyze, tokenize } from '../../ai/text.js';
+import { tokenize } from '../../ai/text.js';
 
 /** Weight of generic words in coverage (tuned on eval/intentions.json). */
 export const LIGHT_WEIGHT = 0.3;
@@ -81,21 +81,13 @@ export function coverage(trigger: string[], text: ReadonlySet<string>, topic = f
 const TOPIC = /\b(mention\w*|brings?\s+up|bringing\s+up|brought\s+up|talks?\s+about|talking\s+about|speaks?\s+about)\b/i;
 export const isTopicTrigger = (triggerText: string) => TOPIC.test(triggerText);
 
-
 /**
  * Terms the text must contain: capitalised words after the first word of the trigger (a name
  * typed as a name) and any term of a known person's name that the trigger contains.
  */
 export function requiredTerms(triggerText: string, personNames: readonly string[] = []): string[] {
-  const out = new Set<string>();
-  const words = analyze(triggerText);
-  // analyze lower-cases; find the capitalised originals by scanning the raw words.
-  const raw = triggerText.match(/[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu) ?? [];
-  raw.forEach((w, i) => {
-    if (i === 0 || w === 'I' || !/^\p{Lu}/u.test(w)) return;
-    for (const t of triggerTokens(w)) out.add(t);
-  });
-  const have = new Set(words.map((w) => (Object.hasOwn(IRREGULAR, w.stem) ? IRREGULAR[w.stem] : w.stem)));
+  const out = new Set(capitalisedNames(triggerText).flatMap(triggerTokens));
+  const have = new Set(triggerTokens(triggerText));
   for (const name of personNames) {
     const nameTerms = triggerTokens(name);
     if (nameTerms.length && nameTerms.every((t) => have.has(t))) for (const t of nameTerms) out.add(t);
@@ -148,6 +140,10 @@ export function eventText(text: string, names: Iterable<string>): string {
   const masked = new Set([...names].flatMap((n) => n.toLowerCase().match(WORD) ?? []));
   return text.replace(LEAD_IN, '').replace(WORD, (w) => (masked.has(w.toLowerCase().replace(/['’]s$/u, '')) ? 'someone' : w));
 }
+
+/** A trigger's event text: known person names and the trigger's own capitalised names masked. */
+export const triggerEventText = (triggerText: string, personNames: readonly string[]) =>
+  eventText(triggerText, [...personNames, ...capitalisedNames(triggerText)]);
 
 /** Cosine of two L2-normalised vectors (0 when either is all zeros or the lengths differ). */
 export function cosine(a: Float32Array, b: Float32Array): number {
