@@ -16,6 +16,12 @@ describe('otherTime', () => {
     expect(otherTime('next time I talk to Brian', 'Brian and I are talking about next week')).toBe(false);
     expect(otherTime('when the bins go out on Thursday', "It's Thursday, the bins are going out")).toBe(false);
   });
+  it('moves a talk only by its own future: a time word may be what the talk is about', () => {
+    for (const text of ["I'll talk to Brian tomorrow", 'Brian will ask about the boiler next week', 'I might speak to Brian later'])
+      expect(otherTime('next time I talk to Brian', text), text).toBe(true);
+    for (const text of ['Brian and I are talking about next week', 'Brian is asking what we did yesterday'])
+      expect(otherTime('next time I talk to Brian', text), text).toBe(false);
+  });
 });
 
 describe('topic triggers', () => {

@@ -115,12 +115,19 @@ const ELSEWHEN = new RegExp(
   `\\b(yesterday|tomorrow|(last|next|this|on|every)\\s+(${PERIODS})|(${DAYS})|will|shall|won['’]t|\\w+['’]ll|might)\\b`,
   'i',
 );
-/** Triggers whose event is someone talking about a thing: a time word in the talk does not move the event. */
+/**
+ * Triggers whose event is someone talking: a time word may be what the talk is about ("Brian and I
+ * are talking about next week"), so only a future or maybe moves the talk itself ("I'll talk to
+ * Brian tomorrow"). A topic trigger ("when someone mentions the car") is exempt altogether: the
+ * text is the mention.
+ */
 const TALK = /\b(mention\w*|talk\w*|bring\w* up|brought up|say\w*|said|ask\w*|discuss\w*|speak\w*|spoke)\b/i;
+const NOT_YET = /\b(will|shall|won['’]t|\w+['’]ll|might|going\s+to)\b/i;
 
 /** True when the text places its event at another time than now and the trigger does not. */
 export function otherTime(triggerText: string, text: string): boolean {
-  return ELSEWHEN.test(text) && !ELSEWHEN.test(triggerText) && !TALK.test(triggerText);
+  if (ELSEWHEN.test(triggerText) || isTopicTrigger(triggerText)) return false;
+  return TALK.test(triggerText) ? NOT_YET.test(text) && !NOT_YET.test(triggerText) : ELSEWHEN.test(text);
 }
 
 const LEAD_IN = /^\s*(?:(?:the\s+)?next\s+time|whenever|when|if|once|as\s+soon\s+as)\s+/i;
