@@ -34,23 +34,6 @@ for (const f of data.facts) {
 }
 const queries = data.queries.map((q) => ({ q, input: RecallInput.parse({ query: q.query, top_k: 5, mode: 'hybrid', ...(q.entity_name && { entity_name: q.entity_name }) }) }));
 
-// Signal AUROCs (answerable vs never stated) from the raw vector ranking.
-const sig: { answerable: boolean; s1: number; margin: number }[] = [];
-for (const { q, input } of queries) {
-  const [v] = await embedder.embed([q.query]);
-  const entityId = q.entity_name ? s.entities.find(q.entity_name)?.id : undefined;
-  const hits = s.vectors.knn(v, 2, { entityId, activeOnly: true });
-  sig.push({ answerable: q.kind !== 'no_evidence', s1: hits[0]?.similarity ?? 0, margin: (hits[0]?.similarity ?? 0) - (hits[1]?.similarity ?? 0) });
-}
-const auroc = (key: 's1' | 'margin') => {
-  const pos = sig.filter((x) => x.answerable).map((x) => x[key]);
-  const neg = sig.filter((x) => !x.answerable).map((x) => x[key]);
-  let wins = 0;
-  for (const p of pos) for (const n of neg) wins += p > n ? 1 : p === n ? 0.5 : 0;
-  return wins / (pos.length * neg.length);
-};
-console.log(`${embedder.fingerprint}: AUROC answerable vs never-stated — top-1 cosine ${auroc('s1').toFixed(3)}, margin ${auroc('margin').toFixed(3)}\n`);
-
 // Gather every query's candidates once (termsFloor 0: keyword coverage of all vector hits), then
 // replay the gate and fusion of recall.ts for each setting — the same functions, no second copy.
 const gathered: { q: (typeof queries)[number]['q']; c: Candidates }[] = [];
@@ -59,6 +42,20 @@ for (const { q, input } of queries) {
   const deps = { repo: s.memory.repo, vectors: s.vectors, embedder, clock: h.clock, decay: s.config.memory, entityId: (x: string) => s.entities.find(x)?.id };
   gathered.push({ q, c: await gatherCandidates(deps, input, { entityId }, 60, 0, []) });
 }
+
+// Signal AUROCs (answerable vs never stated) from the ungated vector ranking recall sees.
+const sig = gathered.map(({ q, c }) => {
+  const [s1, s2] = [c.vectorHits[0]?.similarity ?? 0, c.vectorHits[1]?.similarity ?? 0];
+  return { answerable: q.kind !== 'no_evidence', s1, margin: s1 - s2 };
+});
+const auroc = (key: 's1' | 'margin') => {
+  const pos = sig.filter((x) => x.answerable).map((x) => x[key]);
+  const neg = sig.filter((x) => !x.answerable).map((x) => x[key]);
+  let wins = 0;
+  for (const p of pos) for (const n of neg) wins += p > n ? 1 : p === n ? 0.5 : 0;
+  return wins / (pos.length * neg.length);
+};
+console.log(`${embedder.fingerprint}: AUROC answerable vs never-stated — top-1 cosine ${auroc('s1').toFixed(3)}, margin ${auroc('margin').toFixed(3)}\n`);
 
 function score(gate: VectorGate) {
   let r = 0, para = 0, nPara = 0, abst = 0, nNo = 0, n = 0;
