@@ -41,6 +41,15 @@ describe('use-lite embedder (Universal Sentence Encoder Lite, in a worker thread
     singles.forEach(([v], i) => expect(dot(v, together[i])).toBeCloseTo(1, 3));
   });
 
+  it('answers a batch of mixed lengths (run as sub-batches sorted by length) in the callers\' order', async () => {
+    const texts = Array.from({ length: 21 }, (_, i) => `${'very '.repeat((i * 7) % 13)}long note ${i} about the garden shed`);
+    const together = await e.embed(texts);
+    for (const [i, t] of texts.entries()) {
+      const [alone] = await e.embed([t]);
+      expect(dot(alone, together[i]), t).toBeCloseTo(1, 4);
+    }
+  });
+
   it('keeps the event loop free while it works', async () => {
     const texts = Array.from({ length: 64 }, (_, i) => `the hallway light number ${i} was switched on at dusk`);
     let ticks = 0;
