@@ -78,10 +78,11 @@ describe('remember', () => {
     expect(m.last_confirmed).toBe(hub.clock.now());
   });
 
-  it('finds an old near-duplicate by its words among many facts that share the common ones', async () => {
+  // 150 newer facts: all the kind's terms are read (≤ 400); 450: only those sharing a rarest term (FTS).
+  it.each([150, 450])('finds an old near-duplicate by its words among %i newer facts that share the common ones', async (newer) => {
     const first = await remember({ entity_name: 'Brian', fact: 'Brian waters the tomato seedlings and the basil pots in the greenhouse every morning before breakfast', category: 'habit' });
-    // 150 newer facts of the same entity and category that share the common words (Brian, morning, every)
-    for (let i = 0; i < 150; i++) await remember({ entity_name: 'Brian', fact: `Brian checks meter ${i} every morning`, category: 'habit' });
+    // newer facts of the same entity and category that share the common words (Brian, morning, every)
+    for (let i = 0; i < newer; i++) await remember({ entity_name: 'Brian', fact: `Brian checks meter ${i} every morning`, category: 'habit' });
     // the same fact with one word changed: Jaccard 9/11 ≥ 0.8; only the keyword path can find it (not among the newest 100)
     const again = await remember({ entity_name: 'Brian', fact: 'Brian waters the tomato seedlings and the basil pots in the greenhouse every morning before lunch', category: 'habit' });
     expect(again).toMatchObject({ action: 'reinforced', id: first.id });

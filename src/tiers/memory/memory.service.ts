@@ -44,6 +44,9 @@ export interface RememberResult {
   warnings: string[];
 }
 
+/** Up to this many active facts of one entity and category, the duplicate check reads all their terms. */
+const SCAN_KIND = 400;
+
 /** How long a recall's access bumps wait to be written with others. */
 export const TOUCH_FLUSH_MS = 2000;
 
@@ -85,26 +88,36 @@ export function createMemoryService(deps: MemoryDeps) {
     if (!v.some((x) => x !== 0) || vectors.put(id, entityId, category, active, v)) repo.markEmbedded(id);
   }
 
-  /** An active fact of the same entity and category that says the same thing, if any. */
+  /**
+   * An active fact of the same entity and category that says the same thing, if any: cosine ≥
+   * DUPLICATE_COSINE with one of the newest, or term Jaccard ≥ DUPLICATE_JACCARD with any (both on the
+   * indexed terms, so an entity-name prefix counts on both sides), and the same numbers and polarity.
+   */
   function findDuplicate(entityId: number, category: string, fact: string, factTerms: string[], v: Float32Array | null) {
-    const candidates = new Map<number, number>();
+    const similar = new Set<number>();
     // Only the entity's own active facts of this category can be duplicates: compare with those
     // (point lookups), not a KNN over the whole index (bench: remember 56/s → see README at 50k).
-    if (v) for (const h of vectors.similarTo(v, repo.activeIdsOf(entityId, category)).slice(0, 5)) candidates.set(h.memory_id, h.similarity);
-    // Keyword candidates: a fact B with Jaccard ≥ J (DUPLICATE_JACCARD) to ours (A) lacks at most
-    // (1 − J)/J of our terms (|A∖B| ≤ |A∪B| − |A∩B| ≤ (1 − J)·|A∪B| ≤ (1 − J)/J·|A|), so it contains at
-    // least one of ANY ⌊(1 − J)/J·|A|⌋ + 1 of them. Matching only the rarest ones finds every such fact,
-    // and FTS5 reads short posting lists instead of ranking every memory that shares a common word.
+    if (v) for (const h of vectors.similarTo(v, repo.activeIdsOf(entityId, category)).slice(0, 5)) if (h.similarity >= DUPLICATE_COSINE) similar.add(h.memory_id);
+    for (const [id, t] of keywordCandidates(entityId, category, factTerms)) if (jaccard(t.split(' '), factTerms) >= DUPLICATE_JACCARD) similar.add(id);
+    for (const m of repo.byIds([...similar], { entityId, category })) if (sameClaims(m.fact, fact)) return m;
+    return undefined;
+  }
+
+  /** The facts (id → indexed terms) that could share ≥ DUPLICATE_JACCARD of their terms with ours. */
+  function keywordCandidates(entityId: number, category: string, factTerms: string[]): Map<number, string> {
+    // Usually an entity has few facts of one kind: read all their terms by id (cheaper at 50k than
+    // any FTS query, whose posting lists grow with the whole store).
+    const kind = repo.activeIdsOfKind(entityId, category, SCAN_KIND + 1);
+    if (kind.length <= SCAN_KIND) return repo.termsOf(kind);
+    // Many: a fact B with Jaccard ≥ J to ours (A) lacks at most (1 − J)/J of our terms
+    // (|A∖B| ≤ |A∪B| − |A∩B| ≤ (1 − J)·|A∪B| ≤ (1 − J)/J·|A|), so it contains at least one of ANY
+    // ⌊(1 − J)/J·|A|⌋ + 1 of them. Matching only the rarest ones finds every such fact, and FTS5 reads
+    // short posting lists instead of ranking every memory that shares a common word.
     const { df } = repo.docFreq(factTerms);
     const need = Math.floor(((1 - DUPLICATE_JACCARD) / DUPLICATE_JACCARD) * factTerms.length + 1e-9) + 1;
     const rare = [...factTerms].sort((a, b) => (df.get(a) ?? 0) - (df.get(b) ?? 0)).slice(0, need);
     const match = ftsMatch(rare);
-    if (match) for (const r of repo.keyword(match, 50, { entityId, category })) if (!candidates.has(r.id)) candidates.set(r.id, 0);
-    for (const m of repo.byIds([...candidates.keys()], { entityId, category })) {
-      const similar = candidates.get(m.id)! >= DUPLICATE_COSINE || jaccard(terms(m.fact), factTerms) >= DUPLICATE_JACCARD;
-      if (similar && sameClaims(m.fact, fact)) return m;
-    }
-    return undefined;
+    return new Map(match ? repo.keyword(match, 50, { entityId, category }).map((r) => [r.id, r.terms] as const) : []);
   }
 
   return {
