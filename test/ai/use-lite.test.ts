@@ -50,6 +50,34 @@ describe('use-lite embedder (Universal Sentence Encoder Lite, in a worker thread
     }
   });
 
+  it('with workers: 2, starts a second thread only while batches wait, and stops it when idle', async () => {
+    const pool = createUseLiteEmbedder({ workers: 2, idleMs: 300 });
+    try {
+      expect(await pool.ready, pool.loadError).toBe(true);
+      await pool.embed(['one text at a time']);
+      expect(pool.workers).toBe(1); // nothing waited: no second model loaded
+      const texts = Array.from({ length: 320 }, (_, i) => `note ${i} about the boiler in the ${['hall', 'attic', 'garage'][i % 3]}`);
+      let most = 0;
+      const watch = setInterval(() => (most = Math.max(most, pool.workers)), 10);
+      const [mine, reference] = await Promise.all([pool.embed(texts), e.embed(texts)]);
+      clearInterval(watch);
+      expect(most).toBe(2);
+      mine.forEach((v, i) => expect(dot(v, reference[i]), texts[i]).toBeCloseTo(1, 4));
+      await expect.poll(() => pool.workers, { timeout: 5000, interval: 50 }).toBe(1);
+      expect(await pool.embed(['still answers'])).toHaveLength(1);
+    } finally {
+      await pool.close();
+    }
+    await expect(pool.embed(['x'])).rejects.toMatchObject({ code: 'unavailable' });
+  }, 60_000);
+
+  it('embeds a full batch of the longest texts within the worker\'s heap limits', async () => {
+    const long = Array.from({ length: 32 }, (_, i) => `${i} ` + 'the boiler in the garage makes a knocking noise when the heating comes on '.repeat(40));
+    const out = await e.embed(long);
+    expect(out).toHaveLength(32);
+    out.forEach((v) => expect(dot(v, v)).toBeCloseTo(1, 4));
+  }, 60_000);
+
   it('keeps the event loop free while it works', async () => {
     const texts = Array.from({ length: 64 }, (_, i) => `the hallway light number ${i} was switched on at dusk`);
     let ticks = 0;
@@ -71,7 +99,8 @@ describe('use-lite embedder (Universal Sentence Encoder Lite, in a worker thread
     // The compiled module (npm install / npm ci build dist/ through `prepare`).
     const script = `import('${new URL('../../dist/src/ai/use-lite.js', import.meta.url).pathname}').then(async ({ createUseLiteEmbedder }) => {
       const e = createUseLiteEmbedder(); const [v] = await e.embed(['offline test']); console.log('dim', v.length); await e.close(); })`;
-    const r = spawnSync('unshare', ['-n', process.execPath, '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    // --input-type=module: a parent flag the worker must not inherit (its source is CommonJS).
+    const r = spawnSync('unshare', ['-n', process.execPath, '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
     expect(r.stderr).not.toMatch(/Error/);
     expect(r.stdout).toContain('dim 512');
   }, 60_000);
