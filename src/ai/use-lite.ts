@@ -115,7 +115,7 @@ export interface UseLiteEmbedder extends Embedder {
 
 export interface UseLiteOptions {
   /**
-   * At most this many worker threads, each with its own copy of the model (≈ 100 MB). The first
+   * At most this many worker threads, each with its own copy of the model (≈ 110–140 MB). The first
    * starts at once and stays; another starts only while batches wait with every thread busy, and
    * stops after EXTRA_IDLE_MS without work. Default 1 (`ai.embed_workers`).
    */

@@ -1,5 +1,6 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import { createAi, type AiConfig } from '../../src/ai/providers.js';
+import { loadConfig } from '../../src/config/load.js';
 import { HubError } from '../../src/lib/errors.js';
 import { createLocalEmbedder } from '../../src/ai/local-embedder.js';
 import type { UseLiteEmbedder } from '../../src/ai/use-lite.js';
@@ -100,23 +101,32 @@ describe('createAi', () => {
 
   it('auto: falls back to local when neither Ollama answers nor use-lite loads', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
-    const broken = (): UseLiteEmbedder => ({ ...createLocalEmbedder(), provider: 'use-lite', ready: Promise.resolve(false), loadError: 'weights missing', close: async () => {} });
+    const broken = (): UseLiteEmbedder => ({ ...createLocalEmbedder(), provider: 'use-lite', ready: Promise.resolve(false), loadError: 'weights missing', workers: 0, close: async () => {} });
     const ai = await createAi(cfg({ provider: 'auto', baseUrl: url }), { useLite: broken });
     expect(ai.embedder.provider).toBe('local');
     expect(ai.warnings[0]).toMatch(/use-lite did not load \(weights missing\).*local embedder/);
   });
 
   it('use-lite: a load failure is a warning naming the fix, not a construction error', async () => {
-    const broken = (): UseLiteEmbedder => ({ ...createLocalEmbedder(), provider: 'use-lite', ready: Promise.resolve(false), loadError: 'weights missing', close: async () => {} });
+    const broken = (): UseLiteEmbedder => ({ ...createLocalEmbedder(), provider: 'use-lite', ready: Promise.resolve(false), loadError: 'weights missing', workers: 0, close: async () => {} });
     const ai = await createAi(cfg({ provider: 'use-lite' }), { useLite: broken });
     expect(ai.embedder.provider).toBe('use-lite');
     expect(ai.warnings[0]).toMatch(/weights missing.*MEMORY_AI_PROVIDER=local/);
   });
 
+  it('use-lite: passes ai.embed_workers (HEARTH_EMBED_WORKERS) to the encoder', async () => {
+    const seen: (number | undefined)[] = [];
+    const spy = (o?: { workers?: number }): UseLiteEmbedder => (seen.push(o?.workers), { ...createLocalEmbedder(), provider: 'use-lite', ready: Promise.resolve(true), workers: 1, close: async () => {} });
+    await createAi({ ...cfg({ provider: 'use-lite' }), embedWorkers: 2 }, { useLite: spy });
+    const { config } = loadConfig({ env: { HEARTH_EMBED_WORKERS: '3' } });
+    expect(config.ai.embed_workers).toBe(3);
+    expect(seen).toEqual([2]);
+  });
+
   it('auto: gives up on a hanging Ollama after about 2 s', async () => {
     const f = await keep(startFakeOllama({ hang: true }));
     const t0 = Date.now();
-    const broken = (): UseLiteEmbedder => ({ ...createLocalEmbedder(), provider: 'use-lite', ready: Promise.resolve(false), loadError: 'x', close: async () => {} });
+    const broken = (): UseLiteEmbedder => ({ ...createLocalEmbedder(), provider: 'use-lite', ready: Promise.resolve(false), loadError: 'x', workers: 0, close: async () => {} });
     const ai = await createAi(cfg({ provider: 'auto', baseUrl: f.url }), { useLite: broken });
     const took = Date.now() - t0;
     expect(ai.embedder.provider).toBe('local');
