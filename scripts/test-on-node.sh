@@ -41,9 +41,11 @@ if [ ! -f "$built" ]; then
 fi
 # Swapped by rename, never rewritten in place: a process that has the addon mapped (a bench, a
 # server started from this checkout) keeps its copy instead of dying of SIGBUS.
-swap() { cp "$1" "$addon.swap" && mv -f "$addon.swap" "$addon"; }
+# Modes are kept (cp -p): mktemp's file is 0600, and an addon restored so could not be loaded by the
+# tests that run the hub as another user.
+swap() { cp -p "$1" "$addon.swap" && mv -f "$addon.swap" "$addon"; }
 saved="$(mktemp)"
-cp "$addon" "$saved"
+cp -p "$addon" "$saved"
 trap 'swap "$saved"; rm -f "$saved"' EXIT
 swap "$built"
 echo "test-on-node: Node $(node --version) (ABI $abi)"
