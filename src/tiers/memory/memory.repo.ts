@@ -82,10 +82,7 @@ export function createMemoryRepo(db: Db) {
   const docCount = db.prepare('SELECT count(*) AS n FROM memories');
   const ofEntity = db.prepare(`${SELECT} WHERE m.entity_id = ? AND m.status = 'active' ORDER BY m.category, m.id`);
   const idsOfEntity = db.prepare('SELECT id FROM memories WHERE entity_id = ?');
-  // Newest first, capped: a restatement is usually of something said lately, and each compared fact
-  // costs a vec0 point lookup (≈ 10–60 µs); older duplicates are still caught by the keyword candidates.
-  const activeIdsOf = db.prepare("SELECT id FROM memories WHERE entity_id = ? AND category = ? AND status = 'active' ORDER BY id DESC LIMIT 100");
-  const activeIdsOfKind = db.prepare("SELECT id FROM memories WHERE entity_id = ? AND category = ? AND status = 'active' LIMIT ?");
+  const activeIdsOf = db.prepare("SELECT id FROM memories WHERE entity_id = ? AND category = ? AND status = 'active' ORDER BY id DESC LIMIT ?");
   const pending = db.prepare(`${SELECT} WHERE m.embed_state = 'pending' ORDER BY m.id LIMIT ?`);
   const pendingCount = db.prepare("SELECT count(*) AS n FROM memories WHERE embed_state = 'pending'");
 
@@ -142,9 +139,8 @@ export function createMemoryRepo(db: Db) {
       return { df: new Map(rows.map((r) => [r.term, r.doc])), n };
     },
     ofEntity: (entityId: number) => ofEntity.all(entityId) as MemoryRow[],
-    activeIdsOf: (entityId: number, category: string) => (activeIdsOf.all(entityId, category) as { id: number }[]).map((r) => r.id),
-    /** Up to `limit` active ids of one entity and category, in no order. */
-    activeIdsOfKind: (entityId: number, category: string, limit: number) => (activeIdsOfKind.all(entityId, category, limit) as { id: number }[]).map((r) => r.id),
+    /** Up to `limit` active ids of one entity and category, newest first. */
+    activeIdsOf: (entityId: number, category: string, limit: number) => (activeIdsOf.all(entityId, category, limit) as { id: number }[]).map((r) => r.id),
     idsOfEntity: (entityId: number) => (idsOfEntity.all(entityId) as { id: number }[]).map((r) => r.id),
     pending: (limit: number) => pending.all(limit) as MemoryRow[],
     pendingCount: () => (pendingCount.get() as { n: number }).n,

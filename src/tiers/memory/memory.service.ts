@@ -46,6 +46,11 @@ export interface RememberResult {
 
 /** Up to this many active facts of one entity and category, the duplicate check reads all their terms. */
 const SCAN_KIND = 400;
+/**
+ * …and compares the vectors of the newest this many: a restatement is usually of something said
+ * lately, and each compared fact costs a point lookup; older duplicates are still caught by their terms.
+ */
+const VECTOR_NEWEST = 100;
 
 /** How long a recall's access bumps wait to be written with others. */
 export const TOUCH_FLUSH_MS = 2000;
@@ -97,17 +102,17 @@ export function createMemoryService(deps: MemoryDeps) {
     const similar = new Set<number>();
     // Only the entity's own active facts of this category can be duplicates: compare with those
     // (point lookups), not a KNN over the whole index (bench: remember 56/s → see README at 50k).
-    if (v) for (const h of vectors.similarTo(v, repo.activeIdsOf(entityId, category)).slice(0, 5)) if (h.similarity >= DUPLICATE_COSINE) similar.add(h.memory_id);
-    for (const [id, t] of keywordCandidates(entityId, category, factTerms)) if (jaccard(t.split(' '), factTerms) >= DUPLICATE_JACCARD) similar.add(id);
+    const kind = repo.activeIdsOf(entityId, category, SCAN_KIND + 1);
+    if (v) for (const h of vectors.similarTo(v, kind.slice(0, VECTOR_NEWEST)).slice(0, 5)) if (h.similarity >= DUPLICATE_COSINE) similar.add(h.memory_id);
+    for (const [id, t] of keywordCandidates(entityId, category, factTerms, kind)) if (jaccard(t.split(' '), factTerms) >= DUPLICATE_JACCARD) similar.add(id);
     for (const m of repo.byIds([...similar], { entityId, category })) if (sameClaims(m.fact, fact)) return m;
     return undefined;
   }
 
-  /** The facts (id → indexed terms) that could share ≥ DUPLICATE_JACCARD of their terms with ours. */
-  function keywordCandidates(entityId: number, category: string, factTerms: string[]): Map<number, string> {
+  /** The facts (id → indexed terms) that could share ≥ DUPLICATE_JACCARD of their terms with ours; `kind` as above. */
+  function keywordCandidates(entityId: number, category: string, factTerms: string[], kind: number[]): Map<number, string> {
     // Usually an entity has few facts of one kind: read all their terms by id (cheaper at 50k than
     // any FTS query, whose posting lists grow with the whole store).
-    const kind = repo.activeIdsOfKind(entityId, category, SCAN_KIND + 1);
     if (kind.length <= SCAN_KIND) return repo.termsOf(kind);
     // Many: a fact B with Jaccard ≥ J to ours (A) lacks at most (1 − J)/J of our terms
     // (|A∖B| ≤ |A∪B| − |A∩B| ≤ (1 − J)·|A∪B| ≤ (1 − J)/J·|A|), so it contains at least one of ANY

@@ -16,8 +16,9 @@
  *    ("Anna left home" for "when Anna gets home", "lights off" for "when the lights turn on");
  *  - another time: a text that places its event on another day or in the future ("it rained
  *    yesterday", "Grace will be home tomorrow", "the parcel arrives on Friday") reports or plans
- *    the event rather than saying it is happening — except for triggers about talk ("when someone
- *    mentions the car"), where the mention itself is the event.
+ *    the event rather than saying it is happening. A topic trigger ("when someone mentions the car")
+ *    is exempt, the mention itself being the event; a talk trigger ("next time I talk to Brian") is
+ *    moved only by a future or a maybe, since a time word may be what the talk is about.
  */
 import { tokenize } from '../../ai/text.js';
 
@@ -121,7 +122,7 @@ const ELSEWHEN = new RegExp(
  * Brian tomorrow"). A topic trigger ("when someone mentions the car") is exempt altogether: the
  * text is the mention.
  */
-const TALK = /\b(mention\w*|talk\w*|bring\w* up|brought up|say\w*|said|ask\w*|discuss\w*|speak\w*|spoke)\b/i;
+const TALK = /\b(talk\w*|say\w*|said|ask\w*|discuss\w*|speak\w*|spoke)\b/i; // mentions, bringing up: TOPIC
 const NOT_YET = /\b(will|shall|won['’]t|\w+['’]ll|might|going\s+to)\b/i;
 
 /** True when the text places its event at another time than now and the trigger does not. */
