@@ -85,6 +85,7 @@ const grid = {
   support: [0.25, 0.35, 0.5],
   kwAlone: [0.4, 0.5, 0.6, 0.7, 0.8, 1.01],
   confirm: [0, 0.2, 0.3, 0.35, 0.4, 0.45, 0.5],
+  phrase: [false, true],
 };
 const rows: { gate: VectorGate; recall: number; paraphrase: number; abstention: number }[] = [];
 for (const floor of grid.floor)
@@ -93,10 +94,11 @@ for (const floor of grid.floor)
       for (const band of grid.band)
         for (const support of grid.support)
           for (const kwAlone of grid.kwAlone)
-            for (const confirm of grid.confirm) {
-              const gate = { floor, accept, margin, band, support, kwAlone, confirm };
-              rows.push({ gate, ...score(gate) });
-            }
+            for (const confirm of grid.confirm)
+              for (const phrase of grid.phrase) {
+                const gate = { floor, accept, margin, band, support, kwAlone, confirm, phrase };
+                rows.push({ gate, ...score(gate) });
+              }
 const min = Number(values['min-abstention']);
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const best = rows
@@ -104,10 +106,10 @@ const best = rows
   .sort((a, b) => b.recall - a.recall || b.paraphrase - a.paraphrase || b.abstention - a.abstention)
   .slice(0, 15);
 console.log(`${rows.length} gates tried; best with abstention ≥ ${min}:\n`);
-console.log('| floor | accept | margin | band | support | kwAlone | confirm | recall@5 | paraphrase | abstention |\n|---|---|---|---|---|---|---|---|---|---|');
+console.log('| floor | accept | margin | band | support | kwAlone | confirm | phrase | recall@5 | paraphrase | abstention |\n|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of best) {
   const g = r.gate;
-  console.log(`| ${g.floor} | ${g.accept} | ${g.margin} | ${g.band} | ${g.support} | ${g.kwAlone} | ${g.confirm} | ${pct(r.recall)} | ${pct(r.paraphrase)} | ${pct(r.abstention)} |`);
+  console.log(`| ${g.floor} | ${g.accept} | ${g.margin} | ${g.band} | ${g.support} | ${g.kwAlone} | ${g.confirm} | ${g.phrase} | ${pct(r.recall)} | ${pct(r.paraphrase)} | ${pct(r.abstention)} |`);
 }
 // The trade-off: the best recall at each level of abstention reached.
 console.log('\nfrontier (best recall@5 at each abstention):\n');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fuse, gateVectorHits, keywordKept, type VectorGate } from '../../src/tiers/memory/evidence-gate.js';
+import { containsRun, decideEvidence, type Candidates } from '../../src/tiers/memory/recall.js';
 
 const g: VectorGate = { floor: 0.5, accept: 0.7, margin: 0.08, band: 0.05, support: 0.3, kwAlone: 0.8, confirm: 0.45 };
 const hits = (...s: number[]) => s.map((similarity, i) => ({ memory_id: i + 1, similarity }));
@@ -38,5 +39,29 @@ describe('evidence gate', () => {
     expect(fuse(0.6, 0.6)).toBeGreaterThan(fuse(0.6, null));
     expect(fuse(1, 1)).toBeLessThanOrEqual(1);
     expect(fuse(null, null)).toBe(0);
+  });
+
+  it('containsRun: all query terms, in order, side by side', () => {
+    expect(containsRun(['kitchen', 'spare', 'batteri', 'kept'], ['spare', 'batteri'])).toBe(true);
+    expect(containsRun(['batteri', 'spare', 'kept'], ['spare', 'batteri'])).toBe(false);
+    expect(containsRun(['ruth', 'take', 'warfarin', 'doctor'], ['ruth', 'doctor'])).toBe(false);
+    expect(containsRun(['dusti', 'charg', 'dusti', 'get', 'stuck'], ['dusti', 'get', 'stuck'])).toBe(true);
+    expect(containsRun(['spare'], ['spare'])).toBe(false); // one word is coverage, not a phrase
+    expect(containsRun(['spare', 'batteri'], ['spare', 'batteri', 'drawer'])).toBe(false);
+  });
+
+  it('hybrid: a keyword hit holding the query as a phrase is kept whatever its cosine; without the phrase it needs confirming', () => {
+    const c = (phrase: number[]): Candidates => ({
+      mode: 'hybrid',
+      vectorHits: hits(0.3, 0.3),
+      rawCov: new Map([[1, 1], [2, 1]]),
+      phrase: new Set(phrase),
+      sims: new Map([[1, 0.3], [2, 0.3]]),
+      rows: new Map(),
+    });
+    const strict = { ...g, kwAlone: 1.01 };
+    expect([...decideEvidence(c([1]), { ...strict, phrase: true }, 0.5).keywordCov.keys()]).toEqual([1]);
+    expect(decideEvidence(c([1]), strict, 0.5).keywordCov.size).toBe(0);
+    expect(decideEvidence(c([]), { ...strict, phrase: true }, 0.5).keywordCov.size).toBe(0);
   });
 });

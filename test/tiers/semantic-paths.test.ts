@@ -31,6 +31,17 @@ describe('semantic recall with use-lite', () => {
     const never = await memory.recall(RecallInput.parse({ query: 'what colour is the garage door' }));
     expect(never.results).toEqual([]);
   });
+
+  it("keeps a question asked in the fact's own words even where the encoder scores it low", async () => {
+    const { memory } = hub.services;
+    // use-lite puts this pair at cosine ≈ 0.49, under the gate's confirm (0.5): the phrase rule keeps it.
+    await memory.remember(RememberInput.parse({ entity_name: 'Kitchen', entity_type: 'room', fact: 'Spare batteries are kept in the kitchen junk drawer to the left of the stove' }));
+    const r = await memory.recall(RecallInput.parse({ query: 'where are the spare batteries' }));
+    expect(r.results[0]?.fact).toMatch(/junk drawer/);
+    // Both words, not as one run: still judged by the encoder, so this near miss stays out.
+    const miss = await memory.recall(RecallInput.parse({ query: 'how old are the batteries, are they spare ones' }));
+    expect(miss.results.map((x) => x.fact)).not.toContain('Spare batteries are kept in the kitchen junk drawer to the left of the stove');
+  });
 });
 
 describe('search_sessions with use-lite', () => {

@@ -110,6 +110,15 @@ export function coverage(queryTerms: string[], docTerms: Set<string>, idf: Map<s
   return total > 0 ? hit / total : 0;
 }
 
+/** Does `doc` (a memory's terms, in order) hold all of `q` (two or more query terms) as one run, in order? */
+export function containsRun(doc: string[], q: string[]): boolean {
+  if (q.length < 2) return false;
+  for (let i = doc.indexOf(q[0]); i >= 0 && i + q.length <= doc.length; i = doc.indexOf(q[0], i + 1)) {
+    if (q.every((t, k) => doc[i + k] === t)) return true;
+  }
+  return false;
+}
+
 /** Everything the evidence gate looks at for one query (gathered once; the calibration replays it). */
 export interface Candidates {
   mode: RecallMode;
@@ -117,6 +126,8 @@ export interface Candidates {
   vectorHits: VectorHit[];
   /** Keyword coverage of every keyword candidate and of the vector hits at or above `termsFloor`. */
   rawCov: Map<number, number>;
+  /** Candidates whose terms contain the query's (two or more) terms as one run, in order (evidence-gate.ts `phrase`). */
+  phrase: Set<number>;
   /** Cosine of every candidate that has a vector (KNN hits, and keyword candidates by point lookup). */
   sims: Map<number, number>;
   rows: Map<number, MemoryRow>;
@@ -129,6 +140,7 @@ export async function gatherCandidates(d: RecallDeps, input: RecallInput, filter
   const pending = mode !== 'keyword' ? queryVector(d, input.query, warnings) : null;
   const qTerms = terms(input.query);
   const rawCov = new Map<number, number>();
+  const phrase = new Set<number>();
   const rows = new Map<number, MemoryRow>();
   const match = ftsMatch(qTerms);
   let idf: Map<string, number> | undefined;
@@ -140,7 +152,9 @@ export async function gatherCandidates(d: RecallDeps, input: RecallInput, filter
     }));
     for (const r of d.repo.keyword(match, n, filter)) {
       rows.set(r.id, r);
-      rawCov.set(r.id, coverage(qTerms, new Set(r.terms.split(' ')), idf));
+      const docTerms = r.terms.split(' ');
+      rawCov.set(r.id, coverage(qTerms, new Set(docTerms), idf));
+      if (containsRun(docTerms, qTerms)) phrase.add(r.id);
     }
   }
   let vectorHits: VectorHit[] = [];
@@ -161,7 +175,7 @@ export async function gatherCandidates(d: RecallDeps, input: RecallInput, filter
   const sims = new Map(vectorHits.map((h) => [h.memory_id, h.similarity]));
   // Keyword candidates outside the KNN's top n still get their cosine (the gate confirms with it).
   if (qv && mode === 'hybrid') for (const h of d.vectors.similarTo(qv, [...rows.keys()].filter((id) => !sims.has(id)))) sims.set(h.memory_id, h.similarity);
-  return { mode, vectorHits, rawCov, sims, rows };
+  return { mode, vectorHits, rawCov, phrase, sims, rows };
 }
 
 /** The kept keyword and vector evidence (evidence-gate.ts) for gathered candidates. */
@@ -174,7 +188,7 @@ export function decideEvidence(c: Candidates, gate: VectorGate, keywordMin: numb
     // A memory with no vector yet (pending) cannot be confirmed: its keyword evidence stands alone.
     for (const [id, cov] of keywordCov) {
       const sim = c.sims.get(id);
-      if (sim !== undefined && !keywordKept(cov, sim, gate)) keywordCov.delete(id);
+      if (sim !== undefined && !keywordKept(cov, sim, gate) && !(gate.phrase && c.phrase.has(id))) keywordCov.delete(id);
     }
   }
   return { keywordCov, vectorSim };
