@@ -259,15 +259,16 @@ async function main() {
       const provider = values.provider ?? 'local';
       const embedder = provider === 'use-lite' ? useLite! : createLocalEmbedder();
       console.log(`intentions sweep (${provider}) on ${TIER_SETS.intentions.tuning}`);
-      console.log(`| keywordMin | vectorMin (${provider}) | vectorBelow | exact | paraphrase | fire recall | precision | quiet |\n|---|---|---|---|---|---|---|---|`);
+      console.log(`| keywordMin | vectorMin (${provider}) | vectorBelow | vectorLead | exact | paraphrase | fire recall | precision | quiet |\n|---|---|---|---|---|---|---|---|---|`);
       for (const keywordMin of [0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8])
         for (const vm of [0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 1.01])
-          for (const vectorBelow of vm > 1 ? [1.01] : [0.01, 0.3, 0.4, 0.5, 1.01]) {
-            const tuning = { keywordMin, vectorMin: { ...DEFAULT_INTENTION_TUNING.vectorMin, [provider]: vm }, vectorBelow };
-            const s = await evalIntentions({ file: TIER_SETS.intentions.tuning, embedder, tuning });
-            const p = s.by_kind.paraphrase;
-            console.log(`| ${keywordMin} | ${vm} | ${vectorBelow} | ${pct(s.exact)} | ${p?.exact}/${p?.n} | ${pct(s.fire_recall)} | ${pct(s.fire_precision)} | ${pct(s.quiet_rate)} |`);
-          }
+          for (const vectorBelow of vm > 1 ? [1.01] : [0.01, 0.3, 0.4, 0.5, 1.01])
+            for (const vectorLead of vm > 1 ? [undefined] : [undefined, -0.05, 0, 0.03, 0.06, 0.1]) {
+              const tuning = { keywordMin, vectorMin: { ...DEFAULT_INTENTION_TUNING.vectorMin, [provider]: vm }, vectorBelow, vectorLead };
+              const s = await evalIntentions({ file: TIER_SETS.intentions.tuning, embedder, tuning });
+              const p = s.by_kind.paraphrase;
+              console.log(`| ${keywordMin} | ${vm} | ${vectorBelow} | ${vectorLead ?? '—'} | ${pct(s.exact)} | ${p?.exact}/${p?.n} | ${pct(s.fire_recall)} | ${pct(s.fire_precision)} | ${pct(s.quiet_rate)} |`);
+            }
       return;
     }
     const embedders = [['local embedder', createLocalEmbedder()], ['use-lite', useLite], ['keyword only', null]] as const;

@@ -202,3 +202,30 @@ describe('prospective memory', () => {
   });
 });
 
+
+describe('the vector path fires only a trigger the text is about more than any other', () => {
+  // Hand-made vectors: "the baby falls asleep" and "I go to bed" sit at cosine 0.8 to each other.
+  const unit = (...xs: number[]) => {
+    const n = Math.hypot(...xs);
+    return Float32Array.from(xs, (x) => x / n);
+  };
+  const table: [string, Float32Array][] = [
+    ['baby', unit(1, 0, 0)],
+    ['bed', unit(0.8, 0.6, 0)],
+    ['snoozing', unit(0.7, 0.2, Math.sqrt(1 - 0.49 - 0.04))], // 0.70 to the baby, 0.68 to bed: no lead
+    ['napping', unit(0.7, -0.5, Math.sqrt(1 - 0.49 - 0.25))], // 0.70 to the baby, 0.26 to bed
+  ];
+  const stub: Embedder = {
+    provider: 'use-lite', model: 'stub', dim: 3, fingerprint: 'stub:3',
+    embed: async (texts) => texts.map((t) => table.find(([w]) => t.includes(w))?.[1] ?? unit(0, 0, 1)),
+    ping: async () => true,
+  };
+
+  it('a paraphrase close to two triggers fires neither; one that leads fires its own', async () => {
+    const s = service(stub);
+    await intend(s, { entity_name: 'Grace', trigger_text: 'when the baby falls asleep', action_text: 'start the dishwasher', once: false });
+    await intend(s, { entity_name: 'Grace', trigger_text: 'when I go to bed', action_text: 'lock the back door', once: false });
+    expect((await check(s, 'the little one is snoozing')).triggered).toEqual([]);
+    expect((await check(s, 'the little one is napping')).triggered.map((t) => t.action_text)).toEqual(['start the dishwasher']);
+  });
+});

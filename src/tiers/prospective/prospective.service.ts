@@ -11,8 +11,9 @@
  *            when an embedder answers; trigger vectors are a BLOB per intention, compared in JS (a
  *            household has at most a few hundred active ones).
  *   fire  ⇔  no conflict (negation / opposite event / another time), every required name present, and
- *            (k ≥ keywordMin or (v ≥ vectorMin[provider] and the text shares < vectorBelow of the
- *            trigger's event words));  score = max(k, v).
+ *            (k ≥ keywordMin or (v ≥ vectorMin[provider], the text shares < vectorBelow of the
+ *            trigger's event words, and v leads every other live trigger's cosine by ≥ vectorLead));
+ *            score = max(k, v).
  * A `once` intention deactivates in the same transaction that counts the firing, guarded by
  * `active = 1`, so two concurrent checks cannot both fire it.
  */
@@ -47,20 +48,24 @@ export interface IntentionTuning {
    * embedder answers for other words.
    */
   vectorBelow: number;
+  /** A vector-only firing must lead every other live trigger's cosine by this much (undefined: no such rule). */
+  vectorLead?: number;
 }
 /**
  * Tuned on eval/intentions-tune.json only (`node dist/scripts/eval-tiers.js --sweep [--provider
  * use-lite]`; eval/intentions.json is held out): the setting with the most cases exactly right.
  * keywordMin 0.7 needs every content word of a two- or three-word event (two of three, 0.67, fired
  * "I bought a new bread maker" for "when the bread maker is done"): 73 % exact against 70 % at 0.6.
- * use-lite: cosine of the event texts ≥ 0.55, and only for texts that share under 0.3 of the event's
- * words (vectorBelow): 78 % exact, paraphrases 9/20, negatives quiet 41/47 (vectorBelow 1.01, i.e.
- * the vector on every text, gives 73 % and 34/47 quiet at the same cosine). The local embedder is
+ * use-lite: cosine of the event texts ≥ 0.45, only for texts that share under 0.3 of the event's
+ * words (vectorBelow), and only for the trigger the text is closest to, by ≥ 0.06 over the next
+ * (vectorLead: "Grace is home" is near both "when Grace gets home" and "when Grace leaves the
+ * house"): 83 % exact, paraphrases 12/20, negatives quiet 42/47. Without vectorLead the best was
+ * 78 % / 9/20 / 41/47 at cosine 0.55 (0.45 without it fires wrongly: 66 %). The local embedder is
  * lexical and adds nothing there (0/20 paraphrases at any cosine), so it keeps 0.7; a wrong firing
  * consumes a `once` intention, so precision wins. `default` (Ollama/OpenAI models, which cannot run
  * here) is use-lite's value raised 0.05, a guess.
  */
-export const DEFAULT_INTENTION_TUNING: IntentionTuning = { keywordMin: 0.7, vectorMin: { local: 0.7, 'use-lite': 0.55, default: 0.6 }, vectorBelow: 0.3 };
+export const DEFAULT_INTENTION_TUNING: IntentionTuning = { keywordMin: 0.7, vectorMin: { local: 0.7, 'use-lite': 0.45, default: 0.5 }, vectorBelow: 0.3, vectorLead: 0.06 };
 
 export interface ProspectiveDeps {
   db: Db;
@@ -220,6 +225,15 @@ export function createProspectiveService(deps: ProspectiveDeps) {
 
       const vectorMin = embedder ? (tuning.vectorMin[embedder.provider] ?? tuning.vectorMin.default) : Infinity;
       const hits: (TriggeredIntention & { row: Row })[] = [];
+      const cos = new Map<number, number>();
+      for (const r of candidates.values()) cos.set(r.id, textVec && r.embedding && r.embed_model === vecModel ? cosine(textVec, fromBlob(r.embedding)) : 0);
+      // The best and second-best cosine: a trigger's lead is over the best of the others.
+      let [bestId, best, second] = [-1, 0, 0];
+      for (const [id, v] of cos) {
+        if (v > best) [bestId, best, second] = [id, v, best];
+        else if (v > second) second = v;
+      }
+      const lead = (id: number) => cos.get(id)! - (id === bestId ? second : best);
       for (const r of candidates.values()) {
         const trig = r.terms.split(' ');
         if (conflicts(new Set(trig), textTerms) || otherTime(r.trigger_text, input.text)) continue;
@@ -228,8 +242,8 @@ export function createProspectiveService(deps: ProspectiveDeps) {
         const k = coverage(trig, textTerms, isTopicTrigger(r.trigger_text));
         // How much of the trigger's event (names aside: they are checked above) the text says in the same words.
         const kEvent = coverage(trig.filter((t) => !required.includes(t)), textTerms);
-        const v = textVec && r.embedding && r.embed_model === vecModel ? cosine(textVec, fromBlob(r.embedding)) : 0;
-        if (k < tuning.keywordMin && (v < vectorMin || kEvent >= tuning.vectorBelow)) continue;
+        const v = cos.get(r.id)!;
+        if (k < tuning.keywordMin && (v < vectorMin || kEvent >= tuning.vectorBelow || (tuning.vectorLead !== undefined && lead(r.id) < tuning.vectorLead))) continue;
         hits.push({ id: r.id, entity_name: r.entity_name, trigger_text: r.trigger_text, action_text: r.action_text, score: round(Math.max(k, v)), row: r });
       }
       hits.sort((a, b) => b.score - a.score || a.id - b.id);
