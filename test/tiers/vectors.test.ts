@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rmSync } from 'node:fs';
 import { openDatabase, type Db } from '../../src/db/open.js';
-import { createVectorStore, vectorTables } from '../../src/db/vectors.js';
+import { createVectorStore, vectorsChanged, vectorTables } from '../../src/db/vectors.js';
 import type { Embedder } from '../../src/ai/types.js';
 import { prng } from '../../scripts/lib/prng.js';
 import { tempDir } from '../helpers/hub.js';
@@ -156,5 +156,95 @@ describe('the local embedder', () => {
     expect(vectorTables(db)).toEqual(['memory_vectors']);
     expect(db.prepare('SELECT count(*) n FROM memory_vectors_f').get()).toEqual({ n: 50 });
     expect(store.similarTo(vs[4], [5])).toEqual([{ memory_id: 5, similarity: expect.closeTo(1, 5) }]);
+  });
+});
+
+describe('the in-memory code scan', () => {
+  const settle = async (store: ReturnType<typeof createVectorStore>) => {
+    store.knn(new Float32Array(DIM).fill(0.1), 1); // a search starts the load
+    for (let i = 0; i < 1000 && store.codes !== 'ready'; i++) await new Promise((r) => setImmediate(r));
+    expect(store.codes).toBe('ready');
+  };
+  const fill = (store: ReturnType<typeof createVectorStore>, vs: Float32Array[]) =>
+    db.transaction(() => vs.forEach((v, i) => store.put(i + 1, (i % 40) + 1, i % 2 ? 'habit' : 'general', i % 9 !== 0, v)))();
+
+  it('answers as vec0 does once loaded, in chunks, and filters the same way', async () => {
+    const store = createVectorStore(db, embedder());
+    const vs = vectors(4500, DIM, 31); // more than one load chunk
+    fill(store, vs);
+    const queries = vectors(30, DIM, 32);
+    const filters = [{}, { activeOnly: true }, { entityId: 7, activeOnly: true }, { category: 'habit' }, { category: 'nope' }];
+    const before = queries.flatMap((q) => filters.map((f) => store.knn(q, 10, f)));
+    expect(store.codes).toBe('loading');
+    await settle(store);
+    const after = queries.flatMap((q) => filters.map((f) => store.knn(q, 10, f)));
+    let same = 0;
+    let total = 0;
+    after.forEach((hits, i) => {
+      const f = filters[i % filters.length] as { entityId?: number; activeOnly?: boolean; category?: string };
+      for (const h of hits) {
+        const id = h.memory_id;
+        if (f.entityId !== undefined) expect((id - 1) % 40 + 1).toBe(f.entityId);
+        if (f.activeOnly) expect((id - 1) % 9).not.toBe(0);
+        if (f.category) expect(f.category).toBe((id - 1) % 2 ? 'habit' : 'general');
+        expect(h.similarity).toBeCloseTo(cosine(queries[Math.floor(i / filters.length)], vs[id - 1]), 5);
+      }
+      const ids = new Set(before[i].map((h) => h.memory_id));
+      same += hits.filter((h) => ids.has(h.memory_id)).length;
+      total += before[i].length;
+      expect(hits.length).toBe(before[i].length);
+    });
+    // The same Hamming candidates up to ties at the cut: the re-ranked top-10 agree.
+    expect(same / total).toBeGreaterThanOrEqual(0.98);
+    expect(after[1 * filters.length + 4]).toEqual([]);
+  });
+
+  it('follows writes at once, and a rolled-back one leaves no trace', async () => {
+    const store = createVectorStore(db, embedder());
+    const vs = vectors(500, DIM, 41);
+    fill(store, vs);
+    await settle(store);
+    const [fresh, other] = vectors(2, DIM, 42);
+    store.put(900, 3, 'general', true, fresh);
+    expect(store.knn(fresh, 1)[0]).toEqual({ memory_id: 900, similarity: expect.closeTo(1, 5) });
+    expect(store.knn(fresh, 1, { entityId: 4 })[0]?.memory_id).not.toBe(900);
+    store.setActive(900, false);
+    expect(store.knn(fresh, 5, { activeOnly: true }).some((h) => h.memory_id === 900)).toBe(false);
+    // Inside a transaction that rolls back: searched mid-way (the copy sees the write), then undone.
+    expect(() =>
+      db.transaction(() => {
+        store.setActive(900, true);
+        store.put(901, 3, 'general', true, other);
+        expect(store.knn(fresh, 1, { activeOnly: true })[0].memory_id).toBe(900);
+        expect(store.knn(other, 1)[0].memory_id).toBe(901);
+        throw new Error('roll back');
+      })(),
+    ).toThrow('roll back');
+    expect(store.knn(fresh, 5, { activeOnly: true }).some((h) => h.memory_id === 900)).toBe(false);
+    expect(store.knn(other, 5).some((h) => h.memory_id === 901)).toBe(false);
+    store.remove(900);
+    expect(store.knn(fresh, 5).some((h) => h.memory_id === 900)).toBe(false);
+    expect(store.codes).toBe('ready');
+  });
+
+  it('a commit by another connection reloads it; so does a change reported by vectorsChanged', async () => {
+    const store = createVectorStore(db, embedder());
+    const vs = vectors(300, DIM, 51);
+    fill(store, vs);
+    await settle(store);
+    const [table] = vectorTables(db);
+    const other = openDatabase({ dataDir: dir, keptCheck: false });
+    try {
+      other.prepare(`UPDATE ${table} SET entity_id = ? WHERE memory_id = ?`).run(99n, 5n);
+    } finally {
+      other.close();
+    }
+    expect(store.knn(vs[4], 1, { entityId: 99 })[0]?.memory_id).toBe(5); // vec0 answers while it reloads
+    await settle(store);
+    expect(store.knn(vs[4], 1, { entityId: 99 })[0]?.memory_id).toBe(5);
+    // Raw SQL on this connection (as an entity merge does) is announced, and seen at the next search.
+    db.prepare(`UPDATE ${table} SET entity_id = ? WHERE memory_id = ?`).run(98n, 6n);
+    vectorsChanged(db, [6]);
+    expect(store.knn(vs[5], 1, { entityId: 98 })[0]?.memory_id).toBe(6);
   });
 });

@@ -15,7 +15,7 @@
  */
 import type { Db } from '../../db/open.js';
 import { indexText, terms } from '../memory/text-match.js';
-import { vectorTables } from '../../db/vectors.js';
+import { vectorsChanged, vectorTables } from '../../db/vectors.js';
 import { blend, type PrintStore } from './prints.js';
 
 export interface MergeCounts { [tableColumn: string]: { source: number; target: number } }
@@ -82,6 +82,7 @@ export function moveEntity(db: Db, prints: PrintStore, src: number, dst: number,
     db.prepare('UPDATE memory_fts SET terms = ? WHERE rowid = ?').run(terms(indexText(dstName, m.fact)).join(' '), m.id);
     for (const t of vecTables) db.prepare(`UPDATE ${t} SET entity_id = ? WHERE memory_id = ?`).run(BigInt(dst), BigInt(m.id));
   }
+  vectorsChanged(db, ids.map((m) => m.id));
 
   // memories: one active row per fact_key
   const keys = db.prepare("SELECT fact_key FROM memories WHERE entity_id = ? AND status = 'active' AND fact_key IS NOT NULL GROUP BY fact_key HAVING count(*) > 1").all(dst) as { fact_key: string }[];
