@@ -110,6 +110,8 @@ export interface UseLiteEmbedder extends Embedder {
   loadError?: string;
   /** Worker threads running now (the first stays; extra ones come and go with the load). */
   readonly workers: number;
+  /** Texts sent to a worker and not yet answered. */
+  readonly inFlight: number;
   close(): Promise<void>;
 }
 
@@ -277,6 +279,10 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
     loadError = (e as Error).message;
     ready = Promise.resolve(false);
   }
+  // Once loaded, `embed` sends its texts before it first yields, so a caller's synchronous work
+  // (recall's keyword half) overlaps the embedding instead of delaying its start.
+  let loaded = false;
+  void ready.then((ok) => (loaded = ok));
 
   const unavailable = () => new HubError('unavailable', `use-lite embedder: ${loadError ?? 'closed'}`);
   const embedder: UseLiteEmbedder = {
@@ -294,9 +300,14 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
     get workers() {
       return slots.length;
     },
+    get inFlight() {
+      let n = 0;
+      for (const slot of slots) for (const jobs of slot.inflight.values()) for (const j of jobs) n += j.texts.length;
+      return n;
+    },
     async embed(texts: string[]): Promise<Float32Array[]> {
       if (!texts.length) return [];
-      if (!(await ready) || closed || !slots.length) throw unavailable();
+      if ((!loaded && !(await ready)) || closed || !slots.length) throw unavailable();
       const clipped = texts.map((t) => (t.length > MAX_CHARS ? t.slice(0, MAX_CHARS) : t));
       const parts: Promise<Float32Array[]>[] = [];
       for (let i = 0; i < clipped.length; i += MAX_BATCH) {

@@ -33,6 +33,14 @@ describe('use-lite embedder (Universal Sentence Encoder Lite, in a worker thread
     expect(dot(job, question)).toBeGreaterThan(dot(cat, question) + 0.15);
   });
 
+  it('once loaded, sends a request before it first yields, so the caller\'s own work overlaps it', async () => {
+    const pending = e.embed(['the query recall embeds while it runs its keyword half']);
+    expect(e.inFlight).toBe(1); // already with the worker, synchronously
+    const [v] = await pending;
+    expect(dot(v, v)).toBeCloseTo(1, 4);
+    expect(e.inFlight).toBe(0);
+  });
+
   it('batches concurrent requests and answers each caller with its own vectors', async () => {
     const texts = Array.from({ length: 40 }, (_, i) => `reading number ${i} from the kitchen sensor`);
     const singles = await Promise.all(texts.map((t) => e.embed([t])));
