@@ -213,7 +213,10 @@ export function createVectorStore(db: Db, embedder: Embedder) {
   const dirty = new Set<number>();
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
   const markDirty = (ids: Iterable<number>) => {
-    if (scan || loading) for (const id of ids) dirty.add(id);
+    if (!scan && !loading) return;
+    for (const id of ids) dirty.add(id);
+    // Past this many, reloading beats patching (and the set stays bounded while nobody searches).
+    if (dirty.size > DIRTY_RELOAD) dropScan();
   };
   let listeners = changeListeners.get(db);
   if (!listeners) changeListeners.set(db, (listeners = new Set()));
@@ -255,8 +258,7 @@ export function createVectorStore(db: Db, embedder: Embedder) {
       dropScan();
       scanVersion = v;
     }
-    if (!scan || dirty.size > DIRTY_RELOAD) {
-      if (scan) dropScan();
+    if (!scan) {
       startLoad();
       return undefined;
     }

@@ -227,6 +227,17 @@ describe('the in-memory code scan', () => {
     expect(store.codes).toBe('ready');
   });
 
+  it('many writes without a search drop the copy (bounded bookkeeping); the next search reloads it', async () => {
+    const store = createVectorStore(db, embedder());
+    fill(store, vectors(100, DIM, 61));
+    await settle(store);
+    const many = vectors(5001, DIM, 62);
+    db.transaction(() => many.forEach((v, i) => store.put(1000 + i, 1, 'general', true, v)))();
+    expect(store.codes).toBe('off');
+    await settle(store);
+    expect(store.knn(many[4321], 1)[0]).toEqual({ memory_id: 5321, similarity: expect.closeTo(1, 5) });
+  });
+
   it('a commit by another connection reloads it; so does a change reported by vectorsChanged', async () => {
     const store = createVectorStore(db, embedder());
     const vs = vectors(300, DIM, 51);
