@@ -239,6 +239,8 @@ export function createVectorStore(db: Db, embedder: Embedder) {
     let after = 0;
     const step = () => {
       if (loading !== target || !db.open) return;
+      // Never copy what an open transaction (a group commit between ticks) may still roll back.
+      if (db.inTransaction) return void setTimeout(step, 1);
       const ids = prepared(`SELECT memory_id FROM ${floatTable(table)} WHERE memory_id > ? ORDER BY memory_id LIMIT ${LOAD_CHUNK}`).pluck().all(after) as number[];
       for (const id of ids) copyCode(target, table, id);
       if (ids.length === LOAD_CHUNK) {

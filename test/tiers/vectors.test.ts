@@ -227,6 +227,20 @@ describe('the in-memory code scan', () => {
     expect(store.codes).toBe('ready');
   });
 
+  it('does not copy what an open transaction may still roll back', async () => {
+    const store = createVectorStore(db, embedder());
+    const vs = vectors(200, DIM, 71);
+    db.transaction(() => vs.forEach((v, i) => store.put(i + 1, 1, 'general', true, v)))();
+    db.exec('BEGIN'); // as a group commit holds one open across ticks
+    store.setActive(10, false);
+    store.knn(vs[9], 1); // starts the load inside the transaction
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    expect(store.codes).toBe('loading');
+    db.exec('ROLLBACK');
+    await settle(store);
+    expect(store.knn(vs[9], 1, { activeOnly: true })[0]?.memory_id).toBe(10);
+  });
+
   it('many writes without a search drop the copy (bounded bookkeeping); the next search reloads it', async () => {
     const store = createVectorStore(db, embedder());
     fill(store, vectors(100, DIM, 61));
