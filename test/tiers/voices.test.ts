@@ -175,6 +175,51 @@ describe('merge after a model switch', () => {
   });
 });
 
+describe('merge with a neural index (binary codes searched in memory)', () => {
+  it('a memory moved by the merge is found under its new entity at once, even before it is re-embedded', async () => {
+    // A dense embedder (binary-code layout): a sum of one fixed vector per word, so the merge's
+    // re-embedding under the new entity's name ("Brian: Carl drinks…") stays close to the query.
+    const word = (w: string) => {
+      let h = 2166136261;
+      for (const c of w.toLowerCase()) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
+      return Float32Array.from({ length: 64 }, (_, i) => Math.sin(h * 0.001 + i * 1.7));
+    };
+    const dense = (t: string) => {
+      const v = new Float32Array(64);
+      for (const w of t.match(/\w+/g) ?? []) word(w).forEach((x, i) => (v[i] += x));
+      const n = Math.hypot(...v);
+      return v.map((x) => x / n);
+    };
+    // Down while the merge re-embeds the moved memories: they keep their vectors, now under Brian.
+    let down = false;
+    const neural = await buildTestHub({
+      embedder: {
+        provider: 'ollama', model: 'dense-test', dim: 64, fingerprint: 'dense-test:64', ping: async () => true,
+        embed: async (ts) => {
+          if (down && ts.some((t) => t.startsWith('Brian: '))) throw new HubError('unavailable', 'embedder is down');
+          return ts.map(dense);
+        },
+      },
+    });
+    try {
+      const fact = 'Carl drinks oat milk with his porridge';
+      await post(neural, '/remember', { entity_name: 'Carl', fact });
+      await post(neural, '/remember', { entity_name: 'Brian', fact: 'Brian likes jazz in the evening' });
+      // A search loads the in-memory copy of the codes; wait until searches use it.
+      await post(neural, '/recall', { query: fact, mode: 'vector' });
+      for (let i = 0; i < 200 && neural.services.vectors.codes !== 'ready'; i++) await new Promise((r) => setImmediate(r));
+      expect(neural.services.vectors.codes).toBe('ready');
+      down = true;
+      expect((await post(neural, '/voices/merge', { source_name: 'Carl', target_name: 'Brian' })).status).toBe(200);
+      expect(neural.services.memory.repo.pendingCount()).toBe(1);
+      const r = await post(neural, '/recall', { query: fact, entity_name: 'Brian', mode: 'vector' });
+      expect(r.body.results.map((x: any) => x.fact)).toEqual([fact]);
+    } finally {
+      await neural.close();
+    }
+  });
+});
+
 describe('with the embedder down', () => {
   it('enroll and merge still commit and answer 200; the memories wait for a vector', async () => {
     const down = await buildTestHub({
