@@ -32,6 +32,17 @@ describe('topic triggers', () => {
     const text = new Set(triggerTerms('The car is making a weird noise'));
     expect(coverage(triggerTerms('when someone mentions the car'), text, true)).toBe(1);
     expect(coverage(triggerTerms('when someone mentions the car'), text, false)).toBeLessThan(0.7);
+    // "brings up" is the mention too, not part of the topic
+    const camping = new Set(triggerTerms('Grace is talking about the camping trip again'));
+    expect(coverage(triggerTerms('when someone brings up the camping trip'), camping, true)).toBe(1);
+    expect(coverage(triggerTerms('when someone brings up the camping trip'), new Set(triggerTerms('we went camping')), true)).toBeLessThan(0.7);
+  });
+});
+
+describe('irregular forms', () => {
+  it('fold onto their base, which the stemmer does not do', () => {
+    expect(coverage(triggerTerms('when Ada falls asleep'), new Set(triggerTerms('Ada has fallen asleep')))).toBe(1);
+    expect(coverage(triggerTerms('when Ada falls asleep'), new Set(triggerTerms('Ada fell asleep on the sofa')))).toBe(1);
   });
 });
 

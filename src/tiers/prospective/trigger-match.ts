@@ -31,7 +31,7 @@ const IRREGULAR: Record<string, string> = {
   woke: 'wake', woken: 'wake', bought: 'bui', brought: 'bring', began: 'begin', begun: 'begin',
   ran: 'run', saw: 'see', seen: 'see', ate: 'eat', eaten: 'eat', told: 'tell', said: 'sai',
   met: 'meet', drove: 'drive', driven: 'drive', took: 'take', taken: 'take', made: 'make',
-  fell: 'fall', slept: 'sleep', rang: 'ring', rung: 'ring', arriv: 'arriv', thought: 'think',
+  fell: 'fall', fallen: 'fall', slept: 'sleep', rang: 'ring', rung: 'ring', arriv: 'arriv', thought: 'think',
 };
 
 /** Generic words: they carry the *kind* of event, rarely which one. */
@@ -71,12 +71,15 @@ export function coverage(trigger: string[], text: ReadonlySet<string>, topic = f
   let total = 0;
   let hit = 0;
   for (const t of new Set(trigger)) {
-    const w = LIGHT.has(t) ? light : 1;
+    const w = LIGHT.has(t) || (topic && TOPIC_VERB.has(t)) ? light : 1;
     total += w;
     if (text.has(t)) hit += w;
   }
   return total > 0 ? hit / total : 0;
 }
+
+/** The stems of TOPIC's verbs that LIGHT does not hold ("brings up"): a topic trigger counts only its topic. */
+const TOPIC_VERB = new Set(['bring', 'up']);
 
 /** Triggers whose event is a topic being raised, not a person being talked to. */
 const TOPIC = /\b(mention\w*|brings?\s+up|bringing\s+up|brought\s+up|talks?\s+about|talking\s+about|speaks?\s+about)\b/i;
