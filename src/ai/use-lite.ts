@@ -279,10 +279,6 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
     loadError = (e as Error).message;
     ready = Promise.resolve(false);
   }
-  // Once loaded, `embed` sends its texts before it first yields, so a caller's synchronous work
-  // (recall's keyword half) overlaps the embedding instead of delaying its start.
-  let loaded = false;
-  void ready.then((ok) => (loaded = ok));
 
   const unavailable = () => new HubError('unavailable', `use-lite embedder: ${loadError ?? 'closed'}`);
   const embedder: UseLiteEmbedder = {
@@ -307,7 +303,9 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
     },
     async embed(texts: string[]): Promise<Float32Array[]> {
       if (!texts.length) return [];
-      if ((!loaded && !(await ready)) || closed || !slots.length) throw unavailable();
+      // Once a thread is loaded, the texts are sent before this first yields, so a caller's synchronous
+      // work (recall's keyword half) overlaps the embedding instead of delaying its start.
+      if ((!slots.some((x) => x.loaded) && !(await ready)) || closed || !slots.length) throw unavailable();
       const clipped = texts.map((t) => (t.length > MAX_CHARS ? t.slice(0, MAX_CHARS) : t));
       const parts: Promise<Float32Array[]>[] = [];
       for (let i = 0; i < clipped.length; i += MAX_BATCH) {

@@ -230,9 +230,10 @@ export function createVectorStore(db: Db, embedder: Embedder) {
     dirty.clear();
   };
   type CodeRow = { embedding: Buffer; entity_id: number | bigint; active: number | bigint; category: string };
-  /** Copies one memory's code and metadata from vec0 into `into`; false when vec0 has no such row. */
-  const copyCode = (into: CodeScan, table: string, id: number): boolean => {
-    const r = prepared(`SELECT embedding, entity_id, active, category FROM ${table} WHERE memory_id = ?`).get(BigInt(id)) as CodeRow | undefined;
+  const codeOf = (table: string) => prepared(`SELECT embedding, entity_id, active, category FROM ${table} WHERE memory_id = ?`);
+  /** Copies one memory's code and metadata from vec0 (`read`: codeOf) into `into`; false when vec0 has no such row. */
+  const copyCode = (into: CodeScan, read: ReturnType<typeof codeOf>, id: number): boolean => {
+    const r = read.get(BigInt(id)) as CodeRow | undefined;
     if (r) into.set(id, r.embedding, Number(r.entity_id), Number(r.active) === 1, r.category);
     return !!r;
   };
@@ -246,7 +247,8 @@ export function createVectorStore(db: Db, embedder: Embedder) {
       // Never copy what an open transaction (a group commit between ticks) may still roll back.
       if (db.inTransaction) return void setTimeout(step, 1);
       const ids = prepared(`SELECT memory_id FROM ${floatTable(table)} WHERE memory_id > ? ORDER BY memory_id LIMIT ${LOAD_CHUNK}`).pluck().all(after) as number[];
-      for (const id of ids) copyCode(target, table, id);
+      const read = codeOf(table);
+      for (const id of ids) copyCode(target, read, id);
       if (ids.length === LOAD_CHUNK) {
         after = ids[ids.length - 1];
         setImmediate(step);
@@ -269,7 +271,8 @@ export function createVectorStore(db: Db, embedder: Embedder) {
       return undefined;
     }
     if (dirty.size) {
-      for (const id of dirty) if (!copyCode(scan, live, id)) scan.delete(id);
+      const read = codeOf(live);
+      for (const id of dirty) if (!copyCode(scan, read, id)) scan.delete(id);
       if (!db.inTransaction) dirty.clear();
     }
     return scan;
