@@ -90,6 +90,9 @@ export const ConfigSchema = z
         retained_max_bytes: z.number().int().min(0).default(32 * 1024 * 1024),
         retained_max_messages_per_account: z.number().int().min(0).default(5_000),
         retained_max_bytes_per_account: z.number().int().min(0).default(16 * 1024 * 1024),
+        /** QoS 1/2 messages kept for a persistent session (clean: false) while its client is away, and bytes for all of them; past a cap newer ones are not queued for it. */
+        offline_queue_max_messages: z.number().int().min(0).default(1000),
+        offline_queue_max_bytes: z.number().int().min(0).default(32 * 1024 * 1024),
         /** Keep serving HTTP (with /health degraded) when the broker's port is taken, instead of failing start-up. */
         tolerate_port_in_use: z.boolean().default(false),
         /** Built-in topic mappings (each switchable and re-rootable) and user mappings. */

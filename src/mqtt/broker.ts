@@ -12,8 +12,9 @@
  * `hearth/events/#` is published by Hearth only. A client over `max_msgs_per_sec` is slowed down
  * (its acknowledgement waits for the token bucket), never dropped. Client ids are bound to accounts
  * and wildcard subscriptions allowed within the account's grants (`acl.ts`); packet sizes and
- * unauthenticated connections are capped (`guards.ts`), retained messages too (`retained.ts`), and a
- * QoS 2 retransmission is stored once (`qos2.ts`).
+ * unauthenticated connections are capped (`guards.ts`), retained messages too (`retained.ts`), so are
+ * the queues of persistent sessions whose client is away (`offline-queue.ts`), and a QoS 2
+ * retransmission is stored once (`qos2.ts`).
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -24,6 +25,7 @@ import { HubError } from '../lib/errors.js';
 import { accountOf, createClientIds, mayReceive, maySubscribe, publishRefusal, setAccount, type MqttAccount } from './acl.js';
 import { guardedHandler } from './guards.js';
 import { qos2Dedupe } from './qos2.js';
+import { boundOfflineQueues, type OfflineQueueLimits } from './offline-queue.js';
 import { createRetainedLedger, type RetainedLimits } from './retained.js';
 
 export type { MqttAccount } from './acl.js';
@@ -38,6 +40,8 @@ export interface BrokerOptions {
   /** Connections that have not completed CONNECT. Default 64. */
   maxPendingConnections?: number;
   retained?: Partial<RetainedLimits>;
+  /** What persistent sessions may keep queued while their client is away (`offline-queue.ts`). */
+  offlineQueue?: Partial<OfflineQueueLimits>;
   tls?: { cert: string; key: string };
   /**
    * Called for each client publish before it is acknowledged; rejects only when storage failed.
@@ -51,6 +55,8 @@ export interface EmbeddedBroker {
   address: { host: string; port: number };
   publish(topic: string, payload: string | Buffer, opts?: { retain?: boolean; qos?: 0 | 1 }): Promise<void>;
   clients(): number;
+  /** Messages and bytes queued for persistent sessions (all, or one client id). */
+  queued(clientId?: string): { messages: number; bytes: number };
   close(): Promise<void>;
 }
 
@@ -61,6 +67,8 @@ export const BROKER_DEFAULTS = {
     // Generous enough for a home that runs its whole MQTT on Hearth: Zigbee2MQTT's Home Assistant
   // discovery alone retains ~1–2 KB per entity, 8 entities per device.
   retained: { maxMessages: 10_000, maxBytes: 32 * 1024 * 1024, maxMessagesPerAccount: 5_000, maxBytesPerAccount: 16 * 1024 * 1024 } satisfies RetainedLimits,
+  // Mosquitto's max_queued_messages default; a day away of a few sensors at QoS 1 fits.
+  offlineQueue: { perClient: 1000, totalBytes: 32 * 1024 * 1024 } satisfies OfflineQueueLimits,
 };
 
 /** Token bucket per client: returns how long to wait (ms) before this message may proceed. */
@@ -93,6 +101,7 @@ export async function startBroker(opts: BrokerOptions): Promise<EmbeddedBroker> 
     lastNote.set(key, now);
     opts.log?.(msg);
   };
+  const offline = boundOfflineQueues(broker, { ...BROKER_DEFAULTS.offlineQueue, ...opts.offlineQueue }, (id, msg) => note(`queue:${id}`, msg));
 
   broker.authenticate = (client, username, password, done) => {
     if (!needAuth) return done(null, true);
@@ -182,6 +191,7 @@ export async function startBroker(opts: BrokerOptions): Promise<EmbeddedBroker> 
         ),
       ),
     clients: () => broker.connectedClients,
+    queued: offline.queued,
     close: () =>
       new Promise<void>((resolve) => {
         // Close the listener first so no new clients arrive, then the broker (disconnects clients).

@@ -45,6 +45,7 @@ export async function startMqtt(config: Config, services: Services, log: (msg: s
         maxMessagesPerAccount: config.mqtt.retained_max_messages_per_account,
         maxBytesPerAccount: config.mqtt.retained_max_bytes_per_account,
       },
+      offlineQueue: { perClient: config.mqtt.offline_queue_max_messages, totalBytes: config.mqtt.offline_queue_max_bytes },
       tls: config.mqtt.tls_cert ? { cert: config.mqtt.tls_cert, key: config.mqtt.tls_key } : undefined,
       onPublish: (topic, payload, p) => bridge.handle(topic, payload, { retain: p.retain }),
       log,
