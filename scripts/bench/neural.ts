@@ -145,6 +145,25 @@ export async function benchNeural(opts: BenchOptions): Promise<BenchRow[]> {
       return (facts.length / since(start)) * 1000;
     };
     const par = await inFlight(live, probe(nProbe));
+    // Recall while 32 remember calls are in flight: a query goes to the encoder ahead of the queued
+    // writes, so it waits for at most the batch already running.
+    let writing = true;
+    const writers = Array.from({ length: 32 }, async () => {
+      while (writing) await live.remember(RememberInput.parse(nextFact(rng, ents)));
+    });
+    const busy: number[] = [];
+    for (const { kind: _k, ...q } of qs.slice(0, opts.quick ? 20 : 60)) {
+      t0 = performance.now();
+      await live.recall(RecallInput.parse({ ...q, query: `${q.query}  `, mode: 'hybrid' }));
+      busy.push(since(t0));
+    }
+    writing = false;
+    await Promise.all(writers);
+    const hb = summarize(busy);
+    rows.push({
+      part: 'recall', what: `hybrid p95 while 32 remember calls are in flight, ${label}`, value: hb.p95, unit: 'ms', note: `p50 ${hb.p50.toFixed(1)} ms`,
+      baseline: { what: 'hybrid p95 alone', value: hy.p95 }, ratio: hb.p95 / hy.p95,
+    });
     // The write path alone (SQLite: duplicate check, insert, FTS, vectors, commit), the vectors made
     // beforehand: what remember could do with an instant embedder.
     const pre = probe(nProbe);
@@ -191,7 +210,7 @@ export async function benchNeural(opts: BenchOptions): Promise<BenchRow[]> {
  */
 export async function ingestBesideRemember(neural: UseLiteEmbedder, opts: BenchOptions): Promise<BenchRow[]> {
   const total = opts.quick ? 60_000 : 400_000;
-  const [PHASE_MS, SETTLE_MS] = [1000, 250];
+  const [PHASE_MS, SETTLE_MS] = [1500, 250];
   const tmp = tempDir('neural-hub');
   const config = parseConfig({ data_dir: tmp.dir, mqtt: { mode: 'embedded', port: 0, max_msgs_per_sec: 0 }, http: { port: 0 }, timeseries: { timezone: 'UTC' } });
   const hub = await createHub({ config, ai: { embedder: neural, llm: null } });
@@ -216,34 +235,46 @@ export async function ingestBesideRemember(neural: UseLiteEmbedder, opts: BenchO
     let wakeUp = new Promise<void>((r) => (wake = r));
     const acc = { on: { ms: 0, n: 0 }, off: { ms: 0, n: 0 } };
     let remembered = 0;
+    let calls = 0; // remember calls not yet answered
     const writer = async () => {
       while (!stop) {
         if (!on) {
           await wakeUp;
           continue;
         }
+        calls++;
         await hub.services.memory.remember(RememberInput.parse(nextFact(rng, ents)));
+        calls--;
         remembered++;
       }
     };
     const writers = Array.from({ length: 8 }, writer);
-    await load(total, (t0) => {
-      let mark = { t: t0, n: stats.accepted };
+    const began = performance.now();
+    await load(total, () => {
+      // A phase counts from when it has settled to its end: remember calls take a moment to start,
+      // and an "alone" phase starts only once the calls in flight at the switch have all been
+      // answered (their embedding must not count as time alone). A phase that never settles is left out.
+      let mark: { t: number; n: number } | null = null;
       const count = () => {
-        const now = { t: performance.now(), n: stats.accepted };
+        if (!mark) return;
         const phase = on ? acc.on : acc.off;
-        phase.ms += now.t - mark.t;
-        phase.n += now.n - mark.n;
-        mark = now;
+        phase.ms += performance.now() - mark.t;
+        phase.n += stats.accepted - mark.n;
+        mark = null;
       };
       let settle: NodeJS.Timeout | undefined;
+      const settled = () => {
+        if (!on && calls > 0) settle = setTimeout(settled, 5);
+        else mark = { t: performance.now(), n: stats.accepted };
+      };
+      settle = setTimeout(settled, SETTLE_MS);
       const timer = setInterval(() => {
         count();
+        clearTimeout(settle);
         on = !on;
         if (on) wake();
         else wakeUp = new Promise<void>((r) => (wake = r));
-        // Calls in flight at the switch still finish, and new ones take a moment to start.
-        settle = setTimeout(() => (mark = { t: performance.now(), n: stats.accepted }), SETTLE_MS);
+        settle = setTimeout(settled, SETTLE_MS);
       }, PHASE_MS);
       return () => {
         clearInterval(timer);
@@ -256,7 +287,7 @@ export async function ingestBesideRemember(neural: UseLiteEmbedder, opts: BenchO
     await Promise.all(writers);
     const alone = (acc.off.n / acc.off.ms) * 1000;
     const beside = (acc.on.n / acc.on.ms) * 1000;
-    const rememberRate = (remembered / acc.on.ms) * 1000;
+    const rememberRate = (remembered / (since(began) / 2)) * 1000; // per second of remember phases (half the time)
     opts.log(`neural: MQTT QoS 1 ingest alone ${alone.toFixed(0)}/s, beside remember ${beside.toFixed(0)}/s (${rememberRate.toFixed(0)} remember/s meanwhile)`);
     return [
       { part: 'ingest', what: `MQTT QoS 1, 4 publishers, hub with use-lite, alone (${PHASE_MS / 1000} s phases)`, value: alone, unit: 'readings/s' },

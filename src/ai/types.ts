@@ -12,13 +12,21 @@ export interface ProviderInfo {
   base_url?: string;
 }
 
+export interface EmbedOptions {
+  /**
+   * Texts being stored (a memory, a re-embed), not a question someone is waiting to have answered:
+   * a provider with a queue may let queries go first (use-lite does).
+   */
+  write?: boolean;
+}
+
 export interface Embedder extends ProviderInfo {
   /** Vector length; constant for the life of the embedder. */
   dim: number;
   /** `model:dim` — stored beside every vector so vectors of two models are never mixed. */
   fingerprint: string;
   /** One L2-normalised vector per input text, in order. Throws `HubError('unavailable')` on failure. */
-  embed(texts: string[]): Promise<Float32Array[]>;
+  embed(texts: string[], opts?: EmbedOptions): Promise<Float32Array[]>;
   /** True when the backend answers now (a cheap probe; never throws). */
   ping(): Promise<boolean>;
   /** Releases what the embedder holds (a worker thread); optional. */

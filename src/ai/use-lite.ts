@@ -7,15 +7,18 @@
  *
  * Inference is CPU-bound (≈ 5–6 ms per sentence batched, ≈ 13–31 ms alone on one shared x86 core), so
  * it runs in a worker thread (more with `workers`), at a lower scheduling priority (EMBED_NICE): MQTT
- * acks, HTTP ingest and /health never wait behind it. Requests that arrive while a batch is running are queued and sent together as the next
- * batch (≤ MAX_BATCH texts), which is what makes concurrent `remember` traffic cheap.
+ * acks, HTTP ingest and /health never wait behind it. Requests that arrive while a batch is running
+ * are queued and sent together as the next batch (≤ MAX_BATCH texts), which is what makes concurrent
+ * `remember` traffic cheap. Queries (all but `embed(texts, { write: true })`) go first and are
+ * answered between two sub-batches of a running write batch, so a question waits for one sub-batch
+ * of memories being stored at most.
  *
  * Cost (measured on x86, docs/recall-quality.md): ≈ 0.2–1 s to load, RSS ≈ +110–140 MB per thread.
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { HubError } from '../lib/errors.js';
-import type { Embedder } from './types.js';
+import type { EmbedOptions, Embedder } from './types.js';
 
 export const USE_LITE_MODEL = 'universal-sentence-encoder-lite';
 export const USE_LITE_DIM = 512;
@@ -54,21 +57,23 @@ try {
     return;
   }
   parentPort.postMessage({ ready: true, tid });
-  // A batch is padded to its longest text, so it runs as sub-batches of similar length.
-  async function embedAll(texts) {
+  // A batch is padded to its longest text, so it runs as sub-batches of similar length; \`between\`
+  // runs before each one (a write batch lets waiting queries through there).
+  async function embedAll(texts, between) {
     if (texts.length <= ${SUB_BATCH}) return model.embed(texts);
     const order = texts.map((_, i) => i).sort((a, b) => texts[a].length - texts[b].length);
     const rows = new Array(texts.length);
     for (let s = 0; s < order.length; s += ${SUB_BATCH}) {
+      if (between) await between();
       const part = order.slice(s, s + ${SUB_BATCH});
       const got = await model.embed(part.map((i) => texts[i]));
       part.forEach((i, j) => (rows[i] = got[j]));
     }
     return rows;
   }
-  parentPort.on('message', async ({ id, texts }) => {
+  async function answer({ id, texts }, between) {
     try {
-      const rows = await embedAll(texts);
+      const rows = await embedAll(texts, between);
       const out = new Float32Array(rows.length * ${USE_LITE_DIM});
       rows.forEach((row, i) => {
         let n = 0;
@@ -80,6 +85,28 @@ try {
     } catch (e) {
       parentPort.postMessage({ id, error: String(e && e.message || e) });
     }
+  }
+  // Queries are answered first, and between two sub-batches of a write batch: a question waits for
+  // one sub-batch at most, not for a whole batch of memories being stored.
+  const queries = [];
+  const writes = [];
+  let running = false;
+  const letQueriesThrough = async () => {
+    await new Promise((r) => setImmediate(r)); // take in the messages that arrived meanwhile
+    while (queries.length) await answer(queries.shift());
+  };
+  async function run() {
+    if (running) return;
+    running = true;
+    while (queries.length || writes.length) {
+      if (queries.length) await answer(queries.shift());
+      else await answer(writes.shift(), letQueriesThrough);
+    }
+    running = false;
+  }
+  parentPort.on('message', (m) => {
+    (m.query ? queries : writes).push(m);
+    void run();
   });
 })();
 `;
@@ -108,6 +135,7 @@ function workerExecArgv(): string[] {
 
 interface Job {
   texts: string[];
+  write: boolean;
   resolve(v: Float32Array[]): void;
   reject(e: Error): void;
 }
@@ -157,6 +185,8 @@ interface Slot {
   loaded: boolean;
   tid: number;
   busy: boolean;
+  /** The id of the query batch this thread is answering, if any (one at a time). */
+  query?: number;
   inflight: Map<number, Job[]>;
   idle?: NodeJS.Timeout;
 }
@@ -257,44 +287,75 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
     const jobs = slot.inflight.get(m.id);
     if (!jobs) return;
     slot.inflight.delete(m.id);
-    slot.busy = false;
+    slot.busy = slot.inflight.size > 0;
+    if (slot.query === m.id) slot.query = undefined;
     if (m.error || !m.out) fail(jobs, m.error ?? 'no output');
     else {
       let row = 0;
       for (const j of jobs) j.resolve(j.texts.map(() => m.out!.slice(row * USE_LITE_DIM, ++row * USE_LITE_DIM)));
     }
-    if (!queue.length) {
+    if (!slot.busy && !queue.length) {
       slot.worker.unref();
       if (!slot.primary) idleAfter(slot);
     }
     pump();
   }
 
-  /** Sends queued jobs (up to MAX_BATCH texts a batch) to idle workers; starts another if all are busy. */
+  /** Takes queued jobs of one kind, in order, up to `cap` texts (at least one job). */
+  function take(write: boolean, cap: number): Job[] {
+    const jobs: Job[] = [];
+    let n = 0;
+    for (let i = 0; i < queue.length; ) {
+      const j = queue[i];
+      if (j.write !== write) {
+        i++;
+        continue;
+      }
+      if (n > 0 && n + j.texts.length > cap) break;
+      queue.splice(i, 1);
+      jobs.push(j);
+      n += j.texts.length;
+    }
+    return jobs;
+  }
+
+  function send(slot: Slot, jobs: Job[], query: boolean) {
+    const id = nextId++;
+    slot.inflight.set(id, jobs);
+    slot.busy = true;
+    if (query) slot.query = id;
+    clearTimeout(slot.idle);
+    slot.worker.ref(); // keep the process alive only while a batch is out
+    slot.worker.postMessage({ id, texts: jobs.flatMap((j) => j.texts), query });
+  }
+
+  /**
+   * Sends queued jobs (up to MAX_BATCH texts a batch) to idle workers; starts another if all are busy.
+   * Queries go first, in batches of their own, to an idle thread or else to one busy with writes,
+   * which answers them before the rest of its write batch (see the worker): a question is not kept
+   * waiting behind memories being stored. A thread takes one query batch at a time.
+   */
   function pump() {
-    while (queue.length) {
+    const more = () => !closed && !extraFailed && slots.length < maxWorkers && slots.every((x) => x.loaded) && spawn(false);
+    const load = (x: Slot) => [...x.inflight.values()].flat().reduce((n, j) => n + j.texts.length, 0);
+    while (queue.some((j) => !j.write)) {
+      const free = slots.filter((x) => x.loaded && x.query === undefined);
+      if (!free.length) {
+        more();
+        break;
+      }
+      send(free.find((x) => !x.busy) ?? free.reduce((a, b) => (load(b) < load(a) ? b : a)), take(false, MAX_BATCH), true);
+    }
+    while (queue.some((j) => j.write)) {
       const slot = slots.find((x) => x.loaded && !x.busy);
       if (!slot) {
-        if (!closed && !extraFailed && slots.length < maxWorkers && slots.every((x) => x.loaded)) spawn(false);
+        more();
         return;
       }
       // With several threads loaded, the waiting texts are shared among them, not all sent to the first.
       const loaded = slots.filter((x) => x.loaded).length;
-      const waiting = queue.reduce((sum, j) => sum + j.texts.length, 0);
-      const cap = Math.min(MAX_BATCH, Math.ceil(waiting / loaded));
-      const jobs: Job[] = [];
-      let n = 0;
-      while (queue.length && (n === 0 || n + queue[0].texts.length <= cap)) {
-        const j = queue.shift()!;
-        jobs.push(j);
-        n += j.texts.length;
-      }
-      const id = nextId++;
-      slot.inflight.set(id, jobs);
-      slot.busy = true;
-      clearTimeout(slot.idle);
-      slot.worker.ref(); // keep the process alive only while a batch is out
-      slot.worker.postMessage({ id, texts: jobs.flatMap((j) => j.texts) });
+      const waiting = queue.reduce((sum, j) => sum + (j.write ? j.texts.length : 0), 0);
+      send(slot, take(true, Math.min(MAX_BATCH, Math.ceil(waiting / loaded))), false);
     }
   }
 
@@ -335,7 +396,7 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
       for (const slot of slots) for (const jobs of slot.inflight.values()) for (const j of jobs) n += j.texts.length;
       return n;
     },
-    async embed(texts: string[]): Promise<Float32Array[]> {
+    async embed(texts: string[], o: EmbedOptions = {}): Promise<Float32Array[]> {
       if (!texts.length) return [];
       // Once a thread is loaded, the texts are sent before this first yields, so a caller's synchronous
       // work (recall's keyword half) overlaps the embedding instead of delaying its start.
@@ -344,7 +405,7 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
       const parts: Promise<Float32Array[]>[] = [];
       for (let i = 0; i < clipped.length; i += MAX_BATCH) {
         const chunk = clipped.slice(i, i + MAX_BATCH);
-        parts.push(new Promise((resolve, reject) => queue.push({ texts: chunk, resolve, reject })));
+        parts.push(new Promise((resolve, reject) => queue.push({ texts: chunk, write: Boolean(o.write), resolve, reject })));
       }
       pump();
       return (await Promise.all(parts)).flat();

@@ -81,6 +81,19 @@ describe('use-lite embedder (Universal Sentence Encoder Lite, in a worker thread
     await expect(pool.embed(['x'])).rejects.toMatchObject({ code: 'unavailable' });
   }, 60_000);
 
+  it('answers a query ahead of the writes, even the one already running (between two of its sub-batches)', async () => {
+    const batch = (k: string) => Array.from({ length: 32 }, (_, i) => `${k} ${i}: the recycling goes out on Tuesday evenings`);
+    const order: string[] = [];
+    const track = (label: string, p: Promise<Float32Array[]>) => p.then((v) => (order.push(label), v));
+    const runs = [track('write 1', e.embed(batch('a'), { write: true }))]; // sent at once: the worker was idle
+    runs.push(track('write 2', e.embed(batch('b'), { write: true })), track('write 3', e.embed(batch('c'), { write: true })));
+    const [q] = await track('query', e.embed(['when does the recycling go out']));
+    await Promise.all(runs);
+    expect(order).toEqual(['query', 'write 1', 'write 2', 'write 3']);
+    const [alone] = await e.embed(['when does the recycling go out']);
+    expect(dot(q, alone)).toBeCloseTo(1, 4);
+  }, 60_000);
+
   it('embeds a full batch of the longest texts within the worker\'s heap limits', async () => {
     const long = Array.from({ length: 32 }, (_, i) => `${i} ` + 'the boiler in the garage makes a knocking noise when the heating comes on '.repeat(40));
     const out = await e.embed(long);

@@ -80,7 +80,7 @@ export function createMemoryService(deps: MemoryDeps) {
       return null;
     }
     try {
-      return (await embedder.embed([text]))[0];
+      return (await embedder.embed([text], { write: true }))[0];
     } catch (e) {
       warnings.push(`embedder ${embedder.provider} failed (${(e as Error).message}); the memory is stored and will be embedded later`);
       return null;
@@ -313,7 +313,7 @@ export function createMemoryService(deps: MemoryDeps) {
       if (vectors.state !== 'ready') return { embedded: 0, remaining: repo.pendingCount() };
       const batch = repo.pending(limit);
       if (!batch.length) return { embedded: 0, remaining: 0 };
-      const vecs = await embedder.embed(batch.map((m) => indexText(m.entity_name, m.fact)));
+      const vecs = await embedder.embed(batch.map((m) => indexText(m.entity_name, m.fact)), { write: true });
       db.transaction(() => batch.forEach((m, i) => storeVector(m.id, m.entity_id, m.category, m.status === 'active', vecs[i])))();
       return { embedded: batch.length, remaining: repo.pendingCount() };
     },

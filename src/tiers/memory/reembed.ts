@@ -47,7 +47,7 @@ export function createReembedder(deps: { db: Db; vectors: VectorStore; embedder:
       for (;;) {
         const rows = after.all(cursor, BATCH) as { id: number; entity_id: number; category: string; status: string; fact: string; entity_name: string }[];
         if (!rows.length) break;
-        const vecs = await embedder.embed(rows.map((r) => indexText(r.entity_name, r.fact)));
+        const vecs = await embedder.embed(rows.map((r) => indexText(r.entity_name, r.fact)), { write: true });
         db.transaction(() => rows.forEach((r, i) => vectors.putNext(r.id, r.entity_id, r.category, r.status === 'active', vecs[i])))();
         cursor = rows[rows.length - 1].id;
         status.done += rows.length;
