@@ -15,6 +15,7 @@
  * `outgoingClearMessageId` is the only one that removes) and counts alongside.
  */
 import type { Aedes } from 'aedes';
+import { createTally } from './tally.js';
 
 export interface OfflineQueueLimits {
   perClient: number;
@@ -39,17 +40,7 @@ const sizeOf = (p: QueuedPacket) => Buffer.byteLength(p.topic ?? '') + (typeof p
 export function boundOfflineQueues(broker: Aedes, limits: OfflineQueueLimits, note: (clientId: string, msg: string) => void) {
   const persistence = (broker as unknown as { persistence: Persistence }).persistence;
   const connected = (id: string) => Boolean((broker as unknown as { clients: Record<string, unknown> }).clients[id]);
-  const byClient = new Map<string, { messages: number; bytes: number }>();
-  const total = { messages: 0, bytes: 0 };
-  const adjust = (id: string, messages: number, bytes: number) => {
-    const c = byClient.get(id) ?? { messages: 0, bytes: 0 };
-    c.messages += messages;
-    c.bytes += bytes;
-    total.messages += messages;
-    total.bytes += bytes;
-    if (c.messages <= 0) byClient.delete(id);
-    else byClient.set(id, c);
-  };
+  const { total, of, adjust } = createTally();
 
   const enqueue = persistence.outgoingEnqueue.bind(persistence);
   const enqueueCombi = persistence.outgoingEnqueueCombi.bind(persistence);
@@ -65,7 +56,7 @@ export function boundOfflineQueues(broker: Aedes, limits: OfflineQueueLimits, no
     const kept = subs.filter((sub) => {
       if (!connected(sub.clientId)) {
         const why =
-          (byClient.get(sub.clientId)?.messages ?? 0) >= limits.perClient
+          of(sub.clientId).messages >= limits.perClient
             ? `its queue holds ${limits.perClient} messages`
             : total.bytes + bytes > limits.totalBytes
               ? `all queues hold ${limits.totalBytes} bytes`
@@ -91,6 +82,6 @@ export function boundOfflineQueues(broker: Aedes, limits: OfflineQueueLimits, no
 
   return {
     /** Messages and bytes queued now: in all, and for one client id. */
-    queued: (clientId?: string) => (clientId === undefined ? { ...total } : { ...(byClient.get(clientId) ?? { messages: 0, bytes: 0 }) }),
+    queued: (clientId?: string) => ({ ...(clientId === undefined ? total : of(clientId)) }),
   };
 }

@@ -11,6 +11,8 @@ export interface RetainedLimits {
   maxBytesPerAccount: number;
 }
 
+import { createTally } from './tally.js';
+
 interface Entry {
   owner: string;
   bytes: number;
@@ -18,18 +20,7 @@ interface Entry {
 
 export function createRetainedLedger(limits: RetainedLimits) {
   const byTopic = new Map<string, Entry>();
-  const byOwner = new Map<string, { messages: number; bytes: number }>();
-  const total = { messages: 0, bytes: 0 };
-
-  const adjust = (owner: string, messages: number, bytes: number) => {
-    const o = byOwner.get(owner) ?? { messages: 0, bytes: 0 };
-    o.messages += messages;
-    o.bytes += bytes;
-    total.messages += messages;
-    total.bytes += bytes;
-    if (o.messages === 0) byOwner.delete(owner);
-    else byOwner.set(owner, o);
-  };
+  const { total, of, adjust } = createTally();
 
   return {
     total,
@@ -45,7 +36,7 @@ export function createRetainedLedger(limits: RetainedLimits) {
         return null;
       }
       const bytes = Buffer.byteLength(topic) + payloadBytes;
-      const mine = byOwner.get(owner) ?? { messages: 0, bytes: 0 };
+      const mine = of(owner);
       const sameOwner = old?.owner === owner;
       const ownMessages = mine.messages + (sameOwner ? 0 : 1);
       const ownBytes = mine.bytes + bytes - (sameOwner ? old.bytes : 0);
