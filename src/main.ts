@@ -152,7 +152,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
     logger: opts.logger ?? false,
     health: () => ({
       ...(mqttError && { status: 'degraded' }),
-      mqtt: hub.mqtt ? { mode: hub.mqtt.mode, url: hub.mqtt.url, connected: hub.mqtt.connected(), bridge: hub.mqtt.bridge.stats } : { mode: mqttError ? config.mqtt.mode : 'off', ...(mqttError && { error: mqttError }) },
+      mqtt: hub.mqtt ? { mode: hub.mqtt.mode, url: hub.mqtt.url, connected: hub.mqtt.connected(), bridge: hub.mqtt.bridge.stats, offline_queue: hub.mqtt.offlineQueue() } : { mode: mqttError ? config.mqtt.mode : 'off', ...(mqttError && { error: mqttError }) },
       ingest: services.timeseries.writer.stats,
       ...integrity.health(),
     }),

@@ -4,7 +4,7 @@ import type { BridgeStats } from '../mqtt/bridge.js';
 
 const esc = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
-export function renderMetrics(s: Services, extra: { mqtt?: { bridge?: BridgeStats; connected?: boolean } }): string {
+export function renderMetrics(s: Services, extra: { mqtt?: { bridge?: BridgeStats; connected?: boolean; offline_queue?: { messages: number; bytes: number } } }): string {
   const lines: string[] = [];
   const metric = (name: string, type: 'counter' | 'gauge', help: string, samples: [Record<string, string>, number][]) => {
     lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
@@ -33,6 +33,11 @@ export function renderMetrics(s: Services, extra: { mqtt?: { bridge?: BridgeStat
     metric('hearth_mqtt_messages_total', 'counter', 'MQTT messages seen by the bridge, by outcome', (['received', 'ingested', 'ignored', 'unparseable', 'rejected'] as const).map((k) => [{ outcome: k }, b[k]]));
     metric('hearth_mqtt_topic_errors_total', 'counter', 'Unparseable or rejected MQTT messages per topic', Object.entries(b.errors_by_topic).map(([topic, n]) => [{ topic }, n]));
     metric('hearth_mqtt_connected', 'gauge', '1 when the broker or external connection is up', [[{}, extra.mqtt?.connected ? 1 : 0]]);
+  }
+  const q = extra.mqtt?.offline_queue;
+  if (q) {
+    metric('hearth_mqtt_offline_queue_messages', 'gauge', 'QoS 1/2 messages held for persistent sessions whose client is away (capped: mqtt.offline_queue_max_*)', [[{}, q.messages]]);
+    metric('hearth_mqtt_offline_queue_bytes', 'gauge', 'Topic and payload bytes of those messages', [[{}, q.bytes]]);
   }
   const mem = process.memoryUsage();
   metric('process_resident_memory_bytes', 'gauge', 'Resident memory size in bytes', [[{}, mem.rss]]);

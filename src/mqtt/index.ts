@@ -18,6 +18,8 @@ export interface MqttDoor {
   /** `mqtt://host:port` of the embedded broker, or the external URL. */
   url?: string;
   connected(): boolean;
+  /** Messages queued for persistent sessions whose client is away (embedded broker only). */
+  offlineQueue(): { messages: number; bytes: number } | undefined;
   publish(topic: string, payload: unknown): Promise<void>;
   stop(): Promise<void>;
 }
@@ -76,6 +78,7 @@ export async function startMqtt(config: Config, services: Services, log: (msg: s
     mode: config.mqtt.mode,
     url,
     connected: () => (broker ? true : Boolean(external?.client.connected)),
+    offlineQueue: () => broker?.queued(),
     publish,
     async stop() {
       unsubscribe.forEach((u) => u());

@@ -124,6 +124,14 @@ describe('MQTT bridge on the embedded broker', () => {
 describe('/metrics', () => {
   it('exposes ingest and bridge counters in Prometheus text', async () => {
     hub.services.rollups.run();
+    // A persistent session that went away holds what it subscribed to until it comes back.
+    const away = await connect({ clientId: 'metrics-away', clean: false });
+    await away.subscribeAsync('zigbee2mqtt/away_probe', { qos: 1 });
+    await away.endAsync();
+    const pub = await connect();
+    await pub.publishAsync('zigbee2mqtt/away_probe', '{"temperature": 20.5}', { qos: 1 });
+    await pub.publishAsync('zigbee2mqtt/away_probe', '{"temperature": 20.6}', { qos: 1 });
+    await pub.endAsync();
     const res = await hub.app.inject({ url: '/metrics' });
     expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = res.body;
@@ -133,6 +141,9 @@ describe('/metrics', () => {
     expect(value(/^hearth_mqtt_messages_total\{outcome="unparseable"\} (\d+)$/m)).toBeGreaterThan(1000);
     expect(text).toMatch(/^hearth_mqtt_topic_errors_total\{topic="zigbee2mqtt\/fuzz_sensor"\} \d+$/m);
     expect(value(/^hearth_mqtt_connected (\d)$/m)).toBe(1);
+    expect(value(/^hearth_mqtt_offline_queue_messages (\d+)$/m)).toBe(2);
+    expect(value(/^hearth_mqtt_offline_queue_bytes (\d+)$/m)).toBe(2 * ('zigbee2mqtt/away_probe'.length + '{"temperature": 20.5}'.length));
+    expect((await hub.app.inject({ url: '/health' })).json().mqtt.offline_queue).toEqual({ messages: 2, bytes: 2 * ('zigbee2mqtt/away_probe'.length + '{"temperature": 20.5}'.length) });
     expect(value(/^hearth_rollup_cache_series (\d+)$/m)).toBeGreaterThan(0);
     expect(value(/^hearth_rollup_cache_bytes (\d+)$/m)).toBeGreaterThan(0);
   });
