@@ -14,8 +14,8 @@ export interface ProviderInfo {
 
 export interface EmbedOptions {
   /**
-   * Texts being stored (a memory, a re-embed), not a question someone is waiting to have answered:
-   * a provider with a queue may let queries go first (use-lite does).
+   * Texts being stored (a memory, a re-embed, an intention's trigger), not a question someone is
+   * waiting to have answered: a provider with a queue may let queries go first (use-lite does).
    */
   write?: boolean;
 }

@@ -17,7 +17,7 @@
  * A `once` intention deactivates in the same transaction that counts the firing, guarded by
  * `active = 1`, so two concurrent checks cannot both fire it.
  */
-import type { Embedder } from '../../ai/types.js';
+import type { EmbedOptions, Embedder } from '../../ai/types.js';
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
 import { invalid, notFound } from '../../lib/errors.js';
@@ -150,10 +150,10 @@ export function createProspectiveService(deps: ProspectiveDeps) {
   const personNames = () => (persons.all() as { name: string }[]).map((p) => p.name);
 
   /** One vector per text, or null with a warning: an embedder outage never blocks intentions. */
-  async function embed(texts: string[], warnings: string[]): Promise<Float32Array[] | null> {
+  async function embed(texts: string[], warnings: string[], opts?: EmbedOptions): Promise<Float32Array[] | null> {
     if (!embedder || !texts.length) return null;
     try {
-      return await embedder.embed(texts);
+      return await embedder.embed(texts, opts);
     } catch (e) {
       warnings.push(`vector matching unavailable: embedder ${embedder.provider} failed (${(e as Error).message}); keyword matching only`);
       return null;
@@ -169,7 +169,7 @@ export function createProspectiveService(deps: ProspectiveDeps) {
       const terms = triggerTerms(input.trigger_text);
       if (!terms.length) throw invalid('trigger_text: has no words to match on (only stopwords or punctuation)');
       const warnings: string[] = [];
-      const [vec] = embedder ? ((await embed([triggerEventText(input.trigger_text, personNames())], warnings)) ?? []) : [];
+      const [vec] = embedder ? ((await embed([triggerEventText(input.trigger_text, personNames())], warnings, { write: true })) ?? []) : [];
       const id = db.transaction(() => {
         const entity = entities.ensure(input.entity_name, input.entity_type ?? 'person');
         const { lastInsertRowid } = insert.run(
