@@ -235,9 +235,10 @@ async function ingestBesideRememberApart(opts: BenchOptions): Promise<BenchRow[]
 /**
  * QoS 1 readings/s into a hub with use-lite, alone and while `remember` calls run (8 in flight).
  * One long load runs while the remember traffic is switched on and off every PHASE_MS, and the
- * readings accepted in each kind of phase (after its first SETTLE_MS) are counted: on this shared machine a neighbour's burst
- * moves a whole few-second window by 20 % or more, so alternating within one run is what lets the
- * two rates be compared (separate windows gave pair ratios from 0.53 to 0.94 for one setting).
+ * readings accepted in each kind of phase (once it has settled) are counted: on this shared machine
+ * a neighbour's burst moves a whole few-second window by 20 % or more, so alternating within one
+ * run is what lets the two rates be compared (separate windows gave pair ratios from 0.53 to 0.94
+ * for one setting).
  */
 export async function ingestBesideRemember(neural: UseLiteEmbedder, opts: BenchOptions): Promise<BenchRow[]> {
   const total = opts.quick ? 60_000 : 400_000;
