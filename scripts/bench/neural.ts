@@ -15,7 +15,7 @@
  *   node dist/scripts/bench.js --only neural [--quick]
  */
 import { createUseLiteEmbedder, type UseLiteEmbedder } from '../../src/ai/use-lite.js';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -190,13 +190,13 @@ export async function benchNeural(opts: BenchOptions): Promise<BenchRow[]> {
     h.close();
     rows.push(...(await ingestBesideRememberApart(opts)));
     const n = opts.quick ? 1000 : 5000;
-    const withModel = storeRss(n, 'use-lite');
+    const withModel = await storeRss(n, 'use-lite');
     rows.push({ part: 'recall', what: `RSS, use-lite hub after ${n} remember + 200 recalls (own process, model loaded)`, value: withModel.rss, unit: 'MB', target: '< 300 MB', met: withModel.rss < 300 });
-    const loaded = storeRss(n, 'use-lite', { inFlight: 32 });
+    const loaded = await storeRss(n, 'use-lite', { inFlight: 32 });
     rows.push({ part: 'recall', what: `RSS, the same with 32 remember in flight (batches of up to 32)`, value: loaded.rss, unit: 'MB', target: '< 300 MB', met: loaded.rss < 300 });
-    const twoWorkers = storeRss(n, 'use-lite', { workers: 2, inFlight: 32 });
+    const twoWorkers = await storeRss(n, 'use-lite', { workers: 2, inFlight: 32 });
     rows.push({ part: 'recall', what: `RSS, the same with embed_workers 2 (both threads loaded)`, value: twoWorkers.rss, unit: 'MB', note: 'the option\'s cost' });
-    const local = storeRss(opts.quick ? 3000 : 10_000, 'local');
+    const local = await storeRss(opts.quick ? 3000 : 10_000, 'local');
     rows.push({ part: 'recall', what: `RSS, hashing-only hub after ${local.n} remember + 200 recalls (own process)`, value: local.rss, unit: 'MB', target: '< 180 MB', met: local.rss < 180 });
   } finally {
     await neural.close();
@@ -219,18 +219,26 @@ async function ingestBesideRememberApart(opts: BenchOptions): Promise<BenchRow[]
     const rows = await ingestBesideRemember(neural, { quick: ${opts.quick}, fresh: false, log: (m) => console.error(m) });
     console.log(JSON.stringify(rows));
     await neural.close();`;
-  // A file, not `-e`: the load generator's worker thread would inherit `--input-type` and refuse its file.
+  const { stdout, stderr } = await runModule(script);
+  for (const line of stderr.trim().split('\n')) if (line) opts.log(line);
+  return JSON.parse(lastLine(stdout)) as BenchRow[];
+}
+
+/**
+ * Runs an ES module's source in a fresh Node process and returns its output. From a file, not `-e`:
+ * a worker thread started from a file (the load generator) inherits `--input-type` and refuses it.
+ */
+async function runModule(script: string): Promise<{ stdout: string; stderr: string }> {
   const tmp = tempDir('neural-child');
   try {
-    const file = join(tmp.dir, 'ingest-beside-remember.mjs');
+    const file = join(tmp.dir, 'script.mjs');
     writeFileSync(file, script);
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [file], { encoding: 'utf8', maxBuffer: 1 << 20 });
-    for (const line of stderr.trim().split('\n')) if (line) opts.log(line);
-    return JSON.parse(stdout.trim().split('\n').pop()!) as BenchRow[];
+    return await promisify(execFile)(process.execPath, [file], { encoding: 'utf8', maxBuffer: 1 << 20 });
   } finally {
     tmp.remove();
   }
 }
+const lastLine = (out: string) => out.trim().split('\n').pop()!;
 
 /**
  * QoS 1 readings/s into a hub with use-lite, alone and while `remember` calls run (8 in flight).
@@ -339,7 +347,7 @@ export async function ingestBesideRemember(neural: UseLiteEmbedder, opts: BenchO
  * RSS of a fresh process (the bench's own caches must not count) running a store through `n`
  * remember calls and 200 recalls, with the local embedder or use-lite loaded.
  */
-export function storeRss(n: number, provider: 'local' | 'use-lite', load: { workers?: number; inFlight?: number } = {}): { n: number; rss: number } {
+export async function storeRss(n: number, provider: 'local' | 'use-lite', load: { workers?: number; inFlight?: number } = {}): Promise<{ n: number; rss: number }> {
   const here = new URL('.', import.meta.url).pathname;
   const make = provider === 'local' ? 'createLocalEmbedder()' : `createUseLiteEmbedder({ workers: ${load.workers ?? 1} })`;
   const script = `
@@ -361,6 +369,6 @@ export function storeRss(n: number, provider: 'local' | 'use-lite', load: { work
     console.log(process.memoryUsage().rss);
     h.close();
     await embedder.close?.();`;
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
-  return { n, rss: Number(out.trim().split('\n').pop()) / 2 ** 20 };
+  const { stdout } = await runModule(script);
+  return { n, rss: Number(lastLine(stdout)) / 2 ** 20 };
 }
