@@ -170,21 +170,24 @@ export interface UseLiteOptions {
 }
 
 /**
- * With the embedding thread at the hub's priority, a busy encoder took a full core's share from the
- * event loop that acks MQTT and HTTP (MQTT QoS 1 ingest beside remember traffic: 0.67–0.85× alone on
- * 2 shared vCPUs). At +10 the kernel gives it ≈ 1/10 of a contended core, and all of an idle one.
+ * With the embedding thread at the hub's priority, a busy encoder takes its full share of a core from
+ * the event loop that acks MQTT and HTTP. At +10 the kernel gives it ≈ 1/10 of a contended core, and
+ * all of an idle one: MQTT QoS 1 ingest beside remember traffic went from 0.76–0.94× to 0.89–0.95×
+ * ingest alone on 2 shared vCPUs (docs/recall-quality.md, session 8).
  */
 export const EMBED_NICE = 10;
 
 /** An extra worker with nothing to do for this long is stopped (its model's memory returned). */
 export const EXTRA_IDLE_MS = 30_000;
 
+/** A thread is busy while it has a batch out. */
+const busy = (slot: Slot) => slot.inflight.size > 0;
+
 interface Slot {
   worker: Worker;
   primary: boolean;
   loaded: boolean;
   tid: number;
-  busy: boolean;
   /** The id of the query batch this thread is answering, if any (one at a time). */
   query?: number;
   inflight: Map<number, Job[]>;
@@ -225,7 +228,7 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
       else extraFailed = true;
       return Promise.resolve(false);
     }
-    const slot: Slot = { worker, primary, loaded: false, tid: 0, busy: false, inflight: new Map() };
+    const slot: Slot = { worker, primary, loaded: false, tid: 0, inflight: new Map() };
     slots.push(slot);
     let unhook = () => {};
     const loaded = new Promise<boolean>((resolve) => {
@@ -277,7 +280,7 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
   function idleAfter(slot: Slot) {
     clearTimeout(slot.idle);
     slot.idle = setTimeout(() => {
-      if (slot.busy || !slots.includes(slot) || slots.length === 1) return;
+      if (busy(slot) || !slots.includes(slot) || slots.length === 1) return;
       remove(slot);
       void slot.worker.terminate();
     }, idleMs).unref();
@@ -287,14 +290,13 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
     const jobs = slot.inflight.get(m.id);
     if (!jobs) return;
     slot.inflight.delete(m.id);
-    slot.busy = slot.inflight.size > 0;
     if (slot.query === m.id) slot.query = undefined;
     if (m.error || !m.out) fail(jobs, m.error ?? 'no output');
     else {
       let row = 0;
       for (const j of jobs) j.resolve(j.texts.map(() => m.out!.slice(row * USE_LITE_DIM, ++row * USE_LITE_DIM)));
     }
-    if (!slot.busy && !queue.length) {
+    if (!busy(slot) && !queue.length) {
       slot.worker.unref();
       if (!slot.primary) idleAfter(slot);
     }
@@ -322,7 +324,6 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
   function send(slot: Slot, jobs: Job[], query: boolean) {
     const id = nextId++;
     slot.inflight.set(id, jobs);
-    slot.busy = true;
     if (query) slot.query = id;
     clearTimeout(slot.idle);
     slot.worker.ref(); // keep the process alive only while a batch is out
@@ -344,10 +345,10 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
         more();
         break;
       }
-      send(free.find((x) => !x.busy) ?? free.reduce((a, b) => (load(b) < load(a) ? b : a)), take(false, MAX_BATCH), true);
+      send(free.find((x) => !busy(x)) ?? free.reduce((a, b) => (load(b) < load(a) ? b : a)), take(false, MAX_BATCH), true);
     }
     while (queue.some((j) => j.write)) {
-      const slot = slots.find((x) => x.loaded && !x.busy);
+      const slot = slots.find((x) => x.loaded && !busy(x));
       if (!slot) {
         more();
         return;
