@@ -150,21 +150,23 @@ export function createVectorStore(db: Db, embedder: Embedder) {
     live = target;
   }
 
+  const readMeta = () => db.prepare('SELECT provider, model, dim FROM embed_meta WHERE id = 1').get() as typeof stored;
   const refresh = () => {
-    stored = db.prepare('SELECT provider, model, dim FROM embed_meta WHERE id = 1').get() as typeof stored;
+    stored = readMeta();
     if (!stored) {
       db.transaction(() => {
         createTable(embedder.dim);
-        db.prepare('INSERT INTO embed_meta (id, provider, model, dim, updated) VALUES (1, ?, ?, ?, ?)').run(
+        // OR IGNORE: another process may have created the index first; then its fingerprint wins.
+        db.prepare('INSERT OR IGNORE INTO embed_meta (id, provider, model, dim, updated) VALUES (1, ?, ?, ?, ?)').run(
           embedder.provider,
           embedder.model,
           embedder.dim,
           Date.now() / 1000,
         );
       })();
-      stored = { provider: embedder.provider, model: embedder.model, dim: embedder.dim };
+      stored = readMeta();
     }
-    state = stored.model === embedder.model && stored.dim === embedder.dim ? 'ready' : 'stale';
+    state = stored!.model === embedder.model && stored!.dim === embedder.dim ? 'ready' : 'stale';
   };
   refresh();
 
@@ -213,7 +215,6 @@ export function createVectorStore(db: Db, embedder: Embedder) {
   // it anew. Candidates only: the exact re-rank reads the float table.
   let scan: CodeScan | undefined;
   let loading: CodeScan | undefined;
-  let scanVersion: unknown;
   const dirty = new Set<number>();
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
   const markDirty = (ids: Iterable<number>) => {
@@ -221,6 +222,24 @@ export function createVectorStore(db: Db, embedder: Embedder) {
     for (const id of ids) dirty.add(id);
     // Past this many, reloading beats patching (and the set stays bounded while nobody searches).
     if (dirty.size > DIRTY_RELOAD) dropScan();
+  };
+  // Another process on the same file (`hearth mcp` beside `hearth serve`, or `hearth reembed` run
+  // while the service is up) may swap, rebuild or create the index. Each entry point first checks
+  // PRAGMA data_version (it moves only when another connection commits): on a move the code scan is
+  // dropped, the live table and the fingerprint are read again, and the state follows (a process
+  // whose embedder no longer matches the new index turns stale and answers by keyword).
+  let seenVersion = dataVersion.get();
+  const sync = () => {
+    const v = dataVersion.get();
+    if (v === seenVersion) return;
+    seenVersion = v;
+    dropScan();
+    const now = indexRow().live;
+    if (now !== live) {
+      live = now;
+      liveStmts = nextStmts = undefined;
+    }
+    refresh();
   };
   let listeners = changeListeners.get(db);
   if (!listeners) changeListeners.set(db, (listeners = new Set()));
@@ -246,6 +265,9 @@ export function createVectorStore(db: Db, embedder: Embedder) {
       if (loading !== target || !db.open) return;
       // Never copy what an open transaction (a group commit between ticks) may still roll back.
       if (db.inTransaction) return void setTimeout(step, 1);
+      // Another process may have swapped the index meanwhile: stop; the next search starts anew.
+      sync();
+      if (loading !== target || table !== live) return;
       const ids = prepared(`SELECT memory_id FROM ${floatTable(table)} WHERE memory_id > ? ORDER BY memory_id LIMIT ${LOAD_CHUNK}`).pluck().all(after) as number[];
       const read = codeOf(table);
       for (const id of ids) copyCode(target, read, id);
@@ -261,11 +283,6 @@ export function createVectorStore(db: Db, embedder: Embedder) {
   };
   /** The code scan when it is loaded and current, else undefined (and its loading started). */
   const codeScan = (): CodeScan | undefined => {
-    const v = dataVersion.get();
-    if (v !== scanVersion) {
-      dropScan();
-      scanVersion = v;
-    }
     if (!scan) {
       startLoad();
       return undefined;
@@ -288,6 +305,7 @@ export function createVectorStore(db: Db, embedder: Embedder) {
 
   return {
     get state() {
+      sync();
       return state;
     },
     /** The in-memory code scan: `ready` (searches use it), `loading` (vec0 answers meanwhile) or `off`. */
@@ -296,6 +314,7 @@ export function createVectorStore(db: Db, embedder: Embedder) {
     },
     /** What the index holds, for /health and doctor. */
     get stored() {
+      sync();
       return stored;
     },
     staleReason(): string {
@@ -303,12 +322,14 @@ export function createVectorStore(db: Db, embedder: Embedder) {
     },
     /** Stores one vector; caller runs inside its transaction. No-op (returns false) when stale. */
     put(memoryId: number, entityId: number, category: string, active: boolean, vector: Float32Array): boolean {
+      sync();
       if (state !== 'ready') return false;
       write(stmts(), memoryId, entityId, category, active, vector);
       markDirty([memoryId]);
       return true;
     },
     remove(memoryId: number): void {
+      sync();
       const n = next();
       if (n) erase(n, memoryId);
       if (state !== 'ready') return;
@@ -316,6 +337,7 @@ export function createVectorStore(db: Db, embedder: Embedder) {
       markDirty([memoryId]);
     },
     setActive(memoryId: number, active: boolean): void {
+      sync();
       next()?.activeStmt.run(BigInt(active ? 1 : 0), BigInt(memoryId));
       if (state !== 'ready') return;
       stmts().activeStmt.run(BigInt(active ? 1 : 0), BigInt(memoryId));
@@ -326,6 +348,7 @@ export function createVectorStore(db: Db, embedder: Embedder) {
      * the memory id the build has reached (0 when new). Only while `state` is stale.
      */
     rebuildBeside(): number {
+      sync();
       const r = building();
       if (r) return r.next_cursor;
       const name = other(live);
@@ -339,6 +362,7 @@ export function createVectorStore(db: Db, embedder: Embedder) {
     },
     /** Stores one vector in the index being built and advances its cursor; caller runs inside its transaction. */
     putNext(memoryId: number, entityId: number, category: string, active: boolean, vector: Float32Array | null): void {
+      sync();
       const n = next();
       if (!n) throw new Error('no index is being built');
       erase(n, memoryId);
@@ -355,6 +379,7 @@ export function createVectorStore(db: Db, embedder: Embedder) {
      * marks every memory with a vector in it embedded (the rest pending). Returns false if none was built.
      */
     swapNext(): boolean {
+      sync();
       const r = building();
       if (!r) return false;
       db.transaction(() => {
@@ -375,6 +400,7 @@ export function createVectorStore(db: Db, embedder: Embedder) {
      * first: primary-key lookups in the float table, far cheaper than a KNN.
      */
     similarTo(vector: Float32Array, ids: number[]): VectorHit[] {
+      sync();
       if (state !== 'ready') return [];
       return exact(vector, ids);
     },
@@ -383,6 +409,7 @@ export function createVectorStore(db: Db, embedder: Embedder) {
      * `bit`: OVERSAMPLE × k candidates by their binary codes, re-ranked by the exact cosine.
      */
     knn(vector: Float32Array, k: number, filter: KnnFilter = {}): VectorHit[] {
+      sync();
       if (state !== 'ready') return [];
       const bit = stmts().layout === 'bit';
       const codes = bit ? codeScan() : undefined;
@@ -404,6 +431,7 @@ export function createVectorStore(db: Db, embedder: Embedder) {
     },
     /** Drops the index and re-creates it for the current embedder; every memory becomes pending. */
     rebuild(): void {
+      sync();
       db.transaction(() => {
         dropTables(live);
         const r = indexRow();

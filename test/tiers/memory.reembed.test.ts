@@ -103,4 +103,42 @@ describe('switching the embedder on an existing store', () => {
     expect(vectors.state).toBe('ready');
     expect(n(hub, 'SELECT count(*) n FROM memory_vectors_b')).toBe(FACTS.length);
   });
+
+  it('two processes on one store: both builds end done, and a process of the old model turns stale instead of failing', async () => {
+    const dir = tempDir();
+    await localStore(dir);
+    // The old model's process (a `hearth mcp` started before the switch) and two of the new
+    // (the service's background rebuild and a `hearth reembed` run beside it).
+    const old = await buildTestHub({ dir, embedder: createLocalEmbedder() });
+    const other = await buildTestHub({ dir, embedder: neural });
+    hub = await buildTestHub({ dir, embedder: neural });
+    try {
+      expect(old.services.vectors.state).toBe('ready');
+      const oldRecall = await old.services.memory.recall(RecallInput.parse({ query: 'sensor number 7 in the shed', mode: 'vector' }));
+      expect(oldRecall.mode_used).toBe('vector'); // its code scan / float KNN is on the old table
+      const [a, b] = await Promise.all([hub.services.reembed.run(), other.services.reembed.run()]);
+      expect([a.state, b.state]).toEqual(['done', 'done']);
+      for (const h of [hub, other]) {
+        expect(h.services.vectors.state).toBe('ready');
+        const job = await h.services.memory.recall(RecallInput.parse({ query: "what is Maya's job", mode: 'vector' }));
+        expect(job.results[0].fact).toMatch(/nurse/);
+      }
+      const live = (hub.db.prepare('SELECT live FROM vector_index').get() as { live: string }).live;
+      expect(n(hub, `SELECT count(*) n FROM ${live}`)).toBe(FACTS.length);
+
+      // The old model's process: no "no such table", keyword answers, its writes wait for a vector.
+      expect(old.services.vectors.state).toBe('stale');
+      const during = await old.services.memory.recall(RecallInput.parse({ query: 'who plays the guitar' }));
+      expect(during.mode_used).toBe('keyword');
+      expect(during.results[0].fact).toMatch(/guitar/);
+      const kept = await old.services.memory.remember(RememberInput.parse({ entity_name: 'house', fact: 'The boiler was serviced by Rashid in April' }));
+      expect(kept.action).toBe('added');
+      expect(n(hub, "SELECT count(*) n FROM memories WHERE embed_state = 'pending'")).toBe(1);
+      expect(await hub.services.memory.embedPending(16)).toMatchObject({ embedded: 1, remaining: 0 });
+      expect(n(hub, `SELECT count(*) n FROM ${live}`)).toBe(FACTS.length + 1);
+    } finally {
+      await old.close();
+      await other.close();
+    }
+  }, 60_000);
 });

@@ -273,6 +273,38 @@ describe('the in-memory code scan', () => {
     expect(store.knn(vs[5], 1, { entityId: 98 })[0]?.memory_id).toBe(6);
   });
 
+  it('another process swapping the index mid-load: the store follows the new table, or turns stale for another model', async () => {
+    const store = createVectorStore(db, embedder());
+    const vs = vectors(1000, DIM, 61); // five load chunks
+    fill(store, vs);
+    expect(store.knn(vs[0], 1)[0].memory_id).toBe(1); // starts the load
+    expect(store.codes).toBe('loading');
+    // A second connection, as `hearth reembed` in another process: builds beside, swaps, drops the old tables.
+    const swap = (model: string) => {
+      const other = openDatabase({ dataDir: dir, keptCheck: false });
+      try {
+        const them = createVectorStore(other, embedder(DIM, model));
+        them.rebuildBeside();
+        other.transaction(() => vs.forEach((v, i) => them.putNext(i + 1, (i % 40) + 1, 'general', true, v)))();
+        expect(them.swapNext()).toBe(true);
+      } finally {
+        other.close();
+      }
+    };
+    swap('test-model'); // the same model: a rebuild someone forced
+    await settle(store); // no "no such table" from the load: it restarted on the new table
+    expect(store.state).toBe('ready');
+    expect(store.knn(vs[9], 1)[0]).toMatchObject({ memory_id: 10 });
+    expect(store.put(1001, 1, 'general', true, vs[0])).toBe(true);
+    expect(vectorTables(db)).toEqual(['memory_vectors_b']);
+    expect(db.prepare('SELECT count(*) n FROM memory_vectors_b').get()).toEqual({ n: 1001 });
+
+    swap('another-model'); // a switch this process's embedder does not match
+    expect(store.state).toBe('stale');
+    expect(store.knn(vs[9], 1)).toEqual([]);
+    expect(store.put(1002, 1, 'general', true, vs[0])).toBe(false);
+  });
+
   it('random writes, rollbacks and raw updates: the copy answers exactly as vec0 does', async () => {
     const store = createVectorStore(db, embedder());
     const vs = vectors(300, DIM, 81);

@@ -36,6 +36,12 @@ export function createReembedder(deps: { db: Db; vectors: VectorStore; embedder:
   let running: Promise<ReembedStatus> | undefined;
 
   async function work(onProgress?: (s: ReembedStatus) => void): Promise<ReembedStatus> {
+    const finish = (how: string) => {
+      status.state = 'done';
+      log(`reembed: ${embedder.fingerprint} index is live (${how})`);
+      onProgress?.(status);
+      return status;
+    };
     const stored = vectors.stored;
     Object.assign(status, { state: 'running', from: stored ? `${stored.model}:${stored.dim}` : undefined, error: undefined });
     let cursor = vectors.rebuildBeside();
@@ -48,6 +54,8 @@ export function createReembedder(deps: { db: Db; vectors: VectorStore; embedder:
         const rows = after.all(cursor, BATCH) as { id: number; entity_id: number; category: string; status: string; fact: string; entity_name: string }[];
         if (!rows.length) break;
         const vecs = await embedder.embed(rows.map((r) => indexText(r.entity_name, r.fact)), { write: true });
+        // Another process on this store (`hearth reembed` beside the service) finished the same build first.
+        if (vectors.state === 'ready') return finish('another process made it live');
         db.transaction(() => rows.forEach((r, i) => vectors.putNext(r.id, r.entity_id, r.category, r.status === 'active', vecs[i])))();
         cursor = rows[rows.length - 1].id;
         status.done += rows.length;
@@ -55,8 +63,7 @@ export function createReembedder(deps: { db: Db; vectors: VectorStore; embedder:
         onProgress?.(status);
       }
       vectors.swapNext();
-      status.state = 'done';
-      log(`reembed: ${embedder.fingerprint} index is live (${status.done} memories)`);
+      return finish(`${status.done} memories`);
     } catch (e) {
       status.state = 'failed';
       status.error = (e as Error).message;
