@@ -4,6 +4,7 @@ import type { Embedder } from '../../src/ai/types.js';
 import { createUseLiteEmbedder, type UseLiteEmbedder } from '../../src/ai/use-lite.js';
 import { RecallInput, RememberInput } from '../../src/tiers/memory/memory.schemas.js';
 import { buildTestHub, get, tempDir, type TestHub } from '../helpers/hub.js';
+import { login, TOKEN } from '../http/admin/helpers.js';
 
 // One model load for the file.
 let neural: UseLiteEmbedder;
@@ -87,11 +88,18 @@ describe('switching the embedder on an existing store', () => {
         return base.embed(texts);
       },
     };
-    hub = await buildTestHub({ dir, embedder: flaky });
+    hub = await buildTestHub({ dir, embedder: flaky, config: { http: { token: TOKEN } } });
     const { reembed, vectors } = hub.services;
     const failed = await reembed.run();
     expect(failed).toMatchObject({ state: 'failed', error: 'backend went away', done: 64 });
     expect(vectors.state).toBe('stale');
+    // Where it stopped is said wherever the stale index is (warnings, /health, doctor, the admin page).
+    const along = 'a rebuild for it beside them is 64 of 153 memories along (`hearth serve` and `hearth reembed` continue it)';
+    expect(vectors.staleReason()).toContain(along);
+    const { cookie } = await login(hub);
+    const page = await hub.app.inject({ url: '/admin/', headers: { cookie } });
+    expect(page.body).toContain('<span class="bad">vectors stale</span>: stored vectors were made by hearth-local-v2:384 but the embedder is flaky-test-model:128;');
+    expect(page.body).toContain(along.replace(/`/g, '&#96;'));
     expect(n(hub, 'SELECT count(*) n FROM memory_vectors')).toBe(FACTS.length); // old index intact
     expect(hub.db.prepare('SELECT model FROM embed_meta').get()).toEqual({ model: 'hearth-local-v2' });
 

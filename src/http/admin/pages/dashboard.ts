@@ -50,7 +50,7 @@ ${tile('patterns', c.promoted_patterns)}
 <section><h2>Status</h2>
 <dl class="status">
 <dt>Ingest</dt><dd><span id="rate-minute">${rate.last_minute}</span> readings in the last minute, ${rate.last_hour} in the last hour</dd>
-<dt>Embedder</dt><dd>${s.embedder.provider} / ${s.embedder.model} (${s.embedder.dim}-d): ${answers ? html`<span class="ok">answers</span>` : html`<span class="bad">does not answer</span>`}; vectors ${s.vectors.state}, ${s.memory.repo.pendingCount()} pending</dd>
+<dt>Embedder</dt><dd>${s.embedder.provider} / ${s.embedder.model} (${s.embedder.dim}-d): ${answers ? html`<span class="ok">answers</span>` : html`<span class="bad">does not answer</span>`}; ${s.vectors.state === 'ready' ? `vectors ready, ${s.memory.repo.pendingCount()} pending` : html`<span class="bad">vectors stale</span>: ${s.vectors.staleReason()}`}</dd>
 <dt>MQTT</dt><dd>${mqtt.mode}${mqtt.url ? html` at <code>${mqtt.url}</code>` : ''}${mqtt.mode !== 'off' ? html`: ${mqtt.connected ? html`<span class="ok">up</span>` : html`<span class="bad">down</span>`}` : ''}${mqtt.bridge ? `; ${mqtt.bridge.received} messages, ${mqtt.bridge.ingested} ingested, ${mqtt.bridge.unparseable} unparseable` : ''}</dd>
 <dt>Pattern engine</dt><dd>${last ? html`last run ${when(last.at, now)}${last.dry_run ? ' (dry run)' : ''}: ${last.found.length} found, ${last.promoted.length} new or changed, ${last.errors.length} errors` : 'not run since the hub started'}</dd>
 </dl>
