@@ -186,6 +186,7 @@ export async function evalSessions(
       await svc.closeSession({ session_id });
       h.clock.advance(86_400);
     }
+    await svc.embedTurns(); // what the background does between logging and asking
     const byKind: SessionScores['by_kind'] = {};
     const misses: string[] = [];
     let positives = 0, hit1 = 0, hit3 = 0, negatives = 0, abstained = 0;

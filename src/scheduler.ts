@@ -2,7 +2,8 @@
  * Background jobs (SPEC §2, §5) on node-cron, each with noOverlap and its own try/catch so one
  * failing job is logged by name and the others keep running:
  *   rollups        every 10 s when new readings were committed (incremental, cheap)
- *   embed_pending  every minute: vectors for memories stored while the embedder was down
+ *   embed_pending  every minute: vectors for memories stored while the embedder was down, and
+ *                  for conversation turns without one (an import, an outage, a model change)
  *   maintenance    hourly by default: retention prune (after a rollup), WAL checkpoint
  * More jobs (pattern engine, working-memory expiry) register through `add`.
  */
@@ -61,7 +62,7 @@ export function createScheduler(services: Services, log: (msg: string) => void, 
       await new Promise((resolve) => setImmediate(resolve));
     }
   });
-  scheduler.add('embed_pending', '30 * * * * *', () => services.memory.embedPending(256));
+  scheduler.add('embed_pending', '30 * * * * *', async () => ({ ...(await services.memory.embedPending(256)), turns: await services.episodic.embedTurns() }));
   if (services.config.patterns.enabled) scheduler.add('patterns', services.config.patterns.schedule, () => services.patterns.run({ dry_run: false }));
   scheduler.add('wm_expiry', '*/1 * * * *', () => services.working.expireDue());
   scheduler.add('maintenance', opts.maintenance ?? '0 * * * *', () => {

@@ -1,6 +1,7 @@
 /**
  * Part `neural` — the offline neural embedder (use-lite) on the recall path:
  *   - embedding cost: one text alone (p95) and texts/s in batches, in the worker thread;
+ *   - search_sessions after a day of turns (sessions.ts);
  *   - hybrid recall p95 at N memories *including* the query's embedding (target < 30 ms at 50k),
  *     beside a raw sqlite-vec KNN over the same index (the baseline);
  *   - remember throughput at N with the real embedder, one call at a time and 32 in flight
@@ -31,6 +32,7 @@ import { exactKnn, knnAgreement, prng, since, summarize, tempDir, waitForCount, 
 import { startLoad } from './harness.js';
 import { TOPICS } from './ingest.js';
 import { entities, nextFact, queries } from './household.js';
+import { benchSessionSearch } from './sessions.js';
 
 export async function benchNeural(opts: BenchOptions): Promise<BenchRow[]> {
   const size = opts.quick ? 3000 : 50_000;
@@ -54,6 +56,7 @@ export async function benchNeural(opts: BenchOptions): Promise<BenchRow[]> {
     const perSec = (batch.length / since(t0)) * 1000;
     rows.push({ part: 'recall', what: 'use-lite: embed one text p95', value: summarize(single).p95, unit: 'ms', note: `p50 ${summarize(single).p50.toFixed(1)} ms` });
     rows.push({ part: 'recall', what: 'use-lite: embed in batches of 32', value: perSec, unit: 'texts/s' });
+    rows.push(...(await benchSessionSearch(neural, opts)));
 
     // A store of `size` memories through remember, vectors embedded up front in batches.
     const rng = prng(42);

@@ -4,6 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUseLiteEmbedder, type UseLiteEmbedder } from '../../src/ai/use-lite.js';
+import type { Embedder } from '../../src/ai/types.js';
 import { RecallInput, RememberInput } from '../../src/tiers/memory/memory.schemas.js';
 import { buildTestHub, post, type TestHub } from '../helpers/hub.js';
 
@@ -59,6 +60,37 @@ describe('search_sessions with use-lite', () => {
     expect(r.results[0]?.session_id).toBe(party);
     const none = await episodic.searchSessions({ query: 'how much is the council tax this year', limit: 10 });
     expect(none.results).toEqual([]);
+  });
+
+  it('a logged turn gets its vector in the background, as a write; a search embeds at most 64 missing turns itself', async () => {
+    const calls: { n: number; write: boolean }[] = [];
+    const recording: Embedder = { ...neural, embed: (texts, opts) => (calls.push({ n: texts.length, write: !!opts?.write }), neural.embed(texts, opts)) };
+    const h = await buildTestHub({ embedder: recording });
+    try {
+      const { episodic, db } = h.services;
+      const vectors = () => (db.prepare('SELECT count(*) AS n FROM turn_vectors').get() as { n: number }).n;
+      const { session_id } = episodic.openSession({ entity_name: 'Anna', meta: {} });
+      episodic.logTurn({ session_id, role: 'user', content: "Let's book the trampoline park for Maya's birthday on the 14th" });
+      for (let i = 0; i < 200 && vectors() < 1; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(vectors()).toBe(1); // no search asked for it
+      expect(calls).toEqual([{ n: 1, write: true }]);
+
+      // A backlog (an import, an outage): 150 turns written without the background's help.
+      db.transaction(() => {
+        for (let i = 0; i < 150; i++) episodic.repo.insertTurn(session_id, 'assistant', `Noted item number ${i} for the party list`, 1000 + i);
+      })();
+      calls.length = 0;
+      const r = await episodic.searchSessions({ query: "where is our daughter's celebration being held", limit: 10 });
+      expect(calls[0]).toEqual({ n: 64, write: false }); // the search's own share, then its query
+      expect(r.warnings).toContain('some older turns have no vector yet; they are being embedded in the background');
+      expect(vectors()).toBe(65);
+      expect(await episodic.embedTurns()).toBe(86); // what the scheduler's embed job does
+      expect(vectors()).toBe(151);
+      expect(calls.slice(2).every((c) => c.write)).toBe(true);
+      expect(await episodic.embedTurns()).toBe(0);
+    } finally {
+      await h.close();
+    }
   });
 
   it('cross_query carries the semantic session hit', async () => {

@@ -146,7 +146,7 @@ export function createEpisodicService(deps: EpisodicDeps) {
   async function semantic(query: string, entityId: number | null, cov: Map<number, number>, warnings: string[]) {
     if (!embedder || !turnVectors) return null;
     try {
-      if ((await turnVectors.fill()) > 0) warnings.push('some older turns have no vector yet; they are embedded on later searches');
+      if (await turnVectors.fill()) warnings.push('some older turns have no vector yet; they are being embedded in the background');
       const [q] = await embedder.embed([query]);
       const best = turnVectors.best(q, entityId);
       const gates = deps.sessionGate ?? SESSION_GATE;
@@ -183,6 +183,7 @@ export function createEpisodicService(deps: EpisodicDeps) {
     return summary;
   }
 
+  const embedTurns = async (): Promise<number> => (turnVectors && db.open ? turnVectors.backfill() : 0);
   const gate = (query: string, hits: (TurnHit & { content: string })[]) => gateHits(query, hits, repo.docFreq, deps.minCoverage ?? SESSION_MIN_COVERAGE);
   return {
     repo,
@@ -200,7 +201,7 @@ export function createEpisodicService(deps: EpisodicDeps) {
 
     /** Appends one turn; a closed session refuses (409). */
     logTurn(input: LogTurnInput, actor: Actor = 'system') {
-      return db.transaction(() => {
+      const out = db.transaction(() => {
         const s = mustGet(input.session_id);
         if (s.status === 'closed') throw closedError(s);
         const ts = toEpoch(input.ts) ?? clock.now();
@@ -210,7 +211,17 @@ export function createEpisodicService(deps: EpisodicDeps) {
         audit.record(actor, 'session.turn', id, null, { session_id: s.id, role: input.role, ts, chars: input.content.length });
         return { result: `Logged ${input.role} turn in session ${s.id}.`, turn_id: id, session_id: s.id, role: input.role, ts };
       })();
+      // After the commit: its vector is made in the background (a failure is retried by the scheduler).
+      setImmediate(() => void embedTurns().catch(() => {}));
+      return out;
     },
+
+    /**
+     * Vectors for every turn that has none of the current model (background, as writes): after
+     * log_turn, and from the scheduler's embed job for what an outage, an import or a model change
+     * left. Resolves with how many it embedded.
+     */
+    embedTurns,
 
     /**
      * Closes a session. Without a summary: the LLM writes 1–3 sentences when configured; on timeout

@@ -2,10 +2,12 @@
  * The semantic path of `search_sessions`: one vector per conversation turn, so "the daughter's
  * celebration" finds the session about "Maya's birthday". Vectors are derived data kept in
  * `turn_vectors` (created here, like the vec0 tables, rebuildable from `session_turns`), stamped with
- * the embedder's fingerprint; turns without a vector of the current model are embedded lazily at
- * search time (at most LAZY_LIMIT per search, newest first), so a model change or an outage heals
- * itself. A household has thousands of turns, not millions: cosine is computed in JS over the
- * scoped turns (512-d × 10k turns ≈ 5 M multiply-adds, a few ms).
+ * the embedder's fingerprint. A logged turn is embedded in the background soon after (as a write,
+ * so questions go first; `backfill`), the scheduler's embed job catches up on what that missed (an
+ * outage, an import, a model change), and a search embeds at most SEARCH_LIMIT still missing turns
+ * itself, newest first — so a search never waits for a day's transcripts. A household has thousands
+ * of turns, not millions: cosine is computed in JS over the scoped turns (512-d × 10k turns ≈ 5 M
+ * multiply-adds, a few ms).
  *
  * A session's vector score is its best turn's cosine; which sessions count is decided by the same
  * evidence gate as recall (memory/evidence-gate.ts) on those per-session scores, calibrated per
@@ -16,7 +18,10 @@ import type { Db } from '../../db/open.js';
 import type { VectorGate } from '../memory/evidence-gate.js';
 import type { TurnHit } from './episodic.repo.js';
 
-const LAZY_LIMIT = 512;
+/** Missing turns a search embeds itself (as a query), newest first; the rest is left to `backfill`. */
+const SEARCH_LIMIT = 64;
+/** Turns per background batch. */
+const BATCH = 64;
 
 /**
  * Per provider, tuned on eval/sessions-tune.json only (`node dist/scripts/eval-tiers.js --sweep
@@ -47,14 +52,42 @@ export function createSessionVectors(db: Db, embedder: Embedder) {
       WHERE v.model = @model AND (@entity_id IS NULL OR s.entity_id = @entity_id)`,
   );
 
+  /** Embeds up to `limit` turns that have no vector of this model, newest first; returns how many it embedded. */
+  async function embedMissing(limit: number, write: boolean): Promise<number> {
+    const rows = missing.all(embedder.fingerprint, limit) as { id: number; content: string }[];
+    if (!rows.length) return 0;
+    const vecs = await embedder.embed(rows.map((r) => r.content), { write });
+    if (!db.open) return 0;
+    db.transaction(() => rows.forEach((r, i) => put.run(r.id, embedder.fingerprint, Buffer.from(vecs[i].buffer, vecs[i].byteOffset, vecs[i].byteLength))))();
+    return rows.length;
+  }
+  let running: Promise<number> | undefined;
+  let again = false;
+
   return {
-    /** Embeds up to LAZY_LIMIT turns that have no vector of this model; returns how many are still missing after. */
-    async fill(): Promise<number> {
-      const rows = missing.all(embedder.fingerprint, LAZY_LIMIT) as { id: number; content: string }[];
-      if (!rows.length) return 0;
-      const vecs = await embedder.embed(rows.map((r) => r.content));
-      db.transaction(() => rows.forEach((r, i) => put.run(r.id, embedder.fingerprint, Buffer.from(vecs[i].buffer, vecs[i].byteOffset, vecs[i].byteLength))))();
-      return rows.length < LAZY_LIMIT ? 0 : (missing.all(embedder.fingerprint, 1) as unknown[]).length;
+    /** At search time: embeds up to SEARCH_LIMIT missing turns; true when some are still missing after. */
+    async fill(): Promise<boolean> {
+      const n = await embedMissing(SEARCH_LIMIT, false);
+      return n === SEARCH_LIMIT && (missing.all(embedder.fingerprint, 1) as unknown[]).length > 0;
+    },
+    /**
+     * Embeds every missing turn in batches, as writes; one run at a time (a call during a run makes
+     * it look again before it ends). Resolves with the number embedded by the run.
+     */
+    backfill(): Promise<number> {
+      if (running) {
+        again = true;
+        return running;
+      }
+      running = (async () => {
+        let total = 0;
+        do {
+          again = false;
+          for (let n = BATCH; n === BATCH; total += n) n = await embedMissing(BATCH, true);
+        } while (again);
+        return total;
+      })().finally(() => (running = undefined));
+      return running;
     },
     /** Each scoped session's best turn by cosine with `q`, best first (as hits with the turn's text as snippet). */
     best(q: Float32Array, entityId: number | null): (TurnHit & { similarity: number })[] {
