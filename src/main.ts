@@ -67,6 +67,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
       llmModel: config.ai.llm_model,
       timeoutSeconds: config.ai.timeout,
       embedWorkers: config.ai.embed_workers,
+      useLiteRuntime: config.ai.use_lite_runtime,
     });
     warnings.push(...built.warnings);
     ai = built;

@@ -43,19 +43,16 @@ export async function benchNeural(opts: BenchOptions): Promise<BenchRow[]> {
   if (!(await neural.ready)) throw new Error(`use-lite did not load: ${neural.loadError}`);
   const rows: BenchRow[] = [];
   try {
-    // Embedding cost.
-    const single: number[] = [];
-    for (let i = 0; i < 40; i++) {
-      const t0 = performance.now();
-      await neural.embed([`how warm is the bedroom at night number ${i}`]);
-      single.push(since(t0));
-    }
-    const batch = Array.from({ length: 256 }, (_, i) => `the kitchen light number ${i} turns on at dusk`);
-    let t0 = performance.now();
-    await neural.embed(batch);
-    const perSec = (batch.length / since(t0)) * 1000;
-    rows.push({ part: 'recall', what: 'use-lite: embed one text p95', value: summarize(single).p95, unit: 'ms', note: `p50 ${summarize(single).p50.toFixed(1)} ms` });
-    rows.push({ part: 'recall', what: 'use-lite: embed in batches of 32', value: perSec, unit: 'texts/s' });
+    // Embedding cost, on the runtime the hub uses and on TF.js WebAssembly (the baseline).
+    const wasm = createUseLiteEmbedder({ runtime: 'wasm' });
+    if (!(await wasm.ready)) throw new Error(`use-lite (wasm) did not load: ${wasm.loadError}`);
+    const cost = await embedCost(neural);
+    const base = await embedCost(wasm);
+    await wasm.close();
+    const on = `on ${neural.runtime === 'onnx' ? 'ONNX Runtime' : 'TF.js WebAssembly'}`;
+    rows.push({ part: 'recall', what: `use-lite ${on}: embed one text p95`, value: cost.single.p95, unit: 'ms', note: `p50 ${cost.single.p50.toFixed(1)} ms`, baseline: { what: 'TF.js WebAssembly', value: base.single.p95 }, ratio: cost.single.p95 / base.single.p95 });
+    rows.push({ part: 'recall', what: `use-lite ${on}: embed in batches of 32`, value: cost.perSec, unit: 'texts/s', baseline: { what: 'TF.js WebAssembly', value: base.perSec }, ratio: cost.perSec / base.perSec });
+    let t0: number;
     rows.push(...(await benchSessionSearch(neural, opts)));
 
     // A store of `size` memories through remember, vectors embedded up front in batches.
@@ -205,6 +202,20 @@ export async function benchNeural(opts: BenchOptions): Promise<BenchRow[]> {
     await neural.close();
   }
   return rows;
+}
+
+/** One text at a time (p50/p95 of 40) and texts/s for 256 texts in one call (batches of 32 in the worker). */
+async function embedCost(e: UseLiteEmbedder): Promise<{ single: ReturnType<typeof summarize>; perSec: number }> {
+  const single: number[] = [];
+  for (let i = 0; i < 40; i++) {
+    const t0 = performance.now();
+    await e.embed([`how warm is the bedroom at night number ${i}`]);
+    single.push(since(t0));
+  }
+  const batch = Array.from({ length: 256 }, (_, i) => `the kitchen light number ${i} turns on at dusk`);
+  const t0 = performance.now();
+  await e.embed(batch);
+  return { single: summarize(single), perSec: (batch.length / since(t0)) * 1000 };
 }
 
 /**

@@ -30,6 +30,8 @@ export interface AiConfig {
   timeoutSeconds: number;
   /** `HEARTH_EMBED_WORKERS`: use-lite worker threads at most (default 1; use-lite.ts). */
   embedWorkers?: number;
+  /** `HEARTH_USE_LITE_RUNTIME`: auto | onnx | wasm (use-lite.ts). */
+  useLiteRuntime?: UseLiteOptions['runtime'];
 }
 
 /** What `createAi` hands to the services. `llm` is null when no LLM is configured (local / fallback). */
@@ -125,7 +127,7 @@ export async function createAi(cfg: AiConfig, make: { useLite: (opts?: UseLiteOp
     case 'local':
       return { embedder: createLocalEmbedder(), llm: null, warnings: [] };
     case 'use-lite': {
-      const embedder = make.useLite({ workers: cfg.embedWorkers });
+      const embedder = make.useLite({ workers: cfg.embedWorkers, runtime: cfg.useLiteRuntime });
       const ok = await embedder.ready;
       return { embedder, llm: null, warnings: ok ? [] : [`use-lite embedder failed to load (${embedder.loadError}); reinstall with \`npm install\` or set MEMORY_AI_PROVIDER=local`] };
     }
@@ -136,7 +138,7 @@ export async function createAi(cfg: AiConfig, make: { useLite: (opts?: UseLiteOp
     case 'auto': {
       if (await pingOllama(cfg.baseUrl)) return ollama(cfg);
       const noOllama = `MEMORY_AI_PROVIDER=auto: no Ollama answered at ${ollamaHost(cfg.baseUrl)} within 2 s; `;
-      const neural = make.useLite({ workers: cfg.embedWorkers });
+      const neural = make.useLite({ workers: cfg.embedWorkers, runtime: cfg.useLiteRuntime });
       if (await neural.ready) {
         return {
           embedder: neural,

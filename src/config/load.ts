@@ -66,6 +66,7 @@ export const ENV_MAP: Record<string, [string, Conv]> = {
   MEMORY_LLM_MODEL: ['ai.llm_model', str],
   MEMORY_AI_TIMEOUT: ['ai.timeout', num],
   HEARTH_EMBED_WORKERS: ['ai.embed_workers', num],
+  HEARTH_USE_LITE_RUNTIME: ['ai.use_lite_runtime', str],
   MEMORY_TRUST_DEFAULT_REMEMBER: ['memory.trust_default_remember', num],
   MEMORY_DECAY_HALFLIFE_DAYS: ['memory.decay_halflife_days', num],
   MEMORY_DECAY_CATEGORY_HALFLIFE: ['memory.decay_category_halflife', json],

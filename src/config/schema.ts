@@ -112,6 +112,8 @@ export const ConfigSchema = z
         timeout: z.number().positive().max(600).default(30),
         /** use-lite worker threads at most, each ≈ 100 MB; extras start only under load (ai/use-lite.ts). */
         embed_workers: z.number().int().min(1).max(8).default(1),
+        /** Where use-lite runs: ONNX Runtime when installed (auto), only there (onnx), or TF.js WebAssembly (wasm). */
+        use_lite_runtime: z.enum(['auto', 'onnx', 'wasm']).default('auto'),
       })
       .strict()
       .prefault({}),

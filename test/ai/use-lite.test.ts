@@ -6,15 +6,18 @@ import { createUseLiteEmbedder, EMBED_NICE, type UseLiteEmbedder } from '../../s
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);
 
-// One model load for the whole file (≈ 0.2–1 s, 150 MB).
-let e: UseLiteEmbedder;
-beforeAll(async () => {
-  e = createUseLiteEmbedder();
-  expect(await e.ready, e.loadError).toBe(true);
-});
-afterAll(() => e.close());
+// Every behaviour on both runtimes: ONNX Runtime (the default where it is installed) and TF.js WebAssembly.
+for (const runtime of ['onnx', 'wasm'] as const)
+describe(`use-lite embedder (Universal Sentence Encoder Lite, in a worker thread, on ${runtime})`, () => {
+  // One model load per runtime (≈ 0.2–1 s, 150 MB).
+  let e: UseLiteEmbedder;
+  beforeAll(async () => {
+    e = createUseLiteEmbedder({ runtime });
+    expect(await e.ready, e.loadError).toBe(true);
+    expect(e.runtime).toBe(runtime);
+  });
+  afterAll(() => e.close());
 
-describe('use-lite embedder (Universal Sentence Encoder Lite, in a worker thread)', () => {
   it('is fingerprinted by model and dim', () => {
     expect(e).toMatchObject({ provider: 'use-lite', model: 'universal-sentence-encoder-lite', dim: 512, fingerprint: 'universal-sentence-encoder-lite:512' });
   });
@@ -61,7 +64,7 @@ describe('use-lite embedder (Universal Sentence Encoder Lite, in a worker thread
   });
 
   it('with workers: 2, starts a second thread only while batches wait, and stops it when idle', async () => {
-    const pool = createUseLiteEmbedder({ workers: 2, idleMs: 300 });
+    const pool = createUseLiteEmbedder({ workers: 2, idleMs: 300, runtime });
     try {
       expect(await pool.ready, pool.loadError).toBe(true);
       await pool.embed(['one text at a time']);
@@ -120,7 +123,7 @@ describe('use-lite embedder (Universal Sentence Encoder Lite, in a worker thread
     expect(tid).not.toBe(process.pid);
     expect(niceOf(tid)).toBe(Math.min(19, own + EMBED_NICE));
     expect(os.getPriority(0)).toBe(own);
-    const plain = createUseLiteEmbedder({ nice: 0 });
+    const plain = createUseLiteEmbedder({ nice: 0, runtime });
     try {
       expect(await plain.ready, plain.loadError).toBe(true);
       expect(niceOf(plain.threadIds[0])).toBe(own);
@@ -130,7 +133,7 @@ describe('use-lite embedder (Universal Sentence Encoder Lite, in a worker thread
   }, 60_000);
 
   it('a closed embedder rejects with unavailable instead of hanging', async () => {
-    const other = createUseLiteEmbedder();
+    const other = createUseLiteEmbedder({ runtime });
     await other.close();
     await expect(other.embed(['x'])).rejects.toMatchObject({ code: 'unavailable' });
   });
@@ -139,10 +142,10 @@ describe('use-lite embedder (Universal Sentence Encoder Lite, in a worker thread
     // A child in its own empty network namespace (no interfaces but a down loopback).
     // The compiled module (npm install / npm ci build dist/ through `prepare`).
     const script = `import('${new URL('../../dist/src/ai/use-lite.js', import.meta.url).pathname}').then(async ({ createUseLiteEmbedder }) => {
-      const e = createUseLiteEmbedder(); const [v] = await e.embed(['offline test']); console.log('dim', v.length); await e.close(); })`;
+      const e = createUseLiteEmbedder({ runtime: '${runtime}' }); const [v] = await e.embed(['offline test']); console.log('dim', v.length, e.runtime); await e.close(); })`;
     // --input-type=module: a parent flag the worker must not inherit (its source is CommonJS).
     const r = spawnSync('unshare', ['-n', process.execPath, '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
     expect(r.stderr).not.toMatch(/Error/);
-    expect(r.stdout).toContain('dim 512');
+    expect(r.stdout).toContain(`dim 512 ${runtime}`);
   }, 60_000);
 });
