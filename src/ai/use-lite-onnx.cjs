@@ -28,24 +28,46 @@ const path = require('node:path');
 const MAX_TOKENS = 128;
 const K = 'module_apply_default/Encoder_en/KonaTransformer/';
 
-/** The package's weights by name ({ shape, data }), read from its TF.js manifest and shards. */
+/**
+ * The package's weights by name ({ shape, data }), read from its TF.js manifest and shards: views
+ * into the shards, copied only where a weight spans two (every large transient buffer of a load
+ * stays in the thread's malloc arena afterwards, so a load makes as few as it can).
+ */
 function loadWeights(modelDir) {
   const manifest = JSON.parse(fs.readFileSync(path.join(modelDir, 'model.json'), 'utf8')).weightsManifest;
   const out = new Map();
   for (const group of manifest) {
-    const buf = Buffer.concat(group.paths.map((p) => fs.readFileSync(path.join(modelDir, p))));
+    const shards = group.paths.map((p) => fs.readFileSync(path.join(modelDir, p)));
+    const starts = [];
+    let total = 0;
+    for (const b of shards) {
+      starts.push(total);
+      total += b.length;
+    }
+    /** The bytes [from, from + n) of the group as one Buffer: a view inside one shard, else a copy. */
+    const slice = (from, n) => {
+      let i = starts.length - 1;
+      while (starts[i] > from) i--;
+      const at = from - starts[i];
+      if (at + n <= shards[i].length) return shards[i].subarray(at, at + n);
+      const copy = Buffer.alloc(n);
+      for (let done = 0; done < n; i++) {
+        const part = shards[i].subarray(done === 0 ? at : 0, Math.min(shards[i].length, (done === 0 ? at : 0) + n - done));
+        part.copy(copy, done);
+        done += part.length;
+      }
+      return copy;
+    };
     let off = 0;
     for (const w of group.weights) {
       if (w.quantization || (w.dtype !== 'float32' && w.dtype !== 'int32')) throw new Error(`weight ${w.name}: ${w.dtype} not supported`);
       const n = w.shape.reduce((a, b) => a * b, 1);
-      // A view where aligned (Buffer.concat of large shards starts at 0), else a copy.
-      const at = buf.byteOffset + off;
-      const ab = at % 4 === 0 ? buf.buffer : buf.buffer.slice(at, at + n * 4);
-      const start = at % 4 === 0 ? at / 4 : 0;
-      out.set(w.name, { shape: w.shape, data: w.dtype === 'int32' ? new Int32Array(ab, start * 4, n) : new Float32Array(ab, start * 4, n) });
+      let b = slice(off, n * 4);
+      if (b.byteOffset % 4) b = Buffer.from(b); // typed arrays need 4-byte alignment
+      out.set(w.name, { shape: w.shape, data: new (w.dtype === 'int32' ? Int32Array : Float32Array)(b.buffer, b.byteOffset, n) });
       off += n * 4;
     }
-    if (off !== buf.length) throw new Error(`weights: read ${off} of ${buf.length} bytes`);
+    if (off !== total) throw new Error(`weights: read ${off} of ${total} bytes`);
   }
   return out;
 }
