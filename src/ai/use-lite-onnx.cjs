@@ -250,13 +250,22 @@ function createTokenizer(vocabulary, reserved = 6) {
 async function createOnnxEncoder({ ort, modelDir }) {
   const tokenizer = createTokenizer(JSON.parse(fs.readFileSync(path.join(modelDir, 'vocab.json'), 'utf8')));
   const W = loadWeights(modelDir);
-  const inv = W.get(`${K}Encode/TransformerStack/Layer_0/AddTimingSignal/TimingSignal/ExpandDims_1`).data;
+  // A copy: a view would keep its whole shard alive.
+  const inv = Float32Array.from(W.get(`${K}Encode/TransformerStack/Layer_0/AddTimingSignal/TimingSignal/ExpandDims_1`).data);
   let model = buildModel(W);
   W.clear();
   // One thread: the worker is the parallelism (ai.embed_workers), and its priority covers the work.
   const session = await ort.InferenceSession.create(model, { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all', executionMode: 'sequential' });
   model = null;
   const half = inv.length;
+  // The timing signal of every position up to the clip, once; a run takes the first T rows.
+  const timings = new Float32Array(MAX_TOKENS * 2 * half);
+  for (let t = 0; t < MAX_TOKENS; t++) {
+    for (let j = 0; j < half; j++) {
+      timings[t * 2 * half + j] = Math.sin(t * inv[j]);
+      timings[t * 2 * half + half + j] = Math.cos(t * inv[j]);
+    }
+  }
   return {
     async embed(texts) {
       const ids = texts.map((t) => tokenizer.encode(t).slice(0, MAX_TOKENS));
@@ -265,13 +274,7 @@ async function createOnnxEncoder({ ort, modelDir }) {
       const tokens = new BigInt64Array(B * T);
       const bias = new Float32Array(B * T);
       const poolw = new Float32Array(B * T);
-      const timing = new Float32Array(T * 2 * half);
-      for (let t = 0; t < T; t++) {
-        for (let j = 0; j < half; j++) {
-          timing[t * 2 * half + j] = Math.sin(t * inv[j]);
-          timing[t * 2 * half + half + j] = Math.cos(t * inv[j]);
-        }
-      }
+      const timing = timings.subarray(0, T * 2 * half);
       ids.forEach((s, b) => {
         for (let t = 0; t < T; t++) {
           const real = t < s.length;

@@ -183,7 +183,7 @@ export interface UseLiteEmbedder extends Embedder {
 
 export interface UseLiteOptions {
   /**
-   * At most this many worker threads, each with its own copy of the model (≈ 110–140 MB). The first
+   * At most this many worker threads, each with its own copy of the model (≈ 110–170 MB). The first
    * starts at once and stays; another starts only while batches wait with every thread busy, and
    * stops after EXTRA_IDLE_MS without work. Default 1 (`ai.embed_workers`).
    */
@@ -287,7 +287,10 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
         slot.tid = m.tid ?? 0;
         if (primary) {
           runtime = m.runtime ?? 'wasm';
-          if (m.onnxError) runtimeNote = `ONNX Runtime did not load (${m.onnxError}); using TF.js WebAssembly`;
+          if (m.onnxError) {
+            runtimeNote = `ONNX Runtime did not load (${m.onnxError}); using TF.js WebAssembly`;
+            delete workerData?.onnx; // extra threads go straight to WebAssembly
+          }
         }
         resolve(true);
       };
@@ -440,7 +443,7 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
       const on = runtime === 'onnx' ? 'on ONNX Runtime (native)' : runtime === 'wasm' ? 'on TF.js WebAssembly' : 'loading';
       return (
         `use-lite: Universal Sentence Encoder Lite, a neural sentence encoder shipped inside npm (offline), ${on}; ` +
-        'understands paraphrases; costs ≈ 110–140 MB of RAM and a few ms of CPU per text, in a worker thread at low priority' +
+        'understands paraphrases; costs ≈ 110–170 MB of RAM and a few ms of CPU per text, in a worker thread at low priority' +
         (runtimeNote ? ` (${runtimeNote})` : '')
       );
     },
@@ -470,7 +473,8 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
       // Once a thread is loaded, the texts are sent before this first yields, so a caller's synchronous
       // work (recall's keyword half) overlaps the embedding instead of delaying its start.
       if ((!slots.some((x) => x.loaded) && !(await ready)) || closed || !slots.length) throw unavailable();
-      const clipped = texts.map((t) => (t.length > MAX_CHARS ? t.slice(0, MAX_CHARS) : t));
+      // An empty text has no tokens (TF.js's graph rejects it): embed it as one space, on either runtime.
+      const clipped = texts.map((t) => (t.length > MAX_CHARS ? t.slice(0, MAX_CHARS) : t || ' '));
       const parts: Promise<Float32Array[]>[] = [];
       for (let i = 0; i < clipped.length; i += MAX_BATCH) {
         const chunk = clipped.slice(i, i + MAX_BATCH);
@@ -496,7 +500,11 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
   return embedder;
 }
 
-/** onnxruntime-node's entry if it is installed and has a binary for this platform, else null. */
+/**
+ * onnxruntime-node's entry if it is installed and has a binary for this platform, else null. The
+ * binary's folder is the layout of the pinned 1.30.0 (`bin/napi-v6/<platform>/<arch>`); a load that
+ * fails anyway falls back in the worker.
+ */
 function onnxRuntimePath(require: NodeJS.Require): string | null {
   try {
     const entry = require.resolve('onnxruntime-node');

@@ -132,6 +132,15 @@ describe(`use-lite embedder (Universal Sentence Encoder Lite, in a worker thread
     }
   }, 60_000);
 
+  it('embeds an empty text as a space (it has no tokens), alone and among others', async () => {
+    const [space] = await e.embed([' ']);
+    const out = await e.embed(['', 'the porch light', '']);
+    expect(out).toHaveLength(3);
+    expect(dot(out[0], space)).toBeCloseTo(1, 5);
+    expect(dot(out[2], space)).toBeCloseTo(1, 5);
+    expect(dot(out[1], out[1])).toBeCloseTo(1, 5);
+  });
+
   it('a closed embedder rejects with unavailable instead of hanging', async () => {
     const other = createUseLiteEmbedder({ runtime });
     await other.close();
