@@ -51,11 +51,7 @@ function loadWeights(modelDir) {
       const at = from - starts[i];
       if (at + n <= shards[i].length) return shards[i].subarray(at, at + n);
       const copy = Buffer.alloc(n);
-      for (let done = 0; done < n; i++) {
-        const part = shards[i].subarray(done === 0 ? at : 0, Math.min(shards[i].length, (done === 0 ? at : 0) + n - done));
-        part.copy(copy, done);
-        done += part.length;
-      }
+      for (let done = 0, a = at; done < n; i++, a = 0) done += shards[i].copy(copy, done, a, Math.min(shards[i].length, a + n - done));
       return copy;
     };
     let off = 0;
@@ -292,8 +288,7 @@ async function createOnnxEncoder({ ort, modelDir }) {
       const y = out.y.data;
       return Array.from({ length: B }, (_, b) => y.subarray(b * 512, (b + 1) * 512));
     },
-    release: () => session.release(),
   };
 }
 
-module.exports = { loadWeights, buildModel, createTokenizer, createOnnxEncoder, MAX_TOKENS };
+module.exports = { createTokenizer, createOnnxEncoder };

@@ -323,7 +323,7 @@ export function createVectorStore(db: Db, embedder: Embedder) {
       // A build for this embedder beside the live index, by this process or another (or left by one that stopped).
       const r = building();
       if (!r) return `${made}; run \`hearth reembed\` (\`hearth serve\` also rebuilds in the background)`;
-      const count = (sql: string, ...p: unknown[]) => (db.prepare(sql).get(...p) as { n: number }).n;
+      const count = (sql: string, ...p: unknown[]) => (prepared(sql).get(...p) as { n: number }).n;
       const along = `${count('SELECT count(*) AS n FROM memories WHERE id <= ?', r.next_cursor)} of ${count('SELECT count(*) AS n FROM memories')}`;
       return `${made}; a rebuild for it beside them is ${along} memories along (\`hearth serve\` and \`hearth reembed\` continue it); recall answers by keyword until it is done`;
     },
