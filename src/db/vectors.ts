@@ -241,6 +241,19 @@ export function createVectorStore(db: Db, embedder: Embedder) {
     }
     refresh();
   };
+  // sync() narrows the window between another process's swap and a statement to microseconds; a
+  // read that still meets it fails with "no such table" and runs once more on the new table.
+  const reading = <T>(run: () => T): T => {
+    try {
+      return run();
+    } catch (e) {
+      const was = seenVersion;
+      if (!/no such table/.test((e as Error)?.message ?? '')) throw e;
+      sync();
+      if (seenVersion === was) throw e;
+      return run();
+    }
+  };
   let listeners = changeListeners.get(db);
   if (!listeners) changeListeners.set(db, (listeners = new Set()));
   listeners.add(markDirty);
@@ -407,34 +420,38 @@ export function createVectorStore(db: Db, embedder: Embedder) {
      * first: primary-key lookups in the float table, far cheaper than a KNN.
      */
     similarTo(vector: Float32Array, ids: number[]): VectorHit[] {
-      sync();
-      if (state !== 'ready') return [];
-      return exact(vector, ids);
+      return reading(() => {
+        sync();
+        if (state !== 'ready') return [];
+        return exact(vector, ids);
+      });
     },
     /**
      * K nearest memories by cosine, filtered inside the index. `float` layout: vec0's exact KNN;
      * `bit`: OVERSAMPLE × k candidates by their binary codes, re-ranked by the exact cosine.
      */
     knn(vector: Float32Array, k: number, filter: KnnFilter = {}): VectorHit[] {
-      sync();
-      if (state !== 'ready') return [];
-      const bit = stmts().layout === 'bit';
-      const codes = bit ? codeScan() : undefined;
-      if (codes) return exact(vector, codes.nearest(vector, Math.max(k * OVERSAMPLE, MIN_CODES), filter)).slice(0, k);
-      const where = [bit ? 'embedding MATCH vec_quantize_binary(?)' : 'embedding MATCH ?', 'k = ?'];
-      const params: unknown[] = bit ? [padded(vector), BigInt(Math.max(k * OVERSAMPLE, MIN_CODES))] : [vector, BigInt(k)];
-      if (filter.entityId !== undefined) {
-        where.push('entity_id = ?');
-        params.push(BigInt(filter.entityId));
-      }
-      if (filter.activeOnly) where.push('active = 1');
-      if (filter.category !== undefined) {
-        where.push('category = ?');
-        params.push(filter.category);
-      }
-      const rows = prepared(`SELECT memory_id, distance FROM ${live} WHERE ${where.join(' AND ')} ORDER BY distance`).all(...params) as { memory_id: number | bigint; distance: number }[];
-      if (!bit) return rows.map((r) => ({ memory_id: Number(r.memory_id), similarity: 1 - r.distance }));
-      return exact(vector, rows.map((r) => Number(r.memory_id))).slice(0, k);
+      return reading(() => {
+        sync();
+        if (state !== 'ready') return [];
+        const bit = stmts().layout === 'bit';
+        const codes = bit ? codeScan() : undefined;
+        if (codes) return exact(vector, codes.nearest(vector, Math.max(k * OVERSAMPLE, MIN_CODES), filter)).slice(0, k);
+        const where = [bit ? 'embedding MATCH vec_quantize_binary(?)' : 'embedding MATCH ?', 'k = ?'];
+        const params: unknown[] = bit ? [padded(vector), BigInt(Math.max(k * OVERSAMPLE, MIN_CODES))] : [vector, BigInt(k)];
+        if (filter.entityId !== undefined) {
+          where.push('entity_id = ?');
+          params.push(BigInt(filter.entityId));
+        }
+        if (filter.activeOnly) where.push('active = 1');
+        if (filter.category !== undefined) {
+          where.push('category = ?');
+          params.push(filter.category);
+        }
+        const rows = prepared(`SELECT memory_id, distance FROM ${live} WHERE ${where.join(' AND ')} ORDER BY distance`).all(...params) as { memory_id: number | bigint; distance: number }[];
+        if (!bit) return rows.map((r) => ({ memory_id: Number(r.memory_id), similarity: 1 - r.distance }));
+        return exact(vector, rows.map((r) => Number(r.memory_id))).slice(0, k);
+      });
     },
     /** Drops the index and re-creates it for the current embedder; every memory becomes pending. */
     rebuild(): void {

@@ -305,6 +305,50 @@ describe('the in-memory code scan', () => {
     expect(store.put(1002, 1, 'general', true, vs[0])).toBe(false);
   });
 
+  it('a swap that lands between the data_version check and the statement: the read runs once more, on the new table', () => {
+    // The race, made certain: this connection reads PRAGMA data_version, and only then does another
+    // connection swap the index and drop the old table, before the search's statement runs.
+    let swapNow = false;
+    const racy = new Proxy(db, {
+      get(target, key) {
+        if (key !== 'prepare') return Reflect.get(target, key, target);
+        return (sql: string) => {
+          const stmt = target.prepare(sql);
+          if (sql !== 'PRAGMA data_version') return stmt;
+          const version = stmt.pluck();
+          return { pluck: () => ({ get: () => {
+            const v = version.get();
+            if (swapNow) {
+              swapNow = false;
+              swapElsewhere();
+            }
+            return v;
+          } }) };
+        };
+      },
+    }) as Db;
+    const store = createVectorStore(racy, embedder(DIM, 'test-model'));
+    const vs = vectors(50, DIM, 71);
+    fill(store, vs);
+    const swapElsewhere = () => {
+      const other = openDatabase({ dataDir: dir, keptCheck: false });
+      try {
+        const them = createVectorStore(other, embedder(DIM, 'test-model'));
+        them.rebuildBeside();
+        other.transaction(() => vs.forEach((v, i) => them.putNext(i + 1, 1, 'general', true, v)))();
+        expect(them.swapNext()).toBe(true);
+      } finally {
+        other.close();
+      }
+    };
+    const before = vectorTables(db);
+    swapNow = true;
+    expect(store.knn(vs[7], 1)[0]).toMatchObject({ memory_id: 8 });
+    expect(vectorTables(db)).not.toEqual(before); // the swap did happen under it
+    swapNow = true;
+    expect(store.similarTo(vs[3], [4, 5])[0]).toMatchObject({ memory_id: 4 });
+  });
+
   it('random writes, rollbacks and raw updates: the copy answers exactly as vec0 does', async () => {
     const store = createVectorStore(db, embedder());
     const vs = vectors(300, DIM, 81);
