@@ -46,7 +46,9 @@ describe('evidence gate', () => {
     expect(containsRun(['batteri', 'spare', 'kept'], ['spare', 'batteri'])).toBe(false);
     expect(containsRun(['ruth', 'take', 'warfarin', 'doctor'], ['ruth', 'doctor'])).toBe(false);
     expect(containsRun(['dusti', 'charg', 'dusti', 'get', 'stuck'], ['dusti', 'get', 'stuck'])).toBe(true);
-    expect(containsRun(['spare'], ['spare'])).toBe(false); // one word is coverage, not a phrase
+    expect(containsRun(['anna', 'allerg', 'peanut'], ['peanut'])).toBe(true); // a one-term query is a keyword lookup
+    expect(containsRun(['anna', 'allerg'], ['peanut'])).toBe(false);
+    expect(containsRun(['anna'], [])).toBe(false);
     expect(containsRun(['spare', 'batteri'], ['spare', 'batteri', 'drawer'])).toBe(false);
   });
 

@@ -44,6 +44,17 @@ describe('semantic recall with use-lite', () => {
     const miss = await memory.recall(RecallInput.parse({ query: 'how old are the batteries, are they spare ones' }));
     expect(miss.results.map((x) => x.fact)).not.toContain('Spare batteries are kept in the kitchen junk drawer to the left of the stove');
   });
+  it('a one-word query finds every fact with that word, however low the encoder scores it', async () => {
+    const { memory } = hub.services;
+    // use-lite: "peanuts" → 0.46, "bedroom" → 0.46, "night" → 0.41, all under the gate's confirm (0.5).
+    await memory.remember(RememberInput.parse({ entity_name: 'Anna', fact: 'Anna is allergic to peanuts' }));
+    await memory.remember(RememberInput.parse({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 68°F at night' }));
+    for (const [query, fact] of [['peanuts', /peanuts/], ['bedroom', /68°F/], ['night', /68°F/], ['68', /68°F/]] as const) {
+      const r = await memory.recall(RecallInput.parse({ query }));
+      expect(r.results.map((x) => x.fact), query).toEqual([expect.stringMatching(fact)]);
+    }
+    expect((await memory.recall(RecallInput.parse({ query: 'cashews' }))).results).toEqual([]);
+  });
 });
 
 describe('search_sessions with use-lite', () => {

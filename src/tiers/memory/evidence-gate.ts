@@ -18,11 +18,13 @@
  *   keyword hits kept (keyword)    =  { m : c(m) ≥ keywordMin }
  *   keyword hits kept (hybrid)     =  { m : c(m) ≥ kwAlone ∨ phrase(m) ∨ (c(m) ≥ keywordMin ∧ s(m) ≥ confirm) }
  *                                     (a query word in common is weak evidence; the embedder confirms it)
- *   phrase(m)                      ⇔  the query's terms (two or more) appear in m's terms as one run,
- *                                     in order (recall.ts `containsRun`): "where are the spare batteries"
- *                                     in "Spare batteries are kept in the kitchen junk drawer", which
+ *   phrase(m)                      ⇔  the query's terms appear in m's terms as one run, in order
+ *                                     (recall.ts `containsRun`): "where are the spare batteries" in
+ *                                     "Spare batteries are kept in the kitchen junk drawer", which
  *                                     use-lite scores 0.49. Full coverage alone is not enough: "who is
  *                                     Ruth's doctor" covers "Ruth takes warfarin, so her doctor wants…".
+ *                                     A one-term query ("peanuts": cosine 0.46 to "Anna is allergic
+ *                                     to peanuts") is a keyword lookup, so any memory with the term counts.
  *
  * Fusion (recall.ts): relevance = max(k, v) + AGREE·(1 − max(k, v))·min(k, v) over the kept lists,
  * so agreement lifts a hit but a strong vector hit is never buried under weak keyword hits (rank
@@ -52,7 +54,7 @@ export interface VectorGate {
   kwAlone: number;
   /** Hybrid only: cosine that confirms a keyword hit below `kwAlone`. */
   confirm: number;
-  /** Hybrid only: a keyword hit whose terms hold the query's as one run, in order, is evidence alone. */
+  /** Hybrid only: a keyword hit whose terms hold the query's as one run, in order (or the query's one term), is evidence alone. */
   phrase?: boolean;
 }
 

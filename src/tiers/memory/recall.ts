@@ -110,9 +110,12 @@ export function coverage(queryTerms: string[], docTerms: Set<string>, idf: Map<s
   return total > 0 ? hit / total : 0;
 }
 
-/** Does `doc` (a memory's terms, in order) hold all of `q` (two or more query terms) as one run, in order? */
+/**
+ * Does `doc` (a memory's terms, in order) hold all of `q` (the query's terms) as one run, in order?
+ * A query of one term ("peanuts", "where are my keys") is a keyword lookup: any memory with it holds it.
+ */
 export function containsRun(doc: string[], q: string[]): boolean {
-  if (q.length < 2) return false;
+  if (!q.length) return false;
   for (let i = doc.indexOf(q[0]); i >= 0 && i + q.length <= doc.length; i = doc.indexOf(q[0], i + 1)) {
     if (q.every((t, k) => doc[i + k] === t)) return true;
   }
@@ -126,7 +129,7 @@ export interface Candidates {
   vectorHits: VectorHit[];
   /** Keyword coverage of every keyword candidate and of the vector hits at or above `termsFloor`. */
   rawCov: Map<number, number>;
-  /** Candidates whose terms contain the query's (two or more) terms as one run, in order (evidence-gate.ts `phrase`). */
+  /** Candidates whose terms contain the query's terms as one run, in order (evidence-gate.ts `phrase`). */
   phrase: Set<number>;
   /** Cosine of every candidate that has a vector (KNN hits, and keyword candidates by point lookup). */
   sims: Map<number, number>;
