@@ -88,6 +88,22 @@ describe('remember', () => {
     expect(again).toMatchObject({ action: 'reinforced', id: first.id });
   });
 
+  it('a fact stored without a key, then with a new fact_key, is one memory that takes the key', async () => {
+    // README's remember, then docs/http-api.md's same fact with a key: no visible duplicate.
+    const a = await remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 68°F at night', category: 'preference' });
+    const b = await remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 68°F at night', category: 'preference', fact_key: 'bedroom_temp_night' });
+    expect(b).toMatchObject({ action: 'reinforced', id: a.id });
+    expect(hub.services.memory.repo.get(a.id)!.fact_key).toBe('bedroom_temp_night');
+    expect(count('SELECT count(*) n FROM memories')).toBe(1);
+    // The key now supersedes it as any keyed fact would.
+    const c = await remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 66°F at night', category: 'preference', fact_key: 'bedroom_temp_night' });
+    expect(c).toMatchObject({ action: 'superseded', superseded: a.id });
+    // A fact under another key is another claim, even in the same words.
+    await remember({ entity_name: 'Leo', fact: 'Leo naps after lunch', category: 'routine', fact_key: 'weekday_nap' });
+    const d = await remember({ entity_name: 'Leo', fact: 'Leo naps after lunch', category: 'routine', fact_key: 'weekend_nap' });
+    expect(d.action).toBe('added');
+  });
+
   it('does not treat a changed number or a negation as a duplicate', async () => {
     await remember({ entity_name: 'Leo', fact: 'Leo goes to bed at 7:30 pm', category: 'routine' });
     const b = await remember({ entity_name: 'Leo', fact: 'Leo goes to bed at 8:00 pm', category: 'routine' });

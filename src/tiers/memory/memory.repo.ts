@@ -70,6 +70,7 @@ export function createMemoryRepo(db: Db) {
   const reinforce = db.prepare(
     'UPDATE memories SET confidence = max(confidence, ?), last_confirmed = ?, updated = ? WHERE id = ?',
   );
+  const adoptKey = db.prepare('UPDATE memories SET fact_key = ?, updated = ? WHERE id = ? AND fact_key IS NULL');
   const supersede = db.prepare(
     "UPDATE memories SET status = 'superseded', superseded_by = ?, valid_until = max(valid_from, ?), updated = ? WHERE id = ?",
   );
@@ -97,6 +98,8 @@ export function createMemoryRepo(db: Db) {
     contestedByKey: (entityId: number, key: string) => contestedByKey.all(entityId, key) as MemoryRow[],
     reinforce: (id: number, confidence: number, now: number) => void reinforce.run(confidence, now, now, id),
     supersede: (id: number, by: number, at: number, now: number) => void supersede.run(by, at, now, id),
+    /** Gives a memory stored without a fact_key that key (a keyed remember of the same fact). */
+    adoptKey: (id: number, key: string, now: number) => void adoptKey.run(key, now, id),
     markEmbedded: (id: number) => void setEmbedded.run(id),
     /** Deletes a memory and its keyword row (the vector is the vector store's). */
     delete(id: number): void {

@@ -152,9 +152,10 @@ export function createMemoryService(deps: MemoryDeps) {
           fact_key: input.fact_key ?? null,
           valid_from: validFrom,
         };
-        const reinforce = (m: MemoryRow) => {
+        const reinforce = (m: MemoryRow, key?: string) => {
           repo.reinforce(m.id, input.confidence, now);
-          audit.record(actor, 'memory.reinforce', m.id, { confidence: m.confidence, last_confirmed: m.last_confirmed }, { confirmed: now });
+          if (key) repo.adoptKey(m.id, key, now);
+          audit.record(actor, 'memory.reinforce', m.id, { confidence: m.confidence, last_confirmed: m.last_confirmed, ...(key && { fact_key: null }) }, { confirmed: now, ...(key && { fact_key: key }) });
           return { id: m.id, entity_id: entity.id, action: 'reinforced' as const, superseded: null };
         };
         const add = (status: MemoryRow['status']) => {
@@ -178,8 +179,10 @@ export function createMemoryService(deps: MemoryDeps) {
             result = { id: add('contested'), entity_id: entity.id, action: 'contested', superseded: current.id };
           }
         } else {
-          const dup = input.fact_key ? undefined : findDuplicate(entity.id, input.category, input.fact, factTerms, vector);
-          if (dup) return reinforce(dup);
+          // A key nobody holds yet: the same fact stored without a key (README's remember, then the
+          // same one with a fact_key) is that fact, and takes the key; one under another key is not.
+          const dup = findDuplicate(entity.id, input.category, input.fact, factTerms, vector);
+          if (dup && (!input.fact_key || dup.fact_key === null)) return reinforce(dup, input.fact_key);
           result = { id: add('active'), entity_id: entity.id, action: 'added', superseded: null };
         }
         audit.record(actor, `memory.${result.action === 'added' ? 'add' : result.action === 'superseded' ? 'supersede' : 'contest'}`, result.id, null, {
