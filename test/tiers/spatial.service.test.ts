@@ -50,7 +50,9 @@ describe('spatial memory', () => {
     expect(r).toMatchObject({ action: 'added', previous_container: null, entity_name: 'car keys', container_name: 'kitchen drawer' });
     const e = createEntitiesRepo(db, clock);
     expect(e.find('car keys')!.type).toBe('object');
-    expect(e.find('kitchen drawer')!.type).toBe('room');
+    expect(e.find('kitchen drawer')!.type).toBe('unknown'); // a drawer is no room: nothing invents its type
+    locate({ entity_name: 'passport', container_name: 'study', container_type: 'room' });
+    expect(e.find('study')!.type).toBe('room');
     expect(db.prepare('SELECT container_id FROM locations WHERE id = ?').get(r.id)).toEqual({ container_id: e.find('kitchen drawer')!.id });
     expect(find({ entity_name: 'car keys' })).toMatchObject({ found: true, container_name: 'kitchen drawer', confidence: 1, age_seconds: 0, age_text: 'just now' });
     expect(s.current('Car Keys')).toMatchObject({ entity_name: 'car keys', container_name: 'kitchen drawer' });

@@ -8,7 +8,7 @@ export const LocateInput = z.object({
   entity_name: EntityName.describe('the object being put somewhere, e.g. "car keys"'),
   container_name: EntityName.describe('where it is now, e.g. "kitchen drawer", "hallway", "Brian\'s backpack"'),
   entity_type: EntityType.default('object').describe('type used when the object is new (default object)'),
-  container_type: EntityType.default('room').describe('type used when the container is new (default room)'),
+  container_type: EntityType.optional().describe('type used when the container is new, e.g. "room", "furniture", "bag" (default: none, until something says)'),
   confidence: z.number().min(0).max(1).default(1).describe('how sure the sighting is, 0–1 (default 1)'),
   source: Source.optional().describe('who or what saw it, e.g. "user", "camera", "owntracks"'),
   note: Text(1000).optional().describe('e.g. "under the newspaper"'),

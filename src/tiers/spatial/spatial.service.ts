@@ -170,7 +170,7 @@ export function createSpatialService(deps: SpatialDeps) {
       const cur = obj && (current.get(obj.id) as LocationRow | undefined);
       const move = input.container_name !== undefined && (!cur || cur.container_name.toLowerCase() !== input.container_name.toLowerCase());
       if (move) {
-        const r = locate({ entity_name: input.entity_name, container_name: input.container_name!, entity_type: 'object', container_type: 'room', confidence: 1, source: input.source, ts: input.ts }, actor);
+        const r = locate({ entity_name: input.entity_name, container_name: input.container_name!, entity_type: 'object', confidence: 1, source: input.source, ts: input.ts }, actor);
         const c = current.get(entities.get(r.entity_name).id) as LocationRow;
         return { ...r, confidence: round(effective(c, clock.now())) };
       }
