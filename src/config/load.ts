@@ -98,14 +98,19 @@ function setPath(target: Record<string, unknown>, path: string, value: unknown):
   node[keys[keys.length - 1]] = value;
 }
 
-/** Validates a raw object (TOML + env merged) into a Config, or throws one line naming the key. */
-export function parseConfig(raw: unknown, origin = 'config'): Config {
+/**
+ * Validates a raw object (TOML + env merged) into a Config, or throws one line naming the key: the
+ * environment variable that set it when one did (`fromEnv`: config path → variable name).
+ */
+export function parseConfig(raw: unknown, origin = 'config', fromEnv: ReadonlyMap<string, string> = new Map()): Config {
   const result = ConfigSchema.safeParse(raw);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const base = issue.path.join('.');
   const key = issue.code === 'unrecognized_keys' ? [base, ...issue.keys].filter(Boolean).join('.') : base || '(root)';
   const message = issue.code === 'unrecognized_keys' ? 'unknown key' : issue.message;
+  const variable = fromEnv.get(key);
+  if (variable) throw new ConfigError(`${variable}: ${message} (it sets ${key})`);
   throw new ConfigError(`${origin}: ${key}: ${message}`);
 }
 
@@ -129,12 +134,18 @@ export function loadConfig(opts: LoadOptions = {}): { config: Config; file: stri
     }
   }
   const fileDataDir = typeof raw.data_dir === 'string' && file ? { value: raw.data_dir, path: file } : undefined;
+  const fromEnv = new Map<string, string>();
   for (const [name, [path, conv]] of Object.entries(ENV_MAP)) {
     const value = env[name];
-    if (value !== undefined && value !== '') setPath(raw, path, conv(value, name));
+    if (value === undefined || value === '') continue;
+    setPath(raw, path, conv(value, name));
+    fromEnv.set(path, name);
   }
-  for (const [path, value] of Object.entries(opts.overrides ?? {})) setPath(raw, path, value);
-  const config = parseConfig(raw, file ?? 'config');
+  for (const [path, value] of Object.entries(opts.overrides ?? {})) {
+    setPath(raw, path, value);
+    fromEnv.delete(path);
+  }
+  const config = parseConfig(raw, file ?? 'config', fromEnv);
   const envDataDir = (opts.overrides?.data_dir as string | undefined) ?? (env.HEARTH_DATA_DIR || undefined);
   config.data_dir = resolveDataDir({ env: envDataDir, file: fileDataDir });
   assertSafeBinds(config);

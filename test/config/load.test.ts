@@ -58,6 +58,15 @@ describe('config', () => {
     expect(() => loadConfig({ env: { MEMORY_DECAY_CATEGORY_HALFLIFE: '{oops' } })).toThrow(/MEMORY_DECAY_CATEGORY_HALFLIFE: expected JSON/);
   });
 
+  it('names the env variable when its value is out of range or not allowed, even over a config file', () => {
+    expect(() => loadConfig({ env: { HEARTH_HTTP_PORT: '-1' } })).toThrow(/^HEARTH_HTTP_PORT: .*\(it sets http\.port\)$/);
+    expect(() => loadConfig({ env: { HEARTH_TZ: 'Mars/Olympus' } })).toThrow(/^HEARTH_TZ: not an IANA time zone.*\(it sets timeseries\.timezone\)$/);
+    expect(() => loadConfig({ env: { HEARTH_LOG_LEVEL: 'loud' } })).toThrow(/^HEARTH_LOG_LEVEL: /);
+    expect(() => loadConfig({ configPath: file('log_level = "info"\n'), env: { HEARTH_LOG_LEVEL: 'loud' } })).toThrow(/^HEARTH_LOG_LEVEL: /);
+    const p = file('log_level = "loud"\n');
+    expect(() => loadConfig({ configPath: p, env: {} })).toThrow(`${p}: log_level: `);
+  });
+
   it('refuses a missing explicit config file', () => {
     expect(() => loadConfig({ configPath: '/nonexistent/hearth.toml', env: {} })).toThrow(/not found/);
   });
