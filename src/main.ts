@@ -35,6 +35,8 @@ export interface Hub {
   app: FastifyInstance;
   db: Db;
   warnings: string[];
+  /** Start-up facts worth a line at info (which embedder `auto` chose and why). */
+  notes: string[];
   mqtt: MqttDoor | null;
   scheduler: Scheduler | null;
   /** Database integrity (quick check at serve start, damage met by requests); feeds /health. */
@@ -54,6 +56,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
   let logTo = (msg: string) => console.error(msg);
   const log = (msg: string) => logTo(msg);
   const warnings: string[] = [];
+  const notes: string[] = [];
   let ai: { embedder: Embedder; llm: Llm | null };
   if (opts.ai) ai = opts.ai;
   else {
@@ -70,6 +73,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
       useLiteRuntime: config.ai.use_lite_runtime,
     });
     warnings.push(...built.warnings);
+    notes.push(...(built.notes ?? []));
     ai = built;
   }
   const services = createServices({ db, clock, config, embedder: ai.embedder, llm: ai.llm, detectors: BUILTIN_DETECTORS, log });
@@ -80,6 +84,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
     app: undefined as unknown as FastifyInstance,
     db,
     warnings,
+    notes,
     mqtt: null,
     scheduler: null,
     integrity,

@@ -38,8 +38,10 @@ export interface AiConfig {
 export interface Ai {
   embedder: Embedder;
   llm: Llm | null;
-  /** Start-up notes for the log, /health and doctor (e.g. why `auto` fell back to local). */
+  /** Start-up problems for the log (e.g. why `auto` fell back to local). */
   warnings: string[];
+  /** Start-up facts for the log, at info (e.g. `auto` chose use-lite because no Ollama answered: the expected case). */
+  notes?: string[];
 }
 
 // Generation is slow on Pi-class hardware and cold model loads take tens of seconds (SPEC §1).
@@ -143,7 +145,8 @@ export async function createAi(cfg: AiConfig, make: { useLite: (opts?: UseLiteOp
         return {
           embedder: neural,
           llm: null,
-          warnings: [`${noOllama}using the offline neural embedder use-lite (${neural.model}, 512-d, in a worker thread) and no LLM. Start Ollama and restart for an LLM.`],
+          warnings: [],
+          notes: [`${noOllama}using the offline neural embedder use-lite (${neural.model}, 512-d, in a worker thread) and no LLM. Start Ollama and restart for an LLM.`],
         };
       }
       const embedder = createLocalEmbedder();

@@ -22,6 +22,7 @@ const serve: Command = async ({ config, file }) => {
   const release = claimDataDir(config.data_dir); // one serve per data dir, refused before anything starts
   process.on('exit', release);
   const hub = await createHub({ config, logger: loggerOptions(config.log_level, config.log_format) });
+  for (const n of hub.notes) hub.app.log.info(n);
   for (const w of hub.warnings) hub.app.log.warn(w);
   const { http, mqtt } = await hub.start();
   void hub.integrity.check().then((state) => state === 'damaged' && hub.app.log.error(`database ${config.data_dir}/hearth.db is damaged: run \`hearth doctor\`, then \`hearth restore <backup>\``));

@@ -10,7 +10,7 @@ export async function runMcpStdio({ config, file }: CommandContext): Promise<und
   const hub = await createHub({ config: { ...config, http: { ...config.http, enabled: false } } });
   // An MCP client shows only "connection closed" on failure: stderr (its log) names what was opened.
   process.stderr.write(`hearth mcp: database ${join(config.data_dir, 'hearth.db')} (config ${file ?? 'none: defaults'})\n`);
-  for (const w of hub.warnings) process.stderr.write(`hearth mcp: ${w}\n`);
+  for (const w of [...hub.notes, ...hub.warnings]) process.stderr.write(`hearth mcp: ${w}\n`);
   const server = createMcpServer(hub.services, 'mcp');
   const transport = new StdioServerTransport();
   transport.onclose = () => void hub.stop().then(() => process.exit(0));
