@@ -42,7 +42,7 @@ export const RecallInput = z.object({
     .describe('skip facts below this trust: 0–5 or a label user (5), hardware (4), system (3), inferred (2), external (1); default 0'),
   include_superseded: z.boolean().default(false).describe('also return superseded and contested facts'),
   as_of: Timestamp.optional().describe('only facts that were valid at this time'),
-  explain: z.boolean().default(false).describe('include the score breakdown of each result'),
+  explain: z.boolean().default(false).describe('include the score breakdown of each result, and the evidence gate with the nearest candidates, kept or not (why a question got nothing)'),
 });
 export type RecallInput = z.infer<typeof RecallInput>;
 

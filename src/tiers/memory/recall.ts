@@ -72,7 +72,21 @@ export interface RecallOutcome {
   results: RecallHit[];
   mode_used: RecallMode;
   warnings: string[];
+  /** With `explain`: the gate this embedder uses and the nearest candidates, kept or not (why nothing came back). */
+  explain?: { provider: string; keyword_min: number; gate: VectorGate; considered: Considered[] };
 }
+
+/** A candidate the gate looked at: its signals and whether it was kept as evidence. */
+export interface Considered {
+  id: number;
+  entity_name: string;
+  fact: string;
+  vector: number | null;
+  keyword: number | null;
+  phrase: boolean;
+  kept: boolean;
+}
+const CONSIDERED = 5;
 
 export interface RecallDeps {
   repo: MemoryRepo;
@@ -266,7 +280,25 @@ export async function recall(d: RecallDeps, input: RecallInput): Promise<RecallO
   hits.sort((a, b) => b.score - a.score || b.last_confirmed - a.last_confirmed);
   const results = hits.slice(0, input.top_k);
   if (mode !== input.mode) warnings.push(`fell back to keyword recall`);
-  return { results, mode_used: mode, warnings };
+  if (!input.explain) return { results, mode_used: mode, warnings };
+  const considered = nearest(d.repo, c, filter, new Set(hits.map((h) => h.id)));
+  return { results, mode_used: mode, warnings, explain: { provider: d.embedder.provider, keyword_min: KEYWORD_MIN, gate, considered } };
+}
+
+/** The strongest candidates by cosine or keyword coverage, within the request's filters, kept or not. */
+function nearest(repo: MemoryRepo, c: Candidates, filter: MemoryFilter, kept: Set<number>): Considered[] {
+  const strength = new Map<number, number>();
+  const mark = (id: number, x: number) => strength.set(id, Math.max(strength.get(id) ?? 0, x));
+  for (const h of c.vectorHits.slice(0, CONSIDERED)) mark(h.memory_id, h.similarity);
+  for (const [id, cov] of c.rawCov) if (cov > 0) mark(id, cov);
+  const top = [...strength].sort((a, b) => b[1] - a[1]).slice(0, CONSIDERED * 2).map(([id]) => id);
+  const rows = new Map(repo.byIds(top, filter).map((r) => [r.id, r] as const));
+  const sim = new Map(c.vectorHits.map((h) => [h.memory_id, h.similarity] as const));
+  return top.filter((id) => rows.has(id)).slice(0, CONSIDERED).map((id) => {
+    const cos = sim.get(id) ?? c.sims.get(id);
+    const cov = c.rawCov.get(id);
+    return { id, entity_name: rows.get(id)!.entity_name, fact: rows.get(id)!.fact, vector: cos === undefined ? null : round(cos), keyword: cov ? round(cov) : null, phrase: c.phrase.has(id), kept: kept.has(id) };
+  });
 }
 
 const round = (x: number) => Math.round(x * 10_000) / 10_000;
