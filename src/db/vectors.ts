@@ -426,6 +426,15 @@ export function createVectorStore(db: Db, embedder: Embedder) {
         return exact(vector, ids);
       });
     },
+    /** A stored memory's exact vector, or undefined (none, or the index is stale). */
+    vectorOf(memoryId: number): Float32Array | undefined {
+      return reading(() => {
+        sync();
+        if (state !== 'ready') return undefined;
+        const blob = prepared(`SELECT embedding FROM ${floatTable(live)} WHERE memory_id = ?`).pluck().get(memoryId) as Buffer | undefined;
+        return blob && new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
+      });
+    },
     /**
      * K nearest memories by cosine, filtered inside the index. `float` layout: vec0's exact KNN;
      * `bit`: OVERSAMPLE × k candidates by their binary codes, re-ranked by the exact cosine.

@@ -21,6 +21,12 @@ describe('evidence gate', () => {
     expect([...gateVectorHits(hits(0.6, 0.58, 0.55), g, (id) => (id === 3 ? 0.4 : 0)).keys()]).toEqual([3]);
   });
 
+  it('the margin is over the best rival, not over a restatement of the top-1', () => {
+    // 0.58 vs 0.575: no margin; but hit 2 says what hit 1 says, so hit 3 (0.4) is the rival.
+    expect(gateVectorHits(hits(0.58, 0.575, 0.4), g, none).size).toBe(0);
+    expect([...gateVectorHits(hits(0.58, 0.575, 0.4), g, none, new Set([2])).keys()]).toEqual([1, 2]);
+  });
+
   it('nothing below the floor counts, whatever its keywords', () => {
     expect(gateVectorHits(hits(0.45, 0.2), g, () => 1).size).toBe(0);
     expect(gateVectorHits([], g, none).size).toBe(0);

@@ -209,6 +209,38 @@ describe('recall', () => {
   });
 });
 
+describe('recall beside a restatement', () => {
+  it('a top-1 with a restatement just behind it (not a duplicate) still answers: its rival is the next other fact', async () => {
+    // Vectors chosen by hand (a neural provider's gate): two restatements at cosine 0.86 to each other
+    // (under the duplicate check's 0.92), a question at 0.585 and 0.57 to them (under accept 0.6, 0.015
+    // apart), another fact far off.
+    const DIM = 8;
+    const unit = (...xs: number[]) => {
+      const v = Float32Array.from({ length: DIM }, (_, i) => xs[i] ?? 0);
+      const n = Math.hypot(...v);
+      return v.map((x) => x / n);
+    };
+    const a = unit(1);
+    const b = unit(1, 0.6);
+    const q = unit(0.585, 0.133, Math.sqrt(1 - 0.585 ** 2 - 0.133 ** 2));
+    const table: [RegExp, Float32Array][] = [[/likes green tea/, a], [/drinks green tea/, b], [/penicillin/, unit(0, 0, 0, 1)], [/morning brew/, q]];
+    const embedder = {
+      provider: 'use-lite', model: 'hand-made', dim: DIM, fingerprint: `hand-made:${DIM}`, ping: async () => true,
+      embed: async (texts: string[]) => texts.map((t) => table.find(([re]) => re.test(t))?.[1] ?? unit(0, 0, 0, 0, 1)),
+    };
+    const h = await buildTestHub({ embedder });
+    try {
+      const m = h.services.memory;
+      for (const fact of ['Brian likes green tea', 'Brian drinks green tea from the blue pot', 'Brian is allergic to penicillin'])
+        await m.remember(RememberInput.parse({ entity_name: 'Brian', fact }));
+      const r = await m.recall(RecallInput.parse({ query: 'his morning brew', explain: true }));
+      expect(r.results.map((x) => x.fact)).toEqual(['Brian likes green tea', 'Brian drinks green tea from the blue pot']);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
 describe('decay', () => {
   it('is computed on read: applying it twice equals once, stored confidence untouched', async () => {
     const r = await remember({ entity_name: 'Brian', fact: 'Brian waters the ferns on Sundays', category: 'habit', confidence: 0.8 });

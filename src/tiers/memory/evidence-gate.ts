@@ -8,7 +8,9 @@
  * separates better (AUROC 0.77–0.80), and a vector hit that also shares the query's rarer words is
  * rarely wrong. The decision uses the three signals together:
  *
- *   s1, s2   cosine of the best and second-best vector candidate (of the scoped, filtered KNN);
+ *   s1, s2   cosine of the best vector candidate (of the scoped, filtered KNN) and of the best one
+ *            that does not restate it (cosine to the top-1 < 0.8, recall.ts `SAME_AS_TOP`: two
+ *            memories in other words of one claim, under the duplicate check's 0.92, are not rivals);
  *   c(m)     IDF-weighted keyword coverage of the query by memory m (recall.ts `coverage`).
  *
  *   the query has vector evidence  ⇔  s1 ≥ accept
@@ -82,11 +84,11 @@ export const DEFAULT_VECTOR_GATE: Record<string, VectorGate> = {
  * The vector hits (sorted by similarity, best first) that count as evidence, as id → cosine.
  * `cov` is the keyword coverage of a memory by the query (0 when it shares no word).
  */
-export function gateVectorHits(hits: VectorHit[], g: VectorGate, cov: (id: number) => number): Map<number, number> {
+export function gateVectorHits(hits: VectorHit[], g: VectorGate, cov: (id: number) => number, sameAsTop: ReadonlySet<number> = new Set()): Map<number, number> {
   const kept = new Map<number, number>();
   if (!hits.length) return kept;
   const s1 = hits[0].similarity;
-  const s2 = hits[1]?.similarity ?? 0;
+  const s2 = hits.find((h, i) => i > 0 && !sameAsTop.has(h.memory_id))?.similarity ?? 0;
   const evidence = s1 >= g.accept || (s1 >= g.floor && (s1 - s2 >= g.margin || cov(hits[0].memory_id) >= g.support));
   for (const h of hits) {
     if (h.similarity < g.floor) break;

@@ -147,6 +147,8 @@ export interface Candidates {
   phrase: Set<number>;
   /** Cosine of every candidate that has a vector (KNN hits, and keyword candidates by point lookup). */
   sims: Map<number, number>;
+  /** Runner-up vector hits that say what the top-1 says (cosine to it ≥ SAME_AS_TOP): not its rivals for the margin. */
+  sameAsTop: Set<number>;
   rows: Map<number, MemoryRow>;
 }
 
@@ -192,14 +194,28 @@ export async function gatherCandidates(d: RecallDeps, input: RecallInput, filter
   const sims = new Map(vectorHits.map((h) => [h.memory_id, h.similarity]));
   // Keyword candidates outside the KNN's top n still get their cosine (the gate confirms with it).
   if (qv && mode === 'hybrid') for (const h of d.vectors.similarTo(qv, [...rows.keys()].filter((id) => !sims.has(id)))) sims.set(h.memory_id, h.similarity);
-  return { mode, vectorHits, rawCov, phrase, sims, rows };
+  return { mode, vectorHits, rawCov, phrase, sims, rows, sameAsTop: sameAsTop(d.vectors, vectorHits) };
+}
+
+/**
+ * Two memories that say nearly the same thing in other words (not merged as duplicates: cosine <
+ * 0.92) would otherwise leave the top-1 no margin over its own restatement, and a question about it
+ * no answer. SAME_AS_TOP marks which runner-ups are such restatements.
+ */
+export const SAME_AS_TOP = 0.8;
+const RIVALS = 5;
+function sameAsTop(vectors: VectorStore, hits: VectorHit[]): Set<number> {
+  const top = hits.length > 1 ? vectors.vectorOf(hits[0].memory_id) : undefined;
+  if (!top) return new Set();
+  const near = vectors.similarTo(top, hits.slice(1, RIVALS + 1).map((h) => h.memory_id));
+  return new Set(near.filter((h) => h.similarity >= SAME_AS_TOP).map((h) => h.memory_id));
 }
 
 /** The kept keyword and vector evidence (evidence-gate.ts) for gathered candidates. */
 export function decideEvidence(c: Candidates, gate: VectorGate, keywordMin: number) {
   const keywordCov = new Map<number, number>();
   for (const [id, cov] of c.rawCov) if (cov >= keywordMin) keywordCov.set(id, cov);
-  const vectorSim = gateVectorHits(c.vectorHits, gate, (id) => c.rawCov.get(id) ?? 0);
+  const vectorSim = gateVectorHits(c.vectorHits, gate, (id) => c.rawCov.get(id) ?? 0, c.sameAsTop);
   if (c.mode === 'vector') keywordCov.clear();
   else if (c.mode === 'hybrid' && c.vectorHits.length) {
     // A memory with no vector yet (pending) cannot be confirmed: its keyword evidence stands alone.
