@@ -144,6 +144,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
   hub.app = await buildApp({
     services,
     token: config.http.token || undefined,
+    host: config.http.host,
     bodyLimit: config.http.body_limit,
     rateLimitPerMinute: config.http.rate_limit_per_minute,
     authFailuresPerMinute: config.http.auth_failures_per_minute,

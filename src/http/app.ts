@@ -32,6 +32,8 @@ import { adminRoutes } from './admin/index.js';
 import { sseRoutes } from './routes/sse.routes.js';
 import { createSseSessions, type SseLimits } from './sse-sessions.js';
 import { acceptTextJson, redactToken } from './text-json.js';
+import { registerBrowserGuard } from './browser-guard.js';
+import { isLoopback } from '../config/load.js';
 
 export interface AppOptions {
   services: Services;
@@ -49,6 +51,8 @@ export interface AppOptions {
   authFailuresPerMinute?: number;
   /** Bounds of the legacy MCP SSE transport (GET /sse). */
   sse?: SseLimits;
+  /** The address it listens on (default loopback): on loopback without a token the Host header is checked (browser-guard.ts). */
+  host?: string;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -111,6 +115,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   const sse = createSseSessions(opts.sse);
   app.addHook('preClose', () => sse.closeAll());
+  registerBrowserGuard(app, { token: opts.token, loopback: isLoopback(opts.host ?? '127.0.0.1') });
   registerAuth(app, opts.token, {
     failuresPerMinute: opts.authFailuresPerMinute,
     allow: (req, path) => path === '/messages' && sse.has((req.query as Record<string, string>)?.sessionId),
