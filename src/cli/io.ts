@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { invalid } from '../lib/errors.js';
 import { createHub } from '../main.js';
-import type { CommandContext } from './commands.js';
+import type { CommandContext } from './context.js';
 
 type Hub = Awaited<ReturnType<typeof createHub>>;
 

@@ -15,7 +15,7 @@ import { acquireLock, type Release } from '../db/locks.js';
 import { fsyncPath } from '../db/premigration.js';
 import { explainOpenError } from '../db/errors.js';
 import { HubError, invalid } from '../lib/errors.js';
-import type { CommandContext } from './commands.js';
+import type { CommandContext } from './context.js';
 
 const DB_FILE = 'hearth.db';
 
