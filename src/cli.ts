@@ -3,19 +3,26 @@
  * `hearth <command>` (SPEC §1). Commands are thin: they load config, build the hub or the
  * services, call one service, print, and exit non-zero on failure with one clear line.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from './config/load.js';
+import { packageRoot } from './config/data-dir.js';
 import { SchemaError } from './db/open.js';
 import { HubError } from './lib/errors.js';
 import { COMMANDS } from './cli/commands.js';
 import { parseCommandLine, usageText } from './cli/args.js';
 import { DataError, damagedMessage, isDamaged } from './db/errors.js';
 
+const version = () => (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+
 async function main(argv: string[]): Promise<number | undefined> {
   const line = parseCommandLine(argv, COMMANDS);
   switch (line.kind) {
     case 'help':
       process.stdout.write(usageText(COMMANDS));
+      return 0;
+    case 'version':
+      process.stdout.write(`hearth ${version()}\n`);
       return 0;
     case 'usage':
       process.stderr.write(`${line.message ? `${line.message}\n` : ''}${usageText(COMMANDS)}`);

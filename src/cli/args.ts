@@ -12,10 +12,11 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 export const GLOBAL_OPTIONS = {
   config: { type: 'string', short: 'c' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
 } as const satisfies Options;
 
 export type ParsedLine =
-  | { kind: 'help' }
+  | { kind: 'help' | 'version' }
   /** No command, or an unknown one: `message` (if any) then the usage, on stderr, exit 2. */
   | { kind: 'usage'; message?: string }
   /** A command line a person can fix: one line on stderr, exit 2. */
@@ -44,7 +45,8 @@ export function parseCommandLine(argv: string[], commands: Record<string, Comman
   // A first, lenient pass finds the command's name (the first positional, --config's value skipped).
   const loose = parseArgs({ args: argv, allowPositionals: true, strict: false, tokens: true, options: GLOBAL_OPTIONS });
   const [name] = loose.positionals;
-  if (loose.values.help) return { kind: 'help' };
+  if (loose.values.help || name === 'help') return { kind: 'help' };
+  if (loose.values.version) return { kind: 'version' };
   if (!name) return { kind: 'usage' };
   const spec = commands[name];
   if (!spec) {
@@ -89,7 +91,8 @@ export function usageText(commands: Record<string, CommandSpec>): string {
     'options:',
     '  -c, --config FILE  config file (else $HEARTH_CONFIG, ./config.toml, /etc/hearth/config.toml)',
     '  --json             print the result as JSON (doctor, patterns, prune, import, export-markdown, import-markdown)',
-    '  -h, --help         this text',
+    '  -h, --help, help   this text',
+    '  -v, --version      the version of Hearth',
     '',
   ].join('\n');
 }

@@ -18,7 +18,7 @@ export interface CommandSpec {
   /** The command line as `hearth help` shows it, without `hearth ` (`prune [--dry-run]`). */
   usage: string;
   summary: string;
-  /** Options beyond the global ones (`--config`, `--help`); anything else is refused. */
+  /** Options beyond the global ones (`--config`, `--help`, `--version`); anything else is refused. */
   options?: Record<string, { type: 'boolean' | 'string'; short?: string }>;
   /** How many positional arguments it takes at most (missing ones are the command's to explain). */
   maxArgs?: number;

@@ -3,7 +3,7 @@
  * `prune --dryrun`) or an extra argument is one line and exit 2, and nothing is opened or deleted.
  */
 import { describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { COMMANDS } from '../../src/cli/commands.js';
@@ -77,5 +77,25 @@ describe('hearth command lines', () => {
       expect(oneLine(r.stderr), r.stderr).toBe(true);
     }
     expect(existsSync(fresh)).toBe(false);
+  }, 60_000);
+
+  it('--version and -v print the version; help, --help and -h print the usage on stdout; a wrong command gets it on stderr', async () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+    const dir = join(tempDir(), 'data');
+    for (const flag of ['--version', '-v']) expect(await runCli([flag], cliEnv(dir))).toMatchObject({ code: 0, stdout: `hearth ${version}\n`, stderr: '' });
+    for (const argv of [['help'], ['--help'], ['-h'], ['prune', '--help']]) {
+      const r = await runCli(argv, cliEnv(dir));
+      expect(r, argv.join(' ')).toMatchObject({ code: 0, stderr: '' });
+      expect(r.stdout).toMatch(/^usage: hearth <command>/);
+      for (const spec of Object.values(COMMANDS)) expect(r.stdout).toContain(`  ${spec.usage} `);
+      expect(r.stdout).toMatch(/-v, --version/);
+    }
+    const none = await runCli([], cliEnv(dir));
+    expect(none).toMatchObject({ code: 2, stdout: '' });
+    expect(none.stderr).toMatch(/^usage: hearth <command>/);
+    const unknown = await runCli(['doctr'], cliEnv(dir));
+    expect(unknown).toMatchObject({ code: 2, stdout: '' });
+    expect(unknown.stderr).toMatch(/^hearth: unknown command "doctr" \(did you mean "doctor"\?\)\nusage: hearth/);
+    expect(existsSync(dir)).toBe(false); // `prune --help` pruned nothing, opened nothing
   }, 60_000);
 });
