@@ -144,5 +144,7 @@ describe('hearth CLI', () => {
     expect(l.stdout).toMatch(/detector/);
     const pr = await run(process.execPath, [CLI, 'prune', '--dry-run'], { env: baseEnv(dir) });
     expect(pr.stdout).toMatch(/^Would delete 0 raw readings/);
+    const one = await run(process.execPath, [CLI, 'prune', '--dry-run'], { env: { ...baseEnv(dir), RETENTION_DAYS: '1' } });
+    expect(one.stdout).toBe('Would delete 0 raw readings older than 1 day; rollups kept\n');
   });
 });
