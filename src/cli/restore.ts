@@ -7,7 +7,7 @@
  * old or the new database at `hearth.db`, never none.
  */
 import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from '../db/migrations/index.js';
 import { holdsData, openDatabase } from '../db/open.js';
@@ -32,6 +32,9 @@ export function claimDataDir(dataDir: string): Release {
 export async function backupCommand({ config, args }: CommandContext): Promise<number> {
   const target = args[0];
   if (!target) throw invalid('backup: give the target file, e.g. hearth backup /var/backups/hearth.db');
+  if (isLiveFile(target, join(config.data_dir, DB_FILE))) {
+    throw invalid(`backup: ${target} is the live database of ${config.data_dir} itself; back up to another file, e.g. hearth backup /var/backups/hearth.db`);
+  }
   const db = openDatabase({ dataDir: config.data_dir });
   try {
     await db.backup(target);
@@ -42,15 +45,25 @@ export async function backupCommand({ config, args }: CommandContext): Promise<n
   return 0;
 }
 
-/** The same file (or a hard link to it), or one of its -wal/-shm companions. */
-function isLiveFile(source: string, current: string): boolean {
-  if (!existsSync(current)) return false;
-  const s = statSync(source);
-  const c = statSync(current);
-  if (s.dev === c.dev && s.ino === c.ino) return true;
-  const real = realpathSync(source);
-  const live = realpathSync(current);
-  return real === `${live}-wal` || real === `${live}-shm` || real === `${live}-journal`;
+/** The path with symbolic links and `..` resolved, as far as it exists (a new file's directory). */
+function canonical(path: string): string {
+  const abs = resolve(path);
+  if (existsSync(abs)) return realpathSync(abs);
+  return dirname(abs) === abs ? abs : join(canonical(dirname(abs)), basename(abs));
+}
+
+/**
+ * The live database itself under any name (a relative path, a symbolic or hard link), or one of
+ * its -wal/-shm/-journal companions: what neither backup nor restore may take as the other file.
+ */
+function isLiveFile(path: string, current: string): boolean {
+  if (existsSync(path) && existsSync(current)) {
+    const p = statSync(path);
+    const c = statSync(current);
+    if (p.dev === c.dev && p.ino === c.ino) return true;
+  }
+  const live = canonical(current);
+  return [live, `${live}-wal`, `${live}-shm`, `${live}-journal`].includes(canonical(path));
 }
 
 function checkBackup(source: string): void {
