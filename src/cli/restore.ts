@@ -13,7 +13,8 @@ import { MIGRATIONS } from '../db/migrations/index.js';
 import { holdsData, openDatabase } from '../db/open.js';
 import { acquireLock, type Release } from '../db/locks.js';
 import { fsyncPath } from '../db/premigration.js';
-import { explainOpenError } from '../db/errors.js';
+import { DataError, explainOpenError, isDamaged } from '../db/errors.js';
+import { databaseTarget, readableFile } from './paths.js';
 import { HubError, invalid } from '../lib/errors.js';
 import type { CommandContext } from './context.js';
 
@@ -35,9 +36,13 @@ export async function backupCommand({ config, args }: CommandContext): Promise<n
   if (isLiveFile(target, join(config.data_dir, DB_FILE))) {
     throw invalid(`backup: ${target} is the live database of ${config.data_dir} itself; back up to another file, e.g. hearth backup /var/backups/hearth.db`);
   }
+  databaseTarget('backup', target, 'give another path, e.g. hearth backup /var/backups/hearth.db');
   const db = openDatabase({ dataDir: config.data_dir });
   try {
     await db.backup(target);
+  } catch (e) {
+    if (isDamaged(e)) throw e; // the live database's own damage, named as such by the CLI
+    throw new DataError(`backup: could not write ${target}: ${(e as Error).message}`);
   } finally {
     db.close();
   }
@@ -90,11 +95,12 @@ export async function restoreCommand({ config, args }: CommandContext): Promise<
   const source = args[0];
   const dir = config.data_dir;
   if (!source) throw invalid('restore: give the backup file, e.g. hearth restore /var/backups/hearth.db');
-  if (!existsSync(source)) throw invalid(`restore: ${source} does not exist`);
+  readableFile('restore', source, 'give the backup file, e.g. hearth restore /var/backups/hearth.db');
   const current = join(dir, DB_FILE);
   if (isLiveFile(source, current)) {
     throw invalid(`restore: ${source} is the live database of ${dir}, not a backup; make one with \`hearth backup <file>\` and restore that`);
   }
+  checkBackup(source); // before the lock: a bad file is named as such even while the hub runs
   let release: Release;
   try {
     if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -103,7 +109,6 @@ export async function restoreCommand({ config, args }: CommandContext): Promise<
     throw explainOpenError(e, dir, current) ?? e;
   }
   try {
-    checkBackup(source);
     const temp = `${current}.restoring`;
     rmSync(temp, { force: true });
     // The backup API copies the source's WAL content too and never tears a page.

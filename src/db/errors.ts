@@ -10,7 +10,8 @@ export class DataError extends Error {
   override name = 'DataError';
 }
 
-function whoAmI(): string {
+/** The user this process runs as, for a permission message. */
+export function whoAmI(): string {
   try {
     return userInfo().username;
   } catch {

@@ -1,6 +1,9 @@
-/** `hearth backup <file>` refuses what cannot be a backup, in one line, and leaves the database alone. */
+/**
+ * `hearth backup <file>` refuses what cannot be a backup, in one line naming the path and what to
+ * do, before it opens the database, and leaves the database (and whatever is at the path) alone.
+ */
 import { describe, expect, it } from 'vitest';
-import { linkSync, mkdirSync, symlinkSync } from 'node:fs';
+import { chmodSync, linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import Database from 'better-sqlite3';
 import { tempDir } from '../helpers/hub.js';
@@ -34,5 +37,36 @@ describe('hearth backup', () => {
     expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
     check.close();
     expect((await runCli(['backup', join(root, 'b.db')], env)).code).toBe(0);
+  }, 60_000);
+
+  it('a missing directory, a directory, a file in the way, a file that is not a database, an unwritable directory', async () => {
+    const root = tempDir();
+    chmodSync(root, 0o755);
+    const env = cliEnv(join(root, 'data'));
+    writeFileSync(join(root, 'notes.txt'), 'my notes\n');
+    const cases: [string, string][] = [
+      [join(root, 'nonexist-dir', 'x.db'), `hearth: backup: directory ${join(root, 'nonexist-dir')} does not exist; create it first (mkdir -p ${join(root, 'nonexist-dir')}) or give another path, e.g. hearth backup /var/backups/hearth.db`],
+      [root, `hearth: backup: ${root} is a directory; give a file name, e.g. hearth backup ${join(root, 'hearth.db')}`],
+      [join(root, 'notes.txt', 'x.db'), `hearth: backup: ${join(root, 'notes.txt')} is a file, not a directory; give another path`],
+      [join(root, 'notes.txt'), `hearth: backup: ${join(root, 'notes.txt')} exists and is not a SQLite database; it is not overwritten: give a new file name`],
+    ];
+    for (const [target, line] of cases) {
+      const r = await runCli(['backup', target], env);
+      expect(r.code, `${target}: ${r.stderr}`).toBe(2);
+      expect(oneLine(r.stderr), r.stderr).toBe(true);
+      expect(r.stderr.startsWith(line), r.stderr).toBe(true);
+    }
+    expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('my notes\n');
+    // Root bypasses permissions: as root the CLI runs as nobody (setpriv), as anyone else as itself.
+    const isRoot = process.getuid?.() === 0;
+    const ro = join(root, 'ro');
+    mkdirSync(ro, { mode: 0o555 });
+    const r = await runCli(['backup', join(ro, 'x.db')], env, { prefix: isRoot ? ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups'] : undefined });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^hearth: backup: cannot write in ${ro}: permission denied for \\S+; give a path that user can write\n$`));
+    // A backup over an older backup is fine.
+    expect((await runCli(['backup', join(root, 'b.db')], env)).code).toBe(0);
+    const again = await runCli(['backup', join(root, 'b.db')], env);
+    expect(again.code, again.stderr).toBe(0);
   }, 60_000);
 });
