@@ -13,6 +13,14 @@ import { COMMANDS } from './cli/commands.js';
 import { parseCommandLine, usageText } from './cli/args.js';
 import { DataError, damagedMessage, isDamaged } from './db/errors.js';
 
+// `hearth doctor | head -5`: a reader that went away is not an error. Nothing more is written and
+// the command ends as it would have, with its own exit code; any other stream error still surfaces.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+  });
+}
+
 const version = () => (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 
 async function main(argv: string[]): Promise<number | undefined> {
