@@ -3,51 +3,45 @@
  * `hearth <command>` (SPEC §1). Commands are thin: they load config, build the hub or the
  * services, call one service, print, and exit non-zero on failure with one clear line.
  */
-import { parseArgs } from 'node:util';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ConfigError, loadConfig } from './config/load.js';
+import { packageRoot } from './config/data-dir.js';
 import { SchemaError } from './db/open.js';
 import { HubError } from './lib/errors.js';
 import { COMMANDS } from './cli/commands.js';
+import { parseCommandLine, usageText } from './cli/args.js';
 import { DataError, damagedMessage, isDamaged } from './db/errors.js';
-import { join } from 'node:path';
 
-const USAGE = `usage: hearth <command> [--config FILE] [options]
+// `hearth doctor | head -5`: a reader that went away is not an error. Nothing more is written and
+// the command ends as it would have, with its own exit code; any other stream error still surfaces.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+  });
+}
 
-commands:
-  serve                 HTTP API, MQTT broker and bridge, scheduler (what npm start runs)
-  mcp                   MCP over stdio (Claude Desktop, Claude Code, OpenHome)
-  mcp-config <client>   snippet for claude-desktop, claude-code, openhome, home-assistant, http
-  doctor [--json]       check database, schema, embedder; exit 1 on a problem
-  backup <file>         online backup of the database (safe while serving)
-  restore <file>        check a backup and install it (hub stopped; the old database is kept aside)
-  patterns [run|list]   run the pattern engine now (--dry-run), or list detectors and promoted patterns
-  prune [--dry-run]     delete raw readings past RETENTION_DAYS that are rolled up
-  reembed [--dry-run]   rebuild memory vectors for the configured embedding model
-  import memory-mcp <db> [--dry-run]  copy a memory-mcp database in (idempotent)
-  export-markdown <dir>               one Obsidian-compatible .md file per entity
-  import-markdown <dir> [--delete-missing]  read edited notes back (see docs/markdown-sync.md)
-`;
+const version = () => (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 
 async function main(argv: string[]): Promise<number | undefined> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: false,
-    options: { config: { type: 'string', short: 'c' }, help: { type: 'boolean', short: 'h' }, json: { type: 'boolean' }, 'dry-run': { type: 'boolean' } },
-  });
-  const [name, ...rest] = positionals;
-  if (!name || values.help) {
-    process.stdout.write(USAGE);
-    return name || values.help ? 0 : 2;
+  const line = parseCommandLine(argv, COMMANDS);
+  switch (line.kind) {
+    case 'help':
+      process.stdout.write(usageText(COMMANDS));
+      return 0;
+    case 'version':
+      process.stdout.write(`hearth ${version()}\n`);
+      return 0;
+    case 'usage':
+      process.stderr.write(`${line.message ? `${line.message}\n` : ''}${usageText(COMMANDS)}`);
+      return 2;
+    case 'error':
+      process.stderr.write(`${line.message}\n`);
+      return 2;
   }
-  const command = COMMANDS[name];
-  if (!command) {
-    process.stderr.write(`hearth: unknown command "${name}"\n${USAGE}`);
-    return 2;
-  }
-  const { config, file } = loadConfig({ configPath: values.config as string | undefined });
+  const { config, file } = loadConfig({ configPath: line.configPath });
   try {
-    return await command({ config, file, args: rest, flags: values as Record<string, unknown> });
+    return await line.spec.run({ config, file, args: line.args, flags: line.flags });
   } catch (e) {
     // Damage met after the database opened (a truncated file, a bad page read at start-up).
     throw isDamaged(e) ? new DataError(damagedMessage(join(config.data_dir, 'hearth.db'), (e as Error).message)) : e;

@@ -32,6 +32,7 @@ import { createMemoryMcpImporter } from './io/memory-mcp.js';
 import { createMarkdownSync } from './io/markdown/markdown.service.js';
 import { createVoicesService } from './tiers/voices/voices.service.js';
 import { createOverviewService } from './tiers/overview/overview.service.js';
+import { plural } from './lib/plural.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -142,7 +143,7 @@ export function createServices(deps: ServiceDeps) {
     const r = retention.prune({ dryRun: input.dry_run });
     if (!input.dry_run && r.deleted) audit.record(actor, 'readings.prune', null, null, { deleted: r.deleted, cutoff_ts: r.cutoff_ts });
     const verb = input.dry_run ? 'Would delete' : 'Deleted';
-    return { result: `${verb} ${r.deleted} raw readings older than ${config.timeseries.retention_days} days; rollups kept`, dry_run: input.dry_run, ...r };
+    return { result: `${verb} ${plural(r.deleted, 'raw reading')} older than ${plural(config.timeseries.retention_days, 'day')}; rollups kept`, dry_run: input.dry_run, ...r };
   }
 
   const memoryMcpImport = createMemoryMcpImporter({ db, audit, memory, rollup: () => rollups.run() });

@@ -1,5 +1,4 @@
-/** The CLI's commands; each returns an exit code (or never returns, for long-running ones). */
-import type { Config } from '../config/schema.js';
+/** The CLI's commands and their command lines; each returns an exit code (or never returns, for long-running ones). */
 import { createHub } from '../main.js';
 import { invalid } from '../lib/errors.js';
 import { runMcpStdio } from './mcp-stdio.js';
@@ -10,13 +9,7 @@ import { exportMarkdownCommand, importCommand, importMarkdownCommand } from './i
 import { systemdNotifier } from '../lib/systemd.js';
 import { loggerOptions } from '../lib/log.js';
 
-export interface CommandContext {
-  config: Config;
-  file: string | null;
-  args: string[];
-  flags: Record<string, unknown>;
-}
-type Command = (ctx: CommandContext) => Promise<number | undefined>;
+import type { Command, CommandContext, CommandSpec } from './context.js';
 
 const serve: Command = async ({ config, file }) => {
   const release = claimDataDir(config.data_dir); // one serve per data dir, refused before anything starts
@@ -91,29 +84,37 @@ const oneShot = (fn: (hub: Awaited<ReturnType<typeof createHub>>, ctx: CommandCo
     }
   };
 
-const patterns = oneShot(async (hub, { args, flags }) => {
-  const sub = args[0] ?? 'run';
-  if (sub === 'list') {
+const patternsOnHub = oneShot(async (hub, { args, flags }) => {
+  if (args[0] === 'list') {
     const promoted = hub.services.patterns.promoted();
     return { result: [...hub.services.patterns.detectors().map((d) => `detector ${d.name}: ${d.description}`), ...promoted.map((p) => `- ${String(p.fact ?? p.pattern_key)}`)].join('\n'), detectors: hub.services.patterns.detectors(), promoted };
   }
-  if (sub !== 'run') throw invalid(`patterns: unknown subcommand "${sub}" (run or list)`);
   return hub.services.patterns.run({ dry_run: Boolean(flags['dry-run']) });
 });
 
+const patterns: Command = async (ctx) => {
+  const sub = ctx.args[0] ?? 'run';
+  if (sub !== 'run' && sub !== 'list') throw invalid(`patterns: unknown subcommand "${sub}" (run or list)`);
+  return patternsOnHub(ctx);
+};
+
 const prune = oneShot((hub, { flags }) => hub.services.prune({ dry_run: Boolean(flags['dry-run']) }, 'cli'));
 
-export const COMMANDS: Record<string, Command> = {
-  serve,
-  mcp: runMcpStdio,
-  'mcp-config': mcpConfigCommand,
-  doctor: runDoctor,
-  backup: backupCommand,
-  restore: restoreCommand,
-  patterns,
-  prune,
-  reembed,
-  import: importCommand,
-  'export-markdown': exportMarkdownCommand,
-  'import-markdown': importMarkdownCommand,
+const dryRun = { 'dry-run': { type: 'boolean' } } as const;
+const json = { json: { type: 'boolean' } } as const;
+
+/** What `hearth help` lists and what each command's line may hold (src/cli/args.ts refuses the rest). */
+export const COMMANDS: Record<string, CommandSpec> = {
+  serve: { run: serve, usage: 'serve', summary: 'HTTP API, MQTT broker and bridge, scheduler (what npm start runs)' },
+  mcp: { run: runMcpStdio, usage: 'mcp', summary: 'MCP over stdio (Claude Desktop, Claude Code, OpenHome)' },
+  'mcp-config': { run: mcpConfigCommand, usage: 'mcp-config <client>', summary: 'snippet for claude-desktop, claude-code, openhome, home-assistant, http', maxArgs: 1 },
+  doctor: { run: runDoctor, usage: 'doctor [--json]', summary: 'check database, schema, embedder; exit 1 on a problem', options: json },
+  backup: { run: backupCommand, usage: 'backup <file>', summary: 'online backup of the database (safe while serving)', maxArgs: 1 },
+  restore: { run: restoreCommand, usage: 'restore <file>', summary: 'check a backup and install it (hub stopped; the old database is kept aside)', maxArgs: 1 },
+  patterns: { run: patterns, usage: 'patterns [run|list] [--dry-run]', summary: 'run the pattern engine now, or list detectors and promoted patterns', options: { ...dryRun, ...json }, maxArgs: 1 },
+  prune: { run: prune, usage: 'prune [--dry-run]', summary: 'delete raw readings past RETENTION_DAYS that are rolled up', options: { ...dryRun, ...json } },
+  reembed: { run: reembed, usage: 'reembed [--dry-run]', summary: 'rebuild memory vectors for the configured embedding model', options: dryRun },
+  import: { run: importCommand, usage: 'import memory-mcp <db> [--dry-run]', summary: 'copy a memory-mcp database in (idempotent)', options: { ...dryRun, ...json }, maxArgs: 2 },
+  'export-markdown': { run: exportMarkdownCommand, usage: 'export-markdown <dir>', summary: 'one Obsidian-compatible .md file per entity', options: json, maxArgs: 1 },
+  'import-markdown': { run: importMarkdownCommand, usage: 'import-markdown <dir> [--delete-missing]', summary: 'read edited notes back (see docs/markdown-sync.md)', options: { 'delete-missing': { type: 'boolean' }, ...json }, maxArgs: 1 },
 };

@@ -2,7 +2,7 @@
 import { openDatabase } from '../db/open.js';
 import { MIGRATIONS } from '../db/migrations/index.js';
 import { createHub } from '../main.js';
-import type { CommandContext } from './commands.js';
+import type { CommandContext } from './context.js';
 import { connect } from 'node:net';
 import { existsSync, statfsSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -3,7 +3,8 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { invalid } from '../lib/errors.js';
 import { createHub } from '../main.js';
-import type { CommandContext } from './commands.js';
+import type { CommandContext } from './context.js';
+import { fileStep, readableDir, sqliteFile, writableDir } from './paths.js';
 
 type Hub = Awaited<ReturnType<typeof createHub>>;
 
@@ -23,7 +24,9 @@ async function withHub(ctx: CommandContext, fn: (hub: Hub) => Promise<{ result: 
 export async function importCommand(ctx: CommandContext): Promise<number> {
   const [kind, path] = ctx.args;
   if (kind !== 'memory-mcp') throw invalid(`import: unknown source "${kind ?? ''}"; usage: hearth import memory-mcp <db> [--dry-run]`);
-  if (!path) throw invalid('import memory-mcp: give the memory-mcp database file, e.g. hearth import memory-mcp ~/memory-mcp/memory.db');
+  const example = 'give the memory-mcp database file, e.g. hearth import memory-mcp ~/memory-mcp/memory.db';
+  if (!path) throw invalid(`import memory-mcp: ${example}`);
+  sqliteFile('import memory-mcp', path, example); // before the lock: a typo is not "in use by pid …"
   // Like restore, an import needs the data dir to itself (SPEC §1): a running serve or mcp is named and refused.
   return withHub(ctx, (hub) => hub.services.memoryMcpImport.run(path, { dryRun: Boolean(ctx.flags['dry-run']) }), true);
 }
@@ -31,15 +34,17 @@ export async function importCommand(ctx: CommandContext): Promise<number> {
 /** `hearth export-markdown <dir>`: one .md per entity; names are sanitised, so every file lands inside dir. */
 export async function exportMarkdownCommand(ctx: CommandContext): Promise<number> {
   const [dir] = ctx.args;
-  if (!dir) throw invalid('export-markdown: give a directory, e.g. hearth export-markdown ~/vault/Hearth');
+  const example = 'give a directory (created if missing), e.g. hearth export-markdown ~/vault/Hearth';
+  if (!dir) throw invalid(`export-markdown: ${example}`);
+  writableDir('export-markdown', dir, example);
   return withHub(ctx, async (hub) => {
     const root = resolve(dir);
-    mkdirSync(root, { recursive: true, mode: 0o700 });
+    fileStep('export-markdown', 'write', () => mkdirSync(root, { recursive: true, mode: 0o700 }));
     const files = hub.services.markdown.exportAll();
     for (const f of files) {
       const target = resolve(root, f.path);
       if (dirname(target) !== root) throw invalid(`export-markdown: refusing to write outside ${root}: ${f.path}`);
-      writeFileSync(target, f.content, { mode: 0o600 });
+      fileStep('export-markdown', 'write', () => writeFileSync(target, f.content, { mode: 0o600 }));
     }
     return { result: `Exported ${files.length} entities to ${root}`, dir: root, files: files.map((f) => f.path) };
   });
@@ -59,8 +64,10 @@ function markdownFiles(dir: string, out: { path: string; content: string }[] = [
 /** `hearth import-markdown <dir> [--delete-missing]`. */
 export async function importMarkdownCommand(ctx: CommandContext): Promise<number> {
   const [dir] = ctx.args;
-  if (!dir) throw invalid('import-markdown: give the directory the notes are in, e.g. hearth import-markdown ~/vault/Hearth');
-  const files = markdownFiles(resolve(dir));
+  const example = 'give the directory the notes are in, e.g. hearth import-markdown ~/vault/Hearth';
+  if (!dir) throw invalid(`import-markdown: ${example}`);
+  readableDir('import-markdown', dir, example);
+  const files = fileStep('import-markdown', 'read', () => markdownFiles(resolve(dir)));
   if (!files.length) throw invalid(`import-markdown: no .md files in ${resolve(dir)}`);
   return withHub(ctx, (hub) => hub.services.markdown.importFiles({ files, delete_missing: Boolean(ctx.flags['delete-missing']) }));
 }

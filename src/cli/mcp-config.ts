@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from '../config/schema.js';
 import { isLoopback } from '../config/load.js';
 import { invalid } from '../lib/errors.js';
-import type { CommandContext } from './commands.js';
+import type { CommandContext } from './context.js';
 
 export const MCP_CLIENTS = ['claude-desktop', 'claude-code', 'openhome', 'home-assistant', 'http'] as const;
 export type McpClient = (typeof MCP_CLIENTS)[number];

@@ -2,7 +2,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createMcpServer } from '../mcp/server.js';
 import { createHub } from '../main.js';
-import type { CommandContext } from './commands.js';
+import type { CommandContext } from './context.js';
 import { join } from 'node:path';
 
 export async function runMcpStdio({ config, file }: CommandContext): Promise<undefined> {

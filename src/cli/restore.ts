@@ -7,15 +7,16 @@
  * old or the new database at `hearth.db`, never none.
  */
 import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from '../db/migrations/index.js';
 import { holdsData, openDatabase } from '../db/open.js';
 import { acquireLock, type Release } from '../db/locks.js';
 import { fsyncPath } from '../db/premigration.js';
-import { explainOpenError } from '../db/errors.js';
+import { DataError, explainOpenError, isDamaged } from '../db/errors.js';
+import { databaseTarget, readableFile } from './paths.js';
 import { HubError, invalid } from '../lib/errors.js';
-import type { CommandContext } from './commands.js';
+import type { CommandContext } from './context.js';
 
 const DB_FILE = 'hearth.db';
 
@@ -32,9 +33,16 @@ export function claimDataDir(dataDir: string): Release {
 export async function backupCommand({ config, args }: CommandContext): Promise<number> {
   const target = args[0];
   if (!target) throw invalid('backup: give the target file, e.g. hearth backup /var/backups/hearth.db');
+  if (isLiveFile(target, join(config.data_dir, DB_FILE))) {
+    throw invalid(`backup: ${target} is the live database of ${config.data_dir} itself; back up to another file, e.g. hearth backup /var/backups/hearth.db`);
+  }
+  databaseTarget('backup', target, 'give another path, e.g. hearth backup /var/backups/hearth.db');
   const db = openDatabase({ dataDir: config.data_dir });
   try {
     await db.backup(target);
+  } catch (e) {
+    if (isDamaged(e)) throw e; // the live database's own damage, named as such by the CLI
+    throw new DataError(`backup: could not write ${target}: ${(e as Error).message}`);
   } finally {
     db.close();
   }
@@ -42,15 +50,25 @@ export async function backupCommand({ config, args }: CommandContext): Promise<n
   return 0;
 }
 
-/** The same file (or a hard link to it), or one of its -wal/-shm companions. */
-function isLiveFile(source: string, current: string): boolean {
-  if (!existsSync(current)) return false;
-  const s = statSync(source);
-  const c = statSync(current);
-  if (s.dev === c.dev && s.ino === c.ino) return true;
-  const real = realpathSync(source);
-  const live = realpathSync(current);
-  return real === `${live}-wal` || real === `${live}-shm` || real === `${live}-journal`;
+/** The path with symbolic links and `..` resolved, as far as it exists (a new file's directory). */
+function canonical(path: string): string {
+  const abs = resolve(path);
+  if (existsSync(abs)) return realpathSync(abs);
+  return dirname(abs) === abs ? abs : join(canonical(dirname(abs)), basename(abs));
+}
+
+/**
+ * The live database itself under any name (a relative path, a symbolic or hard link), or one of
+ * its -wal/-shm/-journal companions: what neither backup nor restore may take as the other file.
+ */
+function isLiveFile(path: string, current: string): boolean {
+  if (existsSync(path) && existsSync(current)) {
+    const p = statSync(path);
+    const c = statSync(current);
+    if (p.dev === c.dev && p.ino === c.ino) return true;
+  }
+  const live = canonical(current);
+  return [live, `${live}-wal`, `${live}-shm`, `${live}-journal`].includes(canonical(path));
 }
 
 function checkBackup(source: string): void {
@@ -77,11 +95,12 @@ export async function restoreCommand({ config, args }: CommandContext): Promise<
   const source = args[0];
   const dir = config.data_dir;
   if (!source) throw invalid('restore: give the backup file, e.g. hearth restore /var/backups/hearth.db');
-  if (!existsSync(source)) throw invalid(`restore: ${source} does not exist`);
+  readableFile('restore', source, 'give the backup file, e.g. hearth restore /var/backups/hearth.db');
   const current = join(dir, DB_FILE);
   if (isLiveFile(source, current)) {
     throw invalid(`restore: ${source} is the live database of ${dir}, not a backup; make one with \`hearth backup <file>\` and restore that`);
   }
+  checkBackup(source); // before the lock: a bad file is named as such even while the hub runs
   let release: Release;
   try {
     if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -90,7 +109,6 @@ export async function restoreCommand({ config, args }: CommandContext): Promise<
     throw explainOpenError(e, dir, current) ?? e;
   }
   try {
-    checkBackup(source);
     const temp = `${current}.restoring`;
     rmSync(temp, { force: true });
     // The backup API copies the source's WAL content too and never tears a page.

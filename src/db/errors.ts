@@ -10,7 +10,8 @@ export class DataError extends Error {
   override name = 'DataError';
 }
 
-function whoAmI(): string {
+/** The user this process runs as, for a permission message. */
+export function whoAmI(): string {
   try {
     return userInfo().username;
   } catch {
@@ -63,9 +64,13 @@ export function explainOpenError(e: unknown, dir: string, file: string): DataErr
     return new DataError(`${path} is on a read-only file system: set data_dir (or HEARTH_DATA_DIR) to a writable directory (under systemd, list it in ReadWritePaths=)`);
   }
   if (code === 'EACCES' || code === 'EPERM' || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY') || code === 'SQLITE_PERM') {
-    return new DataError(
-      `cannot ${path === file ? 'open' : existsSync(path) ? 'write' : 'create'} ${path}: permission denied for ${user}; give it to that user (\`sudo chown -R ${user} ${path === file ? file : dir}\`) or set data_dir (or HEARTH_DATA_DIR) to a directory it owns`,
-    );
+    const elsewhere = 'or set data_dir (or HEARTH_DATA_DIR) to a directory it owns';
+    if (path !== file && path !== dir) {
+      // The dir does not exist and `path`, its nearest existing parent, is not ours to write in:
+      // create the dir for the user (chown of the parent would hand over more than Hearth needs).
+      return new DataError(`cannot create ${dir}: permission denied for ${user} in ${path}; create it for that user (\`sudo install -d -o ${user} -m 700 ${dir}\`) ${elsewhere}`);
+    }
+    return new DataError(`cannot ${path === file ? 'open' : 'write'} ${path}: permission denied for ${user}; give it to that user (\`sudo chown -R ${user} ${path}\`) ${elsewhere}`);
   }
   if (code === 'ENOSPC' || code === 'SQLITE_FULL') return new DataError(`no space left for ${file}: free some space on its file system, then start again`);
   return undefined;

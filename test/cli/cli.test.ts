@@ -136,6 +136,18 @@ describe('hearth CLI', () => {
     expect(busy.stderr).toMatch(new RegExp(`is in use by pid ${process.pid} .*stop it first`));
   });
 
+  it('doctor | head: a reader that goes away ends nothing badly (no EPIPE stack, the usual exit code)', async () => {
+    const dir = tempDir();
+    await run(process.execPath, [CLI, 'doctor'], { env: baseEnv(dir) });
+    const child = spawn(process.execPath, [CLI, 'doctor'], { env: baseEnv(dir), stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy(); // the reader is gone before the first line, as after `| head -0`
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise((r) => child.on('close', r));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+
   it('patterns and prune run as one-shot commands', async () => {
     const dir = tempDir();
     const p = await run(process.execPath, [CLI, 'patterns', 'run', '--json'], { env: baseEnv(dir) });
@@ -144,5 +156,7 @@ describe('hearth CLI', () => {
     expect(l.stdout).toMatch(/detector/);
     const pr = await run(process.execPath, [CLI, 'prune', '--dry-run'], { env: baseEnv(dir) });
     expect(pr.stdout).toMatch(/^Would delete 0 raw readings/);
+    const one = await run(process.execPath, [CLI, 'prune', '--dry-run'], { env: { ...baseEnv(dir), RETENTION_DAYS: '1' } });
+    expect(one.stdout).toBe('Would delete 0 raw readings older than 1 day; rollups kept\n');
   });
 });

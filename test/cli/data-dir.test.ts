@@ -11,6 +11,7 @@ import { userInfo } from 'node:os';
 import { resolveDataDir, packageRoot, INSTALLED_DATA_DIR } from '../../src/config/data-dir.js';
 import { loadConfig } from '../../src/config/load.js';
 import { diskCheck } from '../../src/cli/doctor.js';
+import { explainOpenError } from '../../src/db/errors.js';
 import { tempDir } from '../helpers/hub.js';
 import { CLI, cliEnv, oneLine, runCli } from '../helpers/cli.js';
 
@@ -101,6 +102,28 @@ describe('data dir resolution (one for every command)', () => {
     expect(r.code).toBe(1);
     expect(oneLine(r.stderr), r.stderr).toBe(true);
     expect(r.stderr).toContain(`cannot open ${join(own, 'hearth.db')}: permission denied for ${user}; give it to that user (\`sudo chown -R ${user} ${join(own, 'hearth.db')}\`)`);
+  }, 90_000);
+
+  it('a data dir that cannot be created: one line naming it, its parent, and a fix that creates it', async () => {
+    const root = tempDir();
+    chmodSync(root, 0o755);
+    const parent = join(root, 'hz-ro');
+    mkdirSync(parent, { mode: isRoot ? 0o755 : 0o555 }); // as root: owned by root, not writable by nobody
+    const dir = join(parent, 'sub');
+    const line = `cannot create ${dir}: permission denied for ${user} in ${parent}; create it for that user (\`sudo install -d -o ${user} -m 700 ${dir}\`) or set data_dir (or HEARTH_DATA_DIR) to a directory it owns`;
+    for (const cmd of ['serve', 'mcp', 'doctor']) {
+      const r = await runCli([cmd], cliEnv(dir), { prefix, cwd: root });
+      expect(r.code, `${cmd}: ${r.stdout}${r.stderr}`).toBe(1);
+      const text = cmd === 'doctor' ? r.stdout : r.stderr;
+      expect(text).toContain(line);
+      expect(text).not.toContain(`chown -R ${user} ${dir}`); // a directory that does not exist
+      if (cmd !== 'doctor') expect(oneLine(r.stderr), r.stderr).toBe(true);
+    }
+    expect(existsSync(dir)).toBe(false);
+    // The same from the function, several levels down (no process needed, as any user).
+    const deep = join(parent, 'a', 'b');
+    const e = explainOpenError(Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }), deep, join(deep, 'hearth.db'));
+    expect(e?.message).toMatch(new RegExp(`^cannot create ${deep}: permission denied for \\S+ in ${parent}; create it for that user \\(\`sudo install -d -o \\S+ -m 700 ${deep}\`\\)`));
   }, 90_000);
 
   it('doctor checks free space on the data dir', async () => {

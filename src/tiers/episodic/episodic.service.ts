@@ -8,6 +8,7 @@ import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
 import { HubError, notFound } from '../../lib/errors.js';
 import { toEpoch } from '../../lib/schema.js';
+import { plural } from '../../lib/plural.js';
 import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
 import { createEpisodicRepo, turnsMatch, type SessionRow, type TurnHit, type TurnRow } from './episodic.repo.js';
@@ -48,7 +49,6 @@ export type SummarySource = 'given' | 'llm' | 'extractive' | 'none';
 const iso = (ts: number) => new Date(ts * 1000).toISOString().replace('.000Z', 'Z');
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1).trimEnd()}…` : s);
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
  * Extractive summary: the 1–3 most informative user turns (assistant turns when the user said

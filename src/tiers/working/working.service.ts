@@ -9,6 +9,7 @@
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
 import { HubError, notFound } from '../../lib/errors.js';
+import { plural } from '../../lib/plural.js';
 import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
 import { RememberInput } from '../memory/memory.schemas.js';
@@ -63,7 +64,6 @@ const STATUS_WHERE: Record<WmListInput['status'], string> = {
 
 const show = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1).trimEnd()}…` : s);
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const iso = (ts: number) => new Date(ts * 1000).toISOString().replace('.000Z', 'Z');
 
 /** The promoted fact: "Task 'plan Maya's birthday': guests = 12; venue = the park". Fits RememberInput's 4000 chars. */

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Services } from '../../../services.js';
 import { html, seg } from '../html.js';
 import { csrfField, page, table, when } from '../layout.js';
+import { plural } from '../../../lib/plural.js';
 
 type PruneResult = ReturnType<Services['prune']>;
 
@@ -21,7 +22,7 @@ export function prunePage(req: FastifyRequest, s: Services, r: PruneResult) {
   const now = s.clock.now();
   const days = s.config.timeseries.retention_days;
   const body = html`
-<p>Raw readings older than ${days} days (before ${when(r.cutoff_ts, now)}) are deleted once they are rolled up; hour, day and week rollups are kept.</p>
+<p>Raw readings older than ${plural(days, 'day')} (before ${when(r.cutoff_ts, now)}) are deleted once they are rolled up; hour, day and week rollups are kept.</p>
 <p class="result" id="prune-result">${r.result}</p>
 ${bySeries(s, r)}
 ${r.dry_run && r.deleted ? html`<form method="post" action="/admin/prune" class="stack">${csrfField(req)}<button type="submit" class="danger" data-action="prune">Delete ${r.deleted} readings now</button></form>` : ''}
