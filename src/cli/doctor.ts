@@ -5,7 +5,7 @@ import { createHub } from '../main.js';
 import type { CommandContext } from './context.js';
 import { connect } from 'node:net';
 import { existsSync, statfsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { preMigrationBackups } from '../db/premigration.js';
 import { restoreLeftovers } from './restore.js';
 
@@ -24,8 +24,11 @@ export function diskCheck(freeBytes: number, dbBytes: number, dir: string): Chec
 function diskOf(dataDir: string): Check {
   const dbPath = join(dataDir, 'hearth.db');
   const dbBytes = ['', '-wal'].reduce((n, ext) => n + (existsSync(dbPath + ext) ? statSync(dbPath + ext).size : 0), 0);
-  const fs = statfsSync(existsSync(dataDir) ? dataDir : '.');
-  return diskCheck(fs.bavail * fs.bsize, dbBytes, dataDir);
+  // A data dir not made yet lands on the file system of its nearest existing ancestor.
+  let at = resolve(dataDir);
+  while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
+  const fs = statfsSync(at);
+  return diskCheck(fs.bavail * fs.bsize, dbBytes, at === resolve(dataDir) ? dataDir : `${at} (where ${dataDir} will be created)`);
 }
 
 /** True when something accepts TCP connections at host:port within 2 s. */

@@ -75,6 +75,8 @@ describe('hearth CLI', () => {
     const report = JSON.parse(out.stdout);
     expect(report.ok).toBe(true);
     expect(report.checks.map((c: { name: string }) => c.name)).toEqual(['disk', 'integrity', 'foreign_keys', 'schema', 'counts', 'embedder', 'vectors']);
+    // The data dir did not exist yet: its free space is its parent's, and the line says so.
+    expect(report.checks[0].detail).toContain(`free on ${dir} (where ${join(dir, 'data')} will be created)`);
     const ext = await run(process.execPath, [CLI, 'doctor', '--json'], { env: { ...baseEnv(dir), HEARTH_MQTT_MODE: 'external', HEARTH_MQTT_URL: `mqtt://127.0.0.1:${await freePort()}` } }).catch((e) => e);
     expect(ext.code).toBe(1);
     expect(JSON.parse(ext.stdout).checks.find((c: { name: string }) => c.name === 'broker')).toMatchObject({ ok: false });
