@@ -1,7 +1,10 @@
 /**
  * Zod building blocks shared by every tier's schemas. No transforms here: the same schema must
  * render to JSON Schema (OpenAPI at /docs, MCP tool input) and validate at every door.
- * Services normalise values (e.g. `toEpoch`) after validation.
+ * Services normalise values (e.g. `toEpoch`) after validation. Each operation's input is a
+ * `z.strictObject`: an unknown top-level field is refused by name (`lib/validation.ts`), and the
+ * JSON Schema says `additionalProperties: false`; free-form values (`JsonObject`, composite
+ * readings, slot values) keep any keys.
  */
 import { z } from 'zod';
 import { TRUST_LABELS } from './trust.js';

@@ -1,11 +1,14 @@
 /**
  * Input at every door: one validation path (lib/validation.ts `check`) with the shared schemas.
- * An absent body is `{}` and messages say what is expected.
+ * Unknown fields are refused by name with the field meant, an absent body is `{}`, messages say
+ * what is expected — and a refused request leaves no trace.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createMcpServer } from '../../src/mcp/server.js';
+import { createBridge } from '../../src/mqtt/bridge.js';
+import { createMappingSet } from '../../src/mqtt/mappings/index.js';
 import { buildTestHub, get, post, type TestHub } from '../helpers/hub.js';
 
 let hub: TestHub;
@@ -19,6 +22,11 @@ const raw = async (url: string, payload?: string, headers: Record<string, string
   return { status: res.statusCode, body: res.json() as Record<string, any> };
 };
 const json = { 'content-type': 'application/json' };
+/** Rows in every table a write could touch: a refused request must leave all of them as they were. */
+const traces = () =>
+  Object.fromEntries(
+    ['entities', 'memories', 'relations', 'schedule_events', 'audit', 'locations'].map((t) => [t, hub.services.db.prepare(`SELECT count(*) FROM ${t}`).pluck().get()]),
+  );
 
 async function mcp() {
   const [a, b] = InMemoryTransport.createLinkedPair();
@@ -31,6 +39,68 @@ async function mcp() {
   };
   return { client, call };
 }
+
+describe('unknown fields are refused by name, with the field meant, and nothing is stored', () => {
+  it.each([
+    ['/schedule', { entity_name: 'Maya', title: 'Soccer practice', start_ts: 1764633600, rrule: 'FREQ=SOMETIMES' }, 'body: unknown field "rrule" — did you mean recurrence?'],
+    ['/remember', { entity_name: 'Brian', fact: 'Brian likes tea', catgory: 'preference' }, 'body: unknown field "catgory" — did you mean category?'],
+    ['/remember', { entityName: 'Brian', fact: 'Brian likes tea' }, 'body: unknown field "entityName" — did you mean entity_name?'],
+    ['/record', { entity_name: 'boiler', metric: 'pressure', value: 1.4, unti: 'bar' }, 'body: unknown field "unti" — did you mean unit?'],
+    ['/relate', { entity_a: 'Brian', entity_b: 'Anna', rel_type: 'spouse_of', typ: 'x' }, /^body: unknown field "typ"; the fields are entity_a, entity_b, rel_type/],
+    ['/locate', { entity_name: 'keys', container: 'hallway' }, 'body: unknown field "container" — did you mean container_name or container_type?'],
+  ])('POST %s %j', async (url, body, message) => {
+    const before = traces();
+    const r = await post(hub, url, body);
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ ok: false, error: 'invalid' });
+    expect(r.body.message).toMatch(message);
+    expect(traces()).toEqual(before);
+  });
+
+  it('a hostile key is quoted, and the message still starts with a field of the route', async () => {
+    for (const key of ['', 'a b: c', "'; DROP TABLE memories; --", 'x'.repeat(500)]) {
+      const r = await post(hub, '/remember', { entity_name: 'Brian', fact: 'x', [key]: 1 });
+      expect(r.status).toBe(400);
+      expect(r.body.message).toMatch(/^body: unknown field "/);
+      expect(r.body.message.length).toBeLessThan(300);
+    }
+  });
+
+  it('in a bulk item, in a GET query string, and over MCP', async () => {
+    const bulk = await post(hub, '/record/bulk', { readings: [{ entity_name: 'a', metric: 'm', value: 1, unti: 'C' }, { entity_name: 'a', metric: 'm', value: 2 }] });
+    expect(bulk.body.results[0]).toMatchObject({ ok: false, message: 'readings.0: unknown field "unti" — did you mean unit?' });
+    expect(bulk.body.inserted).toBe(1);
+    const fading = await get(hub, '/fading?threshhold=0.5');
+    expect(fading.status).toBe(400);
+    expect(fading.body.message).toBe('query: unknown field "threshhold" — did you mean threshold?');
+    const { client, call } = await mcp();
+    const r = await call('remember', { entity_name: 'Brian', fact: 'Brian likes tea', catgory: 'preference' });
+    expect(r).toMatchObject({ isError: true, body: { error: 'invalid', message: 'arguments: unknown field "catgory" — did you mean category?' } });
+    expect(hub.services.db.prepare('SELECT count(*) FROM memories').pluck().get()).toBe(0);
+    await client.close();
+  });
+
+  it('free-form values keep any keys', async () => {
+    expect((await post(hub, '/relate', { entity_a: 'Brian', entity_b: 'Anna', rel_type: 'spouse_of', meta: { since: 2019, anything: { at: 'all' } } })).status).toBe(200);
+    expect((await post(hub, '/record', { entity_name: 'Brian', metric: 'mood', value: { mood: 'calm', whatever: 0.9 } })).status).toBe(200);
+    const task = await post(hub, '/wm/open', { task_name: 'party' });
+    expect((await post(hub, '/wm/set', { task_id: task.body.task_id, key: 'plan', value: { any: ['keys', { at: 'all' }] } })).status).toBe(200);
+  });
+
+  it('the JSON Schemas say so: additionalProperties false on OpenAPI bodies and MCP tool inputs, not on free-form values', async () => {
+    const doc = (await get(hub, '/docs')).body as { paths: Record<string, any> };
+    const body = (path: string) => doc.paths[path].post.requestBody.content['application/json'].schema;
+    expect(body('/remember').additionalProperties).toBe(false);
+    expect(body('/schedule').additionalProperties).toBe(false);
+    expect(body('/relate').properties.meta.additionalProperties).not.toBe(false);
+    const { client } = await mcp();
+    const { tools } = await client.listTools();
+    expect(tools.filter((t) => t.inputSchema.additionalProperties !== false).map((t) => t.name)).toEqual([]);
+    const relate = tools.find((t) => t.name === 'relate')!.inputSchema.properties as Record<string, { additionalProperties?: unknown }>;
+    expect(relate.meta.additionalProperties).toBe(true);
+    await client.close();
+  });
+});
 
 describe('an absent body is {}', () => {
   it('runs a route whose fields are all optional, with no body, no content type, or an empty JSON body', async () => {
@@ -89,5 +159,34 @@ describe('messages name the field and say what is expected', () => {
     expect((await call('record', { entity_name: 'x', metric: 'm', value: [1] })).body.message).toBe('value: expected a number, a string, a boolean or an object, got an array');
     expect((await call('get_session', { session_id: 'abc' })).body.message).toBe('session_id: expected a number');
     await client.close();
+  });
+});
+
+describe('MQTT command topics', () => {
+  const bridge = () => {
+    const lines: string[] = [];
+    return { lines, b: createBridge({ services: hub.services, mappings: createMappingSet(), timeZone: 'UTC', log: (l) => lines.push(l) }) };
+  };
+
+  it('remember and locate payloads are checked like HTTP bodies: unknown keys refused by name, known ones passed on', async () => {
+    const { lines, b } = bridge();
+    const before = traces();
+    expect(await b.handle('hearth/remember/Brian', Buffer.from('{"fact":"Brian likes tea","catgory":"preference"}'))).toBe(false);
+    expect(await b.handle('hearth/locate/keys', Buffer.from('{"container_name":"hallway","entity_name":"glasses"}'))).toBe(false);
+    expect(traces()).toEqual(before);
+    expect(lines[0]).toMatch(/rejected message on hearth\/remember\/Brian .*: payload: unknown field "catgory" — did you mean category\?$/);
+    expect(lines[1]).toMatch(/hearth\/locate\/keys .*: entity_name comes from the topic/);
+    expect(await b.handle('hearth/remember/Anna', Buffer.from('{"fact":"Anna likes jazz","category":"preference","valid_from":"2025-01-01T00:00:00Z"}'))).toBe(true);
+    const anna = hub.services.db.prepare("SELECT category, valid_from FROM memories WHERE fact = 'Anna likes jazz'").get();
+    expect(anna).toEqual({ category: 'preference', valid_from: Date.parse('2025-01-01T00:00:00Z') / 1000 });
+  });
+
+  it('a record payload keeps ignoring keys of its own (forwarded device payloads), and names milliseconds', async () => {
+    const { lines, b } = bridge();
+    hub.clock.set(Date.now() / 1000);
+    expect(await b.handle('hearth/record/boiler/pressure', Buffer.from('{"value":1.4,"unit":"bar","battery":80,"linkquality":120}'))).toBe(true);
+    expect((await post(hub, '/query_stream', { entity_name: 'boiler', metric: 'pressure' })).body.points[0]).toMatchObject({ value: 1.4, unit: 'bar' });
+    expect(await b.handle('hearth/record/boiler/pressure', Buffer.from('{"value":1.5,"ts":1764633600000}'))).toBe(false);
+    expect(lines.at(-1)).toMatch(/1764633600000 looks like milliseconds/);
   });
 });

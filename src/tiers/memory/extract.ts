@@ -27,7 +27,7 @@ import type { MemoryService } from './memory.service.js';
 import { CATEGORIES, RememberInput } from './memory.schemas.js';
 import { DUPLICATE_JACCARD, jaccard, terms } from './text-match.js';
 
-export const ExtractInput = z.object({
+export const ExtractInput = z.strictObject({
   text: Text(20_000).describe('conversation text or notes to mine for durable facts'),
   entity_name: EntityName.optional().describe('who is speaking / whom the facts are about by default'),
   source: z.string().trim().min(1).max(100).default('llm_extraction').describe('recorded as the facts\' source (default llm_extraction)'),
