@@ -1,7 +1,7 @@
 /**
  * Input at every door: one validation path (lib/validation.ts `check`) with the shared schemas.
  * Unknown fields are refused by name with the field meant, an absent body is `{}`, messages say
- * what is expected — and a refused request leaves no trace.
+ * what is expected, a relation to itself is refused — and a refused request leaves no trace.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -159,6 +159,32 @@ describe('messages name the field and say what is expected', () => {
     expect((await call('record', { entity_name: 'x', metric: 'm', value: [1] })).body.message).toBe('value: expected a number, a string, a boolean or an object, got an array');
     expect((await call('get_session', { session_id: 'abc' })).body.message).toBe('session_id: expected a number');
     await client.close();
+  });
+});
+
+describe('a relation to itself is refused at every door', () => {
+  it('HTTP, whatever the spelling of the name, and nothing is created', async () => {
+    const before = traces();
+    for (const entity_b of ['Brian', ' brian ', 'BRIAN']) {
+      const r = await post(hub, '/relate', { entity_a: 'Brian', entity_b, rel_type: 'knows' });
+      expect(r.status, entity_b).toBe(400);
+      expect(r.body.message).toBe('entity_b: the same entity as entity_a; a relation needs two different entities');
+    }
+    expect(traces()).toEqual(before);
+    expect((await post(hub, '/relate', { entity_a: 'Brian', entity_b: 'Anna', rel_type: 'knows' })).status).toBe(200);
+  });
+
+  it('MCP relate and a Markdown import', async () => {
+    const { client, call } = await mcp();
+    const r = await call('relate', { entity_a: 'Brian', entity_b: 'brian', rel_type: 'knows' });
+    expect(r).toMatchObject({ isError: true, body: { error: 'invalid', message: 'entity_b: the same entity as entity_a; a relation needs two different entities' } });
+    await client.close();
+    const note = '---\nname: Brian\n---\n# Brian\n\n## Memories\n\n## Relations\n- knows:: [[Brian]]\n- spouse_of:: [[Anna]]\n';
+    const imported = await post(hub, '/import/markdown', { files: [{ path: 'Brian.md', content: note }] });
+    expect(imported.status).toBe(200);
+    expect(imported.body.errors).toEqual([{ file: 'Brian.md', line: 9, message: 'relation knows [[Brian]]: entity_b: the same entity as entity_a; a relation needs two different entities' }]);
+    const rows = hub.services.db.prepare('SELECT rel_type FROM relations').pluck().all();
+    expect(rows).toEqual(['spouse_of']);
   });
 });
 

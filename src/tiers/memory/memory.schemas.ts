@@ -1,6 +1,7 @@
 /** Tier 1 operations: one zod object each, shared by HTTP, MCP and the MQTT bridge. */
 import { z } from 'zod';
 import { EntityName, EntityType, Text, Timestamp, Trust, JsonObject } from '../../lib/schema.js';
+import { nameKey } from '../../lib/names.js';
 
 export const CATEGORIES = ['preference', 'habit', 'routine', 'relationship', 'insight', 'general'] as const;
 export const Category = z.enum(CATEGORIES);
@@ -63,12 +64,17 @@ export type ProfileInput = z.infer<typeof ProfileInput>;
 
 export const RelateInput = z.strictObject({
   entity_a: EntityName.describe('the subject, e.g. "Brian"'),
-  entity_b: EntityName.describe('the object, e.g. "Anna"'),
+  entity_b: EntityName.describe('the object, e.g. "Anna" (another entity than entity_a)'),
   rel_type: z.string().trim().min(1).max(100).describe('e.g. "spouse_of", "owns", "lives_in"'),
   meta: JsonObject.optional().describe('free-form details, e.g. {"since": "2019"}'),
   entity_a_type: EntityType.optional().describe('what entity_a is when new (person, room, device, …); omit when unsure'),
   entity_b_type: EntityType.optional().describe('what entity_b is when new (person, room, device, …); omit when unsure'),
-});
+})
+  // Identity is the name key (lib/names.ts): "Brian" and " brian" are one entity.
+  .refine((v) => nameKey(v.entity_a) !== nameKey(v.entity_b), {
+    message: 'the same entity as entity_a; a relation needs two different entities',
+    path: ['entity_b'],
+  });
 export type RelateInput = z.infer<typeof RelateInput>;
 
 export const UnrelateInput = z.strictObject({
