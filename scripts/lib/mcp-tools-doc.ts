@@ -70,6 +70,11 @@ export function renderToolsDoc(tools: Tool[]): string {
     'the legacy SSE transport (`GET /sse` + `POST /messages?sessionId=`). Arguments mirror the HTTP bodies; results are JSON',
     'text plus `structuredContent`, `{"ok": true, "result": "<plain text>", ...}`; errors are tool errors with the HTTP codes.',
     '',
+    ...(tools.every((t) => t.inputSchema.additionalProperties === false)
+      ? ['An argument a tool does not list is refused (`additionalProperties: false`): an `invalid` tool error names it and the',
+         'argument it most likely meant (`arguments: unknown field "catgory" — did you mean category?`). Free-form values (`meta`,',
+         'a composite `value`, a `wm_set` value) take any keys.', '']
+      : []),
     tools.map((t) => `[\`${t.name}\`](#${t.name})`).join(' · '),
     '',
   ];
@@ -79,6 +84,7 @@ export function renderToolsDoc(tools: Tool[]): string {
     const hints = Object.entries(t.annotations ?? {}).filter(([k, v]) => k.endsWith('Hint') && v === true).map(([k]) => k.replace(/Hint$/, ''));
     out.push(`## ${t.name}`, '', t.description ?? '', '');
     if (hints.length) out.push(`Hints: ${hints.join(', ')}.`, '');
+    if (t.inputSchema.additionalProperties !== false) out.push('Arguments it does not list are ignored.', '');
     if (!props.length) {
       out.push('No arguments.', '');
       continue;

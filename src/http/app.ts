@@ -7,9 +7,10 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } f
 import swagger from '@fastify/swagger';
 import rateLimit from '@fastify/rate-limit';
 import { readFileSync } from 'node:fs';
-import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { fromStorageError, isHubError } from '../lib/errors.js';
-import { describeIssues } from '../lib/validation.js';
+import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { fromStorageError, HubError, isHubError } from '../lib/errors.js';
+import { check, describeIssues } from '../lib/validation.js';
 import { QuietLogController } from './request-log.js';
 import type { Services } from '../services.js';
 import { registerAuth } from './auth.js';
@@ -73,7 +74,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler,
     ...serverOptions(limits, opts.tls && { cert: readFileSync(opts.tls.cert), key: readFileSync(opts.tls.key) }),
   }).withTypeProvider<ZodTypeProvider>() as unknown as FastifyInstance;
-  app.setValidatorCompiler(validatorCompiler);
+  // The one validation path of every door (lib/validation.ts): the schema's parse with Hearth's
+  // wording, and an absent body read as {} (a POST with no body to a route whose fields are optional).
+  app.setValidatorCompiler<z.ZodType>(({ schema, httpPart }) => (data) => {
+    const r = check(schema, data, httpPart === 'querystring' ? 'query' : (httpPart ?? 'body'));
+    return r.success ? { value: r.data } : { error: new HubError('invalid', r.message) };
+  });
   capConnections(app, limits);
   registerJsonParser(app);
 

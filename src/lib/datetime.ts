@@ -22,3 +22,18 @@ export function parseIsoWithZone(text: string): number | undefined {
   const ms = Date.parse(text);
   return Number.isFinite(ms) ? ms : undefined;
 }
+
+/** Epoch seconds every door accepts: years 1 to 9999. */
+export const MIN_EPOCH_S = -62135596800;
+export const MAX_EPOCH_S = 253402300799;
+
+/**
+ * Why an epoch-seconds number is out of range, in words. Milliseconds (`Date.now()`, JavaScript and
+ * Home Assistant templates' habit) are the usual mistake, so they are named as such.
+ */
+export function epochProblem(n: number): string {
+  if (Math.abs(n) > MAX_EPOCH_S && Math.abs(n / 1000) <= MAX_EPOCH_S) {
+    return `${n} looks like milliseconds; send epoch seconds (${Math.trunc(n / 1000)}) or ISO-8601 with a zone`;
+  }
+  return `${n} is outside the years 1–9999; send epoch seconds or ISO-8601 with a zone`;
+}

@@ -1,20 +1,25 @@
 /**
  * Zod building blocks shared by every tier's schemas. No transforms here: the same schema must
  * render to JSON Schema (OpenAPI at /docs, MCP tool input) and validate at every door.
- * Services normalise values (e.g. `toEpoch`) after validation.
+ * Services normalise values (e.g. `toEpoch`) after validation. Each operation's input is a
+ * `z.strictObject`: an unknown top-level field is refused by name (`lib/validation.ts`), and the
+ * JSON Schema says `additionalProperties: false`; free-form values (`JsonObject`, composite
+ * readings, slot values) keep any keys.
  */
 import { z } from 'zod';
 import { TRUST_LABELS } from './trust.js';
-import { ISO_WITH_ZONE, parseIsoWithZone } from './datetime.js';
+import { epochProblem, ISO_WITH_ZONE, MAX_EPOCH_S, MIN_EPOCH_S, parseIsoWithZone } from './datetime.js';
 import { normaliseName } from './names.js';
 
-/** Epoch seconds (number) or ISO-8601 with a zone. Year 1..9999 only. */
+/** Epoch seconds (number) or ISO-8601 with a zone. Year 1..9999 only; milliseconds are named as such. */
+const outOfRange = { error: (iss: { input?: unknown }) => epochProblem(iss.input as number) };
 export const Timestamp = z.union([
-  z.number().min(-62135596800).max(253402300799).describe('epoch seconds'),
+  z.number().min(MIN_EPOCH_S, outOfRange).max(MAX_EPOCH_S, outOfRange).describe('epoch seconds'),
   z
     .string()
     .regex(ISO_WITH_ZONE, 'expected epoch seconds or an ISO-8601 date-time with a zone (e.g. 2026-11-30T18:10:00Z)')
-    .refine((s) => parseIsoWithZone(s) !== undefined, 'not a real date-time (check the day of the month, hours 00–23, minutes and seconds 00–59)'),
+    .refine((s) => parseIsoWithZone(s) !== undefined, 'not a real date-time (check the day of the month, hours 00–23, minutes and seconds 00–59)')
+    .describe('an ISO-8601 date-time with a zone'),
 ]);
 export type TimestampInput = z.infer<typeof Timestamp>;
 

@@ -31,7 +31,7 @@ export function useOwnValidation(server: McpServer): void {
   (server as unknown as { validateToolInput: (t: unknown, args: unknown) => Promise<unknown> }).validateToolInput = async (
     _tool,
     args,
-  ) => args ?? {};
+  ) => args; // absent arguments: `check` reads them as {} or names the fields the tool needs
 }
 
 export function tool<S extends z.ZodObject>(
@@ -42,7 +42,9 @@ export function tool<S extends z.ZodObject>(
   handler: (input: z.infer<S>) => unknown | Promise<unknown>,
   annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean },
 ): void {
-  server.registerTool(name, { description, inputSchema: schema.shape, annotations }, async (args: unknown) => {
+  // The object itself, not its shape: the listed JSON Schema then says what zod checks
+  // (`additionalProperties: false`: unknown arguments are refused, as over HTTP).
+  server.registerTool(name, { description, inputSchema: schema as z.ZodObject, annotations }, async (args: unknown) => {
     try {
       return okResult(await handler(parseInput(schema, args, 'arguments')));
     } catch (e) {

@@ -9,7 +9,7 @@ import { RememberInput } from '../tiers/memory/memory.schemas.js';
 import { RecordInput } from '../tiers/timeseries/timeseries.schemas.js';
 import { LocateInput } from '../tiers/spatial/spatial.schemas.js';
 import type { PreparedReading } from '../tiers/timeseries/readings.repo.js';
-import { describeIssues } from '../lib/validation.js';
+import { check } from '../lib/validation.js';
 import { capName, MAX_TRACKED_NAMES } from '../lib/tracked-names.js';
 import { fromStorageError, isHubError } from '../lib/errors.js';
 import { ParseError, type Ingest, type MappingContext } from './mappings/types.js';
@@ -77,10 +77,10 @@ export function createBridge(deps: { services: Services; mappings: MappingSet; t
     const readings: PreparedReading[] = [];
     for (const item of items) {
       if (item.kind === 'reading') {
-        const unit = item.unit ?? ctx.units.get(item.entity_name, item.metric);
-        const parsed = RecordInput.safeParse({ ...item, unit, kind: undefined });
+        const { kind: _, ...reading } = item;
+        const parsed = check(RecordInput, { ...reading, unit: item.unit ?? ctx.units.get(item.entity_name, item.metric) }, 'payload');
         if (!parsed.success) {
-          fail(topic, 'rejected', describeIssues(parsed.error.issues));
+          fail(topic, 'rejected', parsed.message);
           continue;
         }
         try {
@@ -90,14 +90,16 @@ export function createBridge(deps: { services: Services; mappings: MappingSet; t
           fail(topic, 'rejected', (e as Error).message);
         }
       } else if (item.kind === 'remember') {
-        const parsed = RememberInput.safeParse({ ...item, kind: undefined });
-        if (!parsed.success) fail(topic, 'rejected', describeIssues(parsed.error.issues));
+        const { kind: _, ...fact } = item;
+        const parsed = check(RememberInput, fact, 'payload');
+        if (!parsed.success) fail(topic, 'rejected', parsed.message);
         else if (!retain || !(await known(parsed.data.entity_name, parsed.data.fact))) {
           if (await attempt(topic, () => services.memory.remember(parsed.data, 'mqtt'))) stats.ingested++;
         }
       } else if (item.kind === 'locate') {
-        const parsed = LocateInput.safeParse({ ...item, kind: undefined });
-        if (!parsed.success) fail(topic, 'rejected', describeIssues(parsed.error.issues));
+        const { kind: _, ...place } = item;
+        const parsed = check(LocateInput, place, 'payload');
+        if (!parsed.success) fail(topic, 'rejected', parsed.message);
         else if (retain && item.ts === undefined && services.spatial.current(parsed.data.entity_name)?.container_name.toLowerCase() === parsed.data.container_name.toLowerCase()) {
           stats.ignored++; // a retained replay without a time must not re-confirm on every reconnect
         } else {

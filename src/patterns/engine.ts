@@ -16,7 +16,7 @@ import type { Db } from '../db/open.js';
 import type { Clock } from '../lib/clock.js';
 import { HubError } from '../lib/errors.js';
 import type { Events } from '../lib/events.js';
-import { describeIssues } from '../lib/validation.js';
+import { check, describeIssues } from '../lib/validation.js';
 import type { MemoryService } from '../tiers/memory/memory.service.js';
 import { RememberInput } from '../tiers/memory/memory.schemas.js';
 import { createPatternContext } from './context.js';
@@ -99,12 +99,12 @@ export function createPatternEngine(deps: {
     }
     if (!input.dry_run) {
       for (const f of report.found) {
-        const parsed = RememberInput.safeParse({
+        const parsed = check(RememberInput, {
           entity_name: f.entity, fact: f.fact, category: f.category, confidence: Math.min(1, Math.max(0, f.confidence)),
           source: 'pattern_engine', source_trust: PATTERN_TRUST, fact_key: f.pattern_key,
-        });
+        }, 'finding');
         if (!parsed.success) {
-          report.errors.push({ detector: f.detector, message: `finding ${f.pattern_key}: ${describeIssues(parsed.error.issues)}` });
+          report.errors.push({ detector: f.detector, message: `finding ${f.pattern_key}: ${parsed.message}` });
           continue;
         }
         const r = await memory.remember(parsed.data, 'pattern_engine');

@@ -3,13 +3,13 @@ import { z } from 'zod';
 import { EntityName } from '../lib/schema.js';
 import { MetricName } from '../tiers/timeseries/timeseries.schemas.js';
 
-export const PatternsRunInput = z.object({
+export const PatternsRunInput = z.strictObject({
   detectors: z.array(z.string().min(1).max(100)).max(50).optional().describe('run only these detectors (default all)'),
   dry_run: z.boolean().default(false).describe('report findings without promoting them'),
 });
 export type PatternsRunInput = z.infer<typeof PatternsRunInput>;
 
-export const GetTrendsInput = z.object({
+export const GetTrendsInput = z.strictObject({
   entity_name: EntityName.describe('the entity the readings belong to, e.g. "living_room"'),
   metric: MetricName.describe('e.g. "humidity"'),
   days: z.number().int().min(1).max(365).default(7).describe('length of the period, compared with the period before it'),

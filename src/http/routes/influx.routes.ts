@@ -12,6 +12,8 @@ import type { Services } from '../../services.js';
 import { HubError } from '../../lib/errors.js';
 import { MAX_BYTES } from '../../tiers/timeseries/line-protocol.js';
 
+// Lenient on purpose (unlike the tools' strict schemas): InfluxDB clients send query parameters
+// Hearth has no use for (`rp`, `consistency`, Telegraf's own), and refusing them would break Telegraf.
 const V1 = z.object({ db: z.string().max(200).optional(), precision: z.enum(['n', 'ns', 'u', 'us', 'ms', 's']).default('n'), u: z.string().optional(), p: z.string().optional() });
 const V2 = z.object({ bucket: z.string().max(200).optional(), org: z.string().max(200).optional(), precision: z.enum(['ns', 'us', 'ms', 's']).default('ns') });
 

@@ -17,7 +17,7 @@ export const memoryRoutes = (s: Services) =>
     r.get('/fading', M.FadingInput, (q) => s.memory.fading(q), 'Memories whose confidence has decayed below a threshold');
     r.get(
       '/entities',
-      z.object({ type: z.string().max(50).optional(), limit: z.coerce.number().int().min(1).max(1000).default(500), offset: z.coerce.number().int().min(0).default(0) }),
+      z.strictObject({ type: z.string().max(50).optional(), limit: z.coerce.number().int().min(1).max(1000).default(500), offset: z.coerce.number().int().min(0).default(0) }),
       (q) => {
         const entities = s.entities.list(q);
         return { result: entities.map((e) => `${e.name} (${e.type})`).join('\n') || 'No entities yet.', entities };

@@ -8,7 +8,7 @@ import { routes } from '../route.js';
 export const patternsRoutes = (s: Services) =>
   routes('patterns', (r) => {
     r.post('/patterns/run', P.PatternsRunInput, (b) => s.patterns.run(b), 'Run the detectors now and promote what they find');
-    r.get('/patterns', z.object({ entity_name: EntityName.optional() }), (q) => {
+    r.get('/patterns', z.strictObject({ entity_name: EntityName.optional() }), (q) => {
       const promoted = s.patterns.promoted(q.entity_name);
       return { result: `${promoted.length} promoted patterns`, detectors: s.patterns.detectors(), promoted };
     }, 'Detectors and the patterns they promoted');

@@ -14,6 +14,6 @@ export const timeseriesRoutes = (s: Services) =>
 
 export const scheduleRoutes = (s: Services) =>
   routes('schedule', (r) => {
-    r.post('/schedule', S.ScheduleInput, (b) => s.schedule.schedule(b, 'http'), 'Add a one-off or recurring event (RRULE)');
+    r.post('/schedule', S.ScheduleInput, (b) => s.schedule.schedule(b, 'http'), 'Add a one-off or recurring event (recurrence: an RRULE or daily, weekly, monthly)');
     r.get('/schedule', S.ScheduleQueryString, (q) => s.schedule.list(q), 'Occurrences of scheduled events in a window');
   });

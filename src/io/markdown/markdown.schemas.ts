@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { EntityName } from '../../lib/schema.js';
 
-export const ExportMarkdownOneInput = z.object({ name: EntityName.describe('the entity to export, e.g. "Brian"') });
+export const ExportMarkdownOneInput = z.strictObject({ name: EntityName.describe('the entity to export, e.g. "Brian"') });
 export type ExportMarkdownOneInput = z.infer<typeof ExportMarkdownOneInput>;
 
 export const MarkdownFile = z.object({
@@ -10,7 +10,7 @@ export const MarkdownFile = z.object({
   content: z.string().max(1_000_000).regex(/^[^\u0000]*$/, 'must not contain NUL bytes'),
 });
 
-export const ImportMarkdownInput = z.object({
+export const ImportMarkdownInput = z.strictObject({
   files: z.array(MarkdownFile).min(1, 'give at least one file').max(5000).describe('the notes, each {path, content} as exported (one .md per entity)'),
   delete_missing: z
     .boolean()
@@ -19,4 +19,4 @@ export const ImportMarkdownInput = z.object({
 });
 export type ImportMarkdownInput = z.infer<typeof ImportMarkdownInput>;
 
-export const ExportMarkdownListInput = z.object({});
+export const ExportMarkdownListInput = z.strictObject({});

@@ -20,6 +20,8 @@ import type { AuditRepo } from '../../tiers/audit/audit.repo.js';
 import type { EntitiesRepo, EntityRow } from '../../tiers/entities/entities.repo.js';
 import type { MemoryService } from '../../tiers/memory/memory.service.js';
 import type { RelationsService } from '../../tiers/memory/relations.service.js';
+import { RelateInput } from '../../tiers/memory/memory.schemas.js';
+import { check } from '../../lib/validation.js';
 import { fileNames, oneLine, parseEntity, renderEntity, type MdEntity } from './format.js';
 import type { ImportMarkdownInput } from './markdown.schemas.js';
 
@@ -157,7 +159,13 @@ export function createMarkdownSync(deps: MarkdownDeps) {
           const key = `${r.rel_type}\u0000${r.target.toLowerCase()}`;
           listed.add(key);
           if (current.some((c) => `${c.rel_type}\u0000${c.other.toLowerCase()}` === key)) continue;
-          relations.relate({ entity_a: entity.name, entity_b: r.target, rel_type: r.rel_type }, ACTOR);
+          // The file is a door too: the same schema as POST /relate (e.g. no relation to itself).
+          const rel = check(RelateInput, { entity_a: entity.name, entity_b: r.target, rel_type: r.rel_type }, 'relation');
+          if (!rel.success) {
+            report.errors.push({ file: path, line: link.line, message: `relation ${r.rel_type} [[${r.target}]]: ${rel.message}` });
+            continue;
+          }
+          relations.relate(rel.data, ACTOR);
           report.relations_added++;
         }
         for (const c of current) {

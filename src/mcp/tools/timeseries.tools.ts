@@ -22,7 +22,7 @@ export function timeseriesTools(server: McpServer, s: Services, actor: Actor): v
 
 export function scheduleTools(server: McpServer, s: Services, actor: Actor): void {
   tool(server, 'schedule',
-    'Add an event for a person or the house: one-off, or recurring with an RRULE (FREQ=WEEKLY;BYDAY=TU,TH) or daily/weekly/monthly. ' +
+    'Add an event for a person or the house: one-off, or recurring with recurrence set to an RRULE (FREQ=WEEKLY;BYDAY=TU,TH) or daily/weekly/monthly. ' +
     'Times are local to the home; upcoming events appear in get_profile and get_context.',
     S.ScheduleInput, (a) => s.schedule.schedule(a, actor));
 }

@@ -6,13 +6,22 @@
  *   keeps its JSON type (an object is a composite reading) and `ts` is epoch seconds or ISO-8601
  *   with a zone.
  * - `<root>/remember/<entity>`: text (the fact) or JSON `{fact, category?, fact_key?, source_trust?,
- *   confidence?, source?}`.
- * - `<root>/locate/<object>`: text (the container) or JSON `{container_name, confidence?, note?, source?}`.
+ *   confidence?, source?, …}`: any field of `remember` but entity_name, which is the topic's.
+ * - `<root>/locate/<object>`: text (the container) or JSON `{container_name, confidence?, note?, source?, …}`,
+ *   any field of `locate` but entity_name.
  *
  * Entity names are the topic level exactly as published (`living_room` stays `living_room`). Source
  * defaults to `mqtt`. A payload whose first character is `{` must be valid JSON.
+ *
+ * Unknown keys: remember and locate payloads are written for Hearth alone, so their other keys go
+ * on to the shared schema, which refuses an unknown one by name (`payload: unknown field "catgory"
+ * — did you mean category?`), as HTTP and MCP do. A record payload's other keys are ignored, on purpose: this
+ * topic also receives device payloads forwarded as they are (the shipped Node-RED flow republishes
+ * `home/<room>/<metric>` unchanged; user mappings parse device JSON with `parseRecordPayload`), and
+ * those carry keys of their own (`battery`, `linkquality`, …) — refusing them would drop readings.
  */
 import {
+  entries,
   epochSeconds,
   guarded,
   isObject,
@@ -69,13 +78,25 @@ function record(entity: string, metric: string, raw: string, ctx: MappingContext
   return r;
 }
 
+/**
+ * The keys of a remember/locate payload this parser does not read, passed on for the shared schema
+ * to accept (valid_from, ts, entity_type…) or refuse (a misspelling). Null means absent, as above.
+ */
+function rest(json: Record<string, unknown>, read: readonly string[], topic: string): Record<string, unknown> {
+  if (Object.hasOwn(json, 'entity_name')) throw new ParseError(`entity_name comes from the topic (${topic}), not the payload`);
+  return Object.fromEntries(entries(json).filter(([k, v]) => !read.includes(k) && v !== null));
+}
+
+const REMEMBER_READ = ['fact', 'category', 'fact_key', 'source_trust', 'confidence', 'source'];
+const LOCATE_READ = ['container_name', 'confidence', 'note', 'source'];
+
 function remember(entity: string, raw: string): RememberIngest {
   if (!raw.trimStart().startsWith('{')) return { kind: 'remember', entity_name: entity, fact: plain(raw, 'fact'), source: SOURCE };
   const json = parseJson(raw);
   if (!isObject(json)) throw new ParseError('expected text or a JSON object {fact, …}');
   const fact = optString(json, 'fact');
   if (fact === undefined) throw new ParseError('JSON payload has no "fact"');
-  const r: RememberIngest = { kind: 'remember', entity_name: entity, fact, source: optString(json, 'source') ?? SOURCE };
+  const r: RememberIngest = { ...rest(json, REMEMBER_READ, 'hearth/remember/<entity>'), kind: 'remember', entity_name: entity, fact, source: optString(json, 'source') ?? SOURCE };
   const category = optString(json, 'category');
   if (category !== undefined) r.category = category;
   const key = optString(json, 'fact_key');
@@ -98,6 +119,7 @@ function locate(entity: string, raw: string): LocateIngest {
   const json = parseJson(raw);
   if (!isObject(json)) throw new ParseError('expected text or a JSON object {container_name, …}');
   const r: LocateIngest = {
+    ...rest(json, LOCATE_READ, 'hearth/locate/<object>'),
     ...base,
     container_name: name(optString(json, 'container_name'), 'container_name'),
     source: optString(json, 'source') ?? SOURCE,

@@ -3,7 +3,7 @@
  * throws `ParseError`: payloads come from any device on the network and are treated as hostile
  * (size, encoding, nesting depth, prototype keys, non-finite numbers).
  */
-import { parseIsoWithZone } from '../../lib/datetime.js';
+import { epochProblem, MAX_EPOCH_S as MAX_TS, MIN_EPOCH_S as MIN_TS, parseIsoWithZone } from '../../lib/datetime.js';
 import { ParseError, type CompositeValue, type Ingest, type MappingContext } from './types.js';
 
 /** Payloads above this are refused before decoding (SPEC §7: never block the bridge). */
@@ -24,8 +24,6 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const NON_FINITE = /^[+-]?(nan|inf|infinity)$/i;
 const CONTROL = /[\u0000-\u001f\u007f]/;
-const MIN_TS = -62135596800; // 0001-01-01
-const MAX_TS = 253402300799; // 9999-12-31
 
 /** Decode a payload as UTF-8 (size-checked, invalid sequences refused). */
 export function text(payload: Buffer | Uint8Array | string): string {
@@ -183,7 +181,8 @@ function asLeaf(v: unknown): Leaf | undefined {
 /** Epoch seconds from a number (epoch seconds) or an ISO-8601 string with a zone; else ParseError. */
 export function epochSeconds(v: unknown, what = 'ts'): number {
   if (typeof v === 'number') {
-    if (!Number.isFinite(v) || v < MIN_TS || v > MAX_TS) throw new ParseError(`${what} out of range`);
+    if (!Number.isFinite(v)) throw new ParseError(`${what} out of range`);
+    if (v < MIN_TS || v > MAX_TS) throw new ParseError(`${what} out of range: ${epochProblem(v)}`);
     return v;
   }
   if (typeof v === 'string') {

@@ -29,6 +29,8 @@ export interface RememberIngest {
   source_trust?: number | string;
   confidence?: number;
   source: string;
+  /** Other payload keys (native topic), for the shared schema to accept or refuse. */
+  [field: string]: unknown;
 }
 
 /** An object's place → `spatial.locate`. */
@@ -44,6 +46,8 @@ export interface LocateIngest {
   container_type?: string;
   /** When it was seen there (epoch s); absent means arrival time. */
   ts?: number;
+  /** Other payload keys (native topic), for the shared schema to accept or refuse. */
+  [field: string]: unknown;
 }
 
 /** A learned unit (Statestream `unit_of_measurement`): the bridge stores it and serves it back via `ctx.units`. */

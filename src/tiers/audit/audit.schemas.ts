@@ -1,7 +1,7 @@
 /** `GET /audit`: who changed what, when (SPEC §3 audit table). */
 import { z } from 'zod';
 
-export const AuditQuery = z.object({
+export const AuditQuery = z.strictObject({
   actor: z.enum(['http', 'mcp', 'mqtt', 'cli', 'pattern_engine', 'admin', 'scheduler', 'system', 'import']).optional(),
   op: z.string().trim().min(1).max(100).optional().describe('exact op (memory.add) or a prefix ending in * (memory.*)'),
   target: z.string().max(300).optional(),

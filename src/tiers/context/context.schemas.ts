@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { EntityName, Text } from '../../lib/schema.js';
 import { RecallMode } from '../memory/memory.schemas.js';
 
-export const GetContextBudgetInput = z.object({
+export const GetContextBudgetInput = z.strictObject({
   entity_name: EntityName.optional().describe('whose context (optional)'),
   query: Text(1000).optional().describe('what the conversation is about (optional)'),
   token_budget: z.number().int().min(50).max(32_000).default(1500).describe('upper bound for the returned text, in tokens (≈ 4 characters each)'),
@@ -12,7 +12,7 @@ export const GetContextBudgetInput = z.object({
 });
 export type GetContextBudgetInput = z.infer<typeof GetContextBudgetInput>;
 
-export const CrossQueryInput = z.object({
+export const CrossQueryInput = z.strictObject({
   query: Text(1000).describe('a question in plain words, e.g. "how is Brian feeling today?"'),
   entity_name: EntityName.optional().describe('only about this entity'),
   top_k: z.number().int().min(1).max(50).default(5).describe('results per tier'),

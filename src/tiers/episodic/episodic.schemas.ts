@@ -11,14 +11,14 @@ export const MAX_TURN_CHARS = 20_000;
 
 const SessionId = z.number().int().positive().describe('the id open_session returned');
 
-export const OpenSessionInput = z.object({
+export const OpenSessionInput = z.strictObject({
   entity_name: EntityName.describe('who the conversation is with, e.g. "Brian"'),
   entity_type: EntityType.optional().describe('type used when the entity is new (default person)'),
   meta: JsonObject.optional().describe('free-form context, e.g. {"device": "kitchen speaker"}'),
 });
 export type OpenSessionInput = z.infer<typeof OpenSessionInput>;
 
-export const LogTurnInput = z.object({
+export const LogTurnInput = z.strictObject({
   session_id: SessionId,
   role: Role.describe('user, assistant or system'),
   content: Text(MAX_TURN_CHARS).describe('what was said, verbatim'),
@@ -26,17 +26,17 @@ export const LogTurnInput = z.object({
 });
 export type LogTurnInput = z.infer<typeof LogTurnInput>;
 
-export const CloseSessionInput = z.object({
+export const CloseSessionInput = z.strictObject({
   session_id: SessionId,
   summary: Text(4000).optional().describe('1–3 sentences; omitted → written by the LLM if configured, else extracted from the user turns'),
 });
 export type CloseSessionInput = z.infer<typeof CloseSessionInput>;
 
 // Coerced: GET /get_session/:session_id passes it as a path segment.
-export const GetSessionInput = z.object({ session_id: z.coerce.number().int().positive().describe('the id open_session returned') });
+export const GetSessionInput = z.strictObject({ session_id: z.coerce.number().int().positive().describe('the id open_session returned') });
 export type GetSessionInput = z.infer<typeof GetSessionInput>;
 
-export const SearchSessionsInput = z.object({
+export const SearchSessionsInput = z.strictObject({
   query: Text(1000).describe('words to look for in past conversations'),
   entity_name: EntityName.optional().describe('only conversations with this entity'),
   limit: z.number().int().min(1).max(100).default(10).describe('at most this many sessions, 1–100 (default 10)'),

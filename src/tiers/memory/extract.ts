@@ -21,13 +21,13 @@ import type { Llm } from '../../ai/types.js';
 import { TRUST_LABELS } from '../../lib/trust.js';
 import { HubError } from '../../lib/errors.js';
 import { EntityName, Text } from '../../lib/schema.js';
-import { describeIssues } from '../../lib/validation.js';
+import { check } from '../../lib/validation.js';
 import type { Actor } from '../audit/audit.repo.js';
 import type { MemoryService } from './memory.service.js';
 import { CATEGORIES, RememberInput } from './memory.schemas.js';
 import { DUPLICATE_JACCARD, jaccard, terms } from './text-match.js';
 
-export const ExtractInput = z.object({
+export const ExtractInput = z.strictObject({
   text: Text(20_000).describe('conversation text or notes to mine for durable facts'),
   entity_name: EntityName.optional().describe('who is speaking / whom the facts are about by default'),
   source: z.string().trim().min(1).max(100).default('llm_extraction').describe('recorded as the facts\' source (default llm_extraction)'),
@@ -97,13 +97,13 @@ export function createExtractor(deps: { llm: Llm | null; memory: MemoryService }
         continue;
       }
       const item = f as Record<string, unknown>;
-      const parsed = RememberInput.safeParse({
+      const parsed = check(RememberInput, {
         entity_name: item.entity_name ?? input.entity_name, fact: item.fact, category: item.category ?? 'general',
         fact_key: item.fact_key || undefined, source: input.source, source_trust: TRUST_LABELS.system, confidence: 0.8,
-      });
+      }, 'fact');
       const quote = typeof item.quote === 'string' ? item.quote : '';
       if (!parsed.success) {
-        reject('invalid', describeIssues(parsed.error.issues), { fact: typeof item.fact === 'string' ? item.fact : undefined });
+        reject('invalid', parsed.message, { fact: typeof item.fact === 'string' ? item.fact : undefined });
         continue;
       }
       const d = parsed.data;

@@ -1,6 +1,7 @@
 /** Tier 1 operations: one zod object each, shared by HTTP, MCP and the MQTT bridge. */
 import { z } from 'zod';
 import { EntityName, EntityType, Text, Timestamp, Trust, JsonObject } from '../../lib/schema.js';
+import { nameKey } from '../../lib/names.js';
 
 export const CATEGORIES = ['preference', 'habit', 'routine', 'relationship', 'insight', 'general'] as const;
 export const Category = z.enum(CATEGORIES);
@@ -9,7 +10,7 @@ export type Category = z.infer<typeof Category>;
 export const RecallMode = z.enum(['vector', 'keyword', 'hybrid']);
 export type RecallMode = z.infer<typeof RecallMode>;
 
-export const RememberInput = z.object({
+export const RememberInput = z.strictObject({
   entity_name: EntityName.describe('who or what the fact is about, e.g. "Brian", "bedroom", "thermostat"'),
   fact: Text(4000).describe('the fact in one plain sentence, e.g. "Brian keeps the bedroom at 68°F at night"'),
   category: Category.default('general').describe('one of preference, habit, routine, relationship, insight, general (default general)'),
@@ -28,7 +29,7 @@ export const RememberInput = z.object({
 });
 export type RememberInput = z.infer<typeof RememberInput>;
 
-export const RecallInput = z.object({
+export const RecallInput = z.strictObject({
   query: Text(1000).describe('what to look for, in plain words'),
   entity_name: EntityName.optional().describe('only facts about this entity'),
   category: Category.optional().describe('only facts of this category: preference, habit, routine, relationship, insight or general'),
@@ -47,7 +48,7 @@ export const RecallInput = z.object({
 export type RecallInput = z.infer<typeof RecallInput>;
 
 export const GetContextInput = z
-  .object({
+  .strictObject({
     entity_name: EntityName.optional().describe('whose context, e.g. "Brian" (give this, query, or both)'),
     query: Text(1000).optional().describe('what the conversation is about, in plain words'),
     top_k: z.number().int().min(1).max(100).default(10).describe('at most this many memories, 1–100 (default 10)'),
@@ -58,27 +59,32 @@ export const GetContextInput = z
   });
 export type GetContextInput = z.infer<typeof GetContextInput>;
 
-export const ProfileInput = z.object({ entity_name: EntityName.describe('the person, room or device, e.g. "Brian"') });
+export const ProfileInput = z.strictObject({ entity_name: EntityName.describe('the person, room or device, e.g. "Brian"') });
 export type ProfileInput = z.infer<typeof ProfileInput>;
 
-export const RelateInput = z.object({
+export const RelateInput = z.strictObject({
   entity_a: EntityName.describe('the subject, e.g. "Brian"'),
-  entity_b: EntityName.describe('the object, e.g. "Anna"'),
+  entity_b: EntityName.describe('the object, e.g. "Anna" (another entity than entity_a)'),
   rel_type: z.string().trim().min(1).max(100).describe('e.g. "spouse_of", "owns", "lives_in"'),
   meta: JsonObject.optional().describe('free-form details, e.g. {"since": "2019"}'),
   entity_a_type: EntityType.optional().describe('what entity_a is when new (person, room, device, …); omit when unsure'),
   entity_b_type: EntityType.optional().describe('what entity_b is when new (person, room, device, …); omit when unsure'),
-});
+})
+  // Identity is the name key (lib/names.ts): "Brian" and " brian" are one entity.
+  .refine((v) => nameKey(v.entity_a) !== nameKey(v.entity_b), {
+    message: 'the same entity as entity_a; a relation needs two different entities',
+    path: ['entity_b'],
+  });
 export type RelateInput = z.infer<typeof RelateInput>;
 
-export const UnrelateInput = z.object({
+export const UnrelateInput = z.strictObject({
   entity_a: EntityName.describe('the subject of the relation, e.g. "Brian"'),
   entity_b: EntityName.describe('the other side, e.g. "blue Subaru"'),
   rel_type: z.string().trim().min(1).max(100).optional().describe('omit to end every relation from a to b'),
 });
 export type UnrelateInput = z.infer<typeof UnrelateInput>;
 
-export const GetRelatedInput = z.object({
+export const GetRelatedInput = z.strictObject({
   entity_name: EntityName.describe('whose relationships, e.g. "Brian"'),
   rel_type: z.string().trim().min(1).max(100).optional().describe('only this kind, e.g. "spouse_of"'),
   direction: z.enum(['out', 'in', 'both']).default('both').describe('out (entity_name → other), in (other → entity_name) or both (default)'),
@@ -87,7 +93,7 @@ export const GetRelatedInput = z.object({
 export type GetRelatedInput = z.infer<typeof GetRelatedInput>;
 
 export const ForgetInput = z
-  .object({
+  .strictObject({
     memory_id: z.number().int().positive().optional().describe('the id of one memory, from recall results'),
     entity_name: EntityName.optional().describe('forget the entity and everything that belongs to it'),
   })
@@ -97,7 +103,7 @@ export const ForgetInput = z
   });
 export type ForgetInput = z.infer<typeof ForgetInput>;
 
-export const FadingInput = z.object({
+export const FadingInput = z.strictObject({
   // coerced: GET /fading passes these in the query string
   threshold: z.coerce.number().min(0).max(1).default(0.3).describe('list memories whose decayed confidence is below this, 0–1 (default 0.3)'),
   limit: z.coerce.number().int().min(1).max(500).default(50).describe('at most this many, 1–500 (default 50)'),

@@ -9,7 +9,7 @@ import { EntityName, EntityType, Text, Timestamp } from '../../lib/schema.js';
 export const Flag = z.union([z.boolean(), z.enum(['true', 'false'])]);
 export const flag = (v: z.infer<typeof Flag>): boolean => v === true || v === 'true';
 
-export const IntendInput = z.object({
+export const IntendInput = z.strictObject({
   entity_name: EntityName.describe('whose intention it is, e.g. "Brian"'),
   trigger_text: Text(1000).describe('the situation that should trigger it, in plain words, e.g. "when Anna gets home"'),
   action_text: Text(2000).describe('what to do or say then, e.g. "remind her to call the plumber"'),
@@ -19,7 +19,7 @@ export const IntendInput = z.object({
 });
 export type IntendInput = z.infer<typeof IntendInput>;
 
-export const CheckIntentionsInput = z.object({
+export const CheckIntentionsInput = z.strictObject({
   text: Text(4000).describe('what was just said or happened, e.g. "Anna just got home"'),
   entity_name: EntityName.optional().describe('only intentions of this entity (default: everyone\'s)'),
 });
@@ -27,14 +27,14 @@ export type CheckIntentionsInput = z.infer<typeof CheckIntentionsInput>;
 
 /** `intention_id` (or `id`, as the row is named) of the intention to deactivate. */
 export const DismissIntentionInput = z
-  .object({
+  .strictObject({
     intention_id: z.number().int().positive().optional().describe('the id returned by intend or list_intentions'),
     id: z.number().int().positive().optional().describe('alias of intention_id'),
   })
   .refine((v) => (v.intention_id ?? v.id) !== undefined, { message: 'required', path: ['intention_id'] });
 export type DismissIntentionInput = z.infer<typeof DismissIntentionInput>;
 
-export const ListIntentionsInput = z.object({
+export const ListIntentionsInput = z.strictObject({
   entity_name: EntityName.optional().describe('only this entity\'s intentions (default: everyone\'s)'),
   active_only: Flag.default(true).describe('only intentions that can still fire (default true); false adds fired, dismissed and expired ones'),
 });

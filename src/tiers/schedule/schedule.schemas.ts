@@ -17,7 +17,7 @@ export const Recurrence = z
     }
   }, 'expected an RRULE such as FREQ=WEEKLY;BYDAY=MO,WE or one of daily, weekly, monthly');
 
-export const ScheduleInput = z.object({
+export const ScheduleInput = z.strictObject({
   entity_name: EntityName.describe('whose event, e.g. "Maya"'),
   title: Text(300).describe('e.g. "Soccer practice"'),
   start_ts: Timestamp.describe('first occurrence start (epoch seconds or ISO-8601 with zone)'),
@@ -28,7 +28,7 @@ export const ScheduleInput = z.object({
 });
 export type ScheduleInput = z.infer<typeof ScheduleInput>;
 
-export const ScheduleQuery = z.object({
+export const ScheduleQuery = z.strictObject({
   entity_name: EntityName.optional().describe('only this entity\'s events'),
   from: Timestamp.optional().describe('default now'),
   to: Timestamp.optional().describe('default from + 7 days'),

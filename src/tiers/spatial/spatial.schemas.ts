@@ -4,7 +4,7 @@ import { EntityName, EntityType, Text, Timestamp } from '../../lib/schema.js';
 
 const Source = z.string().trim().min(1).max(100);
 
-export const LocateInput = z.object({
+export const LocateInput = z.strictObject({
   entity_name: EntityName.describe('the object being put somewhere, e.g. "car keys"'),
   container_name: EntityName.describe('where it is now, e.g. "kitchen drawer", "hallway", "Brian\'s backpack"'),
   entity_type: EntityType.default('object').describe('type used when the object is new (default object)'),
@@ -17,14 +17,14 @@ export const LocateInput = z.object({
 export type LocateInput = z.infer<typeof LocateInput>;
 
 export const FindInput = z
-  .object({
+  .strictObject({
     entity_name: EntityName.optional().describe('the object being looked for, e.g. "car keys" (matched loosely: "keys" works when only one kind is known)'),
     query: Text(500).optional().describe('a question in plain words, e.g. "where did I leave my glasses?"'),
   })
   .refine((v) => v.entity_name !== undefined || v.query !== undefined, { message: 'give entity_name or query', path: ['entity_name'] });
 export type FindInput = z.infer<typeof FindInput>;
 
-export const SeenAtInput = z.object({
+export const SeenAtInput = z.strictObject({
   entity_name: EntityName.describe('the object, by its exact name'),
   container_name: EntityName.optional().describe('where it was seen; omit to confirm the known place, a different one moves it'),
   source: Source.optional().describe('who or what saw it, e.g. "user", "camera"'),
@@ -32,7 +32,7 @@ export const SeenAtInput = z.object({
 });
 export type SeenAtInput = z.infer<typeof SeenAtInput>;
 
-export const LocationHistoryInput = z.object({
+export const LocationHistoryInput = z.strictObject({
   entity_name: EntityName.describe('the object (matched loosely, like find)'),
   // coerced: GET /location_history/{name}?limit=20 passes it in the query string
   limit: z.coerce.number().int().min(1).max(1000).default(100).describe('at most this many places, newest first (default 100)'),

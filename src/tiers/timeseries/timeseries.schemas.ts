@@ -21,7 +21,7 @@ export const ReadingValue = z.union([
 ]);
 export type ReadingValue = z.infer<typeof ReadingValue>;
 
-export const RecordInput = z.object({
+export const RecordInput = z.strictObject({
   entity_name: EntityName.describe('the room, person or device, e.g. "bedroom", "Brian", "sensor.bedroom_temperature"'),
   metric: MetricName.describe('e.g. "temperature", "presence", "mood"'),
   value: ReadingValue.describe('number (numeric), string or boolean (categorical), or object (composite: each key also becomes "<metric>.<key>")'),
@@ -33,7 +33,7 @@ export const RecordInput = z.object({
 export type RecordInput = z.infer<typeof RecordInput>;
 
 export const MAX_BULK = 10_000;
-export const RecordBulkInput = z.object({
+export const RecordBulkInput = z.strictObject({
   readings: z.array(z.unknown()).min(1, 'must not be empty').max(MAX_BULK, `at most ${MAX_BULK} readings per request`).describe('record bodies'),
 });
 export type RecordBulkInput = z.infer<typeof RecordBulkInput>;
@@ -41,7 +41,7 @@ export type RecordBulkInput = z.infer<typeof RecordBulkInput>;
 export const Granularity = z.enum(['raw', 'hour', 'day', 'week']);
 export type Granularity = z.infer<typeof Granularity>;
 
-export const QueryStreamInput = z.object({
+export const QueryStreamInput = z.strictObject({
   entity_name: EntityName.describe('the entity the readings belong to, e.g. "bedroom"'),
   metric: MetricName.describe('e.g. "temperature"'),
   granularity: Granularity.default('raw').describe('raw (each reading; default), or hour, day or week rollups (count, avg, min, max, p10, p90, mode)'),
@@ -51,7 +51,7 @@ export const QueryStreamInput = z.object({
 });
 export type QueryStreamInput = z.infer<typeof QueryStreamInput>;
 
-export const PruneInput = z.object({
+export const PruneInput = z.strictObject({
   dry_run: z.boolean().default(false).describe('count what would be deleted without deleting'),
 });
 export type PruneInput = z.infer<typeof PruneInput>;

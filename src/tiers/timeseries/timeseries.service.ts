@@ -10,7 +10,7 @@ import { toEpoch } from '../../lib/schema.js';
 import { createIngestWriter } from './ingest.js';
 import { createReadingsRepo, type PreparedReading, type WriteResult } from './readings.repo.js';
 import { RecordInput, type QueryStreamInput, type RecordBulkInput } from './timeseries.schemas.js';
-import { describeIssues } from '../../lib/validation.js';
+import { check } from '../../lib/validation.js';
 import { lineProtocolChunks, type Precision } from './line-protocol.js';
 import { setImmediate as turn } from 'node:timers/promises';
 import { createSeriesIndex } from './series-index.js';
@@ -95,8 +95,8 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
       const prepared: PreparedReading[] = [];
       const at: number[] = [];
       input.readings.forEach((raw, i) => {
-        const parsed = RecordInput.safeParse(raw);
-        if (!parsed.success) return void (results[i] = { ok: false, error: 'invalid', message: `readings.${i}.${describeIssues(parsed.error.issues)}` });
+        const parsed = check(RecordInput, raw, `readings.${i}`, `readings.${i}.`);
+        if (!parsed.success) return void (results[i] = { ok: false, error: 'invalid', message: parsed.message });
         try {
           prepared.push(prepare(parsed.data));
           at.push(i);
@@ -131,9 +131,9 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
       for (const { points, errors } of lineProtocolChunks(body, precision, clock.now(), LINES_PER_SLICE)) {
         for (const e of errors) problems.push(`line ${e.line}: ${e.message}`);
         for (const p of points) {
-          const parsed = RecordInput.safeParse({ entity_name: p.entity_name, metric: p.metric, value: p.value, unit: p.unit, ts: p.ts, source: p.source, entity_type: p.entity_type });
+          const parsed = check(RecordInput, { entity_name: p.entity_name, metric: p.metric, value: p.value, unit: p.unit, ts: p.ts, source: p.source, entity_type: p.entity_type }, 'line');
           if (!parsed.success) {
-            problems.push(`${p.entity_name} ${p.metric}: ${describeIssues(parsed.error.issues)}`);
+            problems.push(`${p.entity_name} ${p.metric}: ${parsed.message}`);
             continue;
           }
           try {

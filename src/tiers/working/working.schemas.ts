@@ -21,7 +21,7 @@ export const Flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]);
 export type Flag = z.infer<typeof Flag>;
 export const flag = (v: Flag | undefined): boolean => v === true || v === 'true' || v === '1';
 
-export const WmOpenInput = z.object({
+export const WmOpenInput = z.strictObject({
   task_name: Text(200).describe('what the scratchpad is for, e.g. "plan Maya\'s birthday"'),
   entity_name: EntityName.optional().describe('who or what the task is about, e.g. "Maya"'),
   entity_type: EntityType.optional().describe('type used when the entity is new (default person)'),
@@ -35,7 +35,7 @@ export const WmOpenInput = z.object({
 });
 export type WmOpenInput = z.infer<typeof WmOpenInput>;
 
-export const WmSetInput = z.object({
+export const WmSetInput = z.strictObject({
   task_id: TaskId,
   key: SlotKey.describe('slot name, e.g. "guests"'),
   // z.unknown renders as `{}` (any JSON); z.json() would emit a recursive $defs many clients choke on.
@@ -56,20 +56,20 @@ export const WmSetInput = z.object({
 });
 export type WmSetInput = z.infer<typeof WmSetInput>;
 
-export const WmGetInput = z.object({
+export const WmGetInput = z.strictObject({
   task_id: TaskIdParam,
   key: SlotKey.optional().describe('omit to read every slot with the task metadata'),
 });
 export type WmGetInput = z.infer<typeof WmGetInput>;
 
-export const WmListInput = z.object({
+export const WmListInput = z.strictObject({
   status: z.enum([...TASK_STATUSES, 'all']).default('open').describe('open (default), closed, expired or all'),
   entity_name: EntityName.optional().describe('only tasks about this entity'),
   limit: z.coerce.number().int().min(1).max(1000).default(100).describe('at most this many tasks (default 100)'),
 });
 export type WmListInput = z.infer<typeof WmListInput>;
 
-export const WmCloseInput = z.object({
+export const WmCloseInput = z.strictObject({
   task_id: TaskId,
   promote: Flag.default(false).describe('true: save the slots as one long-term memory (trust 2, inferred) before closing'),
 });

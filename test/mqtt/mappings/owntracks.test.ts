@@ -70,9 +70,10 @@ describe('owntracks mapping', () => {
       ...parse(ot, 'owntracks/anna/phone/event', json(transition('enter'))),
       ...parse(ot, 'owntracks/anna/phone', json({ ...LOCATION, inregions: ['Home'] })),
     ];
-    for (const i of items) {
-      const schema = i.kind === 'locate' ? LocateInput : RecordInput;
-      expect(schema.safeParse({ ...i, kind: undefined }).success, JSON.stringify(i)).toBe(true);
+    for (const { kind, ...input } of items) {
+      // as the bridge does: `kind` is the mapping's routing, not an input field (the schemas are strict)
+      const schema = kind === 'locate' ? LocateInput : RecordInput;
+      expect(schema.safeParse(input).success, JSON.stringify(input)).toBe(true);
     }
   });
 
