@@ -5,6 +5,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { CommandSpec } from './context.js';
+import { closestFields } from '../lib/suggest.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -23,22 +24,11 @@ export type ParsedLine =
   | { kind: 'error'; message: string }
   | { kind: 'run'; name: string; spec: CommandSpec; args: string[]; flags: Record<string, unknown>; configPath?: string };
 
-/** Levenshtein distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length];
-}
-
-/** The candidate closest to `word`, when it is close enough to be a typo. */
+/** The candidate (a command, or `--option`) `word` most likely meant, when it looks like a typo of one (lib/suggest.ts). */
 export function closest(word: string, candidates: string[]): string | undefined {
-  const scored = candidates.map((c) => ({ c, d: distance(word, c) })).sort((x, y) => x.d - y.d);
-  const best = scored[0];
-  return best && best.d <= Math.max(1, Math.min(2, Math.floor(word.length / 3))) ? best.c : undefined;
+  const key = (s: string) => s.replace(/^--?/, '');
+  const byKey = new Map(candidates.map((c) => [key(c).replaceAll('-', '_'), c] as const));
+  return byKey.get(closestFields(key(word), [...byKey.keys()])[0] ?? '');
 }
 
 export function parseCommandLine(argv: string[], commands: Record<string, CommandSpec>): ParsedLine {
