@@ -3,9 +3,9 @@
  * one is one line naming it and what to do, never a stack trace, nor "in use by pid …" for a file
  * that does not exist. `example` finishes each line with the command as it should have been typed.
  */
-import { accessSync, closeSync, constants, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { whoAmI } from '../db/errors.js';
+import { can, whoAmI } from '../db/errors.js';
 import { HubError, invalid } from '../lib/errors.js';
 
 type Found = Stats | 'missing' | 'denied';
@@ -20,15 +20,6 @@ function look(path: string): Found {
     throw e;
   }
 }
-
-const can = (path: string, mode: number) => {
-  try {
-    accessSync(path, mode);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const unreadable = (cmd: string, path: string) =>
   invalid(`${cmd}: cannot read ${path}: permission denied for ${whoAmI()}; let that user read it (chmod, chown) or give another path`);

@@ -19,7 +19,8 @@ export function whoAmI(): string {
   }
 }
 
-const can = (path: string, mode: number) => {
+/** Whether this process may access `path` with `mode` (fs.constants.R_OK, W_OK…). */
+export const can = (path: string, mode: number) => {
   try {
     accessSync(path, mode);
     return true;
