@@ -80,7 +80,7 @@ describe('export', () => {
     expect(res.headers['content-disposition']).toContain('Brian.md');
     const text = res.body;
     expect(text).toMatch(/^---\nname: Brian\ntype: person\nmeta:\n {2}age: 41\n/);
-    expect(text).toMatch(/- Brian walks the dog every morning at seven \[category:: routine\] \[trust:: 4\] \^m\d+\n/);
+    expect(text).toMatch(/- Brian walks the dog every morning at seven \[category:: routine\] \[trust:: 4\] \[since:: 2026-01-01T00:00:00Z\] \[source:: manual\] \^m\d+\n/);
     expect(text).toContain('- spouse_of:: [[Sarah]]');
     expect(text).toContain('- owns:: [[a_b|a/b]]');
     const doc = parseEntity(text, 'x');

@@ -11,20 +11,29 @@
  *   # Brian
  *
  *   ## Memories
- *   - Brian keeps the bedroom at 68°F at night [category:: preference] [trust:: 5] ^m31
+ *   - Brian keeps the bedroom at 68°F at night [category:: preference] [trust:: 5] [key:: bedroom_temp_night] [since:: 2026-01-01T21:00:00Z] [source:: manual] ^m31
  *
  *   ## Relations
  *   - spouse_of:: [[Sarah]]
  *
- * `[key:: value]` are Dataview inline fields and `^m31` an Obsidian block id, so a note stays
+ * `[name:: value]` are Dataview inline fields and `^m31` an Obsidian block id, so a note stays
  * readable and linkable in a vault while each line still names the memory it came from. Pure
  * functions: no I/O, no database.
  */
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { parseIsoWithZone } from '../../lib/datetime.js';
 import { EntityName } from '../../lib/schema.js';
 import { CATEGORIES } from '../../tiers/memory/memory.schemas.js';
 
-export interface MdMemory { id?: number; fact: string; category?: string; trust?: number; line: number }
+/**
+ * One memory line. A field the line lacks is `undefined` (a note from an older Hearth has no `key`,
+ * `confidence`, `since` or `source`); `key: null` is an emptied `[key:: ]`, i.e. "no key".
+ */
+export interface MdMemory {
+  id?: number; fact: string; category?: string; trust?: number;
+  key?: string | null; confidence?: number; since?: number; source?: string;
+  line: number;
+}
 /** `target` is the linked file's name (Obsidian resolves links by file), `alias` the text shown. */
 export interface MdRelation { rel_type: string; target: string; alias?: string; line: number }
 export interface MdEntity {
@@ -43,7 +52,7 @@ export interface ExportEntity {
   type: string;
   meta: Record<string, unknown>;
   last_memory_id: number;
-  memories: { id: number; fact: string; category: string; source_trust: number }[];
+  memories: { id: number; fact: string; category: string; source_trust: number; fact_key: string | null; confidence: number; valid_from: number; source: string }[];
   relations: { rel_type: string; target: string; target_file: string }[];
 }
 
@@ -53,7 +62,13 @@ export const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 export function renderEntity(e: ExportEntity): string {
   const front = stringifyYaml({ name: e.name, type: e.type, meta: e.meta, last_memory_id: e.last_memory_id }, { lineWidth: 0 }).trimEnd();
   const out = ['---', front, '---', `# ${oneLine(e.name)}`, '', '## Memories'];
-  for (const m of e.memories) out.push(`- ${oneLine(m.fact)} [category:: ${m.category}] [trust:: ${m.source_trust}] ^m${m.id}`);
+  for (const m of e.memories) {
+    const fields = [`[category:: ${m.category}]`, `[trust:: ${m.source_trust}]`];
+    if (m.fact_key !== null) fields.push(`[key:: ${escapeField(m.fact_key)}]`);
+    if (m.confidence !== 1) fields.push(`[confidence:: ${m.confidence}]`);
+    fields.push(`[since:: ${isoSeconds(m.valid_from)}]`, `[source:: ${escapeField(m.source)}]`);
+    out.push(`- ${oneLine(m.fact)} ${fields.join(' ')} ^m${m.id}`);
+  }
   out.push('', '## Relations');
   for (const r of e.relations) {
     // An alias cannot hold ] or |; the file name still resolves the link when that file is imported too.
@@ -63,7 +78,73 @@ export function renderEntity(e: ExportEntity): string {
   return `${out.join('\n')}\n`;
 }
 
-const MEMORY_LINE = /^[-*+]\s+(.+?)(?:\s+\[category::\s*([^\]]*)\])?(?:\s+\[trust::\s*([^\]]*)\])?(?:\s+\^m(\d+))?\s*$/;
+/** Epoch seconds as ISO-8601 UTC to the second (Dataview reads it as a date). */
+const isoSeconds = (t: number) => new Date(Math.round(t) * 1000).toISOString().replace('.000Z', 'Z');
+
+// A key or source may hold any character: the few that would end the field or the line are
+// written %XX (only these are decoded, so a `%` typed in Obsidian stays a `%`).
+const ESCAPED = /[%[\]\u0000-\u001f\u007f]/;
+const escapeField = (s: string) => s.replace(new RegExp(ESCAPED, 'g'), (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+const unescapeField = (s: string) =>
+  s.replace(/%([0-9a-f]{2})/gi, (all, h: string) => {
+    const c = String.fromCharCode(parseInt(h, 16));
+    return ESCAPED.test(c) ? c : all;
+  });
+
+const MEMORY_ITEM = /^[-*+]\s+(.+?)(?:\s+\^m(\d+))?\s*$/;
+/** The last inline field of a line, if it is one the format knows. */
+const TRAILING_FIELD = /\s+\[(category|trust|key|confidence|since|source)::\s*([^\]]*)\]$/i;
+
+type Field = 'category' | 'trust' | 'key' | 'confidence' | 'since' | 'source';
+
+/** The memory a list line holds, or an error message; `undefined` for a line with no fact. */
+function parseMemoryLine(l: string): Omit<MdMemory, 'line'> | string | undefined {
+  const item = MEMORY_ITEM.exec(l);
+  if (!item) return undefined;
+  // Fields are read from the end of the line, in any order; a name seen twice ends them, and what
+  // is left (a fact may itself end in "[category:: …]") is the fact, as older Hearth read it.
+  let rest = item[1];
+  const raw = new Map<Field, string>();
+  for (let f = TRAILING_FIELD.exec(rest); f && !raw.has(f[1].toLowerCase() as Field); f = TRAILING_FIELD.exec(rest)) {
+    raw.set(f[1].toLowerCase() as Field, f[2].trim());
+    rest = rest.slice(0, f.index);
+  }
+  const fact = oneLine(rest);
+  if (!fact) return undefined;
+  const out: Omit<MdMemory, 'line'> = { fact: fact.slice(0, 4000), ...(item[2] && { id: Number(item[2]) }) };
+  const category = raw.get('category');
+  if (category !== undefined) {
+    if (!(CATEGORIES as readonly string[]).includes(category)) return `category: "${category}" is not one of ${CATEGORIES.join(', ')}`;
+    out.category = category;
+  }
+  const trust = raw.get('trust');
+  if (trust !== undefined) {
+    const t = Number(trust);
+    if (!trust || !(Number.isInteger(t) && t >= 1 && t <= 5)) return `trust: "${trust}" is not 1–5`;
+    out.trust = t;
+  }
+  const key = raw.get('key');
+  if (key !== undefined) {
+    const k = unescapeField(key).trim();
+    if (k.length > 100) return `key: "${k.slice(0, 40)}…" is longer than 100 characters`;
+    out.key = k || null; // [key:: ] removes the key
+  }
+  const confidence = raw.get('confidence');
+  if (confidence !== undefined) {
+    const c = Number(confidence);
+    if (!confidence || !(c >= 0 && c <= 1)) return `confidence: "${confidence}" is not a number from 0 to 1`;
+    out.confidence = c;
+  }
+  const since = raw.get('since');
+  if (since !== undefined) {
+    const ms = parseIsoWithZone(since);
+    if (ms === undefined) return `since: "${since}" is not a date-time with a zone, e.g. 2026-01-01T21:00:00Z`;
+    out.since = ms / 1000;
+  }
+  const source = raw.has('source') ? unescapeField(raw.get('source')!).trim().slice(0, 100) : '';
+  if (source) out.source = source;
+  return out;
+}
 const RELATION_LINE = /^[-*+]\s+([^:\s][^:]*?)::\s*\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|([^\]]+))?\]\]\s*$/;
 
 /** Parses one file; `fallbackName` (the file's base name) names an entity whose front matter does not. */
@@ -107,19 +188,9 @@ export function parseEntity(text: string, fallbackName: string): MdEntity {
       else out.relations.push({ rel_type: m[1].trim(), target: m[2].trim(), ...(m[3] && { alias: m[3].trim() }), line: i + 1 });
       continue;
     }
-    const m = MEMORY_LINE.exec(l);
-    if (!m || !oneLine(m[1])) continue;
-    const category = m[2]?.trim();
-    if (category !== undefined && !(CATEGORIES as readonly string[]).includes(category)) {
-      out.errors.push({ line: i + 1, message: `category: "${category}" is not one of ${CATEGORIES.join(', ')}` });
-      continue;
-    }
-    const trust = m[3] === undefined ? undefined : Number(m[3].trim());
-    if (trust !== undefined && !(Number.isInteger(trust) && trust >= 1 && trust <= 5)) {
-      out.errors.push({ line: i + 1, message: `trust: "${m[3]}" is not 1–5` });
-      continue;
-    }
-    out.memories.push({ fact: oneLine(m[1]).slice(0, 4000), category, trust, id: m[4] ? Number(m[4]) : undefined, line: i + 1 });
+    const m = parseMemoryLine(l);
+    if (typeof m === 'string') out.errors.push({ line: i + 1, message: m });
+    else if (m) out.memories.push({ ...m, line: i + 1 });
   }
   return out;
 }

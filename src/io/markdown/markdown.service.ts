@@ -3,10 +3,12 @@
  * file, and those files read back.
  *
  * Import rules, applied through the ordinary services so every change is audited (actor `import`):
- * - a line whose `^m<id>` names an active memory of this entity (or an older version of one) and
- *   whose text, category or trust differs → a new version that supersedes it (`memory.revise`);
- * - a line without an id (or with an id that is not this entity's) → `remember`, unless the entity
- *   already has an active memory with the same text;
+ * - a line whose `^m<id>` (and `since`, when given) names a current memory of this entity (or an
+ *   older version of one) and whose text, category, trust or key differs → a new version that
+ *   supersedes it (`memory.revise`, which applies remember's key rule against another holder);
+ * - a line without an id (or with an id that is not this entity's) → `remember` with the line's key,
+ *   confidence, since and source, unless the entity already has an active memory with the same
+ *   text (which then only takes the line's key, if it differs);
  * - an active memory that no line names → reported as missing; forgotten only with `delete_missing`
  *   (one stored after the export — id above the file's `last_memory_id` — is never missing);
  * - relations likewise: a new `rel:: [[X]]` line relates, a missing one is reported (ended with
@@ -22,7 +24,7 @@ import type { MemoryService } from '../../tiers/memory/memory.service.js';
 import type { RelationsService } from '../../tiers/memory/relations.service.js';
 import { RelateInput } from '../../tiers/memory/memory.schemas.js';
 import { check } from '../../lib/validation.js';
-import { fileNames, oneLine, parseEntity, renderEntity, type MdEntity } from './format.js';
+import { fileNames, oneLine, parseEntity, renderEntity, type MdEntity, type MdMemory } from './format.js';
 import type { ImportMarkdownInput } from './markdown.schemas.js';
 
 export interface MarkdownDeps { db: Db; clock: Clock; entities: EntitiesRepo; memory: MemoryService; relations: RelationsService; audit: AuditRepo }
@@ -52,11 +54,18 @@ export function createMarkdownSync(deps: MarkdownDeps) {
     });
   }
 
-  /** The active version of a memory line's id, if it belongs to this entity (follows supersession). */
-  function headOf(id: number, entityId: number) {
-    let m = memory.repo.get(id);
+  /**
+   * The current (active or contested) version of the memory a line names, if it is this entity's:
+   * supersession is followed. A line that carries `since` names the memory only if that memory has
+   * the same valid_from: ids are per hub, and a note from another hub must not edit whatever
+   * memory happens to have its ids here; nor can an id above `maxBefore`, the highest id when the
+   * import began (a memory this import stored).
+   */
+  function headOf(line: MdMemory, entityId: number, maxBefore: number) {
+    let m = line.id === undefined || line.id > maxBefore ? undefined : memory.repo.get(line.id);
+    if (m && line.since !== undefined && Math.round(m.valid_from) !== line.since) return undefined;
     for (let hops = 0; m && m.status === 'superseded' && m.superseded_by && hops < 1000; hops++) m = memory.repo.get(m.superseded_by);
-    return m && m.entity_id === entityId && m.status === 'active' ? m : undefined;
+    return m && m.entity_id === entityId && m.status !== 'superseded' ? m : undefined;
   }
 
   return {
@@ -70,11 +79,12 @@ export function createMarkdownSync(deps: MarkdownDeps) {
 
     async importFiles(input: ImportMarkdownInput) {
       const report = {
-        files: 0, entities_created: 0, entities_updated: 0, unchanged: 0, added: 0, superseded: 0, reinforced: 0,
+        files: 0, entities_created: 0, entities_updated: 0, unchanged: 0, added: 0, superseded: 0, reinforced: 0, contested: 0,
         missing: [] as { entity_name: string; id: number; fact: string }[], deleted: 0, newer_than_file: 0,
         relations_added: 0, relations_missing: [] as { entity_a: string; rel_type: string; entity_b: string }[], relations_ended: 0,
         errors: [] as { file: string; line: number; message: string }[],
       };
+      const maxBefore = (maxMemoryId.get() as { n: number | null }).n ?? 0;
       const parsed: { path: string; doc: MdEntity }[] = [];
       for (const f of [...input.files].sort((a, b) => a.path.localeCompare(b.path))) {
         const base = f.path.split(/[\\/]/).pop()!.replace(/\.md$/i, '');
@@ -105,42 +115,60 @@ export function createMarkdownSync(deps: MarkdownDeps) {
         report.files++;
         const entity = entities.get(doc.name);
         const seen = new Set<number>();
-        for (const line of doc.memories) {
-          const head = line.id === undefined ? undefined : headOf(line.id, entity.id);
+        // A key holds one value: when several lines give the same key (a new line added under an old
+        // one that was not deleted), the last one is the value and the others are left alone, so a
+        // second import does not flip the key back. A line without a key field keeps its memory's.
+        const keys = doc.memories.map((line) => (line.key === undefined ? headOf(line, entity.id, maxBefore)?.fact_key ?? null : line.key));
+        const lastOfKey = new Map(keys.flatMap((k, i) => (k ? [[k, i] as const] : [])));
+        const kept = new Set<number>();
+        for (const [i, line] of doc.memories.entries()) {
+          // The memory a line names: by its ^m id, else (a note from another hub, or hand-written) an
+          // active memory with the same text. No line field means "as stored" (older notes had no key).
+          const byId = headOf(line, entity.id, maxBefore);
+          const key = keys[i];
+          if (key && lastOfKey.get(key) !== i) {
+            if (byId) kept.add(byId.id); // not missing: its line is there
+            const later = doc.memories[lastOfKey.get(key)!].line;
+            report.errors.push({ file: path, line: line.line, message: `key: "${key}" is given again on line ${later}, which wins (a key holds one value); this line was left as it is` });
+            continue;
+          }
+          if (byId && seen.has(byId.id)) continue; // the same memory listed twice
+          const head = byId ?? memory.repo.ofEntity(entity.id).find((m) => oneLine(m.fact) === line.fact && !seen.has(m.id));
           if (head) {
-            if (seen.has(head.id)) continue; // the same memory listed twice
             seen.add(head.id);
-            const category = line.category ?? head.category;
-            const trust = line.trust ?? head.source_trust;
-            if (oneLine(head.fact) === line.fact && category === head.category && trust === head.source_trust) {
+            // A line matched by text alone keeps the memory's category and trust (as before keys
+            // were exported); its key, when it gives one, is the key.
+            const category = (byId && line.category) || head.category;
+            const trust = (byId && line.trust) || head.source_trust;
+            const fact_key = line.key === undefined ? head.fact_key : line.key;
+            if (oneLine(head.fact) === line.fact && category === head.category && trust === head.source_trust && fact_key === head.fact_key) {
               report.unchanged++;
               continue;
             }
-            const r = await memory.revise(head.id, { fact: line.fact, category, source_trust: trust, source: 'markdown' }, ACTOR);
-            seen.add(r.id);
-            report.superseded++;
-            continue;
-          }
-          const same = memory.repo.ofEntity(entity.id).find((m) => oneLine(m.fact) === line.fact && !seen.has(m.id));
-          if (same) {
-            seen.add(same.id);
-            report.unchanged++;
+            try {
+              const r = await memory.revise(head.id, { fact: line.fact, category, source_trust: trust, source: 'markdown', fact_key }, ACTOR);
+              seen.add(r.id);
+              if (r.status === 'contested') report.contested++;
+              else report.superseded++;
+            } catch (e) {
+              report.errors.push({ file: path, line: line.line, message: (e as Error).message });
+            }
             continue;
           }
           try {
             const r = await memory.remember({
-              entity_name: entity.name, fact: line.fact, category: (line.category ?? 'general') as never, confidence: 1, source: 'markdown',
-              source_trust: line.trust ?? 5, entity_type: entity.type,
+              entity_name: entity.name, fact: line.fact, category: (line.category ?? 'general') as never, confidence: line.confidence ?? 1,
+              source: line.source ?? 'markdown', source_trust: line.trust ?? 5, entity_type: entity.type,
+              ...(line.key && { fact_key: line.key }), ...(line.since !== undefined && { valid_from: line.since }),
             }, ACTOR);
             seen.add(r.id);
-            if (r.action === 'reinforced') report.reinforced++;
-            else report.added++;
+            report[r.action]++;
           } catch (e) {
             report.errors.push({ file: path, line: line.line, message: (e as Error).message });
           }
         }
         for (const m of memory.repo.ofEntity(entity.id)) {
-          if (seen.has(m.id)) continue;
+          if (seen.has(m.id) || kept.has(m.id)) continue;
           // stored after the export: the file never had a line for it to delete
           if (doc.last_memory_id !== undefined && m.id > doc.last_memory_id) {
             report.newer_than_file++;
@@ -179,7 +207,7 @@ export function createMarkdownSync(deps: MarkdownDeps) {
       }
       const r = report;
       const result = `Imported ${r.files} files: ${r.entities_created} entities created, ${r.entities_updated} updated; ` +
-        `${r.added} memories added, ${r.superseded} superseded, ${r.reinforced} reinforced, ${r.unchanged} unchanged; ` +
+        `${r.added} memories added, ${r.superseded} superseded, ${r.reinforced} reinforced, ${r.contested ? `${r.contested} contested, ` : ''}${r.unchanged} unchanged; ` +
         `${r.missing.length} missing from the files (${input.delete_missing ? `${r.deleted} forgotten` : 'kept; delete_missing / --delete-missing forgets them'})` +
         `${r.newer_than_file ? `, ${r.newer_than_file} newer than the files (kept)` : ''}; ` +
         `${r.relations_added} relations added, ${r.relations_missing.length} missing${r.errors.length ? `; ${r.errors.length} lines skipped` : ''}`;

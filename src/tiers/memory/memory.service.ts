@@ -285,30 +285,45 @@ export function createMemoryService(deps: MemoryDeps) {
     },
 
     /**
-     * A new version of an active memory (an edited Markdown line): the new row supersedes the old
+     * A new version of a current memory (an edited Markdown line): the new row supersedes the old
      * one exactly as a same-`fact_key` remember does (valid_until, superseded_by, vector inactive),
-     * keeping its entity, key and confidence. Audited as `memory.supersede`.
+     * keeping its entity and confidence, and its key unless `fact_key` is given (`null` drops it).
+     * A key another active memory of the entity holds follows remember's rule: the new version
+     * supersedes that one too when its trust is at least as high, else it is kept as contested.
+     * A contested memory can be revised as well (its new version may then win the key).
+     * Audited as `memory.supersede`.
      */
-    async revise(id: number, change: { fact: string; category: string; source_trust: number; source: string }, actor: Actor = 'system') {
+    async revise(
+      id: number,
+      change: { fact: string; category: string; source_trust: number; source: string; fact_key?: string | null },
+      actor: Actor = 'system',
+    ) {
       const head = repo.get(id);
-      if (!head || head.status !== 'active') throw notFound(`memory_id: no active memory with id ${id}`);
+      if (!head || head.status === 'superseded') throw notFound(`memory_id: no current memory with id ${id}`);
       const warnings: string[] = [];
       const text = indexText(head.entity_name, change.fact);
       const vector = await tryEmbed(text, warnings);
       const now = clock.now();
-      const newId = db.transaction(() => {
-        if (repo.get(id)?.status !== 'active') throw notFound(`memory_id: memory ${id} changed meanwhile; retry`);
+      const out = db.transaction(() => {
+        if (repo.get(id)?.status !== head.status) throw notFound(`memory_id: memory ${id} changed meanwhile; retry`);
+        const fact_key = change.fact_key === undefined ? head.fact_key : change.fact_key;
+        const holder = fact_key === null ? undefined : repo.activeByKey(head.entity_id, fact_key);
+        const rival = holder && holder.id !== head.id ? holder : undefined;
+        const status = rival && change.source_trust < rival.source_trust ? 'contested' as const : 'active' as const;
         const fields = { entity_id: head.entity_id, fact: change.fact, category: change.category, confidence: head.confidence, source: change.source,
-          source_trust: change.source_trust, fact_key: head.fact_key, valid_from: now, status: 'active' as const };
+          source_trust: change.source_trust, fact_key, valid_from: now, status };
         const created = repo.insert(fields, terms(text).join(' '), now);
-        storeVector(created, head.entity_id, change.category, true, vector);
-        repo.supersede(head.id, created, now, now);
-        vectors.setActive(head.id, false);
-        audit.record(actor, 'memory.supersede', created, { id: head.id, fact: head.fact, category: head.category, source_trust: head.source_trust }, { ...fields, superseded: head.id });
-        return created;
+        storeVector(created, head.entity_id, change.category, status === 'active', vector);
+        const displaced = [head, ...(rival && status === 'active' ? [rival] : [])];
+        for (const old of displaced) {
+          repo.supersede(old.id, created, now, now);
+          vectors.setActive(old.id, false);
+          audit.record(actor, 'memory.supersede', created, { id: old.id, fact: old.fact, category: old.category, source_trust: old.source_trust, fact_key: old.fact_key }, { ...fields, superseded: old.id });
+        }
+        return { id: created, status, rival: rival?.id ?? null };
       })();
-      deps.onAdded?.({ id: newId, entity_name: head.entity_name, fact: change.fact, category: change.category, action: 'superseded' });
-      return { id: newId, superseded: head.id, warnings };
+      deps.onAdded?.({ id: out.id, entity_name: head.entity_name, fact: change.fact, category: change.category, action: out.status === 'active' ? 'superseded' : 'contested' });
+      return { id: out.id, superseded: head.id, status: out.status, rival: out.rival, warnings };
     },
 
     /** Embeds up to `limit` pending memories (after an outage or a model change). */
