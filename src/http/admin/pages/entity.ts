@@ -10,6 +10,7 @@ import { html, seg } from '../html.js';
 import { csrfField, page, pct, table, when } from '../layout.js';
 import { memoryRow, MEMORY_HEAD } from '../memory-view.js';
 import { readingsSection, tierSections } from './entity-sections.js';
+import { relationLabel } from './graph.js';
 import type { FieldErrors } from '../form-errors.js';
 
 export const EntityParams = z.object({ name: EntityName });
@@ -62,7 +63,7 @@ ${table(
 <section id="relations"><h2>Relations</h2>
 ${table(
   ['Relation', 'Since', 'Until'],
-  relations.map((r) => html`<tr${r.valid_until ? html` class="ended"` : ''}><td data-label="Relation">${r.direction === 'out' ? html`${e.name} <em>${r.rel_type.replaceAll('_', ' ')}</em> <a href="/admin/entity/${seg(r.other)}">${r.other}</a>` : html`<a href="/admin/entity/${seg(r.other)}">${r.other}</a> <em>${r.rel_type.replaceAll('_', ' ')}</em> ${e.name}`}</td><td data-label="Since">${when(r.valid_from, now)}</td><td data-label="Until">${r.valid_until ? when(r.valid_until, now) : 'current'}</td></tr>`),
+  relations.map((r) => html`<tr${r.valid_until ? html` class="ended"` : ''}><td data-label="Relation">${r.direction === 'out' ? html`${e.name} <em>${relationLabel(r.rel_type)}</em> <a href="/admin/entity/${seg(r.other)}">${r.other}</a>` : html`<a href="/admin/entity/${seg(r.other)}">${r.other}</a> <em>${relationLabel(r.rel_type)}</em> ${e.name}`}</td><td data-label="Since">${when(r.valid_from, now)}</td><td data-label="Until">${r.valid_until ? when(r.valid_until, now) : 'current'}</td></tr>`),
   'No relations.',
 )}
 </section>
