@@ -101,3 +101,17 @@ describe('what each action says', () => {
     expect(res.body).not.toContain('hacked');
   });
 });
+
+describe('plain words for values and history', () => {
+  it('a composite reading reads as words; History names the replacing fact', async () => {
+    await hub.services.timeseries.record({ entity_name: 'Anna', metric: 'mood', value: { mood: 'calm', confidence: 0.9 }, source: 'api' } as never);
+    const anna = (await hub.app.inject({ url: '/admin/entity/Anna', headers: { cookie: auth.cookie } })).body;
+    expect(anna).toContain('<strong>mood calm, confidence 0.9</strong>');
+    expect(anna).not.toContain('{&quot;mood&quot;');
+    const r = await hub.services.memory.remember({ entity_name: 'Anna', fact: 'Anna wakes at 6:30', category: 'routine', confidence: 1, source: 'manual', fact_key: 'wake' }, 'http');
+    await hub.services.memory.remember({ entity_name: 'Anna', fact: 'Anna wakes at 7:15', category: 'routine', confidence: 1, source: 'manual', fact_key: 'wake' }, 'http');
+    expect(hub.services.memory.repo.get(r.id)!.status).toBe('superseded');
+    const page = (await hub.app.inject({ url: '/admin/entity/Anna', headers: { cookie: auth.cookie } })).body;
+    expect(page).toContain('<td data-label="Replaced by">Anna wakes at 7:15</td>');
+  });
+});
