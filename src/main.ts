@@ -145,6 +145,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
     services,
     token: config.http.token || undefined,
     host: config.http.host,
+    dataDir: config.data_dir,
     bodyLimit: config.http.body_limit,
     rateLimitPerMinute: config.http.rate_limit_per_minute,
     authFailuresPerMinute: config.http.auth_failures_per_minute,

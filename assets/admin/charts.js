@@ -2,6 +2,28 @@
 'use strict';
 (function () {
   const charts = [];
+  window.hearthCharts = charts; // for tests and the curious: [{ el, plot }]
+  // Half the time span shown around a single point, per granularity. uPlot would widen one point
+  // to [t, t + 86400 / ms] — 1,000 days for times in seconds — with the point at the left edge.
+  const HALF_SPAN = { raw: 3600, hour: 6 * 3600, day: 3 * 86400, week: 3 * 7 * 86400 };
+  function xRange(g, xs) {
+    const half = HALF_SPAN[g] || 3600;
+    return (u, min, max) => (xs.length === 1 || min === max ? [xs[0] - half, xs[0] + half] : [min, max]);
+  }
+  // A tenth of the spread (or of the value) either side; never below 0 for data that is never
+  // negative, and percent-like units stop at 100 unless the data goes past it.
+  function yRange(unit) {
+    const percent = /%/.test(unit || '');
+    return (u, min, max) => {
+      if (min === null || max === null) return [0, percent ? 100 : 1];
+      const pad = min === max ? Math.max(1, Math.abs(max) * 0.1) : (max - min) * 0.1;
+      let lo = min - pad;
+      let hi = max + pad;
+      if (min >= 0 && lo < 0) lo = 0;
+      if (percent && max <= 100 && hi > 100) hi = 100;
+      return [lo, hi];
+    };
+  }
   function draw(el, data) {
     const pts = data.points || [];
     if (!pts.length) { el.textContent = 'No points at this granularity yet.'; return; }
@@ -17,7 +39,8 @@
       series.push({ label: 'avg', stroke: '#8a3b12', width: 2 }, { label: 'min', stroke: '#1f6fb2' }, { label: 'max', stroke: '#b23a48' });
     }
     el.textContent = '';
-    const plot = new uPlot({ width: Math.max(200, el.clientWidth), height: 200, series, axes: [{}, { size: 50 }], legend: { live: false } }, cols, el);
+    const scales = { x: { time: true, range: xRange(data.granularity, x) }, y: { range: yRange(data.unit) } };
+    const plot = new uPlot({ width: Math.max(200, el.clientWidth), height: 200, series, scales, axes: [{}, { size: 50 }], legend: { live: false } }, cols, el);
     charts.push({ el, plot });
   }
   function load(el) {

@@ -1,7 +1,25 @@
-// The entity graph: cytoscape.js over /api/graph; colour by type (same palette as the legend), tap opens the entity.
+// The entity graph: cytoscape.js over /api/graph; colour by type (the legend's, fixed per type), a seeded layout, tap opens the entity.
 'use strict';
 (function () {
   const PALETTE = ['#8a3b12', '#1f6fb2', '#2f8a3c', '#a0529c', '#c58a00', '#0f8a8a', '#b23a48', '#5a5a5a', '#6b4ea8', '#7a8a1f'];
+  // mulberry32: a small seeded generator, so the layout does not change between loads.
+  function seeded(seed) {
+    let a = seed >>> 0;
+    return function () {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+  // Start positions on a circle in id order (the API lists nodes by id).
+  function circle(nodes) {
+    const out = {};
+    const r = 40 * Math.max(3, nodes.length);
+    nodes.forEach((n, i) => { const a = (2 * Math.PI * i) / Math.max(1, nodes.length); out['n' + n.id] = { x: r * Math.cos(a), y: r * Math.sin(a) }; });
+    return out;
+  }
   function init() {
     const el = document.getElementById('graph');
     if (!el || typeof cytoscape === 'undefined') return;
@@ -11,7 +29,7 @@
       .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
       .then((g) => {
         const elements = g.nodes.map((n) => ({ data: { id: 'n' + n.id, label: n.label, type: n.type, colour: colour[n.type] || '#5a5a5a' } }))
-          .concat(g.edges.map((e) => ({ data: { id: 'e' + e.id, source: 'n' + e.from, target: 'n' + e.to, label: e.label } })));
+          .concat(g.edges.map((e) => ({ data: { id: 'e' + e.id, source: 'n' + e.from, target: 'n' + e.to, label: String(e.label).replace(/_/g, ' ') } })));
         const cy = cytoscape({
           container: el,
           elements,
@@ -20,8 +38,17 @@
             { selector: 'node', style: { 'background-color': 'data(colour)', label: 'data(label)', 'font-size': 12, 'text-valign': 'bottom', 'text-margin-y': 4, width: 28, height: 28 } },
             { selector: 'edge', style: { width: 2, 'line-color': '#bbb', 'target-arrow-color': '#bbb', 'target-arrow-shape': 'triangle', 'curve-style': 'bezier', label: 'data(label)', 'font-size': 10, color: '#555', 'text-rotation': 'autorotate' } },
           ],
-          layout: { name: g.nodes.length > 150 ? 'grid' : 'cose', animate: false, padding: 20 },
+          layout: { name: 'preset', positions: circle(g.nodes) },
         });
+        // The same drawing on every load: cose starts from the circle (not random places), and the
+        // few random numbers it still draws come from a fixed seed while it runs (synchronously).
+        const random = Math.random;
+        Math.random = seeded(g.nodes.length + 1);
+        try {
+          cy.layout(g.nodes.length > 150 ? { name: 'grid', animate: false, padding: 20 } : { name: 'cose', animate: false, randomize: false, padding: 20 }).run();
+        } finally {
+          Math.random = random;
+        }
         cy.on('tap', 'node', (ev) => { window.location.href = '/admin/entity/' + encodeURIComponent(ev.target.data('label')); });
         el.dataset.ready = String(g.nodes.length);
         window.hearthGraph = cy; // for tests and the curious: the cytoscape instance

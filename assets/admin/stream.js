@@ -2,6 +2,15 @@
 'use strict';
 (function () {
   const MAX_ROWS = 200;
+  // As the server shows it (src/http/admin/values.ts): {"mood":"calm"} → "mood calm".
+  function show(v) {
+    if (typeof v === 'number') return String(Math.round(v * 100) / 100);
+    if (Array.isArray(v)) return v.map(show).join(', ');
+    if (typeof v === 'object' && v !== null) {
+      return Object.keys(v).map((k) => k.replace(/_/g, ' ') + ' ' + (typeof v[k] === 'object' && v[k] !== null ? '(' + show(v[k]) + ')' : show(v[k]))).join(', ');
+    }
+    return String(v);
+  }
   function cell(label, text, href) {
     const td = document.createElement('td');
     td.dataset.label = label;
@@ -22,7 +31,7 @@
       if (empty) empty.remove();
       const tr = document.createElement('tr');
       const iso = new Date(r.ts * 1000).toISOString();
-      const value = (typeof r.value === 'object' && r.value !== null ? JSON.stringify(r.value) : String(r.value)) + (r.unit ? ' ' + r.unit : '');
+      const value = show(r.value) + (r.unit ? ' ' + r.unit : '');
       tr.append(cell('When', iso.slice(0, 19).replace('T', ' ')), cell('Entity', r.entity_name, '/admin/entity/' + encodeURIComponent(r.entity_name)),
         cell('Metric', r.metric), cell('Value', value), cell('Source', r.source));
       tr.className = 'new';

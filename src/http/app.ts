@@ -3,7 +3,7 @@
  * handler mapping every failure to `{ok:false, error, message}`, bearer auth on everything but
  * `/health`, OpenAPI at `/docs`.
  */
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import rateLimit from '@fastify/rate-limit';
 import { readFileSync } from 'node:fs';
@@ -30,6 +30,7 @@ import { spatialRoutes } from './routes/spatial.routes.js';
 import { markdownRoutes } from './routes/markdown.routes.js';
 import { voicesRoutes } from './routes/voices.routes.js';
 import { adminRoutes } from './admin/index.js';
+import { sendBadAddress, wantsAdminPage } from './admin/bad-address.js';
 import { sseRoutes } from './routes/sse.routes.js';
 import { createSseSessions, type SseLimits } from './sse-sessions.js';
 import { acceptTextJson, redactToken } from './text-json.js';
@@ -54,6 +55,8 @@ export interface AppOptions {
   sse?: SseLimits;
   /** The address it listens on (default loopback): on loopback without a token the Host header is checked (browser-guard.ts). */
   host?: string;
+  /** The data dir: the admin UI keeps its session-signing secret there (admin/secret.ts). */
+  dataDir?: string;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -67,7 +70,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // Entity names are up to 200 characters, percent-encoded in paths up to 3× that.
     routerOptions: { maxParamLength: 2000 },
     // Router-level errors (bad percent-encoding in the URL) answer in the same shape as the rest.
-    frameworkErrors: (err, _req, reply) => {
+    frameworkErrors: (err, req, reply) => {
+      if (wantsAdminPage(req as unknown as FastifyRequest)) return void sendBadAddress(req as unknown as FastifyRequest, reply as unknown as FastifyReply);
       void (reply as unknown as FastifyReply).code(400).send({ ok: false, error: 'invalid', message: `url: ${err.message}` });
     },
     // Requests Node's parser rejects answer in the same shape too.
@@ -157,7 +161,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(markdownRoutes(opts.services));
   await app.register(voicesRoutes(opts.services));
   await app.register(mcpRoutes(opts.services));
-  await app.register(adminRoutes(opts.services, { token: opts.token, health: opts.health }));
+  await app.register(adminRoutes(opts.services, { token: opts.token, health: opts.health, dataDir: opts.dataDir }));
   await app.register(sseRoutes(opts.services, sse));
   return app;
 }

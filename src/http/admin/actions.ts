@@ -1,33 +1,47 @@
 /**
  * State-changing admin routes: log in/out, memory confirm/forget/edit/add, prune. Each calls the
  * same service the API calls, audited with actor `admin`. With htmx (`HX-Request`) confirm and
- * forget answer the replacement table row; without JavaScript every form answers 303 back.
+ * forget answer the replacement table row; without JavaScript every form answers 303 back with a
+ * one-time message (flash.ts). A form with a mistake answers its page again, filled in as typed.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Services } from '../../services.js';
+import { notFound } from '../../lib/errors.js';
 import { EntityName } from '../../lib/schema.js';
 import { effectiveConfidence } from '../../tiers/memory/decay.js';
 import { Category, RememberInput } from '../../tiers/memory/memory.schemas.js';
 import { tokenMatches } from '../auth.js';
-import { accessOf } from './guard.js';
+import { accessOf, grant } from './access.js';
+import type { Flash } from './flash.js';
+import { fieldErrors, plainRefusal } from './form-errors.js';
 import { backTo, sendPage } from './layout.js';
 import { goneRow, memoryRow, MEMORY_HEAD, MEMORY_HEAD_WITH_ENTITY } from './memory-view.js';
+import { entityPage } from './pages/entity.js';
 import { LOGIN_CSP, loginPage } from './pages/login.js';
 import { prunePage } from './pages/prune.js';
+import { pendingFromLogin, resendPage } from './pages/resend.js';
 import { createLoginLimiter, setSessionCookie, type Sessions } from './session.js';
 
 const MemoryParams = z.object({ id: z.coerce.number().int().positive() });
 const Form = z.object({ _csrf: z.string().optional(), next: z.string().max(2000).optional() });
-const EditForm = Form.extend({ fact: RememberInput.shape.fact, category: Category.optional() });
-const AddForm = Form.extend({ fact: RememberInput.shape.fact, category: Category.default('general'), fact_key: z.string().trim().max(100).optional() });
-const LoginForm = z.object({ token: z.string().max(1000).default(''), next: z.string().max(2000).optional() });
+// The forms' own fields are checked in the handler, so a mistake can be shown by its field.
+const EditForm = Form.extend({ fact: z.string().max(20_000).optional(), category: z.string().max(200).optional() });
+const AddForm = EditForm.extend({ fact_key: z.string().max(2000).optional() });
+const EditFields = z.object({ fact: RememberInput.shape.fact, category: Category.optional() });
+const AddFields = z.object({ fact: RememberInput.shape.fact, category: Category.default('general'), fact_key: z.string().trim().max(100).optional() });
+const resume = z.string().max(4000).optional();
+const LoginForm = z.object({
+  token: z.string().max(1000).default(''), next: z.string().max(2000).optional(),
+  resume_action: resume, resume_fact: resume, resume_category: resume, resume_fact_key: resume,
+});
 
 const isHtmx = (req: FastifyRequest) => req.headers['hx-request'] === 'true';
 const back = (reply: FastifyReply, next: unknown) => reply.code(303).header('location', backTo(next)).send();
 
-export function actionRoutes(app: FastifyInstance, s: Services, sessions: Sessions, token: string | undefined) {
+export function actionRoutes(app: FastifyInstance, s: Services, sessions: Sessions, flash: Flash, token: string | undefined) {
   const hide = { hide: true };
+  const done = (req: FastifyRequest, reply: FastifyReply, next: unknown, message: string) => (flash.set(req, reply, message), back(reply, next));
 
   app.get('/admin/login', { schema: { ...hide, querystring: z.object({ next: z.string().max(2000).optional() }) } }, async (req, reply) => {
     const next = backTo((req.query as { next?: string }).next);
@@ -39,16 +53,20 @@ export function actionRoutes(app: FastifyInstance, s: Services, sessions: Sessio
   app.post('/admin/login', { schema: { ...hide, body: LoginForm } }, async (req, reply) => {
     const body = req.body as z.infer<typeof LoginForm>;
     if (!token) return back(reply, body.next);
+    const pending = pendingFromLogin(body, backTo(body.next));
     const page = (status: number, message: string) =>
-      sendPage(reply.header('content-security-policy', LOGIN_CSP), loginPage(backTo(body.next), message), status);
+      sendPage(reply.header('content-security-policy', LOGIN_CSP), loginPage(backTo(body.next), message, pending), status);
     if (limiter.blocked(req.ip)) return page(429, 'Too many wrong tokens from this address; wait ten minutes.');
     if (!tokenMatches(body.token, token)) {
       limiter.fail(req.ip);
       return page(401, 'That is not the token of this hub.');
     }
     limiter.succeed(req.ip);
-    setSessionCookie(req, reply, sessions.create());
-    return back(reply, body.next);
+    const session = sessions.create();
+    setSessionCookie(req, reply, session);
+    if (!pending) return back(reply, body.next);
+    grant(req, { via: 'session', session });
+    return sendPage(reply, resendPage(req, pending, 'login'));
   });
 
   app.post('/admin/logout', { schema: { ...hide, body: Form } }, async (req, reply) => {
@@ -70,7 +88,7 @@ export function actionRoutes(app: FastifyInstance, s: Services, sessions: Sessio
     const { id } = req.params as { id: number };
     const next = backTo((req.body as z.infer<typeof Form>).next);
     s.memory.confirm({ memory_id: id }, 'admin');
-    return isHtmx(req) ? sendPage(reply, rowFor(req, id, next)) : back(reply, next);
+    return isHtmx(req) ? sendPage(reply, rowFor(req, id, next)) : done(req, reply, next, `Confirmed: ${s.memory.repo.get(id)?.fact ?? ''}`);
   });
 
   app.post('/admin/memory/:id/forget', { schema: { ...hide, params: MemoryParams, body: Form } }, async (req, reply) => {
@@ -78,24 +96,47 @@ export function actionRoutes(app: FastifyInstance, s: Services, sessions: Sessio
     const next = backTo((req.body as z.infer<typeof Form>).next);
     const m = s.memory.repo.get(id);
     s.memory.forget({ memory_id: id }, 'admin');
+    if (!isHtmx(req)) return done(req, reply, next, `Forgotten: ${m?.fact ?? ''}`);
+    // The entity page's "Memories (n)" follows (admin.js listens for this event).
+    if (m) reply.header('hx-trigger', JSON.stringify({ 'hearth:memories': { count: s.overview.memoriesOf(m.entity_id).length } }));
     const cols = (next === '/admin/' ? MEMORY_HEAD_WITH_ENTITY : MEMORY_HEAD).length;
-    return isHtmx(req) ? sendPage(reply, goneRow({ id, fact: m?.fact ?? '' }, cols)) : back(reply, next);
+    return sendPage(reply, goneRow({ id, fact: m?.fact ?? '' }, cols));
   });
 
   app.post('/admin/memory/:id/edit', { schema: { ...hide, params: MemoryParams, body: EditForm } }, async (req, reply) => {
     const { id } = req.params as { id: number };
     const body = req.body as z.infer<typeof EditForm>;
-    await s.memory.edit({ memory_id: id, fact: body.fact, category: body.category }, 'admin');
-    return back(reply, body.next);
+    const m = s.memory.repo.get(id);
+    if (!m) throw notFound(`memory_id: no memory with id ${id}`);
+    const again = (errors: Record<string, string>, error?: string) =>
+      sendPage(reply, entityPage(req, s, m.entity_name, 'raw', { edit: { id, fact: body.fact, category: body.category, errors }, error }), 400);
+    const parsed = EditFields.safeParse(body);
+    if (!parsed.success) return again(fieldErrors(parsed.error));
+    try {
+      await s.memory.edit({ memory_id: id, fact: parsed.data.fact, category: parsed.data.category }, 'admin');
+    } catch (e) {
+      return again({}, plainRefusal(e));
+    }
+    return done(req, reply, body.next ?? `/admin/entity/${encodeURIComponent(m.entity_name)}`, `Saved: ${parsed.data.fact}`);
   });
 
   app.post('/admin/entity/:name/remember', { schema: { ...hide, params: z.object({ name: EntityName }), body: AddForm } }, async (req, reply) => {
     const { name } = req.params as { name: string };
     const body = req.body as z.infer<typeof AddForm>;
     const e = s.entities.get(name, 'name');
-    const input = RememberInput.parse({ entity_name: e.name, fact: body.fact, category: body.category, source: 'admin', source_trust: 5, fact_key: body.fact_key || undefined });
-    await s.memory.remember(input, 'admin');
-    return back(reply, `/admin/entity/${encodeURIComponent(e.name)}`);
+    const parsed = AddFields.safeParse(body);
+    if (!parsed.success) {
+      return sendPage(reply, entityPage(req, s, e.name, 'raw', { add: { fact: body.fact, category: body.category, fact_key: body.fact_key, errors: fieldErrors(parsed.error) } }), 400);
+    }
+    const f = parsed.data;
+    const r = await s.memory.remember(RememberInput.parse({ entity_name: e.name, fact: f.fact, category: f.category, source: 'admin', source_trust: 5, fact_key: f.fact_key || undefined }), 'admin');
+    const message = {
+      added: `Saved: ${f.fact}`,
+      reinforced: `Already known — confirmed: ${s.memory.repo.get(r.id)?.fact ?? f.fact}`,
+      superseded: `Saved: ${f.fact} (it replaces the earlier version)`,
+      contested: `Kept as contested: ${f.fact} — a more trusted source says otherwise`,
+    }[r.action];
+    return done(req, reply, `/admin/entity/${encodeURIComponent(e.name)}`, message);
   });
 
   app.post('/admin/prune', { schema: { ...hide, body: Form } }, async (req, reply) => sendPage(reply, prunePage(req, s, s.prune({ dry_run: false }, 'admin'))));

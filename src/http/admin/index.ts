@@ -13,7 +13,9 @@ import { actionRoutes } from './actions.js';
 import { loadAssets } from './assets.js';
 import { CSP, registerGuard } from './guard.js';
 import { html } from './html.js';
-import { page, sendPage } from './layout.js';
+import { backTo, page, sendPage } from './layout.js';
+import { createFlash } from './flash.js';
+import { loadAdminKeys } from './secret.js';
 import { dashboardPage } from './pages/dashboard.js';
 import { entitiesPage, EntitiesQuery } from './pages/entities.js';
 import { EntityParams, EntityQuery, entityPage } from './pages/entity.js';
@@ -29,13 +31,32 @@ export interface AdminOptions {
   token?: string;
   /** The hub's extra /health info (MQTT broker and bridge). */
   health?: () => Record<string, unknown>;
+  /** Where the signing secret of sessions lives (secret.ts); without it sessions end with the process. */
+  dataDir?: string;
 }
 
 const SSE_HEADERS = { 'content-security-policy': CSP, 'cache-control': 'private, no-store', 'x-content-type-options': 'nosniff' };
 const wantsHtml = (req: FastifyRequest) => !req.url.startsWith('/api/') && !req.url.split('?')[0].endsWith('.json');
 
+/** Where "back" goes from an error: the form's own page, else the entity the URL names, else the dashboard. */
+function backFrom(req: FastifyRequest): { href: string; label: string } {
+  const entity = /^\/admin\/entity\/([^/?]+)/.exec(req.url)?.[1];
+  const fallback = entity ? `/admin/entity/${entity}` : '/admin/';
+  const href = backTo((req.body as Record<string, unknown> | undefined)?.next, fallback);
+  return { href, label: href === '/admin/' ? 'Back to the dashboard' : 'Back to the page you came from' };
+}
+
+/** One sentence for the banner of an in-place action (htmx) that failed. */
+const inPlaceMessage = (status: number) =>
+  status === 404 ? 'That memory is no longer there (forgotten or replaced meanwhile). Reload the page to see what is current.'
+    : status < 500 ? 'The hub did not accept that. Reload the page and try again.' : 'Something went wrong in the hub (see its log); nothing may have changed. Reload the page.';
+
 export const adminRoutes = (s: Services, opts: AdminOptions = {}): FastifyPluginAsync => async (app: FastifyInstance) => {
-  const sessions = createSessions();
+  const keys = loadAdminKeys(opts.dataDir);
+  if (keys.warning) app.log.warn(keys.warning);
+  const now = () => s.clock.now();
+  const sessions = createSessions(keys, now);
+  const flash = createFlash(keys, now);
   const rate = createRateMeter();
   const stream = createReadingStream(SSE_HEADERS);
   const assets = loadAssets();
@@ -53,7 +74,7 @@ export const adminRoutes = (s: Services, opts: AdminOptions = {}): FastifyPlugin
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) =>
     done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
-  registerGuard(app, sessions, opts.token);
+  registerGuard(app, sessions, flash, opts.token);
 
   app.setErrorHandler((raw: FastifyError, req, reply: FastifyReply) => {
     const err = (fromStorageError(raw) ?? raw) as FastifyError;
@@ -64,7 +85,9 @@ export const adminRoutes = (s: Services, opts: AdminOptions = {}): FastifyPlugin
     else if (err.statusCode && err.statusCode < 500) (status = err.statusCode), (message = err.message);
     if (status >= 500) req.log.error({ err }, 'admin error');
     if (!wantsHtml(req)) return reply.code(status).send({ ok: false, error: isHubError(err) ? err.code : 'invalid', message });
-    return sendPage(reply, page(req, { title: status === 404 ? 'Not found' : 'Could not do that' }, html`<p class="error" role="alert">${message}</p><p><a href="/admin/">Back to the dashboard</a></p>`), status);
+    if (req.headers['hx-request'] === 'true') return reply.code(status).type('text/plain; charset=utf-8').send(inPlaceMessage(status));
+    const back = backFrom(req);
+    return sendPage(reply, page(req, { title: status === 404 ? 'Not found' : 'Could not do that' }, html`<p class="error" role="alert">${message}</p><p><a href="${back.href}">${back.label}</a></p>`), status);
   });
 
   const hide = { hide: true };
@@ -97,7 +120,7 @@ export const adminRoutes = (s: Services, opts: AdminOptions = {}): FastifyPlugin
   app.get('/api/graph', { schema: { tags: ['admin'], summary: 'Entity graph {nodes, edges}, optionally of some types (?type=person,room)', querystring: GraphQuery } }, async (req) =>
     graphApi(s, typesOf(req.query as z.infer<typeof GraphQuery>)),
   );
-  actionRoutes(app, s, sessions, opts.token);
+  actionRoutes(app, s, sessions, flash, opts.token);
   app.all('/admin/*', { schema: hide }, async (req, reply) =>
     sendPage(reply, page(req, { title: 'Not found' }, html`<p>No page at ${req.url.split('?')[0]}.</p><p><a href="/admin/">Dashboard</a></p>`), 404),
   );

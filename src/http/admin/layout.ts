@@ -1,7 +1,7 @@
 /** The page shell and the small pieces every page uses (forms with CSRF, times, confidence). */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ageText } from '../../tiers/memory/decay.js';
-import { csrfOf, accessOf } from './guard.js';
+import { csrfOf, accessOf } from './access.js';
 import { html, type Html } from './html.js';
 
 const NAV = [
@@ -23,7 +23,8 @@ export interface PageOptions {
 const HTMX_CONFIG = '{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,"selfRequestsOnly":true,"historyCacheSize":0}';
 
 export function page(req: FastifyRequest, opts: PageOptions, body: Html): Html {
-  const session = accessOf(req).via === 'session';
+  const a = accessOf(req);
+  const session = a.via === 'session';
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -46,6 +47,7 @@ ${(opts.scripts ?? []).map((s) => html`<script src="${s}" defer></script>`)}
 </header>
 <main>
 <h1>${opts.title}</h1>
+${a.flash ? html`<p class="flash" role="status" id="flash">${a.flash}</p>` : ''}
 ${body}
 </main>
 </body>

@@ -19,8 +19,18 @@ function action(req: FastifyRequest, m: MemoryView, verb: string, label: string,
 ${csrfField(req)}<input type="hidden" name="next" value="${next}"><button type="submit" class="${cls}" data-action="${verb}">${label}</button></form>`;
 }
 
-export function memoryRow(req: FastifyRequest, m: MemoryView, now: number, opts: { next: string; withEntity?: boolean; edit?: boolean }): Html {
-  const categories = CATEGORIES.map((c) => html`<option value="${c}"${c === m.category ? html` selected` : ''}>${c}</option>`);
+/** `editing`: an edit of this row that had a mistake — shown open, as typed, with the message. */
+export interface Editing {
+  fact?: string;
+  category?: string;
+  errors: Record<string, string>;
+}
+
+export function memoryRow(req: FastifyRequest, m: MemoryView, now: number, opts: { next: string; withEntity?: boolean; edit?: boolean; editing?: Editing }): Html {
+  const ed = opts.editing;
+  const chosen = ed?.category ?? m.category;
+  const categories = CATEGORIES.map((c) => html`<option value="${c}"${c === chosen ? html` selected` : ''}>${c}</option>`);
+  const err = (field: string) => (ed?.errors[field] ? html`<span class="error field-error" role="alert">${ed.errors[field]}</span>` : '');
   return html`<tr id="memory-${m.id}" data-memory-id="${m.id}">
 ${opts.withEntity ? html`<td data-label="Entity"><a href="/admin/entity/${seg(m.entity_name)}">${m.entity_name}</a></td>` : ''}
 <td data-label="Fact" class="fact">${m.fact}${m.fact_key ? html` <code class="key">${m.fact_key}</code>` : ''}</td>
@@ -30,11 +40,11 @@ ${opts.withEntity ? html`<td data-label="Entity"><a href="/admin/entity/${seg(m.
 <td data-label="Last confirmed">${when(m.last_confirmed, now)}</td>
 <td data-label="Actions" class="actions">
 ${action(req, m, 'confirm', 'Confirm', opts.next)}
-${opts.edit ? html`<details class="inline"><summary>Edit</summary>
+${opts.edit ? html`<details class="inline"${ed ? html` open` : ''}><summary>Edit</summary>
 <form method="post" action="/admin/memory/${m.id}/edit" class="stack">${csrfField(req)}
 <input type="hidden" name="next" value="${opts.next}">
-<label>Fact <textarea name="fact" required maxlength="4000" rows="3">${m.fact}</textarea></label>
-<label>Category <select name="category">${categories}</select></label>
+<label>Fact ${err('fact')}<textarea name="fact" required maxlength="4000" rows="3">${ed ? (ed.fact ?? '') : m.fact}</textarea></label>
+<label>Category ${err('category')}<select name="category">${categories}</select></label>
 <button type="submit" data-action="edit">Save new version</button></form></details>` : ''}
 <details class="inline"><summary>Forget…</summary>${action(req, m, 'forget', 'Forget for good', opts.next, 'danger')}</details>
 </td>

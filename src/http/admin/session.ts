@@ -1,20 +1,23 @@
 /**
- * Browser sessions for the admin UI. Logging in with the API token creates a random session id,
- * sent as an HttpOnly, SameSite=Strict cookie; each session has its own CSRF token that every
- * state-changing form carries. Sessions live in memory: a restart logs everyone out.
+ * Browser sessions for the admin UI. Logging in with the API token gives an HttpOnly,
+ * SameSite=Strict cookie `<id>.<expires>.<mac>`: an HMAC under the secret in the data dir
+ * (secret.ts), so the hub keeps no session table and a restart logs nobody out. Each session's
+ * CSRF token is an HMAC of its id, checked the same way. *Log out* puts the id on the ended list.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { tokenMatches } from '../auth.js';
+import type { AdminKeys } from './secret.js';
 
 export const COOKIE = 'hearth_session';
 const TTL_S = 12 * 3600;
-const MAX_SESSIONS = 1000;
 
 export interface Session {
   id: string;
   csrf: string;
   expires: number;
+  /** The cookie value. */
+  token: string;
 }
 
 export function parseCookies(header: string | undefined): Record<string, string> {
@@ -26,25 +29,22 @@ export function parseCookies(header: string | undefined): Record<string, string>
   return out;
 }
 
-export function createSessions(now: () => number = () => Date.now() / 1000) {
-  const sessions = new Map<string, Session>();
+export function createSessions(keys: AdminKeys, now: () => number = () => Date.now() / 1000) {
+  const make = (id: string, expires: number): Session => ({
+    id, expires, csrf: keys.mac('csrf', id), token: `${id}.${expires}.${keys.mac('session', `${id}.${expires}`)}`,
+  });
   return {
-    create(): Session {
-      if (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value as string);
-      const s = { id: randomBytes(24).toString('base64url'), csrf: randomBytes(24).toString('base64url'), expires: now() + TTL_S };
-      sessions.set(s.id, s);
-      return s;
-    },
-    /** The live session a request's cookie names, if any. */
+    create: (): Session => make(randomBytes(18).toString('base64url'), Math.floor(now()) + TTL_S),
+    /** The live session a request's cookie names, if its signature holds and it has not ended. */
     of(req: FastifyRequest): Session | undefined {
-      const id = parseCookies(req.headers.cookie)[COOKIE];
-      const s = id ? sessions.get(id) : undefined;
-      if (!s) return undefined;
-      if (s.expires < now()) return void sessions.delete(s.id);
-      return s;
+      const [id, exp, mac, extra] = (parseCookies(req.headers.cookie)[COOKIE] ?? '').split('.');
+      if (!id || !mac || extra !== undefined || !/^\d{1,12}$/.test(exp ?? '')) return undefined;
+      if (!tokenMatches(mac, keys.mac('session', `${id}.${exp}`))) return undefined;
+      if (Number(exp) < now() || keys.isRevoked(id)) return undefined;
+      return make(id, Number(exp));
     },
     end(s: Session): void {
-      sessions.delete(s.id);
+      keys.revoke(s.id, s.expires, now());
     },
   };
 }
@@ -52,7 +52,7 @@ export type Sessions = ReturnType<typeof createSessions>;
 
 export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, s: Session | null): void {
   const secure = req.protocol === 'https' ? '; Secure' : '';
-  const value = s ? `${s.id}; Max-Age=${TTL_S}` : '; Max-Age=0';
+  const value = s ? `${s.token}; Max-Age=${TTL_S}` : '; Max-Age=0'; // only ever set for a session created now
   reply.header('set-cookie', `${COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict${secure}`);
 }
 

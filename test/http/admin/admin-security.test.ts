@@ -82,7 +82,7 @@ describe('with a session', () => {
     const res = await form(hub, '/admin/login', { token: TOKEN, next: '/admin/entity/Brian' });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('/admin/entity/Brian');
-    expect(String(res.headers['set-cookie'])).toMatch(/^hearth_session=[\w-]{20,}; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Strict$/);
+    expect(String(res.headers['set-cookie'])).toMatch(/^hearth_session=[\w.-]{20,}; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Strict$/);
     for (const next of ['https://evil.example/', '//evil.example/', '/remember', 'javascript:alert(1)']) {
       expect((await form(hub, '/admin/login', { token: TOKEN, next })).headers.location, next).toBe('/admin/');
     }

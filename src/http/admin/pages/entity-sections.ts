@@ -2,11 +2,12 @@
 import type { Services } from '../../../services.js';
 import type { EntityRow } from '../../../tiers/entities/entities.repo.js';
 import type { Granularity } from '../../../tiers/timeseries/timeseries.schemas.js';
+import { showValue } from '../values.js';
 import { html, query, seg, type Html } from '../html.js';
 import { confidence, table, when } from '../layout.js';
 
 const GRANULARITIES: Granularity[] = ['raw', 'hour', 'day', 'week'];
-const show = (v: unknown) => (typeof v === 'number' ? String(Math.round(v * 100) / 100) : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
+const show = showValue;
 
 export function locationSection(s: Services, e: EntityRow): Html {
   const now = s.clock.now();

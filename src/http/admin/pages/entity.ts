@@ -10,36 +10,52 @@ import { html, seg } from '../html.js';
 import { csrfField, page, pct, table, when } from '../layout.js';
 import { memoryRow, MEMORY_HEAD } from '../memory-view.js';
 import { readingsSection, tierSections } from './entity-sections.js';
+import { relationLabel } from './graph.js';
+import type { FieldErrors } from '../form-errors.js';
 
 export const EntityParams = z.object({ name: EntityName });
-export const EntityQuery = z.object({ g: Granularity.default('raw') });
+// An unknown grain (a hand-edited link) falls back to the default rather than an error page.
+export const EntityQuery = z.object({ g: Granularity.catch('raw').default('raw') });
 
-export function entityPage(req: FastifyRequest, s: Services, name: string, g: z.infer<typeof Granularity>) {
+/** An entity page answering a form with a mistake: the form filled in as typed, the message by its field. */
+export interface EntityForms {
+  add?: { fact?: string; category?: string; fact_key?: string; errors: FieldErrors };
+  edit?: { id: number; fact?: string; category?: string; errors: FieldErrors };
+  /** A refusal that belongs to no single field. */
+  error?: string;
+}
+
+const fieldError = (errors: FieldErrors | undefined, field: string) =>
+  errors?.[field] ? html`<span class="error field-error" id="error-${field}" role="alert">${errors[field]}</span>` : '';
+
+export function entityPage(req: FastifyRequest, s: Services, name: string, g: z.infer<typeof Granularity>, forms: EntityForms = {}) {
   const now = s.clock.now();
   const e = s.entities.get(name, 'name');
   const self = `/admin/entity/${seg(e.name)}`;
   const memories = s.overview.memoriesOf(e.id);
   const history = s.overview.historyOf(e.id);
   const relations = s.relations.list(e.id, { include_history: true });
+  const add = forms.add;
   const meta = Object.keys(e.meta).length ? JSON.stringify(e.meta, null, 1) : null;
 
   const body = html`
 <p class="lede"><span class="tag">${e.type}</span> known since ${when(e.created, now)}${meta ? html` · <code>${meta}</code>` : ''}</p>
 <nav class="toc" aria-label="Sections"><a href="#memories">Memories</a><a href="#relations">Relations</a><a href="#readings">Readings</a><a href="#location">Location</a><a href="#more">Schedule, tasks, sessions</a></nav>
 
-<section id="memories"><h2>Memories (${memories.length})</h2>
-${table(MEMORY_HEAD, memories.map((m) => memoryRow(req, m, now, { next: self, edit: true })), 'Nothing remembered yet.')}
-<details class="add"><summary>Add a memory</summary>
+<section id="memories"><h2>Memories (<span id="memory-count">${memories.length}</span>)</h2>
+${forms.error ? html`<p class="error" role="alert">${forms.error}</p>` : ''}
+${table(MEMORY_HEAD, memories.map((m) => memoryRow(req, m, now, { next: self, edit: true, editing: forms.edit?.id === m.id ? forms.edit : undefined })), 'Nothing remembered yet.')}
+<details class="add"${add ? html` open` : ''}><summary>Add a memory</summary>
 <form method="post" action="${self}/remember" class="stack">${csrfField(req)}
-<label>Fact <textarea name="fact" required maxlength="4000" rows="3" placeholder="${e.name} prefers …"></textarea></label>
-<label>Category <select name="category">${CATEGORIES.map((c) => html`<option value="${c}">${c}</option>`)}</select></label>
-<label>Key (optional: makes the fact single-valued) <input name="fact_key" maxlength="100" placeholder="e.g. bedroom_temp_night"></label>
+<label>Fact ${fieldError(add?.errors, 'fact')}<textarea name="fact" required maxlength="4000" rows="3" placeholder="${e.name} prefers …">${add?.fact ?? ''}</textarea></label>
+<label>Category ${fieldError(add?.errors, 'category')}<select name="category">${CATEGORIES.map((c) => html`<option value="${c}"${c === add?.category ? html` selected` : ''}>${c}</option>`)}</select></label>
+<label>Key (optional: makes the fact single-valued) ${fieldError(add?.errors, 'fact_key')}<input name="fact_key" maxlength="100" placeholder="e.g. bedroom_temp_night" value="${add?.fact_key ?? ''}"></label>
 <button type="submit" data-action="remember">Remember</button>
 </form></details>
 <h3>History (${history.length})</h3>
 ${table(
   ['Fact', 'Status', 'Trust', 'Stored confidence', 'Valid', 'Replaced by'],
-  history.map((m) => html`<tr class="${m.status}"><td data-label="Fact" class="fact">${m.fact}</td><td data-label="Status">${m.status}</td><td data-label="Trust">${trustLabel(m.source_trust)} <span class="muted">(${m.source})</span></td><td data-label="Stored confidence">${pct(m.confidence)}</td><td data-label="Valid">${when(m.valid_from, now)} → ${m.valid_until ? when(m.valid_until, now) : 'now'}</td><td data-label="Replaced by">${m.superseded_by ?? ''}</td></tr>`),
+  history.map((m) => html`<tr class="${m.status}"><td data-label="Fact" class="fact">${m.fact}</td><td data-label="Status">${m.status}</td><td data-label="Trust">${trustLabel(m.source_trust)} <span class="muted">(${m.source})</span></td><td data-label="Stored confidence">${pct(m.confidence)}</td><td data-label="Valid">${when(m.valid_from, now)} → ${m.valid_until ? when(m.valid_until, now) : 'now'}</td><td data-label="Replaced by">${m.superseded_by ? (s.memory.repo.get(m.superseded_by)?.fact ?? 'a version since forgotten') : ''}</td></tr>`),
   'No superseded or contested versions.',
 )}
 </section>
@@ -47,7 +63,7 @@ ${table(
 <section id="relations"><h2>Relations</h2>
 ${table(
   ['Relation', 'Since', 'Until'],
-  relations.map((r) => html`<tr${r.valid_until ? html` class="ended"` : ''}><td data-label="Relation">${r.direction === 'out' ? html`${e.name} <em>${r.rel_type.replaceAll('_', ' ')}</em> <a href="/admin/entity/${seg(r.other)}">${r.other}</a>` : html`<a href="/admin/entity/${seg(r.other)}">${r.other}</a> <em>${r.rel_type.replaceAll('_', ' ')}</em> ${e.name}`}</td><td data-label="Since">${when(r.valid_from, now)}</td><td data-label="Until">${r.valid_until ? when(r.valid_until, now) : 'current'}</td></tr>`),
+  relations.map((r) => html`<tr${r.valid_until ? html` class="ended"` : ''}><td data-label="Relation">${r.direction === 'out' ? html`${e.name} <em>${relationLabel(r.rel_type)}</em> <a href="/admin/entity/${seg(r.other)}">${r.other}</a>` : html`<a href="/admin/entity/${seg(r.other)}">${r.other}</a> <em>${relationLabel(r.rel_type)}</em> ${e.name}`}</td><td data-label="Since">${when(r.valid_from, now)}</td><td data-label="Until">${r.valid_until ? when(r.valid_until, now) : 'current'}</td></tr>`),
   'No relations.',
 )}
 </section>

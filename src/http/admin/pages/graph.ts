@@ -10,6 +10,22 @@ export const GraphQuery = z.object({ type: z.union([z.string().max(500), z.array
 export const typesOf = (q: z.infer<typeof GraphQuery>) =>
   [q.type ?? []].flat().flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean);
 
+/**
+ * A type's colour (one of admin.css's .c0–.c9) never depends on which other types exist: the common
+ * types have their own, any other is placed by a hash of its name.
+ */
+const KNOWN_COLOURS: Record<string, number> = { person: 1, room: 2, device: 0, sensor: 5, object: 3, pet: 6, unknown: 7 };
+const SPARE = [4, 8, 9];
+export function colourIndex(type: string): number {
+  if (type in KNOWN_COLOURS) return KNOWN_COLOURS[type];
+  let h = 2166136261; // FNV-1a
+  for (let i = 0; i < type.length; i++) h = Math.imul(h ^ type.charCodeAt(i), 16777619);
+  return SPARE[(h >>> 0) % SPARE.length];
+}
+
+/** `spouse_of` → `spouse of`, as the entity page says it. */
+export const relationLabel = (relType: string) => relType.replaceAll('_', ' ');
+
 export function graphApi(s: Services, types: string[]) {
   const g = s.overview.graph({ types });
   return { ok: true, result: `${g.nodes.length} entities, ${g.edges.length} relations`, ...g };
@@ -27,7 +43,7 @@ export function graphPage(req: FastifyRequest, s: Services, types: string[]) {
   const body = html`
 <form method="get" action="/graph" class="search">
 <fieldset class="types"><legend>Types</legend>
-${all.map((t, i) => html`<label class="check"><input type="checkbox" name="type" value="${t.type}"${chosen.has(t.type) ? html` checked` : ''}> <span class="swatch c${i % 10}" data-type="${t.type}" data-color-index="${i % 10}"></span>${t.type} (${t.n})</label>`)}
+${all.map((t) => html`<label class="check"><input type="checkbox" name="type" value="${t.type}"${chosen.has(t.type) ? html` checked` : ''}> <span class="swatch c${colourIndex(t.type)}" data-type="${t.type}" data-color-index="${colourIndex(t.type)}"></span>${t.type} (${t.n})</label>`)}
 </fieldset>
 <button type="submit">Show</button>
 </form>
@@ -38,7 +54,7 @@ ${all.map((t, i) => html`<label class="check"><input type="checkbox" name="type"
 ${table(['From', 'Relation', 'To'], g.edges.map((e) => {
   const a = byId.get(e.from)!;
   const b = byId.get(e.to)!;
-  return html`<tr><td data-label="From"><a href="/admin/entity/${seg(a.label)}">${a.label}</a></td><td data-label="Relation">${e.label}</td><td data-label="To"><a href="/admin/entity/${seg(b.label)}">${b.label}</a></td></tr>`;
+  return html`<tr><td data-label="From"><a href="/admin/entity/${seg(a.label)}">${a.label}</a></td><td data-label="Relation">${relationLabel(e.label)}</td><td data-label="To"><a href="/admin/entity/${seg(b.label)}">${b.label}</a></td></tr>`;
 }), 'No relations between these entities.')}
 </details>`;
   return page(req, { title: 'Graph', active: 'Graph', scripts: ['/admin/assets/cytoscape.min.js', '/admin/assets/graph.js'] }, body);

@@ -1,13 +1,14 @@
 /** GET /admin/readings?entity=&metric=: readings as they arrive (Server-Sent Events), newest first. */
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { showValue } from '../values.js';
 import { html, query, seg } from '../html.js';
 import { page, when } from '../layout.js';
 import type { ReadingStream, StreamFilter } from '../stream.js';
 
 export const StreamQuery = z.object({ entity: z.string().trim().max(200).optional(), metric: z.string().trim().max(200).optional() });
 
-const show = (v: unknown) => (typeof v === 'number' ? String(Math.round(v * 100) / 100) : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
+const show = showValue;
 
 export function readingsPage(req: FastifyRequest, stream: ReadingStream, f: StreamFilter, now: number) {
   const filter = { entity: f.entity || undefined, metric: f.metric || undefined };

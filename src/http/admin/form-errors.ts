@@ -1,0 +1,37 @@
+/**
+ * Form errors in the household's words, by the field they are about. The API keeps its
+ * `field: what is wrong` messages (for developers and models); the admin forms say it plainly.
+ */
+import type { z } from 'zod';
+import { isHubError } from '../../lib/errors.js';
+
+const MESSAGES: Record<string, Record<string, string>> = {
+  fact: { too_small: 'The fact is empty', too_big: 'The fact can be at most 4000 characters', invalid_format: 'The fact contains a character that cannot be stored' },
+  fact_key: { too_big: 'The key can be at most 100 characters', too_small: 'The key is empty' },
+};
+const FALLBACK: Record<string, string> = {
+  fact: 'The fact is empty',
+  fact_key: 'The key can be at most 100 characters',
+  category: 'Choose one of the categories in the list',
+};
+
+export type FieldErrors = Record<string, string>;
+
+/** The first problem of each field, in plain words. */
+export function fieldErrors(err: z.ZodError): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of err.issues) {
+    const field = String(issue.path[0] ?? 'form');
+    out[field] ??= MESSAGES[field]?.[issue.code] ?? FALLBACK[field] ?? 'This value is not valid';
+  }
+  return out;
+}
+
+/** A service's refusal of a memory action, in plain words (anything else is rethrown). */
+export function plainRefusal(e: unknown): string {
+  if (!isHubError(e)) throw e;
+  if (/is (superseded|contested); edit the current version/.test(e.message)) return 'This fact was already replaced by a newer version; edit the current version instead.';
+  if (e.code === 'not_found') return 'That memory is no longer there: it was forgotten or replaced meanwhile.';
+  if (e.code === 'invalid') return `The hub did not accept that: ${e.message.replace(/^\w+: /, '')}`;
+  throw e;
+}

@@ -1,0 +1,103 @@
+/**
+ * In Chromium: a page left open across a hub restart still saves the correction typed into it; a
+ * stale form or an ended login shows the typed text again (with a link back) instead of an error;
+ * the in-place actions' banner says what happened in plain words.
+ */
+import { rmSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestHub, tempDir, type TestHub } from '../../helpers/hub.js';
+import { TOKEN } from './helpers.js';
+
+const POLL = { timeout: 15_000 };
+const dir = tempDir();
+let hub: TestHub;
+let browser: Browser;
+let origin: string;
+let port: number;
+
+const start = async (p = 0) => {
+  hub = await buildTestHub({ dir, config: { http: { token: TOKEN, port: p } } });
+  const addr = await hub.start();
+  return new URL(addr.http!);
+};
+
+beforeAll(async () => {
+  const url = await start();
+  port = Number(url.port);
+  origin = `http://localhost:${port}`;
+  for (const fact of ['Brian keeps the bedroom at 68°F at night', 'Brian played squash on Tuesdays']) {
+    await hub.services.memory.remember({ entity_name: 'Brian', fact, category: 'preference', confidence: 1, source: 'manual', entity_type: 'person' }, 'http');
+  }
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await hub?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function submit(page: Page, act: () => Promise<unknown>) {
+  await Promise.all([page.waitForEvent('framenavigated', (f) => f === page.mainFrame()), act()]);
+  await page.waitForLoadState('load');
+}
+const row = (page: Page, text: string) => page.locator('tr', { has: page.locator('td.fact', { hasText: text }) });
+async function typeEdit(page: Page, from: string, to: string) {
+  const r = row(page, from);
+  await r.locator('summary', { hasText: 'Edit' }).click();
+  await r.locator('textarea[name=fact]').fill(to);
+  return r.locator('button[data-action=edit]');
+}
+
+describe('a page left open across a restart', () => {
+  it('keeps the session; stale forms and ended logins give the typed text back; the banner is plain words', async () => {
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    try {
+      await page.goto(`${origin}/admin/entity/Brian`);
+      await page.fill('input[name=token]', TOKEN);
+      await submit(page, () => page.click('button[type=submit]'));
+      expect(page.url()).toBe(`${origin}/admin/entity/Brian`);
+
+      // Typed, then the hub restarts, then Save: the correction is kept.
+      const save = await typeEdit(page, '68°F', 'Brian keeps the bedroom at 66°F at night');
+      await hub.close();
+      await start(port);
+      await submit(page, () => save.click());
+      expect(page.url()).toBe(`${origin}/admin/entity/Brian`);
+      await expect.poll(() => page.locator('td.fact', { hasText: '66°F' }).count(), POLL).toBe(1);
+      expect(await page.locator('.flash').textContent()).toBe('Saved: Brian keeps the bedroom at 66°F at night');
+
+      // A stale form (its token no longer matches): the text comes back, with a way home.
+      const stale = await typeEdit(page, '66°F', 'Brian keeps the bedroom at 65°F at night');
+      await page.evaluate(() => document.querySelectorAll<HTMLInputElement>('input[name=_csrf]').forEach((i) => (i.value = 'from-an-old-page')));
+      await submit(page, () => stale.click());
+      expect(await page.locator('h1').textContent()).toBe('Send your change again');
+      expect(await page.locator('textarea[name=fact]').inputValue()).toBe('Brian keeps the bedroom at 65°F at night');
+      expect(await page.locator('a', { hasText: 'Back to the page you came from' }).getAttribute('href')).toBe('/admin/entity/Brian');
+      await submit(page, () => page.click('button[data-action=resend]'));
+      await expect.poll(() => page.locator('td.fact', { hasText: '65°F' }).count(), POLL).toBe(1);
+
+      // The login ended (cookie gone): in-place Forget says so in words, not "401 {…}".
+      await ctx.clearCookies();
+      const squash = row(page, 'squash');
+      await squash.locator('summary', { hasText: 'Forget' }).click();
+      await squash.locator('button[data-action=forget]').click();
+      await expect.poll(() => page.locator('#toast').textContent(), POLL).toMatch(/^Your login has ended/);
+      expect(await page.locator('#toast').textContent()).not.toMatch(/\d{3}|[{}]|_csrf/);
+
+      // …and an edit goes through the login form, then comes back with the text.
+      const later = await typeEdit(page, '65°F', 'Brian keeps the bedroom at 64°F at night');
+      await submit(page, () => later.click());
+      await page.fill('input[name=token]', TOKEN);
+      await submit(page, () => page.click('button[type=submit]'));
+      expect(await page.locator('h1').textContent()).toBe('Logged in: send your change again');
+      expect(await page.locator('textarea[name=fact]').inputValue()).toBe('Brian keeps the bedroom at 64°F at night');
+      await submit(page, () => page.click('button[data-action=resend]'));
+      expect(page.url()).toBe(`${origin}/admin/entity/Brian`);
+      await expect.poll(() => page.locator('td.fact', { hasText: '64°F' }).count(), POLL).toBe(1);
+    } finally {
+      await ctx.close();
+    }
+  }, 90_000);
+});
