@@ -115,3 +115,17 @@ describe('plain words for values and history', () => {
     expect(page).toContain('<td data-label="Replaced by">Anna wakes at 7:15</td>');
   });
 });
+
+describe('recent changes in words', () => {
+  it('the dashboard says who did what to which fact, linked to its entity, with no bare ids', async () => {
+    await hub.services.memory.remember({ entity_name: 'Leo', fact: 'Leo <b>loves</b> dinosaurs', category: 'preference', confidence: 1, source: 'manual' }, 'mcp');
+    const gone = await hub.services.memory.remember({ entity_name: 'Leo', fact: 'Leo has a red scooter', category: 'general', confidence: 1, source: 'manual' }, 'http');
+    hub.services.memory.forget({ memory_id: gone.id }, 'admin');
+    const body = (await hub.app.inject({ url: '/admin/', headers: { cookie: auth.cookie } })).body;
+    const recent = body.slice(body.indexOf('<h2>Recent changes</h2>'));
+    expect(recent).toContain('<td data-label="Who">an assistant (MCP)</td><td data-label="What">remembered</td><td data-label="Of"><a href="/admin/entity/Leo">Leo</a>: Leo &lt;b&gt;loves&lt;/b&gt; dinosaurs</td>');
+    expect(recent).toContain('<td data-label="Who">this page</td><td data-label="What">forgot</td>');
+    expect(recent).toContain(`memory ${gone.id} (since forgotten)`);
+    expect(recent).not.toMatch(/memory\.add|<td data-label="Target">\d+<\/td>/);
+  });
+});

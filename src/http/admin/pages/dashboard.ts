@@ -5,6 +5,7 @@ import { AuditQuery } from '../../../tiers/audit/audit.schemas.js';
 import { html, seg } from '../html.js';
 import { page, table, when } from '../layout.js';
 import { memoryRow, MEMORY_HEAD_WITH_ENTITY } from '../memory-view.js';
+import { auditInWords } from '../audit-words.js';
 import type { RateMeter } from '../rate.js';
 
 export interface DashboardDeps {
@@ -64,7 +65,10 @@ ${table(MEMORY_HEAD_WITH_ENTITY, fading.memories.map((m) => memoryRow(req, m, no
 </section>
 
 <section><h2>Recent changes</h2>
-${table(['When', 'Who', 'What', 'Target'], audit.map((a) => html`<tr><td data-label="When">${when(a.ts, now)}</td><td data-label="Who">${a.actor}</td><td data-label="What">${a.op}</td><td data-label="Target">${a.target ?? ''}</td></tr>`), 'No changes yet.')}
+${table(['When', 'Who', 'What', 'Of'], audit.map((a) => {
+    const w = auditInWords(a, s.memory.repo);
+    return html`<tr><td data-label="When">${when(a.ts, now)}</td><td data-label="Who">${w.who}</td><td data-label="What">${w.what}</td><td data-label="Of">${w.target}</td></tr>`;
+  }), 'No changes yet.')}
 </section>`;
   return page(req, { title: 'Dashboard', active: 'Dashboard' }, body);
 }
