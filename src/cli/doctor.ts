@@ -5,9 +5,10 @@ import { createHub } from '../main.js';
 import type { CommandContext } from './context.js';
 import { connect } from 'node:net';
 import { existsSync, statfsSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { preMigrationBackups } from '../db/premigration.js';
 import { restoreLeftovers } from './restore.js';
+import { nearestExisting } from '../db/errors.js';
 
 const MiB = 1024 * 1024;
 /** Room for one more copy of the database (a pre-migration backup, a restore) plus 64 MiB. */
@@ -25,8 +26,7 @@ function diskOf(dataDir: string): Check {
   const dbPath = join(dataDir, 'hearth.db');
   const dbBytes = ['', '-wal'].reduce((n, ext) => n + (existsSync(dbPath + ext) ? statSync(dbPath + ext).size : 0), 0);
   // A data dir not made yet lands on the file system of its nearest existing ancestor.
-  let at = resolve(dataDir);
-  while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
+  const at = nearestExisting(resolve(dataDir));
   const fs = statfsSync(at);
   return diskCheck(fs.bavail * fs.bsize, dbBytes, at === resolve(dataDir) ? dataDir : `${at} (where ${dataDir} will be created)`);
 }

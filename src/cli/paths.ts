@@ -3,9 +3,10 @@
  * one is one line naming it and what to do, never a stack trace, nor "in use by pid …" for a file
  * that does not exist. `example` finishes each line with the command as it should have been typed.
  */
-import { closeSync, constants, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { constants, statSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { can, whoAmI } from '../db/errors.js';
+import { isSqliteFile } from '../db/open.js';
 import { HubError, invalid } from '../lib/errors.js';
 
 type Found = Stats | 'missing' | 'denied';
@@ -52,22 +53,10 @@ export function writableDir(cmd: string, path: string, example: string): void {
   if (found === 'missing' || !found.isDirectory()) throw invalid(`${cmd}: ${dir} is a file, not a directory; ${example}`);
 }
 
-const SQLITE_HEADER = 'SQLite format 3\0';
-
-function isSqlite(path: string): boolean {
-  const fd = openSync(path, 'r');
-  try {
-    const head = Buffer.alloc(SQLITE_HEADER.length);
-    return readSync(fd, head, 0, head.length, 0) === head.length && head.toString('latin1') === SQLITE_HEADER;
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** An existing, readable SQLite database file (a memory-mcp database to import). */
 export function sqliteFile(cmd: string, path: string, example: string): void {
   readableFile(cmd, path, example);
-  if (!isSqlite(path)) throw invalid(`${cmd}: ${path} is not a SQLite database; ${example}`);
+  if (!isSqliteFile(path)) throw invalid(`${cmd}: ${path} is not a SQLite database; ${example}`);
 }
 
 /**
@@ -80,7 +69,7 @@ export function databaseTarget(cmd: string, path: string, example: string): void
   if (found !== 'missing') {
     if (found.isDirectory()) throw invalid(`${cmd}: ${path} is a directory; give a file name, e.g. hearth ${cmd} ${join(path, 'hearth.db')}`);
     if (!can(path, constants.R_OK | constants.W_OK)) throw unwritable(cmd, 'write', path);
-    if (found.size > 0 && !isSqlite(path)) throw invalid(`${cmd}: ${path} exists and is not a SQLite database; it is not overwritten: give a new file name`);
+    if (found.size > 0 && !isSqliteFile(path)) throw invalid(`${cmd}: ${path} exists and is not a SQLite database; it is not overwritten: give a new file name`);
     return;
   }
   const parent = dirname(resolve(path));

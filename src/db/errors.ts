@@ -38,9 +38,15 @@ export const damagedMessage = (file: string, why: string) =>
   `database ${file} is damaged (${why}): check it with \`hearth doctor\`, then install a backup with \`hearth restore <backup file>\``;
 
 /** The path that is in the way of opening `file` in `dir`. */
-function blocker(dir: string, file: string): string {
-  let d = dir;
+/** `path` itself when it exists, else its nearest existing ancestor (where it would be created). */
+export function nearestExisting(path: string): string {
+  let d = path;
   while (!existsSync(d) && dirname(d) !== d) d = dirname(d);
+  return d;
+}
+
+function blocker(dir: string, file: string): string {
+  const d = nearestExisting(dir);
   if (d !== dir || !statSync(d).isDirectory()) return d; // cannot create dir inside d, or d is a file
   if (!can(dir, constants.R_OK | constants.W_OK | constants.X_OK)) return dir;
   if (existsSync(file) && !can(file, constants.R_OK | constants.W_OK)) return file;

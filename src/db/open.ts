@@ -82,6 +82,19 @@ function configure(db: Db, { path, log }: { path?: string; log: (line: string) =
  * it. Skipped while a WAL is present: a checkpoint interrupted by a crash can leave the same
  * picture, and SQLite finishes it from the WAL.
  */
+const SQLITE_MAGIC = 'SQLite format 3\0';
+
+/** Whether `path` starts with SQLite's file header (a database, whole or not). */
+export function isSqliteFile(path: string): boolean {
+  const head = Buffer.alloc(SQLITE_MAGIC.length);
+  const fd = openSync(path, 'r');
+  try {
+    return readSync(fd, head, 0, head.length, 0) === head.length && head.toString('latin1') === SQLITE_MAGIC;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function assertWhole(path: string): void {
   if (!existsSync(path) || (existsSync(`${path}-wal`) && statSync(`${path}-wal`).size > 0)) return;
   const size = statSync(path).size;
@@ -93,7 +106,7 @@ function assertWhole(path: string): void {
   } finally {
     closeSync(fd);
   }
-  if (size < 100 || header.toString('latin1', 0, 16) !== 'SQLite format 3\0') {
+  if (size < 100 || header.toString('latin1', 0, SQLITE_MAGIC.length) !== SQLITE_MAGIC) {
     throw new DataError(damagedMessage(path, 'file is not a database'));
   }
   const pageSize = header.readUInt16BE(16) === 1 ? 65536 : header.readUInt16BE(16);
