@@ -4,7 +4,6 @@
  * the hub did not). The text is escaped like any other value when shown.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { tokenMatches } from '../auth.js';
 import { parseCookies } from './session.js';
 import type { AdminKeys } from './secret.js';
 
@@ -19,18 +18,15 @@ export function createFlash(keys: AdminKeys, now: () => number = () => Date.now(
   return {
     set(req: FastifyRequest, reply: FastifyReply, text: string): void {
       const short = text.length > MAX_CHARS ? `${text.slice(0, MAX_CHARS - 1)}…` : text;
-      const body = `${Buffer.from(short).toString('base64url')}.${Math.floor(now()) + TTL_S}`;
-      reply.header('set-cookie', cookie(req, `${body}.${keys.mac('flash', body)}`, TTL_S));
+      reply.header('set-cookie', cookie(req, keys.seal('flash', Buffer.from(short).toString('base64url'), Math.floor(now()) + TTL_S), TTL_S));
     },
     /** The message a request carries, if genuine and fresh; clears the cookie either way. */
     take(req: FastifyRequest, reply: FastifyReply): string | undefined {
       const raw = parseCookies(req.headers.cookie)[FLASH_COOKIE];
       if (raw === undefined) return undefined;
       reply.header('set-cookie', cookie(req, '', 0));
-      const [text, exp, mac] = raw.split('.');
-      if (!text || !mac || !/^\d{1,12}$/.test(exp ?? '') || Number(exp) < now()) return undefined;
-      if (!tokenMatches(mac, keys.mac('flash', `${text}.${exp}`))) return undefined;
-      return Buffer.from(text, 'base64url').toString('utf8');
+      const sealed = keys.unseal('flash', raw, now());
+      return sealed && Buffer.from(sealed.value, 'base64url').toString('utf8');
     },
   };
 }

@@ -14,6 +14,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tokenMatches } from '../auth.js';
 
 const SECRET_FILE = 'admin-secret';
 const REVOKED_FILE = 'admin-logged-out.json';
@@ -22,6 +23,10 @@ export const MAX_REVOKED = 10_000;
 export interface AdminKeys {
   /** HMAC-SHA256 of `label` and `data` under the current secret, base64url. */
   mac(label: string, data: string): string;
+  /** `<value>.<expires>.<mac>` for a cookie; `value` must not contain a dot (base64url, an id). */
+  seal(label: string, value: string, expires: number): string;
+  /** The value and expiry of a sealed string, if its mac holds and it has not expired by `now`. */
+  unseal(label: string, sealed: string, now: number): { value: string; expires: number } | undefined;
   isRevoked(id: string): boolean;
   /** Ends the session `id` (valid until `expires`, epoch seconds) for good. */
   revoke(id: string, expires: number, now: number): void;
@@ -68,9 +73,16 @@ export function loadAdminKeys(dataDir: string | undefined): AdminKeys {
       if (dir) writeAtomically(join(dir, SECRET_FILE), secret);
     }
   }
+  const mac = (label: string, data: string) => createHmac('sha256', secret).update(`${label}\0${data}`).digest('base64url');
   return {
     warning,
-    mac: (label, data) => createHmac('sha256', secret).update(`${label}\0${data}`).digest('base64url'),
+    mac,
+    seal: (label, value, expires) => `${value}.${expires}.${mac(label, `${value}.${expires}`)}`,
+    unseal(label, sealed, now) {
+      const [value, exp, given, extra] = sealed.split('.');
+      if (!value || !given || extra !== undefined || !/^\d{1,12}$/.test(exp ?? '') || Number(exp) < now) return undefined;
+      return tokenMatches(given, mac(label, `${value}.${exp}`)) ? { value, expires: Number(exp) } : undefined;
+    },
     isRevoked: (id) => revoked.has(id),
     revoke(id, expires, now) {
       for (const [k, exp] of revoked) if (exp < now) revoked.delete(k);
