@@ -5,9 +5,11 @@
 import type { z } from 'zod';
 import { isHubError } from '../../lib/errors.js';
 
-const MESSAGES: Record<string, Record<string, string>> = {
-  fact: { too_small: 'The fact is empty', too_big: 'The fact can be at most 4000 characters', invalid_format: 'The fact contains a character that cannot be stored' },
-  fact_key: { too_big: 'The key can be at most 100 characters', too_small: 'The key is empty' },
+/** The schema's own limit, so a message cannot drift from it. */
+const atMost = (what: string) => (i: z.core.$ZodIssue) => `${what} can be at most ${'maximum' in i ? String(i.maximum) : 'so many'} characters`;
+const MESSAGES: Record<string, Record<string, string | ((i: z.core.$ZodIssue) => string)>> = {
+  fact: { too_small: 'The fact is empty', too_big: atMost('The fact'), invalid_format: 'The fact contains a character that cannot be stored' },
+  fact_key: { too_big: atMost('The key'), too_small: 'The key is empty' },
 };
 const FALLBACK: Record<string, string> = {
   fact: 'The fact is empty',
@@ -22,7 +24,8 @@ export function fieldErrors(err: z.ZodError): FieldErrors {
   const out: FieldErrors = {};
   for (const issue of err.issues) {
     const field = String(issue.path[0] ?? 'form');
-    out[field] ??= MESSAGES[field]?.[issue.code] ?? FALLBACK[field] ?? 'This value is not valid';
+    const say = MESSAGES[field]?.[issue.code];
+    out[field] ??= (typeof say === 'function' ? say(issue) : say) ?? FALLBACK[field] ?? 'This value is not valid';
   }
   return out;
 }
