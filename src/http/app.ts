@@ -55,7 +55,7 @@ export interface AppOptions {
   sse?: SseLimits;
   /** The address it listens on (default loopback): on loopback without a token the Host header is checked (browser-guard.ts). */
   host?: string;
-  /** The data dir: the admin UI keeps its session-signing secret there (admin/secret.ts). */
+  /** The data dir: the admin UI keeps its session secret there (admin/keys.ts). */
   dataDir?: string;
 }
 
@@ -126,7 +126,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const sse = createSseSessions(opts.sse);
   app.addHook('preClose', () => sse.closeAll());
   registerBrowserGuard(app, { token: opts.token, loopback: isLoopback(opts.host ?? '127.0.0.1') });
-  registerAuth(app, opts.token, {
+  const failures = registerAuth(app, opts.token, {
     failuresPerMinute: opts.authFailuresPerMinute,
     allow: (req, path) => path === '/messages' && sse.has((req.query as Record<string, string>)?.sessionId),
   });
@@ -161,7 +161,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(markdownRoutes(opts.services));
   await app.register(voicesRoutes(opts.services));
   await app.register(mcpRoutes(opts.services));
-  await app.register(adminRoutes(opts.services, { token: opts.token, health: opts.health, dataDir: opts.dataDir }));
+  await app.register(adminRoutes(opts.services, { token: opts.token, health: opts.health, dataDir: opts.dataDir, failures }));
   await app.register(sseRoutes(opts.services, sse));
   return app;
 }

@@ -5,6 +5,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isAdminPath } from './admin/paths.js';
+import { fromAnotherSite } from './browser-guard.js';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -28,29 +29,50 @@ export function bearerOf(header: string | undefined): string | undefined {
 }
 
 /**
- * Failed logins per client address in a fixed one-minute window: past `max`, that address gets 429
- * for every route but /health until the window ends — before its token is even compared, so a
- * guesser learns nothing more (issue #10 item 13). Bounded: the oldest addresses are forgotten first.
+ * The one failed-login budget of every door (issue #26 item 2): a wrong bearer, `Token` or Basic
+ * credential on any route (the API, /mcp, /admin/…, /api/graph), a wrong `?token=`, a wrong token
+ * typed into the admin login form. Per client address — the socket's (no `trustProxy`: behind a
+ * reverse proxy every client shares the proxy's). Two fixed windows: more than `perMinute` failures
+ * in a minute (`http.auth_failures_per_minute`), or more than `LONG_MAX` in ten minutes, and that
+ * address gets 429 for every route but /health until its window ends — before its token is even
+ * compared, so a guesser learns nothing more (issue #10 item 13). `perMinute` 0 turns both off.
+ * Bounded: the oldest addresses are forgotten first.
  */
-export function failedLogins(max: number, windowMs = 60_000, maxAddresses = 10_000) {
-  const seen = new Map<string, { count: number; since: number }>();
+export const LONG_MAX = 10;
+const LONG_MS = 600_000;
+export function failedLogins(perMinute: number, maxAddresses = 10_000) {
+  const seen = new Map<string, { minute: number; since: number; long: number; longSince: number }>();
   return {
-    /** Seconds until `ip` may try again, or 0. */
-    blocked(ip: string, now = Date.now()): number {
+    /** How long `ip` must wait and why, or undefined. */
+    check(ip: string, now = Date.now()): { wait: number; message: string } | undefined {
       const e = seen.get(ip);
-      if (!max || !e || now - e.since >= windowMs || e.count < max) return 0;
-      return Math.ceil((e.since + windowMs - now) / 1000);
+      if (!perMinute || !e) return undefined;
+      const retry = (until: number) => Math.max(1, Math.ceil((until - now) / 1000));
+      if (e.minute >= perMinute && now - e.since < 60_000) {
+        const wait = retry(e.since + 60_000);
+        return { wait, message: `rate limit: more than ${perMinute} failed logins per minute from this client (http.auth_failures_per_minute); retry in ${wait} s` };
+      }
+      if (e.long >= LONG_MAX && now - e.longSince < LONG_MS) {
+        const wait = retry(e.longSince + LONG_MS);
+        return { wait, message: `rate limit: ${LONG_MAX} failed logins within ten minutes from this client; retry in ${wait} s` };
+      }
+      return undefined;
     },
     fail(ip: string, now = Date.now()): void {
-      if (!max) return;
-      const e = seen.get(ip);
-      if (e && now - e.since < windowMs) return void e.count++;
-      seen.delete(ip);
-      if (seen.size >= maxAddresses) seen.delete(seen.keys().next().value!);
-      seen.set(ip, { count: 1, since: now });
+      if (!perMinute) return;
+      let e = seen.get(ip);
+      if (!e) {
+        if (seen.size >= maxAddresses) seen.delete(seen.keys().next().value!);
+        seen.set(ip, (e = { minute: 0, since: now, long: 0, longSince: now }));
+      }
+      if (now - e.since >= 60_000) (e.minute = 0), (e.since = now);
+      if (now - e.longSince >= LONG_MS) (e.long = 0), (e.longSince = now);
+      e.minute++;
+      e.long++;
     },
   };
 }
+export type FailureLimiter = ReturnType<typeof failedLogins>;
 
 /**
  * MCP clients that take only a URL (Home Assistant's MCP integration) carry the token as
@@ -65,28 +87,29 @@ function queryToken(req: FastifyRequest, path: string): string | undefined {
 
 /**
  * `opts.allow` admits a request without the token (an open MCP SSE session's own messages);
- * `opts.failuresPerMinute` limits wrong tokens per client address.
+ * `opts.failuresPerMinute` limits wrong tokens per client address. Returns that limiter, which the
+ * admin guard shares (admin/guard.ts).
  */
 export function registerAuth(
   app: FastifyInstance,
   token: string | undefined,
   opts: { failuresPerMinute?: number; allow?: (req: FastifyRequest, path: string) => boolean } = {},
-): void {
-  if (!token) return;
+): FailureLimiter {
   const failures = failedLogins(opts.failuresPerMinute ?? 0);
+  if (!token) return failures;
   app.addHook('onRequest', async (req, reply) => {
     const path = req.url.split('?')[0];
     if (path === '/health') return;
-    const wait = failures.blocked(req.ip);
-    if (wait) {
-      return reply.code(429).header('retry-after', String(wait)).send({
-        ok: false,
-        error: 'rate_limited',
-        message: `rate limit: more than ${opts.failuresPerMinute} failed logins per minute from this client (http.auth_failures_per_minute); retry in ${wait} s`,
-      });
+    if (isAdminPath(path)) return; // the admin guard checks the budget, the bearer or a session cookie (admin/guard.ts)
+    const limited = failures.check(req.ip);
+    if (limited) return reply.code(429).header('retry-after', String(limited.wait)).send({ ok: false, error: 'rate_limited', message: limited.message });
+    const fromUrl = queryToken(req, path);
+    const presented = bearerOf(req.headers.authorization) ?? fromUrl;
+    // A page elsewhere can make the household's browser load `/mcp?token=x` (an <img>); refused
+    // before it is compared or counted, so it cannot use up that address's budget (item 4).
+    if (presented !== undefined && presented === fromUrl && fromAnotherSite(req)) {
+      return reply.code(403).send({ ok: false, error: 'forbidden', message: 'token: a token in the URL is not accepted from a page of another site; send it from the MCP client itself' });
     }
-    if (isAdminPath(path)) return; // the admin guard checks the bearer or a session cookie (admin/guard.ts)
-    const presented = bearerOf(req.headers.authorization) ?? queryToken(req, path);
     if (tokenMatches(presented, token)) return;
     if (opts.allow?.(req, path)) return;
     // A wrong token counts; a request with none (a browser's /favicon.ico) is not a guess.
@@ -101,4 +124,5 @@ export function registerAuth(
     const { ok = true, status = 'ok' } = (payload ?? {}) as { ok?: boolean; status?: string };
     return { ok, status, result: status === 'ok' ? 'Hearth is up.' : `Hearth is up but ${status}; details need the token.` };
   });
+  return failures;
 }

@@ -38,9 +38,21 @@ export function registerBrowserGuard(app: FastifyInstance, opts: { token?: strin
   });
 }
 
-function fromAnotherSite(req: FastifyRequest): boolean {
+/**
+ * Whether a browser marks the request as sent by a page of another site: `Sec-Fetch-Site`
+ * (cross-site, same-site), else an `Origin` (or, without one, a `Referer`) that is not this hub.
+ * Scripts and MCP clients send none of these. Also the admin forms' and the query token's check.
+ */
+export function fromAnotherSite(req: FastifyRequest): boolean {
   const site = req.headers['sec-fetch-site'];
   if (site === 'cross-site' || site === 'same-site') return true;
-  const origin = req.headers.origin;
+  const origin = req.headers.origin ?? (req.headers.referer === undefined ? undefined : originOf(req.headers.referer));
   return origin !== undefined && origin !== `${req.protocol}://${req.headers.host}`;
 }
+const originOf = (url: string) => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'null';
+  }
+};

@@ -11,9 +11,8 @@ import { notFound } from '../../lib/errors.js';
 import { EntityName } from '../../lib/schema.js';
 import { effectiveConfidence } from '../../tiers/memory/decay.js';
 import { Category, RememberInput } from '../../tiers/memory/memory.schemas.js';
-import { tokenMatches } from '../auth.js';
+import { tokenMatches, type FailureLimiter } from '../auth.js';
 import { accessOf, grant } from './access.js';
-import type { Flash } from './flash.js';
 import { fieldErrors, plainRefusal } from './form-errors.js';
 import { backTo, sendPage } from './layout.js';
 import { goneRow, memoryRow, MEMORY_HEAD, MEMORY_HEAD_WITH_ENTITY } from './memory-view.js';
@@ -21,10 +20,15 @@ import { entityPage } from './pages/entity.js';
 import { LOGIN_CSP, loginPage } from './pages/login.js';
 import { prunePage } from './pages/prune.js';
 import { pendingFromLogin, resendPage } from './pages/resend.js';
-import { createLoginLimiter, setSessionCookie, type Sessions } from './session.js';
+import { flash, type Sessions } from './session.js';
 
 const MemoryParams = z.object({ id: z.coerce.number().int().positive() });
-const Form = z.object({ _csrf: z.string().optional(), next: z.string().max(2000).optional() });
+/**
+ * Where the browser goes back to. Checked with the rest of the form, before the action: a control
+ * character could not go into the `Location` header, and a done action must never answer an error.
+ */
+const Next = z.string().max(2000).regex(/^[^\x00-\x1f\x7f]*$/, 'must be a path of this admin UI, without control characters').optional();
+const Form = z.object({ _csrf: z.string().optional(), next: Next });
 // The forms' own fields are checked in the handler, so a mistake can be shown by its field.
 const EditForm = Form.extend({ fact: z.string().max(20_000).optional(), category: z.string().max(200).optional() });
 const AddForm = EditForm.extend({ fact_key: z.string().max(2000).optional() });
@@ -32,47 +36,43 @@ const EditFields = z.object({ fact: RememberInput.shape.fact, category: Category
 const AddFields = z.object({ fact: RememberInput.shape.fact, category: Category.default('general'), fact_key: z.string().trim().max(100).optional() });
 const resume = z.string().max(4000).optional();
 const LoginForm = z.object({
-  token: z.string().max(1000).default(''), next: z.string().max(2000).optional(),
+  token: z.string().max(1000).default(''), next: Next,
   resume_action: resume, resume_fact: resume, resume_category: resume, resume_fact_key: resume,
 });
 
 const isHtmx = (req: FastifyRequest) => req.headers['hx-request'] === 'true';
 const back = (reply: FastifyReply, next: unknown) => reply.code(303).header('location', backTo(next)).send();
 
-export function actionRoutes(app: FastifyInstance, s: Services, sessions: Sessions, flash: Flash, token: string | undefined) {
+export function actionRoutes(app: FastifyInstance, s: Services, sessions: Sessions, token: string | undefined, failures: FailureLimiter) {
   const hide = { hide: true };
-  const done = (req: FastifyRequest, reply: FastifyReply, next: unknown, message: string) => (flash.set(req, reply, message), back(reply, next));
+  const done = (req: FastifyRequest, reply: FastifyReply, next: unknown, message: string) => (flash.set(req, message), back(reply, next));
 
-  app.get('/admin/login', { schema: { ...hide, querystring: z.object({ next: z.string().max(2000).optional() }) } }, async (req, reply) => {
+  app.get('/admin/login', { schema: { ...hide, querystring: z.object({ next: Next }) } }, async (req, reply) => {
     const next = backTo((req.query as { next?: string }).next);
     if (!token || accessOf(req).via !== 'none') return back(reply, next);
     return sendPage(reply.header('content-security-policy', LOGIN_CSP), loginPage(next));
   });
 
-  const limiter = createLoginLimiter();
+  // The guard has already refused a form from another site and an address over its failed-login
+  // budget (429), before the token is compared here.
   app.post('/admin/login', { schema: { ...hide, body: LoginForm } }, async (req, reply) => {
     const body = req.body as z.infer<typeof LoginForm>;
     if (!token) return back(reply, body.next);
     const pending = pendingFromLogin(body, backTo(body.next));
     const page = (status: number, message: string) =>
       sendPage(reply.header('content-security-policy', LOGIN_CSP), loginPage(backTo(body.next), message, pending), status);
-    if (limiter.blocked(req.ip)) return page(429, 'Too many wrong tokens from this address; wait ten minutes.');
     if (!tokenMatches(body.token, token)) {
-      limiter.fail(req.ip);
+      failures.fail(req.ip);
       return page(401, 'That is not the token of this hub.');
     }
-    limiter.succeed(req.ip);
-    const session = sessions.create();
-    setSessionCookie(req, reply, session);
+    sessions.start(req, reply, true);
     if (!pending) return back(reply, body.next);
-    grant(req, { via: 'session', session });
+    grant(req, { via: 'session', csrf: () => reply.generateCsrf() });
     return sendPage(reply, resendPage(req, pending, 'login'));
   });
 
   app.post('/admin/logout', { schema: { ...hide, body: Form } }, async (req, reply) => {
-    const session = accessOf(req).session;
-    if (session) sessions.end(session);
-    setSessionCookie(req, reply, null);
+    sessions.end(req);
     return reply.code(303).header('location', '/admin/login').send();
   });
 

@@ -1,17 +1,19 @@
 /**
  * Every script and style the admin UI uses, served by the hub from npm packages and assets/admin/
- * (a Pi is often offline: no CDN, no external font). Read and gzipped once at start-up.
+ * (a Pi is often offline: no CDN, no external font), through @fastify/static. Gzipped once at
+ * start-up into a private temporary directory (`mkdtemp`, 0700, removed on close) that the plugin
+ * serves with `preCompressed`; only the names below are served.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
 
 const require = createRequire(import.meta.url);
-const JS = 'text/javascript; charset=utf-8';
-const CSS = 'text/css; charset=utf-8';
 
 /** `assets/admin/` at the package root, seen from src/http/admin (vitest) or dist/src/http/admin (built). */
 function own(file: string): string {
@@ -21,33 +23,42 @@ function own(file: string): string {
   return found;
 }
 
-const SOURCES: Record<string, [() => string, string]> = {
-  'admin.css': [() => own('admin.css'), CSS],
-  'admin.js': [() => own('admin.js'), JS],
-  'charts.js': [() => own('charts.js'), JS],
-  'stream.js': [() => own('stream.js'), JS],
-  'graph.js': [() => own('graph.js'), JS],
-  'htmx.min.js': [() => require.resolve('htmx.org/dist/htmx.min.js'), JS],
-  'uPlot.iife.min.js': [() => require.resolve('uplot/dist/uPlot.iife.min.js'), JS],
-  'uPlot.min.css': [() => require.resolve('uplot/dist/uPlot.min.css'), CSS],
-  'cytoscape.min.js': [() => require.resolve('cytoscape/dist/cytoscape.min.js'), JS],
+const SOURCES: Record<string, () => string> = {
+  'admin.css': () => own('admin.css'),
+  'admin.js': () => own('admin.js'),
+  'charts.js': () => own('charts.js'),
+  'stream.js': () => own('stream.js'),
+  'graph.js': () => own('graph.js'),
+  'htmx.min.js': () => require.resolve('htmx.org/dist/htmx.min.js'),
+  'uPlot.iife.min.js': () => require.resolve('uplot/dist/uPlot.iife.min.js'),
+  'uPlot.min.css': () => require.resolve('uplot/dist/uPlot.min.css'),
+  'cytoscape.min.js': () => require.resolve('cytoscape/dist/cytoscape.min.js'),
 };
 
-export function loadAssets() {
-  const files = new Map<string, { type: string; body: Buffer; gz: Buffer }>();
-  for (const [name, [path, type]] of Object.entries(SOURCES)) {
-    const body = readFileSync(path());
-    files.set(name, { type, body, gz: gzipSync(body, { level: 9 }) });
+export async function registerAssets(app: FastifyInstance): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-admin-assets-'));
+  try {
+    for (const [name, path] of Object.entries(SOURCES)) {
+      const body = readFileSync(path());
+      writeFileSync(join(dir, name), body, { mode: 0o600 });
+      writeFileSync(join(dir, `${name}.gz`), gzipSync(body, { level: 9 }), { mode: 0o600 });
+    }
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
   }
-  return {
-    names: () => [...files.keys()],
-    send(req: FastifyRequest, reply: FastifyReply, name: string) {
-      const f = files.get(name);
-      if (!f) return reply.code(404).type('text/plain; charset=utf-8').send('no such asset');
-      const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-      reply.type(f.type).header('cache-control', 'private, max-age=3600').header('vary', 'accept-encoding');
-      if (gzip) reply.header('content-encoding', 'gzip');
-      return reply.send(gzip ? f.gz : f.body);
+  app.addHook('onClose', async () => rmSync(dir, { recursive: true, force: true }));
+  await app.register(fastifyStatic, {
+    root: dir,
+    prefix: '/admin/assets/',
+    preCompressed: true,
+    allowedPath: (path) => Object.hasOwn(SOURCES, path.replace(/^\//, '')),
+    index: false,
+    decorateReply: false,
+    cacheControl: false,
+    setHeaders: (res) => {
+      res.setHeader('cache-control', 'private, max-age=3600');
+      res.setHeader('vary', 'accept-encoding');
     },
-  };
+  });
 }

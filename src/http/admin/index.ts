@@ -10,12 +10,11 @@ import { fromStorageError, isHubError } from '../../lib/errors.js';
 import { describeIssues } from '../../lib/validation.js';
 import { Granularity, MetricName } from '../../tiers/timeseries/timeseries.schemas.js';
 import { actionRoutes } from './actions.js';
-import { loadAssets } from './assets.js';
-import { CSP, registerGuard } from './guard.js';
+import { registerAssets } from './assets.js';
+import { CSP, refuseStale, registerGuard } from './guard.js';
 import { html } from './html.js';
 import { backTo, page, sendPage } from './layout.js';
-import { createFlash } from './flash.js';
-import { loadAdminKeys } from './secret.js';
+import { loadAdminKeys } from './keys.js';
 import { dashboardPage } from './pages/dashboard.js';
 import { entitiesPage, EntitiesQuery } from './pages/entities.js';
 import { EntityParams, EntityQuery, entityPage } from './pages/entity.js';
@@ -23,7 +22,8 @@ import { graphApi, graphPage, GraphQuery, typesOf } from './pages/graph.js';
 import { prunePage } from './pages/prune.js';
 import { readingsPage, StreamQuery } from './pages/readings.js';
 import { createRateMeter } from './rate.js';
-import { createSessions } from './session.js';
+import { createSessions, registerSessionPlugins } from './session.js';
+import { failedLogins, type FailureLimiter } from '../auth.js';
 import { createReadingStream } from './stream.js';
 import type { PreparedReading, WriteResult } from '../../tiers/timeseries/readings.repo.js';
 
@@ -31,8 +31,10 @@ export interface AdminOptions {
   token?: string;
   /** The hub's extra /health info (MQTT broker and bridge). */
   health?: () => Record<string, unknown>;
-  /** Where the signing secret of sessions lives (secret.ts); without it sessions end with the process. */
+  /** Where the secret of sessions lives (keys.ts); without it sessions end with the process. */
   dataDir?: string;
+  /** The failed-login budget the API's doors share (auth.ts); wrong tokens here count against it. */
+  failures?: FailureLimiter;
 }
 
 const SSE_HEADERS = { 'content-security-policy': CSP, 'cache-control': 'private, no-store', 'x-content-type-options': 'nosniff' };
@@ -52,14 +54,12 @@ const inPlaceMessage = (status: number) =>
     : status < 500 ? 'The hub did not accept that. Reload the page and try again.' : 'Something went wrong in the hub (see its log); nothing may have changed. Reload the page.';
 
 export const adminRoutes = (s: Services, opts: AdminOptions = {}): FastifyPluginAsync => async (app: FastifyInstance) => {
-  const keys = loadAdminKeys(opts.dataDir);
-  if (keys.warning) app.log.warn(keys.warning);
   const now = () => s.clock.now();
+  const keys = loadAdminKeys(opts.dataDir, opts.token, now);
+  if (keys.warning) app.log.warn(keys.warning);
   const sessions = createSessions(keys, now);
-  const flash = createFlash(keys, now);
   const rate = createRateMeter();
   const stream = createReadingStream(SSE_HEADERS);
-  const assets = loadAssets();
   const off = s.events.on('readings_committed', (p) => {
     const { items, results } = p as { items: PreparedReading[]; results: WriteResult[] };
     let stored = 0;
@@ -70,14 +70,13 @@ export const adminRoutes = (s: Services, opts: AdminOptions = {}): FastifyPlugin
   app.addHook('preClose', async () => stream.close());
   app.addHook('onClose', async () => off());
 
-  // Forms post urlencoded; only these routes parse it.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) =>
-    done(null, Object.fromEntries(new URLSearchParams(body as string))),
-  );
-  registerGuard(app, sessions, flash, opts.token);
+  // Cookies, sessions, CSRF and form bodies for these routes only (session.ts).
+  await registerSessionPlugins(app, keys);
+  registerGuard(app, sessions, opts.token, opts.failures ?? failedLogins(0));
 
   app.setErrorHandler((raw: FastifyError, req, reply: FastifyReply) => {
     const err = (fromStorageError(raw) ?? raw) as FastifyError;
+    if (err.code?.startsWith('FST_CSRF_')) return refuseStale(req, reply);
     let status = 500;
     let message = 'internal error; see the hub log';
     if (isHubError(err)) (status = err.status), (message = err.message);
@@ -113,14 +112,12 @@ export const adminRoutes = (s: Services, opts: AdminOptions = {}): FastifyPlugin
     stream.open(req, reply, { entity: q.entity || undefined, metric: q.metric || undefined });
   });
   app.get('/admin/prune', { schema: hide }, async (req, reply) => sendPage(reply, prunePage(req, s, s.prune({ dry_run: true }, 'admin'))));
-  app.get('/admin/assets/:file', { schema: { ...hide, params: z.object({ file: z.string().max(100) }) } }, async (req, reply) =>
-    assets.send(req, reply, (req.params as { file: string }).file),
-  );
+  await registerAssets(app);
   app.get('/graph', { schema: { ...hide, querystring: GraphQuery } }, async (req, reply) => sendPage(reply, graphPage(req, s, typesOf(req.query as z.infer<typeof GraphQuery>))));
   app.get('/api/graph', { schema: { tags: ['admin'], summary: 'Entity graph {nodes, edges}, optionally of some types (?type=person,room)', querystring: GraphQuery } }, async (req) =>
     graphApi(s, typesOf(req.query as z.infer<typeof GraphQuery>)),
   );
-  actionRoutes(app, s, sessions, flash, opts.token);
+  actionRoutes(app, s, sessions, opts.token, opts.failures ?? failedLogins(0));
   app.all('/admin/*', { schema: hide }, async (req, reply) =>
     sendPage(reply, page(req, { title: 'Not found' }, html`<p>No page at ${req.url.split('?')[0]}.</p><p><a href="/admin/">Dashboard</a></p>`), 404),
   );

@@ -79,5 +79,6 @@ export function table(head: string[], rows: Html[], empty: string): Html {
 
 /** `next` for a redirect after a form: only a path of this UI. */
 export function backTo(next: unknown, fallback = '/admin/'): string {
-  return typeof next === 'string' && /^\/(admin(\/|\?|$)|graph(\?|$))/.test(next) ? next : fallback;
+  // Printable ASCII only (a browser's own links are percent-encoded): it goes into a Location header.
+  return typeof next === 'string' && /^\/(admin(\/|\?|$)|graph(\?|$))[\x21-\x7e]*$/.test(next) ? next : fallback;
 }

@@ -1,69 +1,106 @@
 /**
- * Browser sessions for the admin UI. Logging in with the API token gives an HttpOnly,
- * SameSite=Strict cookie `<id>.<expires>.<mac>`: an HMAC under the secret in the data dir
- * (secret.ts), so the hub keeps no session table and a restart logs nobody out. Each session's
- * CSRF token is an HMAC of its id, checked the same way. *Log out* puts the id on the ended list.
+ * Browser sessions for the admin UI, on fastify's maintained plugins, registered on the admin routes
+ * only (the JSON API never sees a cookie):
+ *
+ * - @fastify/secure-session seals the login into an HttpOnly, SameSite=Strict cookie
+ *   (`hearth_session`, XSalsa20-Poly1305 under keys.ts's key bound to the token): the hub keeps no
+ *   session table and a restart logs nobody out. A second sealed cookie (`hearth_flash`) carries the
+ *   one-minute "Saved: …" message, so no link can make the UI say something the hub did not.
+ * - @fastify/csrf-protection keeps each session's CSRF secret inside that cookie.
+ * - @fastify/formbody parses the forms.
+ *
+ * Kept here: the 12-hour limit by the hub's clock (the plugin's own `expiry` counts from the last
+ * change) and *Log out*'s ended list (keys.ts).
  */
 import { randomBytes } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { tokenMatches } from '../auth.js';
-import type { AdminKeys } from './secret.js';
+import cookie from '@fastify/cookie';
+import csrf from '@fastify/csrf-protection';
+import formbody from '@fastify/formbody';
+import secureSession, { type Session } from '@fastify/secure-session';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AdminKeys } from './keys.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    flash: Session;
+  }
+}
+declare module '@fastify/secure-session' {
+  interface SessionData {
+    /** issued at, expires (epoch seconds by the hub's clock), id (logins only, for *Log out*) */
+    iat: number;
+    exp: number;
+    sid: string;
+    /** the flash cookie's message */
+    text: string;
+  }
+}
 
 export const COOKIE = 'hearth_session';
+export const FLASH_COOKIE = 'hearth_flash';
 const TTL_S = 12 * 3600;
+const FLASH_TTL_S = 60;
+const FLASH_MAX_CHARS = 300;
 
-export interface Session {
-  id: string;
-  csrf: string;
-  expires: number;
-  /** The cookie value. */
-  token: string;
+// secure-session writes `<base64>;<base64>`; as base64url joined by a dot the cookie needs no
+// percent-encoding (Node's base64 decoder reads both alphabets, so decoding only restores the `;`).
+const encode = (v: string) => v.replace(/\+/g, '-').replace(/\//g, '_').replace(/=/g, '').replace(';', '.');
+const decode = (v: string) => (/^[\w-]+\.[\w-]+$/.test(v) ? v.replace('.', ';') : v);
+
+export async function registerSessionPlugins(app: FastifyInstance, keys: AdminKeys): Promise<void> {
+  const flags = { path: '/', httpOnly: true, sameSite: 'strict', secure: 'auto' } as const;
+  await app.register(cookie, { parseOptions: { encode, decode } as object });
+  await app.register(secureSession, [
+    { sessionName: 'session', cookieName: COOKIE, key: keys.session, expiry: TTL_S, cookie: { ...flags, maxAge: TTL_S } },
+    { sessionName: 'flash', cookieName: FLASH_COOKIE, key: keys.flash, expiry: FLASH_TTL_S, cookie: { ...flags, maxAge: FLASH_TTL_S } },
+  ]);
+  await app.register(csrf, { sessionPlugin: '@fastify/secure-session', logLevel: 'info' });
+  // Last value wins, as the forms' schemas expect one string per field.
+  await app.register(formbody, { bodyLimit: 64 * 1024, parser: (body: string) => Object.fromEntries(new URLSearchParams(body)) });
 }
 
-export function parseCookies(header: string | undefined): Record<string, string> {
-  const out: Record<string, string> = Object.create(null);
-  for (const part of (header ?? '').split(';')) {
-    const i = part.indexOf('=');
-    if (i > 0) out[part.slice(0, i).trim()] = part.slice(i + 1).trim();
-  }
-  return out;
-}
-
-export function createSessions(keys: AdminKeys, now: () => number = () => Date.now() / 1000) {
-  const make = (id: string, expires: number): Session => ({ id, expires, csrf: keys.mac('csrf', id), token: keys.seal('session', id, expires) });
+export function createSessions(keys: AdminKeys, now: () => number) {
   return {
-    create: (): Session => make(randomBytes(18).toString('base64url'), Math.floor(now()) + TTL_S),
-    /** The live session a request's cookie names, if its signature holds and it has not ended. */
-    of(req: FastifyRequest): Session | undefined {
-      const s = keys.unseal('session', parseCookies(req.headers.cookie)[COOKIE] ?? '', now());
-      return s && !keys.isRevoked(s.value) ? make(s.value, s.expires) : undefined;
+    /**
+     * Whether the request's session is live: within its 12 hours by the hub's clock and not ended.
+     * A dead one is emptied, so its CSRF secret cannot be used again.
+     */
+    live(req: FastifyRequest): boolean {
+      const s = req.session;
+      const exp = s.get('exp');
+      if (typeof exp !== 'number') return false;
+      if (exp >= now() && !keys.isEnded(s.get('sid'), Number(s.get('iat')))) return true;
+      s.regenerate();
+      return false;
     },
-    end(s: Session): void {
-      keys.revoke(s.id, s.expires, now());
+    /** A new session (a login, or an open hub's first form) with its CSRF secret; the cookie goes with the reply. */
+    start(req: FastifyRequest, reply: FastifyReply, withId: boolean): void {
+      const s = req.session;
+      s.regenerate();
+      const t = now();
+      s.set('iat', t);
+      s.set('exp', Math.floor(t) + TTL_S);
+      if (withId) s.set('sid', randomBytes(18).toString('base64url'));
+      reply.generateCsrf(); // the secret rides in the login's own cookie, before any page is shown
+    },
+    end(req: FastifyRequest): void {
+      const sid = req.session.get('sid');
+      if (typeof sid === 'string') keys.end(sid, Number(req.session.get('exp')), now());
+      req.session.delete();
     },
   };
 }
 export type Sessions = ReturnType<typeof createSessions>;
 
-export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, s: Session | null): void {
-  const secure = req.protocol === 'https' ? '; Secure' : '';
-  const value = s ? `${s.token}; Max-Age=${TTL_S}` : '; Max-Age=0'; // only ever set for a session created now
-  reply.header('set-cookie', `${COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict${secure}`);
-}
-
-/** Constant-time CSRF check of a form's `_csrf` field against the session's token. */
-export const csrfMatches = (s: Session, given: unknown) => typeof given === 'string' && tokenMatches(given, s.csrf);
-
-/** Failed logins per client address: after `max` failures within `windowS` the address waits out the window. */
-export function createLoginLimiter(now: () => number = () => Date.now() / 1000, max = 10, windowS = 600) {
-  const failures = new Map<string, number[]>();
-  const recent = (ip: string) => (failures.get(ip) ?? []).filter((t) => t > now() - windowS);
-  return {
-    blocked: (ip: string) => recent(ip).length >= max,
-    fail(ip: string): void {
-      if (failures.size > 10_000) failures.clear(); // bounded: a flood of addresses forgets, never grows
-      failures.set(ip, [...recent(ip), now()]);
-    },
-    succeed: (ip: string) => void failures.delete(ip),
-  };
-}
+export const flash = {
+  set(req: FastifyRequest, text: string): void {
+    req.flash.set('text', text.length > FLASH_MAX_CHARS ? `${text.slice(0, FLASH_MAX_CHARS - 1)}…` : text);
+  },
+  /** The message a request carries, if genuine and fresh; clears the cookie either way. */
+  take(req: FastifyRequest): string | undefined {
+    if (req.cookies[FLASH_COOKIE] === undefined) return undefined;
+    const text = req.flash.get('text');
+    req.flash.delete();
+    return typeof text === 'string' ? text : undefined;
+  },
+};
