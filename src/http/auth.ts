@@ -62,8 +62,9 @@ export function failedLogins(perMinute: number, maxAddresses = 10_000) {
       if (!perMinute) return;
       let e = seen.get(ip);
       if (!e) {
-        if (seen.size >= maxAddresses) seen.delete(seen.keys().next().value!);
-        seen.set(ip, (e = { minute: 0, since: now, long: 0, longSince: now }));
+        if (seen.size >= maxAddresses) seen.delete(seen.keys().next().value as string);
+        e = { minute: 0, since: now, long: 0, longSince: now };
+        seen.set(ip, e);
       }
       if (now - e.since >= 60_000) (e.minute = 0), (e.since = now);
       if (now - e.longSince >= LONG_MS) (e.long = 0), (e.longSince = now);

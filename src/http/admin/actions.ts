@@ -27,7 +27,7 @@ const MemoryParams = z.object({ id: z.coerce.number().int().positive() });
  * Where the browser goes back to. Checked with the rest of the form, before the action: a control
  * character could not go into the `Location` header, and a done action must never answer an error.
  */
-const Next = z.string().max(2000).regex(/^[^\x00-\x1f\x7f]*$/, 'must not contain control characters (a line break, a carriage return)').optional();
+const Next = z.string().max(2000).regex(/^\P{Cc}*$/u, 'must not contain control characters (a line break, a carriage return)').optional();
 const Form = z.object({ _csrf: z.string().optional(), next: Next });
 // The forms' own fields are checked in the handler, so a mistake can be shown by its field.
 const EditForm = Form.extend({ fact: z.string().max(20_000).optional(), category: z.string().max(200).optional() });

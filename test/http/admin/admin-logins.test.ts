@@ -9,7 +9,9 @@ import { buildTestHub, tempDir, type TestHub } from '../../helpers/hub.js';
 import { csrfIn, form, login, TOKEN } from './helpers.js';
 
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 async function withHub<T>(dir: string, token: string | null, fn: (hub: TestHub) => Promise<T>): Promise<T> {
   const hub = await buildTestHub({ dir, config: token ? { http: { token } } : {} });
