@@ -4,6 +4,7 @@ import { copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkS
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { FIXTURE } from '../io/fixture.js';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { buildTestHub, tempDir } from '../helpers/hub.js';
 
@@ -86,4 +87,19 @@ describe('hearth import / export-markdown / import-markdown', () => {
       expect(h.db.prepare("SELECT fact FROM memories WHERE fact_key = 'bedroom_temp' AND status = 'active'").all()).toEqual([{ fact: 'Brian keeps the bedroom at 66°F at night' }]);
     });
   }, 120_000);
+
+  it('import memory-mcp reports bad rows one line each (table, source id, reason), no stack, and imports the rest', async () => {
+    const dir = tempDir();
+    const env = { PATH: process.env.PATH ?? '', HEARTH_DATA_DIR: join(dir, 'data'), HEARTH_MQTT_MODE: 'off', MEMORY_AI_PROVIDER: 'local', HEARTH_TZ: 'UTC' };
+    copyFileSync(FIXTURE, join(dir, 'bad.db'));
+    const src = new Database(join(dir, 'bad.db'));
+    src.prepare("INSERT INTO entities (id, name, type, meta, created, updated) VALUES (100, ?, 'person', '{}', 1764465000, 1764465000)").run('n'.repeat(5000));
+    src.prepare("INSERT INTO memories (id, entity_id, fact, category, confidence, source, created, updated, source_trust) VALUES (200, 1, ?, 'general', 1, 'api', 1764465000, 1764465000, 5)").run('f'.repeat(1_200_000));
+    src.close();
+    const out = await run(process.execPath, [CLI, 'import', 'memory-mcp', 'bad.db'], { cwd: dir, env });
+    expect(out.stdout).toContain('Imported 2166 rows');
+    expect(out.stdout).toContain('2 rows skipped, one line each (table, source id, reason):');
+    expect(out.stdout).toMatch(/\n {2}entities 100: name: [^\n]*200[^\n]*\n {2}memories 200: fact: [^\n]*4000/);
+    expect(out.stderr).not.toMatch(/SqliteError|\n\s+at /);
+  }, 60_000);
 });
