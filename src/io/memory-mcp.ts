@@ -27,6 +27,8 @@ import type { AuditRepo } from '../tiers/audit/audit.repo.js';
 import type { EntitiesRepo } from '../tiers/entities/entities.repo.js';
 import type { MemoryService } from '../tiers/memory/memory.service.js';
 import type { RelationsService } from '../tiers/memory/relations.service.js';
+import type { ScheduleService } from '../tiers/schedule/schedule.service.js';
+import type { TimeseriesService } from '../tiers/timeseries/timeseries.service.js';
 import type { Row } from './memory-mcp/rows.js';
 import { copyTables, MCP_TABLES, type McpTable } from './memory-mcp/tables.js';
 
@@ -42,6 +44,8 @@ export interface ImporterDeps {
   entities: EntitiesRepo;
   memory: MemoryService;
   relations: RelationsService;
+  timeseries: TimeseriesService;
+  schedule: ScheduleService;
   /** Rolls up new readings (services.rollups.run). */
   rollup: () => unknown;
 }
@@ -73,9 +77,11 @@ export function createMemoryMcpImporter(deps: ImporterDeps) {
   const mapPut = db.prepare('INSERT INTO import_map (source, tbl, src_id, dst_id) VALUES (?, ?, ?, ?)');
   const anyOf = db.prepare('SELECT 1 FROM import_map WHERE source = ? LIMIT 1');
   // Built once: better-sqlite3 prepares a transaction's statements when the wrapper is made.
+  // A refused row rolls its savepoint back (Skip), so whatever it wrote before the refusal is gone too.
   const inSavepoint = db.transaction((write: (r: Row) => number | string, r: Row, key: string, table: McpTable) => {
     const id = write(r);
-    if (typeof id !== 'string') mapPut.run(key, table, r.id, id);
+    if (typeof id === 'string') throw new Skip(id);
+    mapPut.run(key, table, r.id, id);
     return id;
   });
 
@@ -112,7 +118,9 @@ export function createMemoryMcpImporter(deps: ImporterDeps) {
         try {
           out = inSavepoint(write, r, key, table);
         } catch (e) {
-          if (e instanceof HubError) out = e.message;
+          // The tiers' caches (series and entity ids) may hold what the savepoint just rolled back.
+          if (!(e instanceof Skip)) deps.timeseries.repo.invalidate();
+          if (e instanceof Skip || e instanceof HubError) out = e.message;
           else if ((e as Error).name === 'SqliteError') out = `not stored (${(e as Error).message})`;
           else throw e;
         }
@@ -121,6 +129,7 @@ export function createMemoryMcpImporter(deps: ImporterDeps) {
           continue;
         }
         ids.get(table)!.set(r.id, out);
+        if (table === 'readings') deps.timeseries.repo.commit(); // keeps the caches' undo log short; a failed run invalidates them
         c.imported++;
       }
     };
@@ -148,6 +157,7 @@ export function createMemoryMcpImporter(deps: ImporterDeps) {
           // One transaction: an import that stops half-way (disk full, a damaged source) leaves nothing.
           // A dry run writes every row exactly as a real one would, then rolls it all back.
           out = db.transaction(() => {
+            deps.timeseries.repo.begin(); // drops cached ids another process may have made stale
             const r = copy(src);
             if (dryRun) throw new DryRun(r);
             const imported = Object.fromEntries(Object.entries(r.counts).filter(([, c]) => c.imported).map(([t, c]) => [t, c.imported]));
@@ -155,6 +165,7 @@ export function createMemoryMcpImporter(deps: ImporterDeps) {
             return r;
           })();
         } catch (e) {
+          deps.timeseries.repo.invalidate(); // a rolled-back run leaves no ids behind in the caches
           if (e instanceof DryRun) out = e.result;
           else if (e instanceof HubError) throw e;
           else throw unavailable(`import memory-mcp: stopped at an error and imported nothing (${(e as Error).message.split('\n')[0]}); fix it and run it again`);
@@ -182,6 +193,9 @@ export function createMemoryMcpImporter(deps: ImporterDeps) {
   };
 }
 export type MemoryMcpImporter = ReturnType<typeof createMemoryMcpImporter>;
+
+/** Thrown out of a row's savepoint with the reason it is skipped, rolling back what it wrote. */
+class Skip extends Error {}
 
 /** Thrown out of a dry run's transaction: every row was written only to be checked, then rolled back. */
 class DryRun extends Error {

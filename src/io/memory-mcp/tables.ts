@@ -1,8 +1,10 @@
 /**
- * How each checked memory-mcp row is written. Entities, memories and relations go through their
- * tier's own writers (`entities.ensure`, `memory.repo.insert`, `relations.relate`, each with a narrow
- * `kept` option for the original times); the other tiers' rows are still inserted here, after the
- * same door schema checked them (rows.ts). See docs/import-memory-mcp.md for every mapping.
+ * How each checked memory-mcp row is written. Entities, memories, relations, readings and schedule
+ * events go through their tier's own writers (`entities.ensure`, `memory.repo.insert`,
+ * `relations.relate`, `timeseries.repo.write`, `schedule.schedule`, with a narrow `kept` option for the
+ * original times where the tier stamps `now`); sessions, working memory, intentions, sightings and
+ * promoted patterns are still inserted here, after the same door schema checked them (rows.ts).
+ * See docs/import-memory-mcp.md for every mapping.
  */
 import type Database from 'better-sqlite3';
 import type { Db } from '../../db/open.js';
@@ -13,6 +15,8 @@ import type { RelationsService } from '../../tiers/memory/relations.service.js';
 import { indexText, terms } from '../../tiers/memory/text-match.js';
 import { toEpoch } from '../../lib/schema.js';
 import { triggerTerms } from '../../tiers/prospective/trigger-match.js';
+import type { ScheduleService } from '../../tiers/schedule/schedule.service.js';
+import type { TimeseriesService } from '../../tiers/timeseries/timeseries.service.js';
 import * as rows from './rows.js';
 import type { Row } from './rows.js';
 
@@ -22,7 +26,10 @@ export const MCP_TABLES = [
 ] as const;
 export type McpTable = (typeof MCP_TABLES)[number];
 
-export interface TableDeps { db: Db; clock: Clock; entities: EntitiesRepo; memory: MemoryService; relations: RelationsService }
+export interface TableDeps {
+  db: Db; clock: Clock; entities: EntitiesRepo; memory: MemoryService; relations: RelationsService;
+  timeseries: TimeseriesService; schedule: ScheduleService;
+}
 /** Runs `write` for each source row not imported yet: it returns the new id, or why the row is skipped. */
 export type Each = (table: McpTable, rows: Iterable<Row>, write: (r: Row) => number | string) => void;
 /** The Hearth id a source row became (this run or an earlier one). */
@@ -85,16 +92,14 @@ export function copyTables(deps: TableDeps, src: { rows: (t: string) => Row[]; s
     return relations.relate(c.data.input, 'import', { created: ts(k.created), valid_from: ts(k.valid_from), valid_until: k.valid_until == null ? null : ts(k.valid_until) }).id;
   });
 
-  copyReadings(db, src.stream('readings'), each, (id) => nameOf('entities', id), map);
+  copyReadings(deps.timeseries, src.stream('readings'), each, (id) => nameOf('entities', id));
 
   each('schedule_events', src.rows('schedule_events'), (r) => {
     const name = nameOf('entities', r.entity_id);
     if (!name) return 'its entity was not imported';
     const c = rows.scheduleEvent(r, name);
     if (!c.ok) return problem(c);
-    const s = c.data.input;
-    return Number(P('INSERT INTO schedule_events (entity_id, title, start_ts, end_ts, recurrence, meta, created) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(map('entities', r.entity_id), s.title, ts(s.start_ts), s.end_ts === undefined ? null : ts(s.end_ts), s.recurrence ?? null, JSON.stringify(s.meta ?? {}), ts(c.data.kept.created)).lastInsertRowid);
+    return deps.schedule.schedule(c.data.input, 'import', { created: ts(c.data.kept.created) }).id;
   });
 
   // Sessions arrive open so their turns can be appended (a trigger refuses turns of closed ones), then close.
@@ -184,33 +189,31 @@ export function copyTables(deps: TableDeps, src: { rows: (t: string) => Row[]; s
   return { memRows };
 }
 
-/** Readings go into Hearth's series layout; a composite's parts point at their parent. */
-function copyReadings(db: Db, source: Iterable<Row>, each: Each, nameOf: (id: unknown) => string | undefined, map: MapId) {
-  const findSeries = db.prepare('SELECT id, value_type FROM series WHERE entity_id = ? AND metric = ?');
-  const insertSeries = db.prepare('INSERT INTO series (entity_id, metric, unit, value_type, created) VALUES (?, ?, ?, ?, ?)');
-  const findSource = db.prepare('SELECT id FROM sources WHERE name = ?');
-  const insertSource = db.prepare('INSERT INTO sources (name) VALUES (?)');
-  const insert = db.prepare('INSERT INTO readings (series_id, ts_ms, value_num, value_cat, value_json, source_id, parent_id) VALUES (?, ?, ?, ?, ?, ?, ?)');
-  const parents = new Map<string, { metric: string; id: number }>();
+/**
+ * Readings through the time-series tier's own writer (`timeseries.repo.write`: series, sources, the
+ * series index, a composite's parts), the same one every door's readings take. memory-mcp stored a
+ * composite's parts as rows of their own after the parent; Hearth's writer makes them from the
+ * parent, so a part row maps to the part the parent made.
+ */
+function copyReadings(timeseries: TimeseriesService, source: Iterable<Row>, each: Each, nameOf: (id: unknown) => string | undefined) {
+  const parents = new Map<string, { metric: string; children: Map<string, number> }>();
   each('readings', source, (r) => {
     const name = nameOf(r.entity_id);
     if (!name) return 'its entity was not imported';
     const c = rows.reading(r, name);
     if (!c.ok) return c.problem;
-    const e = map('entities', r.entity_id)!;
-    const { type, value, metric, unit } = c.data;
-    const at = ts(c.data.ts!);
-    let s = findSeries.get(e, metric) as { id: number; value_type: string } | undefined;
-    s ??= { id: Number(insertSeries.run(e, metric, unit ?? null, type, at).lastInsertRowid), value_type: type };
-    if (s.value_type !== type) return `value: ${metric} is ${s.value_type} in Hearth, ${type} in the source`;
-    const sourceId = r.source ? ((findSource.get(String(r.source)) as { id: number } | undefined)?.id ?? Number(insertSource.run(String(r.source)).lastInsertRowid)) : null;
-    const ms = Math.round(at * 1000);
-    const key = `${e}\u0000${ms}`;
-    const parent = type !== 'composite' && metric.startsWith(`${parents.get(key)?.metric}.`) ? parents.get(key)!.id : null;
-    const id = Number(insert.run(s.id, ms, type === 'numeric' ? value : null, type === 'categorical' ? value : null,
-      type === 'composite' ? JSON.stringify(value) : null, sourceId, parent).lastInsertRowid);
-    if (type === 'composite') parents.set(key, { metric, id });
-    return id;
+    const { value, metric, unit } = c.data;
+    const ms = Math.round(ts(c.data.ts!) * 1000);
+    const key = `${name}\u0000${ms}`;
+    const parent = parents.get(key);
+    if (parent && metric.startsWith(`${parent.metric}.`)) {
+      const part = parent.children.get(metric);
+      return part ?? `value: not a part of the ${parent.metric} reading it follows`;
+    }
+    const w = timeseries.repo.write({ entity_name: name, metric, value: value as never, unit, source: c.data.source ?? 'memory-mcp', ts_ms: ms });
+    if (!w.ok) return 'not stored';
+    if (w.value_type === 'composite') parents.set(key, { metric, children: new Map(w.children.map((ch) => [ch.metric, ch.id])) });
+    return w.id;
   });
 }
 export type { Database };
