@@ -6,7 +6,6 @@
  * promoted patterns are still inserted here, after the same door schema checked them (rows.ts).
  * See docs/import-memory-mcp.md for every mapping.
  */
-import type Database from 'better-sqlite3';
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
 import type { EntitiesRepo } from '../../tiers/entities/entities.repo.js';
@@ -216,4 +215,3 @@ function copyReadings(timeseries: TimeseriesService, source: Iterable<Row>, each
     return w.id;
   });
 }
-export type { Database };
