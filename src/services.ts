@@ -146,7 +146,7 @@ export function createServices(deps: ServiceDeps) {
     return { result: `${verb} ${plural(r.deleted, 'raw reading')} older than ${plural(config.timeseries.retention_days, 'day')}; rollups kept`, dry_run: input.dry_run, ...r };
   }
 
-  const memoryMcpImport = createMemoryMcpImporter({ db, audit, memory, rollup: () => rollups.run() });
+  const memoryMcpImport = createMemoryMcpImporter({ db, clock, audit, entities, memory, relations, timeseries, schedule, rollup: () => rollups.run() });
 
   const markdown = createMarkdownSync({ db, clock, entities, memory, relations, audit });
 

@@ -1,6 +1,7 @@
 /** Data in and out: `import memory-mcp <db>`, `export-markdown <dir>`, `import-markdown <dir>`. */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { invalid } from '../lib/errors.js';
 import { createHub } from '../main.js';
 import type { CommandContext } from './context.js';
@@ -31,26 +32,54 @@ export async function importCommand(ctx: CommandContext): Promise<number> {
   return withHub(ctx, (hub) => hub.services.memoryMcpImport.run(path, { dryRun: Boolean(ctx.flags['dry-run']) }), true);
 }
 
-/** `hearth export-markdown <dir>`: one .md per entity; names are sanitised, so every file lands inside dir. */
+/**
+ * Writes `name` directly inside `root` (a realpath) without following any link: the content goes to a
+ * new temp file in the vault (O_EXCL|O_NOFOLLOW: never an existing file or link), which is then
+ * renamed over the note — rename(2) replaces a symlink itself, never the file it points to — so a
+ * link planted in a shared vault cannot make the export overwrite a file outside it.
+ */
+function writeInside(root: string, name: string, content: string): void {
+  const target = join(root, name);
+  if (dirname(target) !== root || basename(target) !== name) throw invalid(`export-markdown: refusing to write outside ${root}: ${name}`);
+  const tmp = join(root, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
+  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
+  try {
+    writeSync(fd, content);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(tmp, target);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+/**
+ * `hearth export-markdown <dir>`: one .md per entity; names are sanitised, so every file lands inside
+ * dir. Notes it wrote earlier for entities forgotten since are deleted (SECURITY.md "Markdown sync").
+ */
 export async function exportMarkdownCommand(ctx: CommandContext): Promise<number> {
   const [dir] = ctx.args;
   const example = 'give a directory (created if missing), e.g. hearth export-markdown ~/vault/Hearth';
   if (!dir) throw invalid(`export-markdown: ${example}`);
   writableDir('export-markdown', dir, example);
   return withHub(ctx, async (hub) => {
-    const root = resolve(dir);
-    fileStep('export-markdown', 'write', () => mkdirSync(root, { recursive: true, mode: 0o700 }));
+    fileStep('export-markdown', 'write', () => mkdirSync(resolve(dir), { recursive: true, mode: 0o700 }));
+    const root = fileStep('export-markdown', 'read', () => realpathSync(resolve(dir)));
     const files = hub.services.markdown.exportAll();
-    for (const f of files) {
-      const target = resolve(root, f.path);
-      if (dirname(target) !== root) throw invalid(`export-markdown: refusing to write outside ${root}: ${f.path}`);
-      fileStep('export-markdown', 'write', () => writeFileSync(target, f.content, { mode: 0o600 }));
-    }
-    return { result: `Exported ${files.length} entities to ${root}`, dir: root, files: files.map((f) => f.path) };
+    for (const f of files) fileStep('export-markdown', 'write', () => writeInside(root, f.path, f.content));
+    const written = new Set(files.map((f) => f.path));
+    const notes = fileStep('export-markdown', 'read', () => markdownFiles(root)).filter((n) => !written.has(n.path));
+    const removed = hub.services.markdown.forgottenNotes(notes);
+    for (const p of removed) fileStep('export-markdown', 'write', () => unlinkSync(join(root, p)));
+    const gone = removed.length ? `; removed ${removed.length} notes of forgotten entities (${removed.join(', ')})` : '';
+    return { result: `Exported ${files.length} entities to ${root}${gone}`, dir: root, files: files.map((f) => f.path), removed };
   });
 }
 
-/** `.md` files under dir, skipping hidden folders such as Obsidian's `.obsidian/`. */
+/** `.md` files under dir, skipping hidden folders such as Obsidian's `.obsidian/`; links are not followed (a Dirent of a link is neither). */
 function markdownFiles(dir: string, out: { path: string; content: string }[] = [], rel = ''): { path: string; content: string }[] {
   for (const d of readdirSync(join(dir, rel), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     if (d.name.startsWith('.')) continue;

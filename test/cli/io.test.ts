@@ -1,15 +1,15 @@
 /** The CLI doors of issue 15, run as a person would: the built `hearth` binary in a temp data dir. */
 import { execFile } from 'node:child_process';
-import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { FIXTURE } from '../io/fixture.js';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/hub.js';
+import { buildTestHub, tempDir } from '../helpers/hub.js';
 
 const run = promisify(execFile);
 const CLI = join(process.cwd(), 'dist/src/cli.js');
-const FIXTURE = fileURLToPath(new URL('../../../shared/fixtures/memory-mcp/household.db', import.meta.url));
 
 describe('hearth import / export-markdown / import-markdown', () => {
   it('imports the fixture (dry run first, then for real, then 0), exports notes and reads an edit back', async () => {
@@ -37,4 +37,69 @@ describe('hearth import / export-markdown / import-markdown', () => {
 
     await expect(hearth('import', 'mem0', 'x.db')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('unknown source "mem0"') });
   }, 120_000);
+
+  it('export-markdown never follows a link out of the vault, removes only its own notes of forgotten entities; import-markdown reports stale notes', async () => {
+    const dir = tempDir();
+    const env = { PATH: process.env.PATH ?? '', HEARTH_DATA_DIR: join(dir, 'data'), HEARTH_MQTT_MODE: 'off', MEMORY_AI_PROVIDER: 'local', HEARTH_TZ: 'UTC' };
+    const hearth = (...args: string[]) => run(process.execPath, [CLI, ...args], { cwd: dir, env });
+    const inHub = async (fn: (h: Awaited<ReturnType<typeof buildTestHub>>) => Promise<unknown>) => {
+      const h = await buildTestHub({ dir });
+      try {
+        await fn(h);
+      } finally {
+        await h.close();
+      }
+    };
+    await inHub(async (h) => {
+      await h.services.memory.remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 68°F at night', category: 'preference', confidence: 1, source: 'manual', entity_type: 'person', fact_key: 'bedroom_temp' });
+      await h.services.memory.remember({ entity_name: 'door code', fact: 'The back door code is 4711', category: 'general', confidence: 1, source: 'manual', entity_type: 'object' });
+    });
+    // A link planted in the vault where the export writes Brian.md, pointing at a file outside it.
+    const vault = join(dir, 'vault');
+    mkdirSync(vault);
+    writeFileSync(join(dir, 'outside.txt'), 'not the vault\'s');
+    symlinkSync(join(dir, 'outside.txt'), join(vault, 'Brian.md'));
+    writeFileSync(join(vault, 'groceries.md'), '# groceries\n- oat milk\n'); // the household's own note: never deleted
+    await hearth('export-markdown', 'vault');
+    expect(readFileSync(join(dir, 'outside.txt'), 'utf8')).toBe('not the vault\'s');
+    expect(lstatSync(join(vault, 'Brian.md')).isSymbolicLink()).toBe(false);
+    expect(readFileSync(join(vault, 'Brian.md'), 'utf8')).toContain('68°F');
+    expect(readdirSync(vault).sort()).toEqual(['Brian.md', 'door code.md', 'groceries.md']); // no temp files left
+
+    // On a phone: the door code is forgotten, the bedroom corrected.
+    await inHub(async (h) => {
+      h.services.memory.forget({ entity_name: 'door code' }, 'http');
+      await h.services.memory.remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 66°F at night', category: 'preference', confidence: 1, source: 'conversation', fact_key: 'bedroom_temp' }, 'mcp');
+    });
+    const stale = await hearth('import-markdown', 'vault');
+    expect(stale.stdout).toContain('2 conflicts, not applied');
+    expect(stale.stdout).toContain('door code.md: door code was forgotten in the hub');
+    expect(stale.stdout).toMatch(/Brian\.md:\d+: memory \d+ was changed in the hub/);
+
+    const again = await hearth('export-markdown', 'vault');
+    expect(again.stdout).toContain('removed 1 notes of forgotten entities (door code.md)');
+    expect(readdirSync(vault).sort()).toEqual(['Brian.md', 'groceries.md']);
+    const clean = await hearth('import-markdown', 'vault');
+    expect(clean.stdout).not.toContain('conflicts');
+    expect(clean.stdout).toContain('0 superseded');
+    await inHub(async (h) => {
+      expect(h.services.entities.find('door code')).toBeUndefined();
+      expect(h.db.prepare("SELECT fact FROM memories WHERE fact_key = 'bedroom_temp' AND status = 'active'").all()).toEqual([{ fact: 'Brian keeps the bedroom at 66°F at night' }]);
+    });
+  }, 120_000);
+
+  it('import memory-mcp reports bad rows one line each (table, source id, reason), no stack, and imports the rest', async () => {
+    const dir = tempDir();
+    const env = { PATH: process.env.PATH ?? '', HEARTH_DATA_DIR: join(dir, 'data'), HEARTH_MQTT_MODE: 'off', MEMORY_AI_PROVIDER: 'local', HEARTH_TZ: 'UTC' };
+    copyFileSync(FIXTURE, join(dir, 'bad.db'));
+    const src = new Database(join(dir, 'bad.db'));
+    src.prepare("INSERT INTO entities (id, name, type, meta, created, updated) VALUES (100, ?, 'person', '{}', 1764465000, 1764465000)").run('n'.repeat(5000));
+    src.prepare("INSERT INTO memories (id, entity_id, fact, category, confidence, source, created, updated, source_trust) VALUES (200, 1, ?, 'general', 1, 'api', 1764465000, 1764465000, 5)").run('f'.repeat(1_200_000));
+    src.close();
+    const out = await run(process.execPath, [CLI, 'import', 'memory-mcp', 'bad.db'], { cwd: dir, env });
+    expect(out.stdout).toContain('Imported 2166 rows');
+    expect(out.stdout).toContain('2 rows skipped, one line each (table, source id, reason):');
+    expect(out.stdout).toMatch(/\n {2}entities 100: name: [^\n]*200[^\n]*\n {2}memories 200: fact: [^\n]*4000/);
+    expect(out.stderr).not.toMatch(/SqliteError|\n\s+at /);
+  }, 60_000);
 });

@@ -5,12 +5,11 @@
  */
 import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { FIXTURE } from './fixture.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestHub, post, type TestHub } from '../helpers/hub.js';
 
-const FIXTURE = fileURLToPath(new URL('../../../shared/fixtures/memory-mcp/household.db', import.meta.url));
 
 describe('import memory-mcp (household.db fixture)', () => {
   let hub: TestHub;

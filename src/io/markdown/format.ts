@@ -7,6 +7,11 @@
  *   meta:
  *     age: 41
  *   last_memory_id: 57
+ *   hearth:
+ *     entity_id: 3
+ *     created: 1764465036.41
+ *     version: 5f0c2d9a1b7e
+ *     as_of: 812
  *   ---
  *   # Brian
  *
@@ -36,8 +41,18 @@ export interface MdMemory {
 }
 /** `target` is the linked file's name (Obsidian resolves links by file), `alias` the text shown. */
 export interface MdRelation { rel_type: string; target: string; alias?: string; line: number }
+/**
+ * Where a note came from (its `hearth:` front matter): the entity's id and creation time in the hub
+ * that exported it (together they name one entity of one hub: ids are never reused, and another hub's
+ * entity with the same id was created at another time), `version` a hash of the type and meta it was
+ * exported with, and `as_of` the hub's last audit id at export. The import compares these with what the
+ * hub did since (history.ts), so a stale note never undoes a later change.
+ */
+export interface NoteOrigin { entity_id: number; created: number; version: string; as_of: number }
+
 export interface MdEntity {
   name: string;
+  origin?: NoteOrigin;
   type?: string;
   meta?: Record<string, unknown>;
   /** The highest memory id when the file was exported: newer memories cannot have been deleted from it. */
@@ -49,6 +64,7 @@ export interface MdEntity {
 
 export interface ExportEntity {
   name: string;
+  origin: NoteOrigin;
   type: string;
   meta: Record<string, unknown>;
   last_memory_id: number;
@@ -60,7 +76,7 @@ export interface ExportEntity {
 export const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 export function renderEntity(e: ExportEntity): string {
-  const front = stringifyYaml({ name: e.name, type: e.type, meta: e.meta, last_memory_id: e.last_memory_id }, { lineWidth: 0 }).trimEnd();
+  const front = stringifyYaml({ name: e.name, type: e.type, meta: e.meta, last_memory_id: e.last_memory_id, hearth: e.origin }, { lineWidth: 0 }).trimEnd();
   const out = ['---', front, '---', `# ${oneLine(e.name)}`, '', '## Memories'];
   for (const m of e.memories) {
     const fields = [`[category:: ${m.category}]`, `[trust:: ${m.source_trust}]`];
@@ -163,6 +179,9 @@ export function parseEntity(text: string, fallbackName: string): MdEntity {
         if (typeof fm.type === 'string' && fm.type.trim()) out.type = fm.type.trim().slice(0, 50);
         if (fm.meta && typeof fm.meta === 'object' && !Array.isArray(fm.meta)) out.meta = fm.meta as Record<string, unknown>;
         if (Number.isSafeInteger(fm.last_memory_id)) out.last_memory_id = fm.last_memory_id as number;
+        const o = fm.hearth as Record<string, unknown> | undefined;
+        if (o && typeof o === 'object' && Number.isSafeInteger(o.entity_id) && typeof o.created === 'number' && typeof o.version === 'string' && Number.isSafeInteger(o.as_of))
+          out.origin = { entity_id: o.entity_id as number, created: o.created, version: o.version, as_of: o.as_of as number };
       } catch (e) {
         out.errors.push({ line: 1, message: `front matter: ${(e as Error).message.split('\n')[0]}` });
       }

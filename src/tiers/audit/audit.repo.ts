@@ -23,6 +23,20 @@ export function createAuditRepo(db: Db, clock: Clock) {
         .all(...params, q.limit) as { id: number; ts: number; actor: string; op: string; target: string | null; before: string | null; after: string | null }[];
       return rows.map((r) => ({ ...r, before: r.before && JSON.parse(r.before), after: r.after && JSON.parse(r.after) }));
     },
+    /** The newest row's id: a Markdown note exported now is "as of" this point in the hub's history. */
+    lastId(): number {
+      return (db.prepare('SELECT max(id) AS n FROM audit').get() as { n: number | null }).n ?? 0;
+    },
+    /**
+     * Rows of the given ops (e.g. `entity.forget`), oldest first, with `before` parsed: what the
+     * Markdown import asks to tell a note that is stale from one that is new (io/markdown/history.ts).
+     * The audit log is never pruned, so a forget is remembered as long as the hub is.
+     */
+    ofOps(ops: readonly string[]) {
+      const rows = db.prepare(`SELECT id, op, target, before FROM audit WHERE op IN (${ops.map(() => '?').join(', ')}) ORDER BY id`)
+        .all(...ops) as { id: number; op: string; target: string | null; before: string | null }[];
+      return rows.map((r) => ({ ...r, before: r.before ? (JSON.parse(r.before) as Record<string, any>) : null }));
+    },
     record(actor: Actor, op: string, target: string | number | null, before?: unknown, after?: unknown): void {
       insert.run(clock.now(), actor, op, target === null ? null : String(target), json(before), json(after));
     },

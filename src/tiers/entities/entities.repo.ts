@@ -55,9 +55,11 @@ export function createEntitiesRepo(db: Db, clock: Clock) {
     },
     /**
      * Returns the entity, creating it with `type` (default `unknown`) if it does not exist yet;
-     * a type given for an entity still `unknown` fills it in (entity-types.ts).
+     * a type given for an entity still `unknown` fills it in (entity-types.ts). `kept` (only
+     * `hearth import`) gives a new entity the meta and times it had in the store it is copied from;
+     * an existing entity keeps its own.
      */
-    ensure(name: string, type: string = UNKNOWN_TYPE): EntityRow & { created_now: boolean } {
+    ensure(name: string, type: string = UNKNOWN_TYPE, kept?: { meta: Record<string, unknown>; created: number; updated: number }): EntityRow & { created_now: boolean } {
       const found = this.find(name);
       if (found && found.type === UNKNOWN_TYPE && type !== UNKNOWN_TYPE) {
         fillType.run(type, clock.now(), found.id);
@@ -65,8 +67,11 @@ export function createEntitiesRepo(db: Db, clock: Clock) {
       }
       if (found) return { ...found, created_now: false };
       const now = clock.now();
-      const { lastInsertRowid } = insert.run(name, nameKey(name), type, '{}', now, now);
-      return { id: Number(lastInsertRowid), name, type, meta: {}, created: now, updated: now, created_now: true };
+      const meta = kept?.meta ?? {};
+      const created = kept?.created ?? now;
+      const updated = kept?.updated ?? now;
+      const { lastInsertRowid } = insert.run(name, nameKey(name), type, JSON.stringify(meta), created, updated);
+      return { id: Number(lastInsertRowid), name, type, meta, created, updated, created_now: true };
     },
     list(opts: { type?: string; limit?: number; offset?: number } = {}) {
       const { type, limit = 500, offset = 0 } = opts;

@@ -29,6 +29,9 @@ export type NewMemory = Pick<
   'entity_id' | 'fact' | 'category' | 'confidence' | 'source' | 'source_trust' | 'fact_key' | 'valid_from' | 'status'
 >;
 
+/** A copied memory's own times and access count (memory.repo insert's `kept`). */
+export type KeptTimes = Pick<MemoryRow, 'created' | 'updated' | 'last_confirmed' | 'last_accessed' | 'access_count'>;
+
 const SELECT = 'SELECT m.*, e.name AS entity_name FROM memories m JOIN entities e ON e.id = m.entity_id';
 
 /** Filters shared by keyword search and post-filtering of vector hits. */
@@ -62,6 +65,12 @@ export function createMemoryRepo(db: Db) {
                            last_confirmed, valid_from, status)
      VALUES (@entity_id, @fact, @category, @confidence, @source, @source_trust, @fact_key, @now, @now, @now, @valid_from, @status)`,
   );
+  const insertKept = db.prepare(
+    `INSERT INTO memories (entity_id, fact, category, confidence, source, source_trust, fact_key, created, updated,
+                           last_confirmed, last_accessed, access_count, valid_from, status)
+     VALUES (@entity_id, @fact, @category, @confidence, @source, @source_trust, @fact_key, @created, @updated,
+             @last_confirmed, @last_accessed, @access_count, @valid_from, @status)`,
+  );
   const byId = db.prepare(`${SELECT} WHERE m.id = ?`);
   const activeByKey = db.prepare(
     `${SELECT} WHERE m.entity_id = ? AND m.fact_key = ? AND m.status = 'active' ORDER BY m.valid_from DESC LIMIT 1`,
@@ -88,8 +97,12 @@ export function createMemoryRepo(db: Db) {
   const pendingCount = db.prepare("SELECT count(*) AS n FROM memories WHERE embed_state = 'pending'");
 
   return {
-    insert(m: NewMemory, terms: string, now: number): number {
-      const id = Number(insert.run({ ...m, now }).lastInsertRowid);
+    /**
+     * Stores a memory and its keyword row. `kept` (only `hearth import`, io/memory-mcp.ts) keeps the
+     * bookkeeping of a memory copied from another store instead of stamping it `now`.
+     */
+    insert(m: NewMemory, terms: string, now: number, kept?: KeptTimes): number {
+      const id = Number((kept ? insertKept.run({ ...m, ...kept }) : insert.run({ ...m, now })).lastInsertRowid);
       ftsInsert.run(id, terms);
       return id;
     },

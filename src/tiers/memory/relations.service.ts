@@ -25,6 +25,7 @@ export function createRelationsService(deps: { db: Db; clock: Clock; entities: E
   const insert = db.prepare(
     'INSERT INTO relations (entity_a, entity_b, rel_type, meta, created, valid_from) VALUES (?, ?, ?, ?, ?, ?)',
   );
+  const insertKept = db.prepare('INSERT INTO relations (entity_a, entity_b, rel_type, meta, created, valid_from, valid_until) VALUES (?, ?, ?, ?, ?, ?, ?)');
   const related = db.prepare(
     `SELECT r.*, a.name AS a_name, b.name AS b_name, a.type AS a_type, b.type AS b_type
        FROM relations r JOIN entities a ON a.id = r.entity_a JOIN entities b ON b.id = r.entity_b
@@ -56,14 +57,22 @@ export function createRelationsService(deps: { db: Db; clock: Clock; entities: E
   return {
     list,
     sentence,
-    relate(input: RelateInput, actor: Actor = 'system') {
+    /**
+     * Relates a to b (an existing current relation is kept). `kept` (only `hearth import`) gives the
+     * relation the times it had in the store it is copied from; one that had ended there is stored
+     * ended (history), beside any current one.
+     */
+    relate(input: RelateInput, actor: Actor = 'system', kept?: { created: number; valid_from: number; valid_until: number | null }) {
       return db.transaction(() => {
         const a = entities.ensure(input.entity_a, input.entity_a_type);
         const b = entities.ensure(input.entity_b, input.entity_b_type);
-        const existing = current.get(a.id, b.id, input.rel_type) as { id: number } | undefined;
+        const existing = kept?.valid_until != null ? undefined : (current.get(a.id, b.id, input.rel_type) as { id: number } | undefined);
         if (existing) return { result: `Already known: ${a.name} ${input.rel_type} ${b.name}`, id: existing.id, created: false };
         const now = clock.now();
-        const id = Number(insert.run(a.id, b.id, input.rel_type, JSON.stringify(input.meta ?? {}), now, now).lastInsertRowid);
+        const meta = JSON.stringify(input.meta ?? {});
+        const id = kept
+          ? Number(insertKept.run(a.id, b.id, input.rel_type, meta, kept.created, kept.valid_from, kept.valid_until).lastInsertRowid)
+          : Number(insert.run(a.id, b.id, input.rel_type, meta, now, now).lastInsertRowid);
         audit.record(actor, 'relation.add', id, null, input);
         return { result: `Noted: ${a.name} ${input.rel_type.replaceAll('_', ' ')} ${b.name}`, id, created: true };
       })();

@@ -37,13 +37,14 @@ export function createScheduleService(deps: { db: Db; clock: Clock; entities: En
 
   return {
     upcoming,
-    schedule(input: ScheduleInput, actor: Actor = 'system') {
+    /** `kept.created` (only `hearth import`) keeps the creation time an event had in the store it is copied from. */
+    schedule(input: ScheduleInput, actor: Actor = 'system', kept?: { created: number }) {
       const start = toEpoch(input.start_ts);
       const end = toEpoch(input.end_ts);
       if (end !== undefined && end < start) throw invalid('end_ts: before start_ts');
       return db.transaction(() => {
         const e = entities.ensure(input.entity_name, input.entity_type ?? 'person');
-        const id = Number(insert.run(e.id, input.title, start, end ?? null, input.recurrence ?? null, JSON.stringify(input.meta ?? {}), clock.now()).lastInsertRowid);
+        const id = Number(insert.run(e.id, input.title, start, end ?? null, input.recurrence ?? null, JSON.stringify(input.meta ?? {}), kept?.created ?? clock.now()).lastInsertRowid);
         audit.record(actor, 'schedule.add', id, null, input);
         const next = upcoming({ entityId: e.id, from: clock.now(), to: clock.now() + 366 * 86_400, limit: 50 }).find((o) => o.event_id === id);
         return {
