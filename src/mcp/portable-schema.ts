@@ -6,10 +6,9 @@
  * schema fails the whole server's tool list (homeassistant/components/mcp/coordinator.py raises
  * UpdateFailed). It also allows extra object keys only for `additionalProperties: true`.
  * zod renders "any JSON" (`z.unknown()`) as `{}` and records as `additionalProperties: {}`, so the
- * listed schemas are rewritten here: validation is unchanged (the tools parse with zod).
+ * listed schemas are rewritten here (server.ts, once per tools/list answer): validation is unchanged
+ * (the tools parse with zod).
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-
 type Node = Record<string, unknown>;
 const TYPED = ['type', 'anyOf', 'oneOf', 'enum', 'const'];
 /** Any JSON value, spelled with types. */
@@ -30,22 +29,4 @@ export function portableSchema(schema: Node): Node {
   if (!TYPED.some((k) => k in out)) out.anyOf = ANY_JSON;
   if (out.enum && !out.type && Array.isArray(out.enum) && out.enum.every((e) => typeof e === 'string')) out.type = 'string';
   return out;
-}
-
-/**
- * Rewrites the server's `tools/list` answer once, after every tool is registered. The SDK keeps
- * the handler private (Protocol `_requestHandlers`), as `useOwnValidation` also has to.
- */
-export function usePortableSchemas(server: McpServer): void {
-  const handlers = (server.server as unknown as { _requestHandlers: Map<string, (req: unknown, extra: unknown) => Promise<{ tools: Node[] }>> })._requestHandlers;
-  const list = handlers.get('tools/list');
-  if (!list) return;
-  let cached: { tools: Node[] } | undefined;
-  handlers.set('tools/list', async (req, extra) => {
-    if (!cached) {
-      const r = await list(req, extra);
-      cached = { ...r, tools: r.tools.map((t) => ({ ...t, inputSchema: portableSchema(t.inputSchema as Node) })) };
-    }
-    return cached;
-  });
 }
