@@ -26,7 +26,8 @@ module.exports = {
     },
     {
       name: 'config-imports-door',
-      comment: 'Configuration is read by every part; it imports no door (a door\'s schema it needs lives outside the door).',
+      comment:
+        "Configuration is read by every part; it imports no door (a door's schema it needs lives outside the door).",
       severity: 'error',
       from: { path: '^src/config/' },
       to: { path: doors },
@@ -35,7 +36,11 @@ module.exports = {
   options: {
     doNotFollow: { path: 'node_modules' },
     includeOnly: '^(src|detectors|scripts|integrations)/',
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+    },
     reporterOptions: { text: { highlightFocused: true } },
   },
 };

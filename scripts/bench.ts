@@ -49,7 +49,8 @@ function options() {
       },
     });
     const only = values.only?.split(',') as Part[] | undefined;
-    for (const p of only ?? []) if (!(p in PARTS)) throw new Error(`--only: unknown part "${p}" (${Object.keys(PARTS).join(', ')})`);
+    for (const p of only ?? [])
+      if (!(p in PARTS)) throw new Error(`--only: unknown part "${p}" (${Object.keys(PARTS).join(', ')})`);
     return { ...values, only };
   } catch (e) {
     console.error(`bench: ${(e as Error).message}\n\n${USAGE}`);
@@ -76,20 +77,26 @@ async function main() {
   const failed: Part[] = [];
   // --pi: the hub as a Raspberry Pi runs it, one core and a 256 MB heap (scripts/bench/pi.ts).
   if (values.pi) rows.push(...(await (await import('./bench/pi.js')).benchPi(opts)));
-  else for (const [name, load] of Object.entries(PARTS) as [Part, () => Promise<(o: BenchOptions) => Promise<BenchRow[]>>][]) {
-    if (only && !only.includes(name)) continue;
-    opts.log(`— ${name} —`);
-    // A part that throws is reported and the others still run: one broken part hides no other rows.
-    try {
-      rows.push(...(await (await load())(opts)));
-    } catch (e) {
-      console.error(e);
-      failed.push(name);
+  else
+    for (const [name, load] of Object.entries(PARTS) as [
+      Part,
+      () => Promise<(o: BenchOptions) => Promise<BenchRow[]>>,
+    ][]) {
+      if (only && !only.includes(name)) continue;
+      opts.log(`— ${name} —`);
+      // A part that throws is reported and the others still run: one broken part hides no other rows.
+      try {
+        rows.push(...(await (await load())(opts)));
+      } catch (e) {
+        console.error(e);
+        failed.push(name);
+      }
     }
-  }
   const minutes = ((performance.now() - t0) / 60_000).toFixed(1);
   console.log(`\n${markdownTable(rows)}\n`);
-  console.log(`${new Date().toISOString().slice(0, 10)} · ${machine} · ${minutes} min${opts.quick ? ' · --quick' : ''}`);
+  console.log(
+    `${new Date().toISOString().slice(0, 10)} · ${machine} · ${minutes} min${opts.quick ? ' · --quick' : ''}`,
+  );
   const missed = rows.filter((r) => r.met === false);
   if (missed.length) console.log(`targets missed: ${missed.map((r) => r.what).join('; ')}`);
   if (failed.length) {

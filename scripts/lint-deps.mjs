@@ -36,10 +36,16 @@ function specifiers(node, out = []) {
     return out;
   }
   const lit = (s) => (s && typeof s.value === 'string' ? out.push(s.value) : undefined);
-  if (node.type === 'ImportDeclaration' || node.type === 'ExportAllDeclaration' || node.type === 'ExportNamedDeclaration') lit(node.source);
+  if (
+    node.type === 'ImportDeclaration' ||
+    node.type === 'ExportAllDeclaration' ||
+    node.type === 'ExportNamedDeclaration'
+  )
+    lit(node.source);
   if (node.type === 'ImportExpression') lit(node.source);
   if (node.type === 'TSImportType') lit(node.argument?.literal ?? node.argument ?? node.source);
-  if (node.type === 'CallExpression' && node.callee?.type === 'Identifier' && node.callee.name === 'require') lit(node.arguments?.[0]);
+  if (node.type === 'CallExpression' && node.callee?.type === 'Identifier' && node.callee.name === 'require')
+    lit(node.arguments?.[0]);
   for (const k of Object.keys(node)) if (k !== 'type' && typeof node[k] === 'object') specifiers(node[k], out);
   return out;
 }
@@ -59,7 +65,10 @@ try {
         continue;
       }
       const local = [...new Set(specifiers(ast.body))].filter((s) => s.startsWith('.'));
-      const out = join(mirror, rel.replace(/\.(c|m)?ts$/, (_m, c) => `.${c ?? ''}js`));
+      const out = join(
+        mirror,
+        rel.replace(/\.(c|m)?ts$/, (_m, c) => `.${c ?? ''}js`),
+      );
       mkdirSync(dirname(out), { recursive: true });
       writeFileSync(out, local.map((s) => `import ${JSON.stringify(s)};\n`).join(''));
     }

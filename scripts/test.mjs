@@ -22,7 +22,10 @@ let failed = 0;
 let status = 0;
 if (tiers.length > 1) {
   // `npm run lint`, errors only (its warnings are listed there, not in every test run).
-  const lint = [run('npx', ['biome', 'lint', '--diagnostic-level=error', '.']), run(process.execPath, ['scripts/lint-deps.mjs'])];
+  const lint = [
+    run('npx', ['biome', 'lint', '--diagnostic-level=error', '.']),
+    run(process.execPath, ['scripts/lint-deps.mjs']),
+  ];
   if (lint.some((r) => r.status !== 0)) {
     console.log('lint failed (npm run lint): counted as one failed test');
     failed += 1;
@@ -33,7 +36,17 @@ for (const tier of tiers) {
   const report = '.vitest-report.json';
   rmSync(report, { force: true });
   // --passWithNoTests: a file filter given for one tier matches nothing in the other.
-  const args = ['vitest', 'run', '--project', tier, '--passWithNoTests', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...argv];
+  const args = [
+    'vitest',
+    'run',
+    '--project',
+    tier,
+    '--passWithNoTests',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+    ...argv,
+  ];
   const res = run('npx', args);
   if (res.status !== 0) status = res.status ?? 1;
   if (existsSync(report)) {

@@ -22,6 +22,8 @@ describe('chromiumPath', () => {
 
   it('says how to get one when there is none', () => {
     expect(() => chromiumPath({ PATH: fakeBin('firefox') })).toThrow(/no Chromium found .*set PLAYWRIGHT_CHROMIUM/);
-    expect(() => chromiumPath({ PATH: '', PLAYWRIGHT_CHROMIUM: '/nonexistent/chrome' })).toThrow(/PLAYWRIGHT_CHROMIUM=\/nonexistent\/chrome is not an executable/);
+    expect(() => chromiumPath({ PATH: '', PLAYWRIGHT_CHROMIUM: '/nonexistent/chrome' })).toThrow(
+      /PLAYWRIGHT_CHROMIUM=\/nonexistent\/chrome is not an executable/,
+    );
   });
 });

@@ -165,7 +165,8 @@ export function binomialTail(n: number, k: number, p: number): number {
 export function fisherGreater(a: number, n1: number, b: number, n2: number): number {
   const k = a + b;
   let p = 0;
-  for (let x = a; x <= Math.min(k, n1); x++) p += Math.exp(logChoose(n1, x) + logChoose(n2, k - x) - logChoose(n1 + n2, k));
+  for (let x = a; x <= Math.min(k, n1); x++)
+    p += Math.exp(logChoose(n1, x) + logChoose(n2, k - x) - logChoose(n1 + n2, k));
   return Math.min(1, p);
 }
 

@@ -57,7 +57,9 @@ export function serveTools(table: ToolTable): Server {
         description: t.description,
         // The object itself, not its shape: the JSON Schema then says what zod checks
         // (`additionalProperties: false`: unknown arguments are refused, as over HTTP).
-        inputSchema: portableSchema(z.toJSONSchema(t.schema, { target: 'draft-7', io: 'input' })) as Tool['inputSchema'],
+        inputSchema: portableSchema(
+          z.toJSONSchema(t.schema, { target: 'draft-7', io: 'input' }),
+        ) as Tool['inputSchema'],
         ...(t.annotations ? { annotations: t.annotations } : {}),
       })),
     };

@@ -10,7 +10,11 @@ import type { z } from 'zod';
 import { fromStorageError, HubError, isHubError } from '../lib/errors.js';
 import { parseInput } from '../lib/validation.js';
 
-export type ToolResult = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+export type ToolResult = {
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
 export type ToolAnnotations = { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean };
 
 export function errorResult(e: unknown): ToolResult {

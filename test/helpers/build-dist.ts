@@ -10,5 +10,6 @@ import { dirname, join } from 'node:path';
 export default function setup(): void {
   const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin/tsc');
   const res = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { stdio: 'inherit' });
-  if (res.status !== 0) throw new Error(`e2e setup: building dist/ failed (tsc exit ${res.status}); fix the errors above`);
+  if (res.status !== 0)
+    throw new Error(`e2e setup: building dist/ failed (tsc exit ${res.status}); fix the errors above`);
 }

@@ -11,7 +11,8 @@ const NAMES = ['chromium', 'chromium-browser', 'google-chrome'];
 export function chromiumPath(env: NodeJS.ProcessEnv = process.env): string {
   const set = env.PLAYWRIGHT_CHROMIUM;
   if (set) {
-    if (!runnable(set)) throw new Error(`PLAYWRIGHT_CHROMIUM=${set} is not an executable file; point it at a Chromium or Chrome binary`);
+    if (!runnable(set))
+      throw new Error(`PLAYWRIGHT_CHROMIUM=${set} is not an executable file; point it at a Chromium or Chrome binary`);
     return set;
   }
   for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
