@@ -44,6 +44,8 @@ export default defineConfig({
       provider: 'v8',
       include: ['src/**', 'detectors/**'],
       reporter: ['text-summary', 'html'],
+      // The figure is printed even when a test fails (on a loaded machine a timeout should not hide it).
+      reportOnFailure: true,
     },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: E2E } },
