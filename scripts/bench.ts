@@ -9,6 +9,7 @@
  *   node dist/scripts/bench.js --only recall      # one part: recall | ingest | rollup | scale (comma-separated)
  *   node dist/scripts/bench.js --fresh            # rebuild the cached recall stores (see bench/recall-store.ts)
  *   npm run bench -- --pi                         # Pi profile: hub pinned to one core, 256 MB heap (bench/pi.ts)
+ *   npm run bench -- --help                       # the options
  */
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -25,10 +26,45 @@ const PARTS = {
 } as const;
 type Part = keyof typeof PARTS;
 
+const USAGE = `usage: npm run bench -- [options]   (runs dist/: npm run build first)
+
+  --quick          smaller sizes (about ten minutes on 2 shared cores; --only to pick parts)
+  --only <parts>   some parts only, comma-separated: ${Object.keys(PARTS).join(', ')}
+  --fresh          rebuild the cached recall stores (see scripts/bench/recall-store.ts)
+  --pi             Pi profile: the hub pinned to one core with a 256 MB heap (scripts/bench/pi.ts)
+  -h, --help       this text
+
+Prints one markdown table; every figure has a baseline measured in the same run, so compare ratios.`;
+
+/** The options, or a one-line complaint and exit 2 (a person typed them: no stack trace). */
+function options() {
+  try {
+    const { values } = parseArgs({
+      options: {
+        quick: { type: 'boolean', default: false },
+        fresh: { type: 'boolean', default: false },
+        only: { type: 'string' },
+        pi: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+    const only = values.only?.split(',') as Part[] | undefined;
+    for (const p of only ?? [])
+      if (!(p in PARTS)) throw new Error(`--only: unknown part "${p}" (${Object.keys(PARTS).join(', ')})`);
+    return { ...values, only };
+  } catch (e) {
+    console.error(`bench: ${(e as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
 async function main() {
-  const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, fresh: { type: 'boolean', default: false }, only: { type: 'string' }, pi: { type: 'boolean', default: false } } });
-  const only = values.only?.split(',') as Part[] | undefined;
-  for (const p of only ?? []) if (!(p in PARTS)) throw new Error(`--only: unknown part "${p}" (${Object.keys(PARTS).join(', ')})`);
+  const values = options();
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const only = values.only;
   const t0 = performance.now();
   const opts: BenchOptions = {
     quick: values.quick,
@@ -38,18 +74,35 @@ async function main() {
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`;
   opts.log(`bench on ${machine}${opts.quick ? ' (--quick)' : ''}`);
   const rows: BenchRow[] = [];
+  const failed: Part[] = [];
   // --pi: the hub as a Raspberry Pi runs it, one core and a 256 MB heap (scripts/bench/pi.ts).
   if (values.pi) rows.push(...(await (await import('./bench/pi.js')).benchPi(opts)));
-  else for (const [name, load] of Object.entries(PARTS) as [Part, () => Promise<(o: BenchOptions) => Promise<BenchRow[]>>][]) {
-    if (only && !only.includes(name)) continue;
-    opts.log(`— ${name} —`);
-    rows.push(...(await (await load())(opts)));
-  }
+  else
+    for (const [name, load] of Object.entries(PARTS) as [
+      Part,
+      () => Promise<(o: BenchOptions) => Promise<BenchRow[]>>,
+    ][]) {
+      if (only && !only.includes(name)) continue;
+      opts.log(`— ${name} —`);
+      // A part that throws is reported and the others still run: one broken part hides no other rows.
+      try {
+        rows.push(...(await (await load())(opts)));
+      } catch (e) {
+        console.error(e);
+        failed.push(name);
+      }
+    }
   const minutes = ((performance.now() - t0) / 60_000).toFixed(1);
   console.log(`\n${markdownTable(rows)}\n`);
-  console.log(`${new Date().toISOString().slice(0, 10)} · ${machine} · ${minutes} min${opts.quick ? ' · --quick' : ''}`);
+  console.log(
+    `${new Date().toISOString().slice(0, 10)} · ${machine} · ${minutes} min${opts.quick ? ' · --quick' : ''}`,
+  );
   const missed = rows.filter((r) => r.met === false);
   if (missed.length) console.log(`targets missed: ${missed.map((r) => r.what).join('; ')}`);
+  if (failed.length) {
+    console.log(`parts failed (no rows; the error is above): ${failed.join(', ')}`);
+    process.exitCode = 1;
+  }
 }
 
 await main();

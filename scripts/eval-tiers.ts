@@ -105,7 +105,8 @@ export async function evalIntentions(
   const label = new Map<number, string>();
   try {
     for (const i of data.intentions) {
-      const r = await svc.intend(IntendInput.parse({ ...i, id: undefined, once: false }));
+      const { id: _label, ...input } = i; // the data set's label is not an input (unknown keys are refused)
+      const r = await svc.intend(IntendInput.parse({ ...input, once: false }));
       label.set(r.id, i.id);
     }
     let exact = 0, expected = 0, hit = 0, fired = 0, right = 0, quiet = 0, negatives = 0;

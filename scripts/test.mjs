@@ -1,26 +1,61 @@
 #!/usr/bin/env node
-// `npm test`: builds (tests spawn dist/src/cli.js), runs vitest, and prints the one line CI reads:
-// "N passed, N failed" alone on a line, taken from vitest's JSON report.
+// `npm test`: lint (biome + the house rules' import check), then the unit tier, then the e2e tier (whose
+// global setup builds dist/), and the one line CI reads: "N passed, N failed" alone on a line, summed
+// over both tiers' vitest JSON reports. A lint failure counts as one failed test; the tiers still run.
+//
+//   node scripts/test.mjs [vitest args…]          everything
+//   node scripts/test.mjs --tier unit [args…]     one tier, no lint (npm run test:unit / test:e2e)
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 
 const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit', shell: false });
-const build = run('npx', ['tsc', '-p', 'tsconfig.json']);
-if (build.status !== 0) {
-  console.log('0 passed, 1 failed');
-  process.exit(1);
+let argv = process.argv.slice(2);
+let tiers = ['unit', 'e2e'];
+const t = argv.indexOf('--tier');
+if (t >= 0) {
+  tiers = [argv[t + 1]];
+  argv = argv.filter((_, i) => i !== t && i !== t + 1);
 }
-const report = '.vitest-report.json';
-rmSync(report, { force: true });
-const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)];
-const res = run('npx', args);
+
 let passed = 0;
 let failed = 0;
-if (existsSync(report)) {
-  const r = JSON.parse(readFileSync(report, 'utf8'));
-  passed = r.numPassedTests ?? 0;
-  failed = (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0);
-  if (!r.success && failed === 0) failed = 1;
-} else if (res.status !== 0) failed = 1;
+let status = 0;
+if (tiers.length > 1) {
+  // `npm run lint`, errors only (its warnings are listed there, not in every test run).
+  const lint = [
+    run('npx', ['biome', 'lint', '--diagnostic-level=error', '.']),
+    run(process.execPath, ['scripts/lint-deps.mjs']),
+  ];
+  if (lint.some((r) => r.status !== 0)) {
+    console.log('lint failed (npm run lint): counted as one failed test');
+    failed += 1;
+    status = 1;
+  }
+}
+for (const tier of tiers) {
+  const report = '.vitest-report.json';
+  rmSync(report, { force: true });
+  // --passWithNoTests: a file filter given for one tier matches nothing in the other.
+  const args = [
+    'vitest',
+    'run',
+    '--project',
+    tier,
+    '--passWithNoTests',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+    ...argv,
+  ];
+  const res = run('npx', args);
+  if (res.status !== 0) status = res.status ?? 1;
+  if (existsSync(report)) {
+    const r = JSON.parse(readFileSync(report, 'utf8'));
+    const f = (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0);
+    passed += r.numPassedTests ?? 0;
+    failed += f || (r.success ? 0 : 1);
+    rmSync(report, { force: true });
+  } else if (res.status !== 0) failed += 1;
+}
 console.log(`${passed} passed, ${failed} failed`);
-process.exit(res.status ?? 1);
+process.exit(status);

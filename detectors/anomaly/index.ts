@@ -27,7 +27,8 @@
 import { z } from 'zod';
 import { defineDetector, type Finding, type RollupPoint } from '../../src/patterns/detector.js';
 import { DAY, localAt, numeric, shortDate } from '../lib/days.js';
-import { median, normalQuantileUpper, r4, robustSd } from '../lib/stats.js';
+import { median } from 'simple-statistics';
+import { normalQuantileUpper, r4, robustSd } from '../lib/stats.js';
 
 const Options = z.object({
   recent_hours: z.number().int().min(1).max(168).default(24),

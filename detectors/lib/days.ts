@@ -1,6 +1,6 @@
 /** Local-day windows and phrasing helpers shared by the built-in detectors. */
 import type { LocalTime, PatternContext, RollupPoint, SeriesInfo } from '../../src/patterns/detector.js';
-import { median } from './stats.js';
+import { median } from 'simple-statistics';
 
 export const DAY = 86_400;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

@@ -1,31 +1,14 @@
-/** Small, dependency-light statistics shared by the built-in detectors (pure functions, no I/O). */
-import { errorFunction, probit } from 'simple-statistics';
-
-export function mean(x: ArrayLike<number>): number {
-  let s = 0;
-  for (let i = 0; i < x.length; i++) s += x[i];
-  return s / x.length;
-}
-
-/** Sample standard deviation (n − 1); 0 for fewer than two values. */
-export function sd(x: ArrayLike<number>): number {
-  if (x.length < 2) return 0;
-  const m = mean(x);
-  let s = 0;
-  for (let i = 0; i < x.length; i++) s += (x[i] - m) ** 2;
-  return Math.sqrt(s / (x.length - 1));
-}
-
-export function median(x: ArrayLike<number>): number {
-  const s = Float64Array.from(x).sort();
-  const h = s.length >> 1;
-  return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
-}
+/**
+ * Statistics shared by the built-in detectors (pure functions, no I/O) on top of simple-statistics,
+ * the hub's one statistics library: mean, median and standard deviation come from it directly; what
+ * is here is what it lacks (robust spread, local-level model, tail probabilities, rounding).
+ */
+import { errorFunction, linearRegression, mean, median, probit, rSquared } from 'simple-statistics';
 
 /** Robust standard deviation: 1.4826 × median absolute deviation (consistent for a normal). */
-export function robustSd(x: ArrayLike<number>): number {
+export function robustSd(x: number[]): number {
   const m = median(x);
-  return 1.4826 * median(Array.from(x, (v) => Math.abs(v - m)));
+  return 1.4826 * median(x.map((v) => Math.abs(v - m)));
 }
 
 export interface Fit {
@@ -36,20 +19,24 @@ export interface Fit {
   residSd: number;
 }
 
-/** Ordinary least squares y = intercept + slope·x. r² = 0 when y is constant. */
+/**
+ * Ordinary least squares y = intercept + slope·x (simple-statistics' linearRegression and rSquared),
+ * with the edge cases a detector needs: constant x gives slope 0 (not NaN), constant y or one point
+ * gives r² = 0 (not NaN or 1), and r² is clamped to [0, 1] against rounding.
+ */
 export function linearFit(x: ArrayLike<number>, y: ArrayLike<number>): Fit {
-  const n = x.length;
-  const [mx, my] = [mean(x), mean(y)];
-  let [sxx, sxy, syy] = [0, 0, 0];
-  for (let i = 0; i < n; i++) {
-    sxx += (x[i] - mx) ** 2;
-    sxy += (x[i] - mx) * (y[i] - my);
-    syy += (y[i] - my) ** 2;
-  }
-  const slope = sxx > 0 ? sxy / sxx : 0;
-  const sse = Math.max(0, syy - slope * sxy);
-  const r2 = syy > 0 ? Math.min(1, (slope * sxy) / syy) : 0;
-  return { slope, intercept: my - slope * mx, r2, residSd: n > 2 ? Math.sqrt(sse / (n - 2)) : 0 };
+  const pts = Array.from(x, (v, i) => [v, y[i]]);
+  const n = pts.length;
+  const line = linearRegression(pts);
+  const flatX = !Number.isFinite(line.m);
+  const slope = flatX ? 0 : line.m;
+  const intercept = flatX ? mean(Array.from(y)) : line.b;
+  const at = (v: number) => intercept + slope * v;
+  let sse = 0;
+  for (const [v, w] of pts) sse += (w - at(v)) ** 2;
+  const flatY = pts.every(([, w]) => w === pts[0][1]);
+  const r2 = n < 2 || flatY ? 0 : Math.min(1, Math.max(0, rSquared(pts, at)));
+  return { slope, intercept, r2, residSd: n > 2 ? Math.sqrt(sse / (n - 2)) : 0 };
 }
 
 /**
@@ -103,7 +90,7 @@ export function localLevel(segments: number[][], maxLag = 5, minDays = 8): { eta
  * Var(slope) = σ_η²·Σ_j Δ_j·W_j² + σ_ε²/Sxx. Random walks drift and fit lines well — r² alone passes
  * about a third of them over 10 days — so the slope must be large for a walk of that step size.
  */
-export function localLevelSlopeT(x: ArrayLike<number>, slope: number, eta2: number, eps2: number): number {
+export function localLevelSlopeT(x: number[], slope: number, eta2: number, eps2: number): number {
   const n = x.length;
   const mx = mean(x);
   let sxx = 0;
@@ -130,20 +117,8 @@ export function consecutiveRuns(days: { day: number; mean: number }[]): number[]
   return runs;
 }
 
-/** Pearson correlation of two equal-length arrays; NaN when either is constant. */
-export function pearson(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  const [ma, mb] = [mean(a), mean(b)];
-  let [sab, saa, sbb] = [0, 0, 0];
-  for (let i = 0; i < a.length; i++) {
-    sab += (a[i] - ma) * (b[i] - mb);
-    saa += (a[i] - ma) ** 2;
-    sbb += (b[i] - mb) ** 2;
-  }
-  return saa > 0 && sbb > 0 ? sab / Math.sqrt(saa * sbb) : NaN;
-}
-
 /** Lag-1 autocorrelation (0 for fewer than three values or a constant series). */
-export function lag1(x: ArrayLike<number>): number {
+export function lag1(x: number[]): number {
   if (x.length < 3) return 0;
   const m = mean(x);
   let [num, den] = [0, 0];
@@ -190,7 +165,8 @@ export function binomialTail(n: number, k: number, p: number): number {
 export function fisherGreater(a: number, n1: number, b: number, n2: number): number {
   const k = a + b;
   let p = 0;
-  for (let x = a; x <= Math.min(k, n1); x++) p += Math.exp(logChoose(n1, x) + logChoose(n2, k - x) - logChoose(n1 + n2, k));
+  for (let x = a; x <= Math.min(k, n1); x++)
+    p += Math.exp(logChoose(n1, x) + logChoose(n2, k - x) - logChoose(n1 + n2, k));
   return Math.min(1, p);
 }
 

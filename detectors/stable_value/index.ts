@@ -29,7 +29,8 @@
 import { z } from 'zod';
 import { defineDetector, type Finding, type PatternContext, type RollupPoint, type SeriesInfo } from '../../src/patterns/detector.js';
 import { DAY, capitalize, completeDays, dayIndex, localAt, localDayStart, numeric } from '../lib/days.js';
-import { confidence, consecutiveRuns, linearFit, localLevel, mean, median, r4, roundSig, sd } from '../lib/stats.js';
+import { mean, median, sampleStandardDeviation as sd } from 'simple-statistics';
+import { confidence, consecutiveRuns, linearFit, localLevel, r4, roundSig } from '../lib/stats.js';
 
 const Options = z.object({
   window_days: z.number().int().min(2).max(90).default(14),

@@ -28,7 +28,8 @@
 import { z } from 'zod';
 import { defineDetector, type Finding, type SeriesInfo } from '../../src/patterns/detector.js';
 import { DAY, capitalize, categorical, clock, localDayStart, localMinutes, subject } from '../lib/days.js';
-import { confidence, fisherGreater, median, r4 } from '../lib/stats.js';
+import { median } from 'simple-statistics';
+import { confidence, fisherGreater, r4 } from '../lib/stats.js';
 
 const Options = z.object({
   window_days: z.number().int().min(2).max(90).default(28),

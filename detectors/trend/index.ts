@@ -19,7 +19,8 @@
 import { z } from 'zod';
 import { defineDetector, type Finding } from '../../src/patterns/detector.js';
 import { capitalize, completeDays, dayIndex, localDayStart, numeric } from '../lib/days.js';
-import { confidence, linearFit, consecutiveRuns, localLevel, localLevelSlopeT, mean, r4, roundSig } from '../lib/stats.js';
+import { mean } from 'simple-statistics';
+import { confidence, linearFit, consecutiveRuns, localLevel, localLevelSlopeT, r4, roundSig } from '../lib/stats.js';
 
 const Options = z.object({
   window_days: z.number().int().min(3).max(90).default(10),

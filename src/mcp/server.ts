@@ -1,9 +1,17 @@
-/** Builds an MCP server over the services: one per stdio session, one per Streamable HTTP request. */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+/**
+ * Builds an MCP server over the services: one per stdio session, one per Streamable HTTP request.
+ * The SDK's low-level Server with its public request handlers, answered from the tool table: tools/list
+ * lists each tool's zod schema as JSON Schema (made portable for Home Assistant), tools/call runs the
+ * tool, which validates with the same schema as every other door.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { Services } from '../services.js';
 import type { Actor } from '../tiers/audit/audit.repo.js';
-import { useOwnValidation } from './tool.js';
-import { usePortableSchemas } from './portable-schema.js';
+import { portableSchema } from './portable-schema.js';
+import { ToolTable } from './tool.js';
 import { memoryTools } from './tools/memory.tools.js';
 import { scheduleTools, timeseriesTools } from './tools/timeseries.tools.js';
 import { patternsTools } from './tools/patterns.tools.js';
@@ -17,25 +25,46 @@ import { voicesTools } from './tools/voices.tools.js';
 
 export const SERVER_INFO = { name: 'hearth', version: '0.1.0' };
 
-export function createMcpServer(services: Services, actor: Actor = 'mcp'): McpServer {
-  const server = new McpServer(SERVER_INFO, {
-    capabilities: { tools: {} },
-    instructions:
-      'Hearth is the memory of this home. Call recall or get_context before answering questions about the household, ' +
-      'and remember durable facts the user states. Empty results mean nothing is known: say so rather than guess.',
+const INSTRUCTIONS =
+  'Hearth is the memory of this home. Call recall or get_context before answering questions about the household, ' +
+  'and remember durable facts the user states. Empty results mean nothing is known: say so rather than guess.';
+
+export function createMcpServer(services: Services, actor: Actor = 'mcp'): Server {
+  const table = new ToolTable();
+  const r = table as unknown as McpServer; // the tool files' parameter type; they only pass it to tool()
+  memoryTools(r, services, actor);
+  timeseriesTools(r, services, actor);
+  scheduleTools(r, services, actor);
+  patternsTools(r, services);
+  contextTools(r, services, actor);
+  episodicTools(r, services, actor);
+  workingTools(r, services, actor);
+  prospectiveTools(r, services, actor);
+  spatialTools(r, services, actor);
+  markdownTools(r, services);
+  voicesTools(r, services, actor);
+  return serveTools(table);
+}
+
+/** A Server answering tools/list and tools/call from `table`. */
+export function serveTools(table: ToolTable): Server {
+  const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  let listed: { tools: Tool[] } | undefined; // built on the first tools/list: most HTTP requests never ask
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    listed ??= {
+      tools: [...table.tools.values()].map((t) => ({
+        name: t.name,
+        description: t.description,
+        // The object itself, not its shape: the JSON Schema then says what zod checks
+        // (`additionalProperties: false`: unknown arguments are refused, as over HTTP).
+        inputSchema: portableSchema(
+          z.toJSONSchema(t.schema, { target: 'draft-7', io: 'input' }),
+        ) as Tool['inputSchema'],
+        ...(t.annotations ? { annotations: t.annotations } : {}),
+      })),
+    };
+    return listed;
   });
-  useOwnValidation(server);
-  memoryTools(server, services, actor);
-  timeseriesTools(server, services, actor);
-  scheduleTools(server, services, actor);
-  patternsTools(server, services);
-  contextTools(server, services, actor);
-  episodicTools(server, services, actor);
-  workingTools(server, services, actor);
-  prospectiveTools(server, services, actor);
-  spatialTools(server, services, actor);
-  markdownTools(server, services);
-  voicesTools(server, services, actor);
-  usePortableSchemas(server);
+  server.setRequestHandler(CallToolRequestSchema, (req) => table.call(req.params.name, req.params.arguments));
   return server;
 }

@@ -1,13 +1,21 @@
 /**
- * Registers a tool whose input is the shared zod schema and whose result is JSON text plus
- * `structuredContent` (SPEC §8). Errors come back as tool errors carrying the same codes as HTTP.
+ * The tool table: each tool's name, description, shared zod input schema and handler. The server
+ * (server.ts) lists it and dispatches calls from it through the SDK's public request handlers, so
+ * arguments go through the one validation path of every door (`parseInput`, lib/validation.ts) and
+ * errors come back as tool errors carrying the same codes as HTTP (SPEC §8).
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { fromStorageError, HubError, isHubError } from '../lib/errors.js';
 import { parseInput } from '../lib/validation.js';
 
-export type ToolResult = { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+export type ToolResult = {
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
+export type ToolAnnotations = { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean };
 
 export function errorResult(e: unknown): ToolResult {
   const known = isHubError(e) ? e : fromStorageError(e);
@@ -22,33 +30,48 @@ export function okResult(value: unknown): ToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
 }
 
-/**
- * The SDK validates arguments against `inputSchema` before the handler and answers with its own
- * wording; we want the one validation path and error shape of every door, so its pre-check is
- * turned off here and `parseInput` runs the same schema inside the handler.
- */
-export function useOwnValidation(server: McpServer): void {
-  (server as unknown as { validateToolInput: (t: unknown, args: unknown) => Promise<unknown> }).validateToolInput = async (
-    _tool,
-    args,
-  ) => args; // absent arguments: `check` reads them as {} or names the fields the tool needs
+export interface ToolDef {
+  name: string;
+  description: string;
+  schema: z.ZodObject;
+  handler: (input: unknown) => unknown | Promise<unknown>;
+  annotations?: ToolAnnotations;
 }
 
+/** The tools one server offers, in registration order (the order tools/list answers in). */
+export class ToolTable {
+  readonly tools = new Map<string, ToolDef>();
+
+  add(def: ToolDef): void {
+    if (this.tools.has(def.name)) throw new Error(`MCP tool ${def.name} is registered twice`);
+    this.tools.set(def.name, def);
+  }
+
+  /** tools/call: validation by the tool's zod schema inside, so a bad argument is a tool error naming the field. */
+  async call(name: string, args: unknown): Promise<CallToolResult> {
+    const t = this.tools.get(name);
+    // As the SDK's McpServer answered an unknown name: a tool error, not a protocol error.
+    if (!t) return { content: [{ type: 'text', text: `MCP error -32602: Tool ${name} not found` }], isError: true };
+    try {
+      return okResult(await t.handler(parseInput(t.schema, args, 'arguments'))); // absent arguments: `check` reads them as {} or names the fields needed
+    } catch (e) {
+      return errorResult(e);
+    }
+  }
+}
+
+/**
+ * Adds a tool to the table. The tool files still name the SDK's McpServer as their parameter's type
+ * (they only hand it here); what they are given is the ToolTable server.ts builds.
+ */
 export function tool<S extends z.ZodObject>(
-  server: McpServer,
+  server: ToolTable | McpServer,
   name: string,
   description: string,
   schema: S,
   handler: (input: z.infer<S>) => unknown | Promise<unknown>,
-  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean },
+  annotations?: ToolAnnotations,
 ): void {
-  // The object itself, not its shape: the listed JSON Schema then says what zod checks
-  // (`additionalProperties: false`: unknown arguments are refused, as over HTTP).
-  server.registerTool(name, { description, inputSchema: schema as z.ZodObject, annotations }, async (args: unknown) => {
-    try {
-      return okResult(await handler(parseInput(schema, args, 'arguments')));
-    } catch (e) {
-      return errorResult(e);
-    }
-  });
+  if (!(server instanceof ToolTable)) throw new Error('tool(): register on the ToolTable createMcpServer builds');
+  server.add({ name, description, schema, handler: handler as ToolDef['handler'], annotations });
 }

@@ -10,6 +10,7 @@ import mqtt from 'mqtt';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromiumPath } from '../../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestHub, type TestHub } from '../../helpers/hub.js';
 import { rememberAt, TOKEN } from './helpers.js';
@@ -38,7 +39,7 @@ beforeAll(async () => {
   const now = hub.clock.now();
   await s.timeseries.recordBulk({ readings: Array.from({ length: 48 }, (_, i) => ({ entity_name: 'bedroom', metric: 'temperature', value: 19 + Math.sin(i / 4) * 2, unit: '°C', source: 'api', ts: now - (48 - i) * 900 })) });
   browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: chromiumPath(),
     // playwright adds --headless and a fresh temporary --user-data-dir of its own (it refuses one in args)
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });

@@ -1,5 +1,6 @@
 /** In Chromium: a new sensor's first reading is centred on a sensible span; a percentage stops at 100. */
 import { chromium, type Browser } from 'playwright-core';
+import { chromiumPath } from '../../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestHub, type TestHub } from '../../helpers/hub.js';
 
@@ -12,7 +13,7 @@ beforeAll(async () => {
   hub.clock.set(Date.now() / 1000);
   origin = (await hub.start()).http!.replace('127.0.0.1', 'localhost');
   await hub.services.timeseries.record({ entity_name: 'hall_sensor', metric: 'battery', value: 97, unit: '%', source: 'api' });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

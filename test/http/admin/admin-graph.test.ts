@@ -1,5 +1,6 @@
 /** The graph: a type keeps its colour whatever else exists; the same drawing on every load; human relation labels. */
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumPath } from '../../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestHub, type TestHub } from '../../helpers/hub.js';
 
@@ -13,7 +14,7 @@ beforeAll(async () => {
   const s = hub.services;
   s.relations.relate({ entity_a: 'Anna', entity_b: 'Brian', rel_type: 'spouse_of', entity_a_type: 'person', entity_b_type: 'person' } as never);
   s.relations.relate({ entity_a: 'Brian', entity_b: 'bedroom', rel_type: 'sleeps_in', entity_b_type: 'room' } as never);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

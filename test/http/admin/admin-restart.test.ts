@@ -5,6 +5,7 @@
  */
 import { rmSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumPath } from '../../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestHub, tempDir, type TestHub } from '../../helpers/hub.js';
 import { TOKEN } from './helpers.js';
@@ -29,7 +30,7 @@ beforeAll(async () => {
   for (const fact of ['Brian keeps the bedroom at 68°F at night', 'Brian played squash on Tuesdays']) {
     await hub.services.memory.remember({ entity_name: 'Brian', fact, category: 'preference', confidence: 1, source: 'manual', entity_type: 'person' }, 'http');
   }
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
