@@ -3,6 +3,7 @@
  * receive this object and nothing else.
  */
 import type { Embedder, Llm } from './ai/types.js';
+import { sharedWordNet, type WordNet } from './ai/wordnet.js';
 import type { Config } from './config/schema.js';
 import type { Db } from './db/open.js';
 import { createVectorStore } from './db/vectors.js';
@@ -44,11 +45,14 @@ export interface ServiceDeps {
   /** Detectors the pattern engine runs (built-ins from detectors/, plus the user's from config). */
   detectors?: Detector[];
   log?: (msg: string) => void;
+  /** WordNet for query expansion (default: the process-wide one, opened on first use). */
+  wordnet?: WordNet;
 }
 
 export function createServices(deps: ServiceDeps) {
   const { db, clock, config, embedder, llm } = deps;
   const events = deps.events ?? createEvents();
+  const wordnet = deps.wordnet ?? sharedWordNet();
   const entities = createEntitiesRepo(db, clock);
   const audit = createAuditRepo(db, clock);
   const vectors = createVectorStore(db, embedder);
@@ -158,6 +162,6 @@ export function createServices(deps: ServiceDeps) {
   });
 
   const overview = createOverviewService({ db, clock, decay: config.memory });
-  return { memoryMcpImport, markdown, voices, db, clock, config, embedder, llm, events, entities, audit, vectors, reembed, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial, overview };
+  return { memoryMcpImport, markdown, voices, db, clock, config, embedder, wordnet, llm, events, entities, audit, vectors, reembed, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial, overview };
 }
 export type Services = ReturnType<typeof createServices>;
