@@ -97,16 +97,19 @@ const ratio = (a: number, b: number) => (b ? a / b : 1);
 
 /** Fires every case against all intentions (`once = false`, so a firing does not hide later cases). */
 export async function evalIntentions(
-  opts: { embedder?: Embedder | null; tuning?: IntentionTuning; file?: string } = {},
+  opts: { embedder?: Embedder | null; tuning?: IntentionTuning; file?: string; wordnet?: WordNet | null } = {},
 ): Promise<IntentionScores> {
   const data = read<IntentionData>(opts.file ?? 'eval/intentions.json');
   const h = scratch();
   const embedder = opts.embedder === undefined ? createLocalEmbedder() : opts.embedder;
-  const svc = createProspectiveService({ db: h.db, clock: h.clock, entities: h.entities, audit: h.audit, embedder, tuning: opts.tuning });
+  const wordnet = opts.wordnet === null ? undefined : (opts.wordnet ?? sharedWordNet());
+  const svc = createProspectiveService({ db: h.db, clock: h.clock, entities: h.entities, audit: h.audit, embedder, tuning: opts.tuning, wordnet });
   const label = new Map<number, string>();
   try {
     for (const i of data.intentions) {
-      const r = await svc.intend(IntendInput.parse({ ...i, id: undefined, once: false }));
+      // The case's own label is not an input field (IntendInput is strict: an `id` key, even undefined, is refused).
+      const { id: _label, ...fields } = i;
+      const r = await svc.intend(IntendInput.parse({ ...fields, once: false }));
       label.set(r.id, i.id);
     }
     let exact = 0, expected = 0, hit = 0, fired = 0, right = 0, quiet = 0, negatives = 0;

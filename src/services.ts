@@ -128,7 +128,7 @@ export function createServices(deps: ServiceDeps) {
 
   const episodic = createEpisodicService({ db, clock, entities, audit, llm, embedder });
   const working = createWorkingService({ db, clock, entities, audit, remember: (input, actor) => memory.remember(input, actor) });
-  const prospective = createProspectiveService({ db, clock, embedder, entities, audit, onTriggered: (t) => events.emit('intention_triggered', t) });
+  const prospective = createProspectiveService({ db, clock, embedder, entities, audit, wordnet, onTriggered: (t) => events.emit('intention_triggered', t) });
   const spatial = createSpatialService({ db, clock, entities, audit, config: config.memory, wordnet });
   // cross_query: where an object is, first for a where-question (a memory about a spare key is not the answer).
   context.addCrossSource({

@@ -63,7 +63,12 @@ function rawWords(text: string): string[] {
 /** Max collocation length looked up in the query (WordNet has longer ones, rarely in a question). */
 const MAX_COLLOCATION = 3;
 
-function unitOf(wn: WordNet, words: string[], self: string[]): QueryUnit {
+export interface PrepareOptions {
+  /** Only these relations (default all): an event trigger takes synonyms, not "a kind of". */
+  rels?: ReadonlySet<WordRel>;
+}
+
+function unitOf(wn: WordNet, words: string[], self: string[], opts: PrepareOptions = {}): QueryUnit {
   const text = words.join(' ');
   const best = new Map<string, Alt>();
   const put = (alt: Alt) => {
@@ -74,6 +79,7 @@ function unitOf(wn: WordNet, words: string[], self: string[]): QueryUnit {
   };
   put({ run: self, weight: 1, rel: 'self', word: text });
   for (const e of wn.expand(words.join('_'))) {
+    if (opts.rels && !opts.rels.has(e.rel)) continue;
     const run = stemsOf(e.word);
     // A relative made of the collocation's own words ("blood" for "blood type") would let them
     // count apart again: the words alone are the SPLIT fallback below.
@@ -99,7 +105,7 @@ function stemsOf(lemma: string): string[] {
 }
 
 /** Expands a query once (reuse the result for every candidate). Without WordNet, units hold only their own stems. */
-export function prepareQuery(wn: WordNet | undefined, text: string): PreparedQuery {
+export function prepareQuery(wn: WordNet | undefined, text: string, opts: PrepareOptions = {}): PreparedQuery {
   const t0 = performance.now();
   const words = rawWords(text);
   const terms = unique(tokenize(text));
@@ -118,14 +124,14 @@ export function prepareQuery(wn: WordNet | undefined, text: string): PreparedQue
         if (!wn!.lemmas(span.join('_')).length) continue;
         const stems = unique(tokenize(span.join(' ')));
         if (!stems.length) continue;
-        unit = unitOf(wn!, span, stems);
-        if (stems.length > 1) unit.parts = span.filter((w) => tokenize(w).length).map((w) => unitOf(wn!, [w], unique(tokenize(w))));
+        unit = unitOf(wn!, span, stems, opts);
+        if (stems.length > 1) unit.parts = span.filter((w) => tokenize(w).length).map((w) => unitOf(wn!, [w], unique(tokenize(w)), opts));
         len = k;
       }
     }
     if (!unit) {
       const stems = unique(tokenize(words[i]));
-      if (stems.length) unit = useWn ? unitOf(wn!, [words[i]], stems) : { text: words[i], stems, alts: [{ run: stems, weight: 1, rel: 'self', word: words[i] }], parts: [] };
+      if (stems.length) unit = useWn ? unitOf(wn!, [words[i]], stems, opts) : { text: words[i], stems, alts: [{ run: stems, weight: 1, rel: 'self', word: words[i] }], parts: [] };
     }
     i += len;
     if (!unit) continue;
