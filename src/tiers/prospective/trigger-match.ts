@@ -40,6 +40,9 @@ const LIGHT = new Set(
     .split(' '),
 );
 
+/** The generic stems (for callers weighting coverage their own way, e.g. through WordNet). */
+export const LIGHT_STEMS: ReadonlySet<string> = LIGHT;
+
 /** Opposed events by stem; a text on one side with nothing of the trigger's side conflicts. */
 const OPPOSITES: [string[], string[]][] = [
   [['arriv', 'get', 'come', 'back', 'return', 'enter', 'reach'], ['leav', 'depart', 'exit', 'awai']],
@@ -134,7 +137,8 @@ export function otherTime(triggerText: string, text: string): boolean {
   return TALK.test(triggerText) ? NOT_YET.test(text) && !NOT_YET.test(triggerText) : ELSEWHEN.test(text);
 }
 
-const LEAD_IN = /^\s*(?:(?:the\s+)?next\s+time|whenever|when|if|once|as\s+soon\s+as)\s+/i;
+/** A trigger's lead-in ("when", "if", "next time"): not part of its event. */
+export const LEAD_IN = /^\s*(?:(?:the\s+)?next\s+time|whenever|when|if|once|as\s+soon\s+as)\s+/i;
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu;
 
 /** The capitalised words after the first word of a trigger ("when *Grace* gets home"): names typed as names. */
