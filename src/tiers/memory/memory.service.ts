@@ -15,6 +15,7 @@ import { effectiveConfidence, type DecayConfig } from './decay.js';
 import { createMemoryRepo, type MemoryRow } from './memory.repo.js';
 import type { FadingInput, ForgetInput, RecallInput, RememberInput } from './memory.schemas.js';
 import { recall, type RecallOutcome, type RecallTuning } from './recall.js';
+import { recallText } from './recall-text.js';
 import { DUPLICATE_COSINE, DUPLICATE_JACCARD, ftsMatch, indexText, jaccard, sameClaims, terms } from './text-match.js';
 
 export interface MemoryDeps {
@@ -210,10 +211,7 @@ export function createMemoryService(deps: MemoryDeps) {
         touched.set(r.id, { n: (b?.n ?? 0) + 1, at: now });
       }
       if (touched.size && !touchTimer) touchTimer = setTimeout(flushTouches, TOUCH_FLUSH_MS).unref();
-      const result = out.results.length
-        ? out.results.map((r) => `- ${r.entity_name}: ${r.fact}`).join('\n')
-        : `Nothing remembered matches "${input.query}".`;
-      return { result, ...out };
+      return { result: recallText(out.results, out.possible), ...out };
     },
 
     /**
