@@ -86,9 +86,9 @@ export function replay(gathered: Gathered[], modelOf: (i: number) => ConfidenceM
 }
 
 /** The figures from each question's returned tiers (ids) and its gold facts. */
-export function figures(rows: { q: EvalQuery; gold: Set<number>; results: number[]; possible: number[] }[]): TierFigures {
+export function figures<T>(rows: { q: EvalQuery; gold: Set<T>; results: T[]; possible: T[] }[]): TierFigures {
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
-  const r5 = (ids: number[], gold: Set<number>) => ids.slice(0, 5).filter((id) => gold.has(id)).length / gold.size;
+  const r5 = (ids: T[], gold: Set<T>) => ids.slice(0, 5).filter((id) => gold.has(id)).length / gold.size;
   const ans = rows.filter((r) => r.q.kind !== 'no_evidence');
   const no = rows.filter((r) => r.q.kind === 'no_evidence');
   const first = (r: (typeof rows)[number]) => r5([...r.results, ...r.possible], r.gold);
