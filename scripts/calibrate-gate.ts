@@ -62,7 +62,15 @@ const calib = await gather('eval/household.json');
 const heldout = await gather('eval/household-heldout.json');
 const lambda = Number(values.lambda);
 const TRAIN_TOP = Number(values['train-top']);
-const placeholder: ConfidenceModel = { bias: 0, weights: FEATURES.map(() => 0), threshold: 0.5, floor: 0, fitted: '' };
+// The rival floor: the 10th percentile of the non-restating runner-up cosine over the calibration
+// questions — it binds for one question in ten in a household's store, and for every question in a
+// store (or scope) of one or two facts, whose margin would otherwise be the whole cosine.
+const runnerUps = calib.map(({ c }) => {
+  const group = new Set(c.vectorHits.length ? [c.vectorHits[0].memory_id, ...c.sameAsTop] : []);
+  return c.vectorHits.find((h) => !group.has(h.memory_id))?.similarity ?? 0;
+}).sort((a, b) => a - b);
+const rival = Number(runnerUps[Math.floor(runnerUps.length / 10)].toFixed(3));
+const placeholder: ConfidenceModel = { bias: 0, weights: FEATURES.map(() => 0), rival, threshold: 0.5, floor: 0, fitted: '' };
 
 /** Training rows: every candidate the model judges (those with a cosine), labelled. */
 function rowsOf(g: Gathered[]) {
@@ -124,8 +132,8 @@ console.log(`\nchosen: threshold ${threshold} (abstention ≥ ${minAbst}, wrong-
 // Final model: fitted on the whole calibration set.
 const all = rowsOf(calib);
 const fitted = `${new Date().toISOString().slice(0, 10)}, eval/household.json, ${k}-fold, λ ${lambda}`;
-const model: ConfidenceModel = { ...fitLogistic(all.X, all.y, lambda), threshold, floor, fitted };
-console.log(`weights (${['bias', ...FEATURES].join(', ')}): ${[model.bias, ...model.weights].map((x) => x.toFixed(3)).join(', ')}\n`);
+const model: ConfidenceModel = { ...fitLogistic(all.X, all.y, lambda), rival, threshold, floor, fitted };
+console.log(`weights (${['bias', ...FEATURES].join(', ')}): ${[model.bias, ...model.weights].map((x) => x.toFixed(3)).join(', ')}; rival ${rival}\n`);
 console.log(table([
   ['calibration, cross-validated', cv(threshold, floor)],
   ['calibration, in-sample', replay(calib, () => model)],
@@ -136,7 +144,7 @@ if (values.write) {
   const file = 'src/tiers/memory/confidence.ts';
   const src = readFileSync(file, 'utf8');
   const r4 = (x: number) => Number(x.toFixed(4));
-  const line = `  ${provider.includes('-') ? `'${provider}'` : provider}: { bias: ${r4(model.bias)}, weights: [${model.weights.map(r4).join(', ')}], threshold: ${threshold}, floor: ${floor}, fitted: '${fitted}' },`;
+  const line = `  ${provider.includes('-') ? `'${provider}'` : provider}: { bias: ${r4(model.bias)}, weights: [${model.weights.map(r4).join(', ')}], rival: ${rival}, threshold: ${threshold}, floor: ${floor}, fitted: '${fitted}' },`;
   const re = new RegExp(`^  '?${provider}'?: \\{.*$`, 'm');
   if (!re.test(src)) throw new Error(`no line for ${provider} in ${file}`);
   writeFileSync(file, src.replace(re, line));

@@ -31,7 +31,7 @@ describe.each(['use-lite', 'local', 'default'])('confidence model (%s)', (provid
   });
 
   it('the margin is over the best rival, not over a restatement of the top-1', () => {
-    const near = candidates({ vectorHits: hits(0.585, 0.575, 0.1) });
+    const near = candidates({ vectorHits: hits(0.7, 0.69, 0.1) });
     expect(confident(near, provider)).toEqual([]);
     expect(confident({ ...near, sameAsTop: new Set([2]) }, provider).sort()).toEqual([1, 2]);
   });
@@ -45,7 +45,7 @@ describe.each(['use-lite', 'local', 'default'])('confidence model (%s)', (provid
 
 describe('signals', () => {
   it('the margin of the top-1 is against the first non-restating runner-up; others are measured against the top-1', () => {
-    const s = signalsOf(candidates({ vectorHits: hits(0.7, 0.69, 0.5), sameAsTop: new Set([2]) }));
+    const s = signalsOf(candidates({ vectorHits: hits(0.7, 0.69, 0.5), sameAsTop: new Set([2]) }), 0.3);
     expect(s.get(1)!.margin).toBeCloseTo(0.2);
     expect(s.get(2)!.margin).toBeCloseTo(0.19);
     expect(s.get(3)!.margin).toBeCloseTo(-0.2);

@@ -56,19 +56,19 @@ describe('semantic recall with use-lite', () => {
     expect((await memory.recall(RecallInput.parse({ query: 'cashews' }))).results).toEqual([]);
   });
 
-  it('explain says why a question got nothing: the gate and the nearest candidates, within the filters', async () => {
+  it('explain says why a question got nothing: the confidence model and the nearest candidates, within the filters', async () => {
     const { memory } = hub.services;
     await memory.remember(RememberInput.parse({ entity_name: 'Brian', fact: 'Brian likes green tea' }));
     await memory.remember(RememberInput.parse({ entity_name: 'Ruth', fact: 'Ruth takes her tea with whole milk and two sugars' }));
     const r = await memory.recall(RecallInput.parse({ query: 'what does Brian drink?', entity_name: 'Brian', explain: true }));
     expect(r.results).toEqual([]);
-    expect(r.explain).toMatchObject({ provider: 'use-lite', gate: { accept: expect.any(Number), floor: expect.any(Number) } });
+    expect(r.explain).toMatchObject({ provider: 'use-lite', model: { threshold: expect.any(Number), weights: expect.any(Array) } });
     const near = r.explain!.considered;
-    expect(near[0]).toMatchObject({ entity_name: 'Brian', fact: 'Brian likes green tea', kept: false, vector: expect.any(Number) });
-    expect(near[0].vector!).toBeLessThan(r.explain!.gate.accept);
+    expect(near[0]).toMatchObject({ entity_name: 'Brian', fact: 'Brian likes green tea', tier: 'possible', vector: expect.any(Number) });
+    expect(near[0].p).toBeLessThan(r.explain!.model.threshold);
     expect(near.every((x) => x.entity_name === 'Brian')).toBe(true); // Ruth's tea is outside the filter
     const found = await memory.recall(RecallInput.parse({ query: 'green tea', explain: true }));
-    expect(found.explain!.considered[0]).toMatchObject({ fact: 'Brian likes green tea', kept: true, phrase: true, keyword: 1 });
+    expect(found.explain!.considered[0]).toMatchObject({ fact: 'Brian likes green tea', tier: 'results', phrase: true, keyword: 1 });
     expect((await memory.recall(RecallInput.parse({ query: 'green tea' }))).explain).toBeUndefined();
   });
 });

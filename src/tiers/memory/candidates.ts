@@ -152,14 +152,14 @@ function sameAsTop(vectors: VectorStore, hits: VectorHit[]): Set<number> {
  * The model's signals for each candidate the mode looks at (confidence.ts). A candidate without a
  * vector (embedding pending) is absent from `sims`: recall judges it by its keywords alone.
  */
-export function signalsOf(c: Candidates): Map<number, Signals> {
+export function signalsOf(c: Candidates, rival: number): Map<number, Signals> {
   const ids = new Set<number>(c.vectorHits.slice(0, POOL).map((h) => h.memory_id));
   if (c.mode !== 'vector') for (const id of c.rawCov.keys()) ids.add(id);
   for (const id of c.scoped) ids.add(id);
   const top = c.vectorHits[0];
   const group = new Set(top ? [top.memory_id, ...c.sameAsTop] : []);
   const s1 = top?.similarity ?? 0;
-  const s2 = c.vectorHits.find((h) => !group.has(h.memory_id))?.similarity ?? 0;
+  const s2 = Math.max(c.vectorHits.find((h) => !group.has(h.memory_id))?.similarity ?? 0, rival);
   const out = new Map<number, Signals>();
   for (const id of ids) {
     const cos = c.sims.get(id) ?? 0;

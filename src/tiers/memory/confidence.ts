@@ -12,8 +12,10 @@
  *   cos      cosine of the memory to the question (0 when it has no vector);
  *   margin   cos − the cosine of its best rival: for the vector top-1 (and the memories that restate
  *            it: cosine to it ≥ SAME_AS_TOP, recall.ts) the best candidate that is not a restatement;
- *            for every other memory the top-1. A question whose answer is stored usually has one
- *            memory that stands out; a never-stated one has a flat list.
+ *            for every other memory the top-1 — the rival never below the model's `rival` (10th
+ *            percentile of the calibration's runner-ups), so a store or scope with one fact does not make every
+ *            answer stand out. A question whose answer is stored usually has one memory that stands
+ *            out; a never-stated one has a flat list.
  *   cov      IDF-weighted share of the question's content words the memory holds (recall.ts
  *            `coverage`; a ratio of IDFs of the question's own words, so it does not grow with the store);
  *   phrase   1 when the memory holds the question's words as one run, in order ("spare batteries"),
@@ -40,6 +42,12 @@ export interface ConfidenceModel {
   /** Intercept and weights of the logistic score, in the order of `featureVector`. */
   bias: number;
   weights: readonly number[];
+  /**
+   * The runner-up cosine assumed when a question's own runner-up is lower (the 10th percentile of the
+   * calibration questions' runner-ups): with one or two facts in the store, or in the scope, nothing
+   * competes and the margin would be the whole cosine — a store-size effect the model must not read as certainty.
+   */
+  rival: number;
   /** p at or above this is an answer (`results`). */
   threshold: number;
   /** p at or above this (and below threshold) may be listed as `possible`. */
@@ -47,6 +55,13 @@ export interface ConfidenceModel {
   /** Where the numbers come from (shown by explain and /health). */
   fitted: string;
 }
+
+/**
+ * Kept as rules beside the model (session 10): a memory holding the question's words as one run, in
+ * order — and for a one-word question, any memory with that word ("peanuts", cosine 0.46; "68", 0.17)
+ * — is an answer whatever its cosine: a keyword lookup the person typed on purpose.
+ */
+export const PHRASE_ANSWERS = true;
 
 export const FEATURES = ['cos', 'margin', 'cov', 'phrase', 'cos·cov'] as const;
 
@@ -68,8 +83,8 @@ export function probability(m: ConfidenceModel, s: Signals): number {
  */
 export const CONFIDENCE_MODELS: Record<string, ConfidenceModel> = {
   // BEGIN fitted (scripts/calibrate-gate.ts --write replaces this block)
-  local: { bias: -3.1623, weights: [1.8605, 4.4583, 1.2264, 0.6365, 1.7229], threshold: 0.35, floor: 0.03, fitted: '2026-12-02, eval/household.json, 10-fold, λ 1' },
-  'use-lite': { bias: -3.6056, weights: [2.6545, 5.1813, 1.3084, 1.2113, 1.8171], threshold: 0.3, floor: 0.05, fitted: '2026-12-02, eval/household.json, 10-fold, λ 1' },
+  local: { bias: -3.1618, weights: [1.8623, 4.4291, 1.2255, 0.6424, 1.7255], rival: 0.269, threshold: 0.35, floor: 0.03, fitted: '2026-12-02, eval/household.json, 10-fold, λ 1' },
+  'use-lite': { bias: -3.6197, weights: [2.6723, 5.0353, 1.3102, 1.2209, 1.833], rival: 0.371, threshold: 0.3, floor: 0.05, fitted: '2026-12-02, eval/household.json, 10-fold, λ 1' },
   // END fitted
 };
 CONFIDENCE_MODELS.default = shifted(CONFIDENCE_MODELS['use-lite'], 0.05, 'guess: use-lite model with cosines read 0.05 higher');
@@ -78,7 +93,7 @@ CONFIDENCE_MODELS.default = shifted(CONFIDENCE_MODELS['use-lite'], 0.05, 'guess:
 function shifted(m: ConfidenceModel, dc: number, fitted: string): ConfidenceModel {
   // z(cos − dc) = bias − w_cos·dc − w_agree·dc·cov + …: the interaction term's shift is absorbed in w_cov.
   const [wc, wm, wv, wp, wa] = m.weights;
-  return { ...m, bias: m.bias - wc * dc, weights: [wc, wm, wv - wa * dc, wp, wa], fitted };
+  return { ...m, bias: m.bias - wc * dc, weights: [wc, wm, wv - wa * dc, wp, wa], rival: m.rival + dc, fitted };
 }
 
 export function modelFor(provider: string, models: Record<string, ConfidenceModel> = CONFIDENCE_MODELS): ConfidenceModel {

@@ -21,7 +21,7 @@ import { toEpoch, trustLevel } from '../../lib/schema.js';
 import type { MemoryFilter, MemoryRow } from './memory.repo.js';
 import type { RecallInput, RecallMode } from './memory.schemas.js';
 import { DAY, effectiveConfidence } from './decay.js';
-import { CONFIDENCE_MODELS, modelFor, probability, type ConfidenceModel, type Signals } from './confidence.js';
+import { CONFIDENCE_MODELS, modelFor, PHRASE_ANSWERS, probability, type ConfidenceModel, type Signals } from './confidence.js';
 import { gatherCandidates, signalsOf, type Candidates, type RecallDeps } from './candidates.js';
 
 export { containsRun, coverage, gatherCandidates, signalsOf, type Candidates, type RecallDeps } from './candidates.js';
@@ -85,7 +85,7 @@ const CONSIDERED = 5;
 /** Each candidate's p and whether it is confident, for the gathered candidates (the calibration replays this). */
 export function judge(c: Candidates, model: ConfidenceModel, keywordMin: number): Map<number, { p: number; confident: boolean; signals: Signals }> {
   const out = new Map<number, { p: number; confident: boolean; signals: Signals }>();
-  for (const [id, s] of signalsOf(c)) {
+  for (const [id, s] of signalsOf(c, model.rival)) {
     // No cosine to read (keyword mode, the embedder down, or this memory's embedding pending): keywords alone.
     if (c.mode === 'keyword' || !c.sims.has(id)) {
       if (c.mode !== 'vector' && s.cov > 0) out.set(id, { p: s.cov, confident: s.cov >= keywordMin, signals: s });
@@ -93,7 +93,7 @@ export function judge(c: Candidates, model: ConfidenceModel, keywordMin: number)
       continue;
     }
     const p = probability(model, s);
-    out.set(id, { p, confident: p >= model.threshold, signals: s });
+    out.set(id, { p, confident: p >= model.threshold || (PHRASE_ANSWERS && s.phrase), signals: s });
   }
   return out;
 }
