@@ -28,6 +28,7 @@ import { CheckIntentionsInput, IntendInput } from '../src/tiers/prospective/pros
 import { createProspectiveService, DEFAULT_INTENTION_TUNING, type IntentionTuning } from '../src/tiers/prospective/prospective.service.js';
 import { FindInput, LocateInput } from '../src/tiers/spatial/spatial.schemas.js';
 import { createSpatialService } from '../src/tiers/spatial/spatial.service.js';
+import { sharedWordNet, type WordNet } from '../src/ai/wordnet.js';
 
 interface IntentionData {
   intentions: { id: string; entity_name: string; trigger_text: string; action_text: string }[];
@@ -133,10 +134,11 @@ export async function evalIntentions(
 }
 
 /** Locates every object, then asks every question through `find({query})`. */
-export async function evalSpatial(opts: { file?: string } = {}): Promise<SpatialScores> {
+export async function evalSpatial(opts: { file?: string; wordnet?: WordNet | null } = {}): Promise<SpatialScores> {
   const data = read<SpatialData>(opts.file ?? 'eval/spatial.json');
   const h = scratch();
-  const svc = createSpatialService({ db: h.db, clock: h.clock, entities: h.entities, audit: h.audit, config: { location_decay_halflife_hours: 24 } });
+  const wordnet = opts.wordnet === null ? undefined : (opts.wordnet ?? sharedWordNet());
+  const svc = createSpatialService({ db: h.db, clock: h.clock, entities: h.entities, audit: h.audit, config: { location_decay_halflife_hours: 24 }, wordnet });
   try {
     for (const o of data.objects) {
       svc.locate(LocateInput.parse(o));
@@ -282,9 +284,14 @@ async function main() {
         if (values.verbose) for (const m of i.misses) console.log(`  miss ${m}`);
       }
     }
-    const s = await evalSpatial();
-    console.log(`spatial: ${s.queries} questions, accuracy ${pct(s.accuracy)} (${Object.entries(s.by_kind).map(([k, v]) => `${k} ${v.correct}/${v.n}`).join(', ')})`);
-    if (values.verbose) for (const m of s.misses) console.log(`  miss ${m}`);
+    // eval/spatial.json tuned the matcher's constants; spatial-synonyms.json (find by meaning) is held out.
+    for (const [file, label] of [['eval/spatial.json', 'spatial'], ['eval/spatial-synonyms.json', 'spatial synonyms, held out']] as const) {
+      for (const [how, wordnet] of [['WordNet', undefined], ['spelling only', null]] as const) {
+        const s = await evalSpatial({ file, wordnet });
+        console.log(`${label} (${how}): ${s.queries} questions, accuracy ${pct(s.accuracy)} (${Object.entries(s.by_kind).map(([k, v]) => `${k} ${v.correct}/${v.n}`).join(', ')})`);
+        if (values.verbose) for (const m of s.misses) console.log(`  miss ${m}`);
+      }
+    }
     for (const [setName, key] of SETS) {
       for (const [name, embedder] of embedders) {
         if (name === 'use-lite' && !embedder) continue;

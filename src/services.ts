@@ -3,6 +3,7 @@
  * receive this object and nothing else.
  */
 import type { Embedder, Llm } from './ai/types.js';
+import { sharedWordNet, type WordNet } from './ai/wordnet.js';
 import type { Config } from './config/schema.js';
 import type { Db } from './db/open.js';
 import { createVectorStore } from './db/vectors.js';
@@ -28,6 +29,7 @@ import { createEpisodicService } from './tiers/episodic/episodic.service.js';
 import { createWorkingService } from './tiers/working/working.service.js';
 import { createProspectiveService } from './tiers/prospective/prospective.service.js';
 import { createSpatialService } from './tiers/spatial/spatial.service.js';
+import { isWhereQuestion } from './tiers/spatial/object-match.js';
 import { createMemoryMcpImporter } from './io/memory-mcp.js';
 import { createMarkdownSync } from './io/markdown/markdown.service.js';
 import { createVoicesService } from './tiers/voices/voices.service.js';
@@ -44,11 +46,14 @@ export interface ServiceDeps {
   /** Detectors the pattern engine runs (built-ins from detectors/, plus the user's from config). */
   detectors?: Detector[];
   log?: (msg: string) => void;
+  /** WordNet for query expansion (default: the process-wide one, opened on first use). */
+  wordnet?: WordNet;
 }
 
 export function createServices(deps: ServiceDeps) {
   const { db, clock, config, embedder, llm } = deps;
   const events = deps.events ?? createEvents();
+  const wordnet = deps.wordnet ?? sharedWordNet();
   const entities = createEntitiesRepo(db, clock);
   const audit = createAuditRepo(db, clock);
   const vectors = createVectorStore(db, embedder);
@@ -124,7 +129,18 @@ export function createServices(deps: ServiceDeps) {
   const episodic = createEpisodicService({ db, clock, entities, audit, llm, embedder });
   const working = createWorkingService({ db, clock, entities, audit, remember: (input, actor) => memory.remember(input, actor) });
   const prospective = createProspectiveService({ db, clock, embedder, entities, audit, onTriggered: (t) => events.emit('intention_triggered', t) });
-  const spatial = createSpatialService({ db, clock, entities, audit, config: config.memory });
+  const spatial = createSpatialService({ db, clock, entities, audit, config: config.memory, wordnet });
+  // cross_query: where an object is, first for a where-question (a memory about a spare key is not the answer).
+  context.addCrossSource({
+    tier: 'location',
+    leads: isWhereQuestion,
+    search: (query) => {
+      const out = spatial.find({ query });
+      if (out.found) return [{ text: out.result, entity_name: out.entity_name, container_name: out.container_name, confidence: out.confidence, age_text: out.age_text }];
+      if (!isWhereQuestion(query)) return [];
+      return out.candidates.map((c) => ({ text: `${c.entity_name}: ${c.container_name}, last confirmed ${c.age_text}`, entity_name: c.entity_name, container_name: c.container_name, confidence: c.confidence, age_text: c.age_text }));
+    },
+  });
   context.addSource({
     name: 'tasks',
     collect({ entity }) {
@@ -158,6 +174,6 @@ export function createServices(deps: ServiceDeps) {
   });
 
   const overview = createOverviewService({ db, clock, decay: config.memory });
-  return { memoryMcpImport, markdown, voices, db, clock, config, embedder, llm, events, entities, audit, vectors, reembed, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial, overview };
+  return { memoryMcpImport, markdown, voices, db, clock, config, embedder, wordnet, llm, events, entities, audit, vectors, reembed, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial, overview };
 }
 export type Services = ReturnType<typeof createServices>;

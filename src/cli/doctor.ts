@@ -9,6 +9,8 @@ import { join, resolve } from 'node:path';
 import { preMigrationBackups } from '../db/premigration.js';
 import { restoreLeftovers } from './restore.js';
 import { nearestExisting } from '../db/errors.js';
+import { describeWordNet } from '../ai/wordnet.js';
+import { prepareQuery } from '../ai/wordnet-coverage.js';
 
 const MiB = 1024 * 1024;
 /** Room for one more copy of the database (a pre-migration backup, a restore) plus 64 MiB. */
@@ -78,6 +80,12 @@ export async function runDoctor({ config, flags }: CommandContext): Promise<numb
       ok: answers,
       detail: `${s.embedder.provider}/${s.embedder.model} (${s.embedder.dim} dims) ${answers ? 'answers' : 'does not answer'}${s.embedder.note ? ` — ${s.embedder.note}` : ''}`,
     });
+    // Opened here (not on the first query) so the check shows its load cost or why it is missing.
+    const wordnetOk = s.wordnet.available();
+    // Two sample questions: the first opens the caches, the second shows the cost of a new question.
+    prepareQuery(s.wordnet, 'where are my keys');
+    prepareQuery(s.wordnet, 'who looks after the boiler');
+    checks.push({ name: 'wordnet', ok: true, detail: `${wordnetOk ? '' : 'not available: '}${describeWordNet(s.wordnet.stats())}` });
     const pending = s.memory.repo.pendingCount();
     checks.push({
       name: 'vectors',

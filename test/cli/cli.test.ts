@@ -74,7 +74,8 @@ describe('hearth CLI', () => {
     const out = await run(process.execPath, [CLI, 'doctor', '--json'], { env: baseEnv(dir) });
     const report = JSON.parse(out.stdout);
     expect(report.ok).toBe(true);
-    expect(report.checks.map((c: { name: string }) => c.name)).toEqual(['disk', 'integrity', 'foreign_keys', 'schema', 'counts', 'embedder', 'vectors']);
+    expect(report.checks.map((c: { name: string }) => c.name)).toEqual(['disk', 'integrity', 'foreign_keys', 'schema', 'counts', 'embedder', 'wordnet', 'vectors']);
+    expect(report.checks.find((c: { name: string }) => c.name === 'wordnet').detail).toMatch(/^WordNet 3\.1 .*opened in .* ms/);
     // The data dir did not exist yet: its free space is its parent's, and the line says so.
     expect(report.checks[0].detail).toContain(`free on ${dir} (where ${join(dir, 'data')} will be created)`);
     const ext = await run(process.execPath, [CLI, 'doctor', '--json'], { env: { ...baseEnv(dir), HEARTH_MQTT_MODE: 'external', HEARTH_MQTT_URL: `mqtt://127.0.0.1:${await freePort()}` } }).catch((e) => e);

@@ -121,6 +121,15 @@ describe('HTTP tier 1', () => {
     expect(r.body.embedder).toMatchObject({ provider: 'local', answers: true, vectors: 'ready', pending: 0 });
     expect(r.body.embedder.note).toBeTruthy();
   });
+
+  it('reports what WordNet costs at /health', async () => {
+    hub.services.wordnet.expand('keys');
+    const r = await get(hub, '/health');
+    expect(r.body.wordnet).toMatchObject({ available: true, version: '3.1' });
+    expect(r.body.wordnet.load_ms).toBeGreaterThan(0);
+    expect(r.body.wordnet.bytes_held).toBeGreaterThan(1_000_000);
+    expect(r.body.wordnet.note).toMatch(/^WordNet 3\.1 .*opened in .* ms, holds .* MB/);
+  });
 });
 
 describe('HTTP auth', () => {

@@ -4,6 +4,7 @@ import type { Services } from '../../services.js';
 import { renderMetrics } from '../metrics.js';
 import { routes } from '../route.js';
 import { AuditQuery } from '../../tiers/audit/audit.schemas.js';
+import { describeWordNet } from '../../ai/wordnet.js';
 
 /** GET /metrics: Prometheus text. Behind the token like every route but /health. */
 export const metricsRoute =
@@ -45,11 +46,14 @@ export const systemRoutes = (s: Services, extra?: () => Record<string, unknown>)
         ...(s.reembed.status.state !== 'idle' && { reembed: s.reembed.status }),
       };
       const llm = s.llm ? { provider: s.llm.provider, model: s.llm.model } : null;
+      const wn = s.wordnet.stats();
+      const wordnet = { ...wn, note: describeWordNet(wn) };
       return {
         result: `Hearth is up: ${counts.memories} memories about ${counts.entities} entities; embedder ${embedder.provider}/${embedder.model} ${answers ? 'answers' : 'does not answer'}.`,
         status: 'ok',
         counts,
         embedder,
+        wordnet,
         llm,
         ...extra?.(),
       };

@@ -14,6 +14,7 @@ export function contextTools(server: McpServer, s: Services, actor: Actor): void
     C.GetContextBudgetInput, (a) => s.context.getContextBudget(a), { readOnlyHint: true });
   tool(server, 'cross_query',
     'Ask one question across every tier: remembered facts, past conversations and live sensor readings, each result labelled by tier. ' +
+    'A where-question ("where are my car keys?") gets the object\'s stored place first (tier location). ' +
     'Good for "how is Brian feeling today?" or "who prefers a cooler house?". `possible` holds memories it is not sure of (low_confidence: true): ' +
     'do not state them as facts.',
     C.CrossQueryInput, (a) => s.context.crossQuery(a), { readOnlyHint: true });

@@ -15,11 +15,12 @@ export function spatialTools(server: McpServer, s: { spatial: SpatialService }, 
     'ASK where an object is (read-only, stores nothing). Use when someone asks "where is X?" / "where did I leave my glasses?": pass the object as entity_name or the whole question as query. ' +
     'To STORE a new place, call locate instead. ' +
     'found=true gives container_name, confidence (it fades with time since last confirmed) and age_text ("2 hours ago") — say how long ago and hedge when confidence is low. ' +
-    'found=false with candidates means the question fits several objects: ask which one. found=false with no candidates: nothing is known, say so.',
+    'Names match by spelling, then by meaning ("the hoover" finds the vacuum cleaner, "my mobile" the phone). ' +
+    'found=false with candidates means the question fits several objects: ask which one. found=false with no candidates: nothing is known — result is a sentence you can say as it is ("I don\'t know where your wallet is.").',
     S.FindInput, (a) => s.spatial.find(a), { readOnlyHint: true });
   tool(server, 'seen_at',
     'Confirm an object is still where it was ("yes, the keys are in the drawer"): raises its confidence by 0.1 and resets its age. ' +
-    'With a different container_name it records the new place instead. entity_name must be the exact stored name (use find first if unsure).',
+    'With a different container_name it records the new place instead. entity_name is the stored name; a name that means exactly one located object ("mobile" for the phone) is taken as that object (use find first if unsure).',
     S.SeenAtInput, (a) => s.spatial.seenAt(a, actor));
   tool(server, 'location_history',
     'Every place an object has been recorded, newest first (the current one marked active) — for "where was it before?" or retracing steps.',

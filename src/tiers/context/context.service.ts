@@ -29,6 +29,8 @@ export interface ContextSource {
 export interface CrossSource {
   tier: string;
   search(query: string, entity: EntityRow | undefined, topK: number): unknown[] | Promise<unknown[]>;
+  /** True when this tier answers the question better than memories do (where-questions → locations): its hits come first. */
+  leads?(query: string): boolean;
 }
 
 export function createContextService(deps: {
@@ -117,7 +119,12 @@ export function createContextService(deps: {
       });
       const results: { tier: string; [k: string]: unknown }[] = r.results.map((m) => ({ tier: 'memory', ...m }));
       const possible = r.possible.map((m) => ({ tier: 'memory', ...m }));
-      for (const src of crossSources) for (const hit of await src.search(input.query, entity, input.top_k)) results.push({ tier: src.tier, ...(hit as object) });
+      let lead = 0;
+      for (const src of crossSources) {
+        const hits = (await src.search(input.query, entity, input.top_k)).map((hit) => ({ tier: src.tier, ...(hit as object) }));
+        if (src.leads?.(input.query)) results.splice(lead, 0, ...hits), (lead += hits.length);
+        else results.push(...hits);
+      }
       const line = (x: Record<string, unknown>) =>
         x.tier === 'memory' ? `[memory] ${x.entity_name}: ${x.fact}` : `[${x.tier}] ${String(x.text ?? x.snippet ?? JSON.stringify(x))}`;
       const lines = results.length ? results.map(line) : ['Nothing known answers that.'];

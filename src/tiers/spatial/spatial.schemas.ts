@@ -60,5 +60,5 @@ export interface FindResult {
   age_seconds: number | null;
   age_text: string | null;
   /** Every object the question could mean, best first (also when one was found). */
-  candidates: (Whereabouts & { score: number })[];
+  candidates: (Whereabouts & { score: number; matched_by: 'spelling' | 'meaning' })[];
 }

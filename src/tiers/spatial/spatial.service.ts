@@ -13,8 +13,10 @@
  *   different container it is a `locate`.
  * - A sighting older than the stored one (`ts`, e.g. a replayed MQTT message) changes nothing.
  *
- * Writes (`locate`, `seen_at`) take the object's exact name; reads (`find`, `location_history`)
- * match loosely (object-match.ts) because they come from questions.
+ * `locate` takes the object's exact name; reads (`find`, `location_history`) match loosely
+ * (object-match.ts) because they come from questions — by spelling, then by meaning through WordNet
+ * ("the hoover" → vacuum cleaner, "my mobile" → phone). `seen_at` takes the exact name, and when no
+ * object by that name has a place, the one object the name means ("I saw my mobile on the desk").
  */
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
@@ -23,7 +25,9 @@ import { toEpoch } from '../../lib/schema.js';
 import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
 import { ageText } from '../memory/decay.js';
-import { rankNames } from './object-match.js';
+import type { WordNet } from '../../ai/wordnet.js';
+import { analyze } from '../../ai/text.js';
+import { QUESTION_STEMS, rankNames } from './object-match.js';
 import type { FindInput, FindResult, LocateInput, LocationHistoryInput, SeenAtInput, Whereabouts } from './spatial.schemas.js';
 
 /** Decayed confidence never reads below this: an old sighting is still the best lead there is. */
@@ -37,6 +41,24 @@ export interface SpatialDeps {
   entities: EntitiesRepo;
   audit: AuditRepo;
   config: { location_decay_halflife_hours: number };
+  /** Matches object names by meaning when none is spelled like the question (optional). */
+  wordnet?: WordNet;
+}
+
+/**
+ * The object a question asks about, as a phrase to say back: "where did I leave my glasses?" →
+ * "your glasses", "wheres the umbrella" → "the umbrella", "where are Brian's keys" → "Brian's keys".
+ */
+export function objectPhrase(question: string): { phrase: string; plural: boolean } {
+  const words = analyze(question).filter((t) => !QUESTION_STEMS.has(t.stem));
+  const owner = /([\p{L}\p{N}]+)['’]s\b/u.exec(question)?.[1];
+  const mine = /\b(my|our|mine)\b/i.test(question);
+  const object = words.map((w) => w.word).filter((w) => !owner || w !== owner.toLowerCase());
+  if (!object.length) return { phrase: 'that', plural: false };
+  const last = object[object.length - 1];
+  const plural = /[^s]s$/.test(last) || /(sses|xes|ches|shes)$/.test(last);
+  const det = owner ? `${owner}'s` : mine ? 'your' : 'the';
+  return { phrase: `${det} ${object.join(' ')}`, plural };
 }
 
 interface LocationRow {
@@ -59,7 +81,7 @@ const SELECT = 'SELECT l.*, e.name AS entity_name FROM locations l JOIN entities
 const round = (x: number) => Math.round(x * 10_000) / 10_000;
 
 export function createSpatialService(deps: SpatialDeps) {
-  const { db, clock, entities, audit, config } = deps;
+  const { db, clock, entities, audit, config, wordnet } = deps;
   const current = db.prepare(`${SELECT} WHERE l.entity_id = ? AND l.active = 1`);
   const allActive = db.prepare(`${SELECT} WHERE l.active = 1`);
   const located = db.prepare('SELECT DISTINCT e.id, e.name FROM locations l JOIN entities e ON e.id = l.entity_id');
@@ -144,10 +166,10 @@ export function createSpatialService(deps: SpatialDeps) {
       const now = clock.now();
       const rows = allActive.all() as LocationRow[];
       const asked = (input.entity_name ?? input.query)!;
-      const { ranked, best: loose } = rankNames(asked, rows, (r) => r.entity_name);
+      const { ranked, best: loose } = rankNames(asked, rows, (r) => r.entity_name, wordnet);
       const exact = input.entity_name === undefined ? undefined : rows.find((r) => r.entity_name.toLowerCase() === input.entity_name!.toLowerCase());
       const best = exact ?? loose?.item;
-      const candidates = ranked.map((r) => ({ ...whereabouts(r.item, now), score: round(r.score) }));
+      const candidates = ranked.map((r) => ({ ...whereabouts(r.item, now), score: round(r.score), matched_by: r.by ?? 'spelling' }));
       if (best) {
         const w = whereabouts(best, now);
         const doubt = w.confidence < 0.3 ? ' — that was a while ago, it may have moved' : '';
@@ -160,14 +182,23 @@ export function createSpatialService(deps: SpatialDeps) {
       }
       const result = candidates.length
         ? `Which one do you mean? ${candidates.map((c) => `${c.entity_name} (${c.container_name}, ${c.age_text})`).join('; ')}.`
-        : `I don't know where "${asked}" is: nothing by that name has been located.`;
+        : (() => {
+            // Said back to the person (often aloud), so a sentence, not their question in quotes.
+            const { phrase, plural } = objectPhrase(asked);
+            return `I don't know where ${phrase} ${plural ? 'are' : 'is'}.`;
+          })();
       return { result, found: false, entity_name: null, container_name: null, confidence: null, last_confirmed_ts: null, age_seconds: null, age_text: null, candidates };
     },
 
     /** Confirms the known place (+0.10, capped at 1), or moves it when seen somewhere else. */
     seenAt(input: SeenAtInput, actor: Actor = 'system') {
-      const obj = entities.find(input.entity_name);
-      const cur = obj && (current.get(obj.id) as LocationRow | undefined);
+      let obj = entities.find(input.entity_name);
+      let cur = obj && (current.get(obj.id) as LocationRow | undefined);
+      if (!cur) {
+        // No place known under this exact name: the one located object it means, if exactly one.
+        const { best } = rankNames(input.entity_name, allActive.all() as LocationRow[], (r) => r.entity_name, wordnet);
+        if (best) (cur = best.item), (obj = entities.byId(best.item.entity_id)), (input = { ...input, entity_name: best.item.entity_name });
+      }
       const move = input.container_name !== undefined && (!cur || cur.container_name.toLowerCase() !== input.container_name.toLowerCase());
       if (move) {
         const r = locate({ entity_name: input.entity_name, container_name: input.container_name!, entity_type: 'object', confidence: 1, source: input.source, ts: input.ts }, actor);
@@ -194,7 +225,7 @@ export function createSpatialService(deps: SpatialDeps) {
       const now = clock.now();
       let entity = entities.find(input.entity_name);
       if (!entity) {
-        const { ranked, best } = rankNames(input.entity_name, located.all() as { id: number; name: string }[], (e) => e.name);
+        const { ranked, best } = rankNames(input.entity_name, located.all() as { id: number; name: string }[], (e) => e.name, wordnet);
         if (!best) {
           const also = ranked.length ? ` Did you mean: ${ranked.map((r) => r.item.name).join(', ')}?` : '';
           throw notFound(`entity_name: no location history for "${input.entity_name}".${also}`);
