@@ -41,7 +41,7 @@ export function cachedEmbedder(e: Embedder): Embedder {
 export async function evaluate(embedder: Embedder, data: EvalSet, tuning: RecallTuning = DEFAULT_TUNING, verbose = false): Promise<SetReport> {
   const h = scratchServices(embedder);
   const s = h.services;
-  const memory = createMemoryService({ db: h.db, clock: h.clock, embedder, vectors: s.vectors, entities: s.entities, audit: s.audit, config: s.config.memory, tuning });
+  const memory = createMemoryService({ db: h.db, clock: h.clock, embedder, vectors: s.vectors, entities: s.entities, audit: s.audit, config: s.config.memory, tuning, wordnet: s.wordnet });
   const idOf = new Map<number, string>();
   for (const f of data.facts) {
     h.clock.advance(3600);

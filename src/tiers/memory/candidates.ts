@@ -5,9 +5,13 @@
  *
  * Keyword coverage: c = Σ idf(t ∈ Q∩D) / Σ idf(t ∈ Q), idf(t) = ln(1 + (N − df + 0.5)/(df + 0.5)).
  * A query word the index has never seen has the highest idf, so "Brian's blood type" is not covered
- * by a fact that only shares "Brian".
+ * by a fact that only shares "Brian". With WordNet (src/ai/wordnet-coverage.ts) a query word is also
+ * covered, at a lower weight, by its synonyms and hypernyms ("boiler" by "heater"), and a collocation
+ * of the query ("blood type") only as itself: its words found apart count for less — word sense, cheaply.
  */
 import type { Embedder } from '../../ai/types.js';
+import type { WordNet } from '../../ai/wordnet.js';
+import { prepareQuery, wordnetCoverage } from '../../ai/wordnet-coverage.js';
 import type { Clock } from '../../lib/clock.js';
 import type { VectorHit, VectorStore } from '../../db/vectors.js';
 import type { MemoryFilter, MemoryRepo, MemoryRow } from './memory.repo.js';
@@ -23,6 +27,8 @@ export interface RecallDeps {
   clock: Clock;
   decay: DecayConfig;
   entityId: (name: string) => number | undefined;
+  /** Query-side expansion of keyword coverage (synonyms, hypernyms; src/ai/wordnet-coverage.ts); without it, stems only. */
+  wordnet?: WordNet;
 }
 
 /** Vector hits whose keyword coverage is read (the rest rank too low to matter in either tier). */
@@ -84,13 +90,16 @@ export async function gatherCandidates(d: RecallDeps, input: RecallInput, filter
   const phrase = new Set<number>();
   const rows = new Map<number, MemoryRow>();
   const match = ftsMatch(qTerms);
-  const { df, n: docs } = d.repo.docFreq(qTerms);
-  const idf = new Map(qTerms.map((t) => {
+  const pq = d.wordnet && qTerms.length ? prepareQuery(d.wordnet, input.query) : undefined;
+  const stems = [...new Set([...qTerms, ...(pq?.flat.flatMap((u) => u.stems) ?? [])])];
+  const { df, n: docs } = d.repo.docFreq(stems);
+  const idf = new Map(stems.map((t) => {
     const f = df.get(t) ?? 0;
     return [t, Math.log(1 + (docs - f + 0.5) / (f + 0.5))] as const;
   }));
+  const weightOf = (t: string) => idf.get(t) ?? Math.log(1 + (docs + 0.5) / 0.5);
   const score = (id: number, docTerms: string[]) => {
-    rawCov.set(id, coverage(qTerms, new Set(docTerms), idf));
+    rawCov.set(id, pq ? wordnetCoverage(pq, docTerms, weightOf) : coverage(qTerms, new Set(docTerms), idf));
     if (containsRun(docTerms, qTerms)) phrase.add(id);
   };
   if (match) {

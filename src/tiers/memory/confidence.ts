@@ -83,8 +83,8 @@ export function probability(m: ConfidenceModel, s: Signals): number {
  */
 export const CONFIDENCE_MODELS: Record<string, ConfidenceModel> = {
   // BEGIN fitted (scripts/calibrate-gate.ts --write replaces this block)
-  local: { bias: -3.1618, weights: [1.8623, 4.4291, 1.2255, 0.6424, 1.7255], rival: 0.269, threshold: 0.35, floor: 0.03, fitted: '2026-12-02, eval/household.json, 10-fold, λ 1' },
-  'use-lite': { bias: -3.6197, weights: [2.6723, 5.0353, 1.3102, 1.2209, 1.833], rival: 0.371, threshold: 0.3, floor: 0.05, fitted: '2026-12-02, eval/household.json, 10-fold, λ 1' },
+  local: { bias: -3.3682, weights: [1.9331, 4.4827, 1.5006, 0.5694, 1.734], rival: 0.269, threshold: 0.35, floor: 0.03, fitted: '2026-12-02, eval/household.json, 10-fold, λ 1' },
+  'use-lite': { bias: -3.6157, weights: [2.3994, 5.1495, 1.5561, 1.1393, 1.8727], rival: 0.371, threshold: 0.3, floor: 0.03, fitted: '2026-12-02, eval/household.json, 10-fold, λ 1' },
   // END fitted
 };
 CONFIDENCE_MODELS.default = shifted(CONFIDENCE_MODELS['use-lite'], 0.05, 'guess: use-lite model with cosines read 0.05 higher');

@@ -3,6 +3,7 @@
  * reinforcement, contested facts), recall, forget, fading, re-embedding. SPEC §5.
  */
 import type { Embedder } from '../../ai/types.js';
+import type { WordNet } from '../../ai/wordnet.js';
 import { createGroupCommit } from '../../db/group-commit.js';
 import type { Db } from '../../db/open.js';
 import type { VectorStore } from '../../db/vectors.js';
@@ -29,6 +30,8 @@ export interface MemoryDeps {
   /** Called after a memory is added (events on MQTT). Errors are the listener's. */
   /** Recall constants; defaults in recall.ts. */
   tuning?: RecallTuning;
+  /** Query expansion for recall's keyword coverage (none: stems only). */
+  wordnet?: WordNet;
   onEntityForgotten?: (name: string) => void;
   onAdded?: (m: { id: number; entity_name: string; fact: string; category: string; action: string }) => void;
 }
@@ -204,7 +207,7 @@ export function createMemoryService(deps: MemoryDeps) {
     },
 
     async recall(input: RecallInput): Promise<RecallOutcome & { result: string }> {
-      const out = await recall({ repo, vectors, embedder, clock, decay: config, entityId: (n) => entities.find(n)?.id, tuning: deps.tuning }, input);
+      const out = await recall({ repo, vectors, embedder, clock, decay: config, entityId: (n) => entities.find(n)?.id, tuning: deps.tuning, wordnet: deps.wordnet }, input);
       const now = clock.now();
       for (const r of out.results) {
         const b = touched.get(r.id);
