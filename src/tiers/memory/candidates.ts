@@ -3,7 +3,7 @@
  * vector index (vec0 KNN), and the signals the confidence model (confidence.ts) reads for each.
  * Gathered once per question; the calibration (scripts/calibrate-gate.ts) replays the same functions.
  *
- * Keyword coverage: c = Σ idf(t ∈ Q∩D) / Σ idf(t ∈ Q), idf(t) = ln(1 + (N − df + 0.5)/(df + 0.5)).
+ * Keyword coverage: c = Σ idf(t ∈ Q∩D) / Σ idf(t ∈ Q), idf(t) = ln(1 + (N + PRIOR_DOCS − df + 0.5)/(df + 0.5)).
  * A query word the index has never seen has the highest idf, so "Brian's blood type" is not covered
  * by a fact that only shares "Brian". With WordNet (src/ai/wordnet-coverage.ts) a query word is also
  * covered, at a lower weight, by its synonyms and hypernyms ("boiler" by "heater"), and a collocation
@@ -38,6 +38,8 @@ export const POOL = 20;
  * question: "what does Ruth's doctor want" scoped to Ruth lists her facts ranked, never nothing.
  */
 export const SMALL_ENTITY = 30;
+/** Pseudo-documents in the idf (see gatherCandidates). */
+export const PRIOR_DOCS = 100;
 
 export function coverage(queryTerms: string[], docTerms: Set<string>, idf: Map<string, number>): number {
   let total = 0;
@@ -93,11 +95,12 @@ export async function gatherCandidates(d: RecallDeps, input: RecallInput, filter
   const pq = d.wordnet && qTerms.length ? prepareQuery(d.wordnet, input.query) : undefined;
   const stems = [...new Set([...qTerms, ...(pq?.flat.flatMap((u) => u.stems) ?? [])])];
   const { df, n: docs } = d.repo.docFreq(stems);
-  const idf = new Map(stems.map((t) => {
-    const f = df.get(t) ?? 0;
-    return [t, Math.log(1 + (docs - f + 0.5) / (f + 0.5))] as const;
-  }));
-  const weightOf = (t: string) => idf.get(t) ?? Math.log(1 + (docs + 0.5) / 0.5);
+  // PRIOR_DOCS documents without the term are assumed beside the store's: in a store of one or two
+  // facts every word of a fact is in "all" documents and its idf collapses to ~0, so a question in the
+  // fact's own words would look uncovered (a store-size effect); at household sizes and up it is noise.
+  const idfOf = (f: number) => Math.log(1 + (docs + PRIOR_DOCS - f + 0.5) / (f + 0.5));
+  const idf = new Map(stems.map((t) => [t, idfOf(df.get(t) ?? 0)] as const));
+  const weightOf = (t: string) => idf.get(t) ?? idfOf(0);
   const score = (id: number, docTerms: string[]) => {
     rawCov.set(id, pq ? wordnetCoverage(pq, docTerms, weightOf) : coverage(qTerms, new Set(docTerms), idf));
     if (containsRun(docTerms, qTerms)) phrase.add(id);

@@ -83,8 +83,8 @@ export function probability(m: ConfidenceModel, s: Signals): number {
  */
 export const CONFIDENCE_MODELS: Record<string, ConfidenceModel> = {
   // BEGIN fitted (scripts/calibrate-gate.ts --write replaces this block)
-  local: { bias: -3.3682, weights: [1.9331, 4.4827, 1.5006, 0.5694, 1.734], rival: 0.269, threshold: 0.35, floor: 0.03, fitted: '2026-12-02, eval/household.json, 10-fold, λ 1' },
-  'use-lite': { bias: -3.6157, weights: [2.3994, 5.1495, 1.5561, 1.1393, 1.8727], rival: 0.371, threshold: 0.3, floor: 0.03, fitted: '2026-12-02, eval/household.json, 10-fold, λ 1' },
+  local: { bias: -3.3961, weights: [1.9158, 4.4718, 1.526, 0.5707, 1.7551], rival: 0.269, threshold: 0.35, floor: 0.03, fitted: '2026-12-02, eval/household.json, 10-fold, λ 1' },
+  'use-lite': { bias: -3.6291, weights: [2.3744, 5.1357, 1.5508, 1.15, 1.8995], rival: 0.371, threshold: 0.3, floor: 0.03, fitted: '2026-12-02, eval/household.json, 10-fold, λ 1' },
   // END fitted
 };
 CONFIDENCE_MODELS.default = shifted(CONFIDENCE_MODELS['use-lite'], 0.05, 'guess: use-lite model with cosines read 0.05 higher');
