@@ -1,122 +1,160 @@
 /**
- * Calibrates recall's evidence gate (src/tiers/memory/evidence-gate.ts) for one embedder on
- * eval/household.json ONLY — the held-out set is never read here.
+ * Fits recall's confidence model (src/tiers/memory/confidence.ts) for one embedder on
+ * eval/household.json ONLY, and prints its cross-validated figures, with the held-out set's beside
+ * (eval/household-heldout.json is scored with the finished model, never used to choose anything).
  *
- *   npx tsc -p tsconfig.json && node dist/scripts/calibrate-gate.js --provider use-lite [--min-abstention 0.9]
+ *   npx tsc -p tsconfig.json && node dist/scripts/calibrate-gate.js --provider use-lite [--folds 10] [--write]
  *
- * Stores the facts once, then replays the hybrid queries under every gate on a grid and prints the
- * best settings: highest recall@5 among those whose abstention on never-stated questions is at
- * least --min-abstention (ties: paraphrase recall, then abstention), plus the AUROC of each signal.
+ * 1. Stores the facts, gathers every question's candidates and signals once (recall's own
+ *    gatherCandidates/signalsOf), labels each candidate: answers the question or not.
+ * 2. Prints each signal's AUROC (answerable vs never-stated, from the question's best candidate; the
+ *    margin is against the non-restating runner-up, as recall reads it).
+ * 3. Fits the logistic model by L2-regularised Newton steps on each question's strongest candidates
+ *    (--train-top by cosine and by keyword coverage); k-fold cross-validation by question.
+ * 4. Chooses the threshold from a short list (0.30 … 0.90) on the out-of-fold p's: the highest
+ *    confident recall@5 with abstention ≥ --min-abstention and wrong-confident ≤ --max-wrong; the
+ *    possible floor: the highest from a short list that keeps first-5 recall within 0.5 point of no floor.
+ * 5. --write puts the weights into confidence.ts (between the BEGIN/END fitted markers).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { RecallInput, RememberInput } from '../src/tiers/memory/memory.schemas.js';
-import { decideEvidence, DEFAULT_TUNING, gatherCandidates, type Candidates, type RecallTuning } from '../src/tiers/memory/recall.js';
-import { createMemoryService } from '../src/tiers/memory/memory.service.js';
-import { fuse, type VectorGate } from '../src/tiers/memory/evidence-gate.js';
+import { DEFAULT_TUNING, gatherCandidates, judge, type Candidates } from '../src/tiers/memory/recall.js';
+import { featureVector, FEATURES, type ConfidenceModel } from '../src/tiers/memory/confidence.js';
 import { scratchServices } from './lib/eval-hub.js';
-import type { EvalSet } from './lib/eval-data.js';
+import type { EvalQuery, EvalSet } from './lib/eval-data.js';
 import { cachedEmbedder, embedderFor } from './eval-recall.js';
+import { fitLogistic, replay, type Gathered } from './lib/eval-confidence.js';
 
-const { values } = parseArgs({ options: { provider: { type: 'string', default: 'use-lite' }, 'min-abstention': { type: 'string', default: '0.9' } } });
-const data: EvalSet = JSON.parse(readFileSync('eval/household.json', 'utf8'));
-const raw = await embedderFor(values.provider);
-const embedder = cachedEmbedder(raw);
-const h = scratchServices(embedder);
-const s = h.services;
-const service = (tuning: RecallTuning) =>
-  createMemoryService({ db: h.db, clock: h.clock, embedder, vectors: s.vectors, entities: s.entities, audit: s.audit, config: s.config.memory, tuning });
-const idOf = new Map<number, string>();
-for (const f of data.facts) {
-  h.clock.advance(3600);
-  const r = await service(DEFAULT_TUNING).remember(RememberInput.parse({ entity_name: f.entity_name, entity_type: f.entity_type, category: f.category, fact: f.fact }));
-  idOf.set(r.id, f.id);
-}
-const queries = data.queries.map((q) => ({ q, input: RecallInput.parse({ query: q.query, top_k: 5, mode: 'hybrid', ...(q.entity_name && { entity_name: q.entity_name }) }) }));
-
-// Gather every query's candidates once (termsFloor 0: keyword coverage of all vector hits), then
-// replay the gate and fusion of recall.ts for each setting — the same functions, no second copy.
-const gathered: { q: (typeof queries)[number]['q']; c: Candidates }[] = [];
-for (const { q, input } of queries) {
-  const entityId = q.entity_name ? s.entities.find(q.entity_name)?.id : undefined;
-  const deps = { repo: s.memory.repo, vectors: s.vectors, embedder, clock: h.clock, decay: s.config.memory, entityId: (x: string) => s.entities.find(x)?.id };
-  gathered.push({ q, c: await gatherCandidates(deps, input, { entityId }, 60, 0, []) });
-}
-
-// Signal AUROCs (answerable vs never stated) from the ungated vector ranking recall sees.
-const sig = gathered.map(({ q, c }) => {
-  const [s1, s2] = [c.vectorHits[0]?.similarity ?? 0, c.vectorHits[1]?.similarity ?? 0];
-  return { answerable: q.kind !== 'no_evidence', s1, margin: s1 - s2 };
+const { values } = parseArgs({
+  options: {
+    provider: { type: 'string', default: 'use-lite' }, folds: { type: 'string', default: '10' }, write: { type: 'boolean' },
+    'min-abstention': { type: 'string', default: '0.94' }, 'max-wrong': { type: 'string', default: '0.03' }, lambda: { type: 'string', default: '1' }, 'train-top': { type: 'string', default: '5' },
+  },
 });
-const auroc = (key: 's1' | 'margin') => {
-  const pos = sig.filter((x) => x.answerable).map((x) => x[key]);
-  const neg = sig.filter((x) => !x.answerable).map((x) => x[key]);
+const provider = values.provider!;
+const raw = await embedderFor(provider);
+const embedder = cachedEmbedder(raw);
+
+/** Stores a set's facts in a scratch hub and gathers each question's candidates (hybrid, top_k 5). */
+async function gather(file: string): Promise<Gathered[]> {
+  const data: EvalSet = JSON.parse(readFileSync(file, 'utf8'));
+  const h = scratchServices(embedder);
+  const s = h.services;
+  const idOf = new Map<number, string>();
+  for (const f of data.facts) {
+    h.clock.advance(3600);
+    const r = await s.memory.remember(RememberInput.parse({ entity_name: f.entity_name, entity_type: f.entity_type, category: f.category, fact: f.fact }));
+    idOf.set(r.id, f.id);
+  }
+  const deps = { repo: s.memory.repo, vectors: s.vectors, embedder, clock: h.clock, decay: s.config.memory, entityId: (x: string) => s.entities.find(x)?.id, wordnet: s.wordnet };
+  const out: Gathered[] = [];
+  for (const q of data.queries) {
+    const input = RecallInput.parse({ query: q.query, top_k: 5, mode: 'hybrid', ...(q.entity_name && { entity_name: q.entity_name }) });
+    const c: Candidates = await gatherCandidates(deps, input, { entityId: q.entity_name ? s.entities.find(q.entity_name)?.id : undefined }, 60, []);
+    out.push({ q: q as EvalQuery, c, gold: new Set([...idOf].filter(([, f]) => q.relevant.includes(f)).map(([id]) => id)) });
+  }
+  h.close();
+  return out;
+}
+
+const calib = await gather('eval/household.json');
+const heldout = await gather('eval/household-heldout.json');
+const lambda = Number(values.lambda);
+const TRAIN_TOP = Number(values['train-top']);
+// The rival floor: the 10th percentile of the non-restating runner-up cosine over the calibration
+// questions — it binds for one question in ten in a household's store, and for every question in a
+// store (or scope) of one or two facts, whose margin would otherwise be the whole cosine.
+const runnerUps = calib.map(({ c }) => {
+  const group = new Set(c.vectorHits.length ? [c.vectorHits[0].memory_id, ...c.sameAsTop] : []);
+  return c.vectorHits.find((h) => !group.has(h.memory_id))?.similarity ?? 0;
+}).sort((a, b) => a - b);
+const rival = Number(runnerUps[Math.floor(runnerUps.length / 10)].toFixed(3));
+const placeholder: ConfidenceModel = { bias: 0, weights: FEATURES.map(() => 0), rival, threshold: 0.5, floor: 0, fitted: '' };
+
+/** Training rows: every candidate the model judges (those with a cosine), labelled. */
+function rowsOf(g: Gathered[]) {
+  const X: number[][] = [];
+  const y: number[] = [];
+  for (const { c, gold } of g) {
+    // The decision that matters is about the question's strongest candidates: the rank-20 vector hit is
+    // an easy negative that would teach ranking, not whether the question is answered.
+    const judged = [...judge(c, placeholder, DEFAULT_TUNING.keywordMin)].filter(([id]) => c.sims.has(id));
+    const top = new Set([...judged].sort((a, b) => b[1].signals.cos - a[1].signals.cos).slice(0, TRAIN_TOP).map(([id]) => id));
+    for (const [id] of [...judged].sort((a, b) => b[1].signals.cov - a[1].signals.cov).slice(0, TRAIN_TOP)) top.add(id);
+    for (const [id, j] of judged) {
+      if (!top.has(id)) continue;
+      X.push(featureVector(j.signals));
+      y.push(gold.has(id) ? 1 : 0);
+    }
+  }
+  return { X, y };
+}
+
+// 2. Signals: AUROC of the question's best candidate's signal, answerable vs never stated.
+function auroc(pos: number[], neg: number[]) {
   let wins = 0;
   for (const p of pos) for (const n of neg) wins += p > n ? 1 : p === n ? 0.5 : 0;
   return wins / (pos.length * neg.length);
-};
-console.log(`${embedder.fingerprint}: AUROC answerable vs never-stated — top-1 cosine ${auroc('s1').toFixed(3)}, margin ${auroc('margin').toFixed(3)}\n`);
-
-function score(gate: VectorGate) {
-  let r = 0, para = 0, nPara = 0, abst = 0, nNo = 0, n = 0;
-  for (const { q, c } of gathered) {
-    const { keywordCov, vectorSim } = decideEvidence(c, gate, DEFAULT_TUNING.keywordMin);
-    const ids = new Set([...keywordCov.keys(), ...vectorSim.keys()]);
-    const ranked = [...ids].map((id) => [id, fuse(keywordCov.get(id) ?? null, vectorSim.get(id) ?? null)] as const).sort((a, b) => b[1] - a[1]);
-    const got = ranked.slice(0, 5).map(([id]) => idOf.get(id)!);
-    if (q.kind === 'no_evidence') {
-      nNo++;
-      if (!got.length) abst++;
-      continue;
-    }
-    const rec = q.relevant.filter((id) => got.includes(id)).length / q.relevant.length;
-    r += rec;
-    n++;
-    if (q.kind === 'paraphrase') (para += rec), nPara++;
-  }
-  return { recall: r / n, paraphrase: para / nPara, abstention: abst / nNo };
+}
+const best = (c: Candidates, f: (x: number[]) => number) => Math.max(0, ...[...judge(c, placeholder, 1)].filter(([id]) => c.sims.has(id)).map(([, j]) => f(featureVector(j.signals))));
+console.log(`${embedder.fingerprint} — eval/household.json: ${calib.length} questions, ${rowsOf(calib).X.length} candidates\n`);
+console.log('AUROC of the best candidate\'s signal, answerable vs never stated:');
+for (const [i, name] of FEATURES.entries()) {
+  const pos = calib.filter((g) => g.q.kind !== 'no_evidence').map((g) => best(g.c, (x) => x[i]));
+  const neg = calib.filter((g) => g.q.kind === 'no_evidence').map((g) => best(g.c, (x) => x[i]));
+  console.log(`  ${name.padEnd(8)} ${auroc(pos, neg).toFixed(3)}`);
 }
 
-const grid = {
-  floor: [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6],
-  accept: [0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 1.01],
-  margin: [0.02, 0.04, 0.06, 0.08, 0.1, 0.12, 0.15],
-  band: [0.03, 0.07, 0.12],
-  support: [0.25, 0.35, 0.5],
-  kwAlone: [0.4, 0.5, 0.6, 0.7, 0.8, 1.01],
-  confirm: [0, 0.2, 0.3, 0.35, 0.4, 0.45, 0.5],
-  phrase: [false, true],
-};
-const rows: { gate: VectorGate; recall: number; paraphrase: number; abstention: number }[] = [];
-for (const floor of grid.floor)
-  for (const accept of grid.accept.filter((a) => a >= floor))
-    for (const margin of grid.margin)
-      for (const band of grid.band)
-        for (const support of grid.support)
-          for (const kwAlone of grid.kwAlone)
-            for (const confirm of grid.confirm)
-              for (const phrase of grid.phrase) {
-                const gate = { floor, accept, margin, band, support, kwAlone, confirm, phrase };
-                rows.push({ gate, ...score(gate) });
-              }
-const min = Number(values['min-abstention']);
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-const best = rows
-  .filter((r) => r.abstention >= min)
-  .sort((a, b) => b.recall - a.recall || b.paraphrase - a.paraphrase || b.abstention - a.abstention)
-  .slice(0, 15);
-console.log(`${rows.length} gates tried; best with abstention ≥ ${min}:\n`);
-console.log('| floor | accept | margin | band | support | kwAlone | confirm | phrase | recall@5 | paraphrase | abstention |\n|---|---|---|---|---|---|---|---|---|---|---|');
-for (const r of best) {
-  const g = r.gate;
-  console.log(`| ${g.floor} | ${g.accept} | ${g.margin} | ${g.band} | ${g.support} | ${g.kwAlone} | ${g.confirm} | ${g.phrase} | ${pct(r.recall)} | ${pct(r.paraphrase)} | ${pct(r.abstention)} |`);
+// 3. k-fold by question: out-of-fold p for every candidate of every question.
+const k = Number(values.folds);
+const oofModels: ConfidenceModel[] = [];
+for (let f = 0; f < k; f++) {
+  const { X, y } = rowsOf(calib.filter((_, i) => i % k !== f));
+  oofModels.push({ ...placeholder, ...fitLogistic(X, y, lambda) });
 }
-// The trade-off: the best recall at each level of abstention reached.
-console.log('\nfrontier (best recall@5 at each abstention):\n');
-console.log('| abstention | recall@5 | paraphrase | gate |\n|---|---|---|---|');
-for (const a of [...new Set(rows.map((r) => r.abstention))].sort((x, y) => y - x)) {
-  const r = rows.filter((x) => x.abstention >= a).sort((x, y) => y.recall - x.recall || y.paraphrase - x.paraphrase)[0];
-  console.log(`| ${pct(a)} | ${pct(r.recall)} | ${pct(r.paraphrase)} | ${JSON.stringify(r.gate)} |`);
+const modelOfQuestion = (i: number) => oofModels[i % k];
+
+// 4. Threshold and floor on the out-of-fold p's.
+const THRESHOLDS = [0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9];
+const FLOORS = [0, 0.01, 0.02, 0.03, 0.05, 0.08, 0.1, 0.15];
+const minAbst = Number(values['min-abstention']);
+const maxWrong = Number(values['max-wrong']);
+const cv = (threshold: number, floor: number) => replay(calib, (i) => ({ ...modelOfQuestion(i), threshold, floor }));
+console.log(`\n${k}-fold cross-validated on the calibration set (threshold × figures, floor 0):`);
+console.log(table(THRESHOLDS.map((t) => [`p ≥ ${t}`, cv(t, 0)])));
+const ok = THRESHOLDS.map((t) => ({ t, r: cv(t, 0) })).filter((x) => x.r.abstention >= minAbst && x.r.wrongConfident <= maxWrong);
+const threshold = ok.sort((a, b) => b.r.confidentR5 - a.r.confidentR5 || a.t - b.t)[0]?.t ?? 0.9;
+const noFloor = cv(threshold, 0).firstR5;
+const floor = Math.max(...FLOORS.filter((fl) => cv(threshold, fl).firstR5 >= noFloor - 0.005));
+console.log(`\nchosen: threshold ${threshold} (abstention ≥ ${minAbst}, wrong-confident ≤ ${maxWrong}), possible floor ${floor}`);
+
+// Final model: fitted on the whole calibration set.
+const all = rowsOf(calib);
+const fitted = `${new Date().toISOString().slice(0, 10)}, eval/household.json, ${k}-fold, λ ${lambda}`;
+const model: ConfidenceModel = { ...fitLogistic(all.X, all.y, lambda), rival, threshold, floor, fitted };
+console.log(`weights (${['bias', ...FEATURES].join(', ')}): ${[model.bias, ...model.weights].map((x) => x.toFixed(3)).join(', ')}; rival ${rival}\n`);
+console.log(table([
+  ['calibration, cross-validated', cv(threshold, floor)],
+  ['calibration, in-sample', replay(calib, () => model)],
+  ['held out (report only)', replay(heldout, () => model)],
+]));
+
+if (values.write) {
+  const file = 'src/tiers/memory/confidence.ts';
+  const src = readFileSync(file, 'utf8');
+  const r4 = (x: number) => Number(x.toFixed(4));
+  const line = `  ${provider.includes('-') ? `'${provider}'` : provider}: { bias: ${r4(model.bias)}, weights: [${model.weights.map(r4).join(', ')}], rival: ${rival}, threshold: ${threshold}, floor: ${floor}, fitted: '${fitted}' },`;
+  const re = new RegExp(`^  '?${provider}'?: \\{.*$`, 'm');
+  if (!re.test(src)) throw new Error(`no line for ${provider} in ${file}`);
+  writeFileSync(file, src.replace(re, line));
+  console.log(`\nwrote ${provider} into ${file}`);
 }
-h.close();
 await raw.close?.();
+
+function table(rows: [string, ReturnType<typeof replay>][]) {
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const head = '| | first-5 R@5 | lexical | paraphrase | confident R@5 | confident paraphrase | abstention | wrong-confident | never-stated with possibles |\n|---|---|---|---|---|---|---|---|---|';
+  return [head, ...rows.map(([name, r]) =>
+    `| ${name} | ${pct(r.firstR5)} | ${pct(r.firstLexical)} | ${pct(r.firstParaphrase)} | ${pct(r.confidentR5)} | ${pct(r.confidentParaphrase)} | ${pct(r.abstention)} | ${pct(r.wrongConfident)} | ${pct(r.neverStatedPossible)} |`)].join('\n');
+}

@@ -16,10 +16,11 @@ import { DEFAULT_TUNING, type RecallTuning } from '../src/tiers/memory/recall.js
 import { createMemoryService } from '../src/tiers/memory/memory.service.js';
 import { scratchServices } from './lib/eval-hub.js';
 import type { EvalSet } from './lib/eval-data.js';
+import { figures, type TierFigures } from './lib/eval-confidence.js';
 
 export interface Scores { recall5: number; mrr: number; answered: number; n: number }
-export interface ModeReport { mode: RecallMode; byKind: Record<string, Scores>; abstention: number; falseAbstention: number; overall: Scores }
-export interface SetReport { modes: ModeReport[]; supersessions: { right: number; n: number; wrong: string[] } }
+export interface ModeReport { mode: RecallMode; byKind: Record<string, Scores>; abstention: number; falseAbstention: number; overall: Scores; tiers: TierFigures }
+export interface SetReport { modes: ModeReport[]; supersessions: { right: number; n: number; wrong: string[] }; scoped: { right: number; n: number; wrong: string[] } }
 
 const K = 5;
 
@@ -40,7 +41,7 @@ export function cachedEmbedder(e: Embedder): Embedder {
 export async function evaluate(embedder: Embedder, data: EvalSet, tuning: RecallTuning = DEFAULT_TUNING, verbose = false): Promise<SetReport> {
   const h = scratchServices(embedder);
   const s = h.services;
-  const memory = createMemoryService({ db: h.db, clock: h.clock, embedder, vectors: s.vectors, entities: s.entities, audit: s.audit, config: s.config.memory, tuning });
+  const memory = createMemoryService({ db: h.db, clock: h.clock, embedder, vectors: s.vectors, entities: s.entities, audit: s.audit, config: s.config.memory, tuning, wordnet: s.wordnet });
   const idOf = new Map<number, string>();
   for (const f of data.facts) {
     h.clock.advance(3600);
@@ -55,9 +56,11 @@ export async function evaluate(embedder: Embedder, data: EvalSet, tuning: Recall
     let noEvidence = 0;
     let falseAbst = 0;
     let answerable = 0;
+    const tierRows: Parameters<typeof figures<string>>[0] = [];
     for (const q of data.queries) {
       const out = await memory.recall(RecallInput.parse({ query: q.query, top_k: K, mode, ...(q.entity_name && { entity_name: q.entity_name }) }));
       const got = out.results.map((r) => idOf.get(r.id)!);
+      tierRows.push({ q, gold: new Set(q.relevant), results: got, possible: out.possible.map((r) => idOf.get(r.id)!) });
       if (q.kind === 'no_evidence') {
         noEvidence++;
         if (!got.length) abstained++;
@@ -83,9 +86,18 @@ export async function evaluate(embedder: Embedder, data: EvalSet, tuning: Recall
       abstention: noEvidence ? abstained / noEvidence : 1,
       falseAbstention: answerable ? falseAbst / answerable : 0,
       overall: { recall5: mean(all.flatMap((v) => v.r)), mrr: mean(all.flatMap((v) => v.rr)), answered: answerable - falseAbst, n: answerable },
+      tiers: figures(tierRows),
     });
   }
-  // Supersessions: the newer fact answers (hybrid, scoped to the entity), the replaced one never does.
+  // Scoped questions (an entity with few facts, other words): the answer among the first five of both tiers.
+  const scopedWrong: string[] = [];
+  for (const q of data.scoped ?? []) {
+    const out = await memory.recall(RecallInput.parse({ query: q.query, top_k: K, entity_name: q.entity_name }));
+    const first = [...out.results, ...out.possible].slice(0, K).map((r) => idOf.get(r.id)!);
+    if (!q.relevant.some((id) => first.includes(id))) scopedWrong.push(q.id);
+    if (verbose && scopedWrong.at(-1) === q.id) console.log(`  [scoped] ${q.id}: "${q.query}" → ${first.join(', ') || '(nothing)'}`);
+  }
+  // Supersessions: the newer fact answers (hybrid, scoped to the entity), the replaced one never does, not even as possible.
   const wrong: string[] = [];
   for (const u of data.supersessions ?? []) {
     const base = { entity_name: u.entity_name, entity_type: u.entity_type, category: u.category, fact_key: u.fact_key };
@@ -95,10 +107,15 @@ export async function evaluate(embedder: Embedder, data: EvalSet, tuning: Recall
     const neu = await memory.remember(RememberInput.parse({ ...base, fact: u.new }));
     const out = await memory.recall(RecallInput.parse({ query: u.query, top_k: K, entity_name: u.entity_name }));
     const ids = out.results.map((r) => r.id);
-    if (neu.action !== 'superseded' || !ids.includes(neu.id) || ids.includes(old.id)) wrong.push(u.id);
+    if (neu.action !== 'superseded' || !ids.includes(neu.id) || ids.includes(old.id) || out.possible.some((r) => r.id === old.id)) wrong.push(u.id);
   }
   h.close();
-  return { modes, supersessions: { right: (data.supersessions?.length ?? 0) - wrong.length, n: data.supersessions?.length ?? 0, wrong } };
+  const n = data.scoped?.length ?? 0;
+  return {
+    modes,
+    supersessions: { right: (data.supersessions?.length ?? 0) - wrong.length, n: data.supersessions?.length ?? 0, wrong },
+    scoped: { right: n - scopedWrong.length, n, wrong: scopedWrong },
+  };
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -107,6 +124,18 @@ export function table(reports: ModeReport[]): string {
   const rows = ['| mode | recall@5 | MRR | recall@5 lexical | recall@5 paraphrase | abstention (no-evidence → empty) | answerable left empty |', '|---|---|---|---|---|---|---|'];
   for (const r of reports) {
     rows.push(`| ${r.mode} | ${pct(r.overall.recall5)} | ${r.overall.mrr.toFixed(3)} | ${pct(r.byKind.lexical?.recall5 ?? 0)} | ${pct(r.byKind.paraphrase?.recall5 ?? 0)} | ${pct(r.abstention)} | ${pct(r.falseAbstention)} |`);
+  }
+  return rows.join('\n');
+}
+
+/** Both tiers: first-5 of results then possible, the confident tier alone, and what never-stated questions get. */
+export function tierTable(reports: ModeReport[]): string {
+  const rows = [
+    '| mode | first-5 R@5 (both tiers) | lexical | paraphrase | confident R@5 | confident paraphrase | abstention (no confident result) | wrong-confident | never-stated with possibles |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const { mode, tiers: t } of reports) {
+    rows.push(`| ${mode} | ${pct(t.firstR5)} | ${pct(t.firstLexical)} | ${pct(t.firstParaphrase)} | ${pct(t.confidentR5)} | ${pct(t.confidentParaphrase)} | ${pct(t.abstention)} | ${pct(t.wrongConfident)} | ${pct(t.neverStatedPossible)} |`);
   }
   return rows.join('\n');
 }
@@ -143,8 +172,11 @@ async function main() {
       console.log(`### ${provider} — ${file}${label ? ` (${label})` : ''}\n`);
       console.log(`${data.facts.length} facts, ${data.queries.length} queries (${Object.entries(kinds).map(([k, n]) => `${n} ${k}`).join(', ')}); embedder ${embedder.fingerprint}; top_k ${K}\n`);
       const r = await evaluate(embedder, data, DEFAULT_TUNING, values.verbose);
+      console.log(tierTable(r.modes));
+      console.log('\nconfident tier (`results`) alone:\n');
       console.log(table(r.modes));
-      if (r.supersessions.n) console.log(`\nsupersessions (hybrid, newer fact found, replaced one absent): ${r.supersessions.right}/${r.supersessions.n}${r.supersessions.wrong.length ? ` — wrong: ${r.supersessions.wrong.join(', ')}` : ''}`);
+      if (r.scoped.n) console.log(`\nscoped questions (entity with ≤ 30 facts, other words; answer in the first five of both tiers): ${r.scoped.right}/${r.scoped.n}${r.scoped.wrong.length ? ` — wrong: ${r.scoped.wrong.join(', ')}` : ''}`);
+      if (r.supersessions.n) console.log(`\nsupersessions (hybrid, newer fact found, replaced one absent from both tiers): ${r.supersessions.right}/${r.supersessions.n}${r.supersessions.wrong.length ? ` — wrong: ${r.supersessions.wrong.join(', ')}` : ''}`);
       console.log('');
     }
     await raw.close?.();

@@ -58,7 +58,7 @@ export function createServices(deps: ServiceDeps) {
   const audit = createAuditRepo(db, clock);
   const vectors = createVectorStore(db, embedder);
   const memory = createMemoryService({
-    db, clock, embedder, vectors, entities, audit, config: config.memory,
+    db, clock, embedder, vectors, entities, audit, config: config.memory, wordnet,
     onAdded: (m) => events.emit('memory_added', m),
     onEntityForgotten: (name) => events.emit('entity_forgotten', { entity_name: name }),
   });

@@ -6,7 +6,7 @@
  * per-step costs, not an exact split of one call — they show which step to fix.
  */
 import { RecallInput } from '../../src/tiers/memory/memory.schemas.js';
-import { coverage, DEFAULT_TUNING, gateFor } from '../../src/tiers/memory/recall.js';
+import { coverage, POOL } from '../../src/tiers/memory/candidates.js';
 import { ftsMatch, terms } from '../../src/tiers/memory/text-match.js';
 import type { GrowingStore } from './recall-store.js';
 import { exactKnn, since, summarize } from './common.js';
@@ -25,7 +25,6 @@ export async function profileRecall(h: Pick<GrowingStore, 'services' | 'db' | 'c
   const { embedder, vectors, memory, entities } = h.services;
   const repo = memory.repo;
   const rawKnn = exactKnn(h.db);
-  const minSim = gateFor(DEFAULT_TUNING, embedder.provider).floor;
   const t: Record<string, number[]> = {};
   const add = (k: string, ms: number) => (t[k] ??= []).push(ms);
   const time = async <T>(k: string, fn: () => T | Promise<T>): Promise<T> => {
@@ -41,7 +40,7 @@ export async function profileRecall(h: Pick<GrowingStore, 'services' | 'db' | 'c
     const [qv] = await time('embed query', () => embedder.embed([q.query]));
     await time('raw float vec0 KNN k=60, exact (no filter)', () => rawKnn(qv, CANDIDATES));
     const hits = await time('vectors.knn k=60: binary codes + exact re-rank (+active/entity filter)', () => vectors.knn(qv, CANDIDATES, { entityId, activeOnly: true }));
-    const vecIds = hits.filter((x) => x.similarity >= minSim).map((x) => x.memory_id);
+    const vecIds = hits.slice(0, POOL).map((x) => x.memory_id);
     const qTerms = await time('terms(query)', () => terms(q.query));
     const match = ftsMatch(qTerms);
     const candidate = new Set<number>();
@@ -50,7 +49,7 @@ export async function profileRecall(h: Pick<GrowingStore, 'services' | 'db' | 'c
       const { df, n } = await time('repo.docFreq (memory_vocab)', () => repo.docFreq(qTerms));
       const idf = new Map(qTerms.map((x) => [x, Math.log(1 + (n - (df.get(x) ?? 0) + 0.5) / ((df.get(x) ?? 0) + 0.5))] as const));
       const kw = await time('repo.keyword (FTS5 bm25 + join)', () => repo.keyword(match, CANDIDATES, filter));
-      await time('coverage gate (JS)', () => kw.forEach((r) => (candidate.add(r.id), seen.add(r.id), coverage(qTerms, new Set(r.terms.split(' ')), idf))));
+      await time('coverage (JS)', () => kw.forEach((r) => (candidate.add(r.id), seen.add(r.id), coverage(qTerms, new Set(r.terms.split(' ')), idf))));
       const missing = vecIds.filter((id) => !candidate.has(id));
       await time('repo.termsOf (vector-only hits)', () => repo.termsOf(missing));
     }

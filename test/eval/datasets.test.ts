@@ -33,6 +33,18 @@ describe('eval/household-heldout.json keeps the promises of a held-out set', () 
     }
   });
 
+  it('has ≥ 8 scoped questions, each about an entity with ≤ 30 facts, answered by its own facts, in other words', () => {
+    const scoped = data.scoped ?? [];
+    expect(scoped.length).toBeGreaterThanOrEqual(8);
+    for (const q of scoped) {
+      const own = data.facts.filter((f) => f.entity_name === q.entity_name);
+      expect(own.length, q.id).toBeGreaterThan(0);
+      expect(own.length, q.id).toBeLessThanOrEqual(30);
+      expect(q.relevant.every((id) => own.some((f) => f.id === id)), q.id).toBe(true);
+      expect(sharedContentWords(data, q).length, q.id).toBeLessThanOrEqual(1);
+    }
+  });
+
   it('shares no family with the tuning set', () => {
     const tuning = load('household.json');
     const names = (d: EvalSet) => new Set(d.facts.filter((f) => f.entity_type === 'person').map((f) => f.entity_name));

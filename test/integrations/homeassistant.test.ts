@@ -132,6 +132,23 @@ describe('integrations/homeassistant', () => {
     expect(spoken.message).toContain('21 °C');
   });
 
+  it('hearth_ask speaks what Hearth is not sure of under its label; possible: false leaves it out', async () => {
+    await post(hub, '/remember', { entity_name: 'Sam', fact: 'Sam the plumber services the gas heater every October' }, { authorization: `Bearer ${TOKEN}` });
+    const ask = pkg.script.hearth_ask.sequence;
+    const say = async (extra: Record<string, unknown> = {}) => {
+      const answer = await restCommand('hearth_recall', { ...renderData(ask[0].data, { question: 'who looks after our boiler' }), ...extra });
+      expect(answer.status).toBe(200);
+      return { body: answer.body, spoken: renderData(ask[1].data, { speaker: 'media_player.kitchen', [ask[0].response_variable]: { status: answer.status, content: answer.body } }).message };
+    };
+    const unsure = await say();
+    expect(unsure.body.results).toEqual([]);
+    expect(unsure.body.possible[0]).toMatchObject({ entity_name: 'Sam', low_confidence: true });
+    expect(unsure.spoken).toMatch(/^Nothing remembered answers that\.\nNot sure — possibly related:\n- Sam: /);
+    const strict = await say({ possible: false });
+    expect(strict.body.possible).toEqual([]);
+    expect(strict.spoken).toBe('Nothing remembered answers that.');
+  });
+
   it('statestream.yaml: the base_topic it sets is the one Hearth maps (unit and state)', async () => {
     const { base_topic } = haYaml(join(DIR, 'statestream.yaml')).mqtt_statestream;
     const pub = (t: string, m: string) => new Promise<void>((r, j) => client.publish(`${base_topic}/${t}`, m, { qos: 1, retain: true }, (e) => (e ? j(e) : r())));

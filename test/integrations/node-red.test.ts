@@ -106,6 +106,12 @@ describe('integrations/node-red/flows.json in a real Node-RED', () => {
     expect(answer).toContain('Brian keeps the bedroom at 68°F at night');
   });
 
+  it('a question Hearth is not sure of comes back labelled, never as an answer', async () => {
+    await post(hub, '/remember', { entity_name: 'Sam', fact: 'Sam the plumber services the gas heater every October' }, auth);
+    const answer = await ask('nodered/hearth/ask', 'who looks after our boiler', 'nodered/hearth/answer');
+    expect(answer).toMatch(/^Nothing remembered answers that\.\nNot sure — possibly related:\n- Sam: Sam the plumber services the gas heater/);
+  });
+
   it('"where are my keys" goes through find and comes back in words', async () => {
     await post(hub, '/locate', { entity_name: 'car keys', container_name: 'hallway bowl' }, auth);
     const answer = await ask('nodered/hearth/where', 'where are my car keys?', 'nodered/hearth/answer');

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { fuse, gateVectorHits, keywordKept, type VectorGate } from '../../src/tiers/memory/evidence-gate.js';
-import { containsRun, decideEvidence, type Candidates } from '../../src/tiers/memory/recall.js';
+import { containsRun } from '../../src/tiers/memory/recall.js';
 
 const g: VectorGate = { floor: 0.5, accept: 0.7, margin: 0.08, band: 0.05, support: 0.3, kwAlone: 0.8, confirm: 0.45 };
 const hits = (...s: number[]) => s.map((similarity, i) => ({ memory_id: i + 1, similarity }));
 const none = () => 0;
 
+// The thresholded gate now serves session search (episodic); recall uses the confidence model (confidence.test.ts).
 describe('evidence gate', () => {
   it('a top-1 at or above accept is evidence alone, with the hits within band of it', () => {
     expect([...gateVectorHits(hits(0.75, 0.72, 0.6), g, none).keys()]).toEqual([1, 2]);
@@ -56,20 +57,5 @@ describe('evidence gate', () => {
     expect(containsRun(['anna', 'allerg'], ['peanut'])).toBe(false);
     expect(containsRun(['anna'], [])).toBe(false);
     expect(containsRun(['spare', 'batteri'], ['spare', 'batteri', 'drawer'])).toBe(false);
-  });
-
-  it('hybrid: a keyword hit holding the query as a phrase is kept whatever its cosine; without the phrase it needs confirming', () => {
-    const c = (phrase: number[]): Candidates => ({
-      mode: 'hybrid',
-      vectorHits: hits(0.3, 0.3),
-      rawCov: new Map([[1, 1], [2, 1]]),
-      phrase: new Set(phrase),
-      sims: new Map([[1, 0.3], [2, 0.3]]),
-      rows: new Map(),
-    });
-    const strict = { ...g, kwAlone: 1.01 };
-    expect([...decideEvidence(c([1]), { ...strict, phrase: true }, 0.5).keywordCov.keys()]).toEqual([1]);
-    expect(decideEvidence(c([1]), strict, 0.5).keywordCov.size).toBe(0);
-    expect(decideEvidence(c([]), { ...strict, phrase: true }, 0.5).keywordCov.size).toBe(0);
   });
 });

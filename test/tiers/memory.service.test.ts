@@ -211,9 +211,9 @@ describe('recall', () => {
 
 describe('recall beside a restatement', () => {
   it('a top-1 with a restatement just behind it (not a duplicate) still answers: its rival is the next other fact', async () => {
-    // Vectors chosen by hand (a neural provider's gate): two restatements at cosine 0.86 to each other
-    // (under the duplicate check's 0.92), a question at 0.585 and 0.57 to them (under accept 0.6, 0.015
-    // apart), another fact far off.
+    // Vectors chosen by hand (use-lite's confidence model): two restatements at cosine 0.86 to each other
+    // (under the duplicate check's 0.92), a question at 0.66 and 0.645 to them (0.015 apart: measured
+    // against each other neither would stand out), another fact far off.
     const DIM = 8;
     const unit = (...xs: number[]) => {
       const v = Float32Array.from({ length: DIM }, (_, i) => xs[i] ?? 0);
@@ -222,7 +222,7 @@ describe('recall beside a restatement', () => {
     };
     const a = unit(1);
     const b = unit(1, 0.6);
-    const q = unit(0.585, 0.133, Math.sqrt(1 - 0.585 ** 2 - 0.133 ** 2));
+    const q = unit(0.66, 0.153, Math.sqrt(1 - 0.66 ** 2 - 0.153 ** 2));
     const table: [RegExp, Float32Array][] = [[/likes green tea/, a], [/drinks green tea/, b], [/penicillin/, unit(0, 0, 0, 1)], [/morning brew/, q]];
     const embedder = {
       provider: 'use-lite', model: 'hand-made', dim: DIM, fingerprint: `hand-made:${DIM}`, ping: async () => true,
@@ -234,7 +234,7 @@ describe('recall beside a restatement', () => {
       for (const fact of ['Brian likes green tea', 'Brian drinks green tea from the blue pot', 'Brian is allergic to penicillin'])
         await m.remember(RememberInput.parse({ entity_name: 'Brian', fact }));
       const r = await m.recall(RecallInput.parse({ query: 'his morning brew', explain: true }));
-      expect(r.results.map((x) => x.fact)).toEqual(['Brian likes green tea', 'Brian drinks green tea from the blue pot']);
+      expect(r.results.map((x) => x.fact).sort()).toEqual(['Brian drinks green tea from the blue pot', 'Brian likes green tea']);
     } finally {
       await h.close();
     }

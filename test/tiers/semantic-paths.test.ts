@@ -29,7 +29,9 @@ describe('semantic recall with use-lite', () => {
       await memory.remember(RememberInput.parse({ entity_name: 'Maya', fact }));
     const drug = await memory.recall(RecallInput.parse({ query: 'which antibiotic must Maya avoid' }));
     expect(drug.mode_used).toBe('hybrid');
-    expect(drug.results[0].fact).toMatch(/penicillin/);
+    // A paraphrase in a three-fact store: the fitted model (confidence.ts) is not sure enough to state it
+    // (p ≈ 0.29 against 0.3), so it is the first possible — found, labelled, never dropped.
+    expect([...drug.results, ...drug.possible][0].fact).toMatch(/penicillin/);
     const never = await memory.recall(RecallInput.parse({ query: 'what colour is the garage door' }));
     expect(never.results).toEqual([]);
   });
@@ -56,19 +58,21 @@ describe('semantic recall with use-lite', () => {
     expect((await memory.recall(RecallInput.parse({ query: 'cashews' }))).results).toEqual([]);
   });
 
-  it('explain says why a question got nothing: the gate and the nearest candidates, within the filters', async () => {
+  it('explain says why a question got nothing: the confidence model and the nearest candidates, within the filters', async () => {
     const { memory } = hub.services;
     await memory.remember(RememberInput.parse({ entity_name: 'Brian', fact: 'Brian likes green tea' }));
     await memory.remember(RememberInput.parse({ entity_name: 'Ruth', fact: 'Ruth takes her tea with whole milk and two sugars' }));
-    const r = await memory.recall(RecallInput.parse({ query: 'what does Brian drink?', entity_name: 'Brian', explain: true }));
+    // ("what does Brian drink?" used to be asked here; green tea is an answer to it, and with a one-fact
+    // scope the model now says so. A question nothing about Brian answers shows the same explain.)
+    const r = await memory.recall(RecallInput.parse({ query: 'what is Brian\'s shoe size?', entity_name: 'Brian', explain: true }));
     expect(r.results).toEqual([]);
-    expect(r.explain).toMatchObject({ provider: 'use-lite', gate: { accept: expect.any(Number), floor: expect.any(Number) } });
+    expect(r.explain).toMatchObject({ provider: 'use-lite', model: { threshold: expect.any(Number), weights: expect.any(Array) } });
     const near = r.explain!.considered;
-    expect(near[0]).toMatchObject({ entity_name: 'Brian', fact: 'Brian likes green tea', kept: false, vector: expect.any(Number) });
-    expect(near[0].vector!).toBeLessThan(r.explain!.gate.accept);
+    expect(near[0]).toMatchObject({ entity_name: 'Brian', tier: 'possible', vector: expect.any(Number) });
+    expect(near[0].p).toBeLessThan(r.explain!.model.threshold);
     expect(near.every((x) => x.entity_name === 'Brian')).toBe(true); // Ruth's tea is outside the filter
     const found = await memory.recall(RecallInput.parse({ query: 'green tea', explain: true }));
-    expect(found.explain!.considered[0]).toMatchObject({ fact: 'Brian likes green tea', kept: true, phrase: true, keyword: 1 });
+    expect(found.explain!.considered[0]).toMatchObject({ fact: 'Brian likes green tea', tier: 'results', phrase: true, keyword: 1 });
     expect((await memory.recall(RecallInput.parse({ query: 'green tea' }))).explain).toBeUndefined();
   });
 });

@@ -13,10 +13,13 @@ export function memoryTools(server: McpServer, s: Services, actor: Actor): void 
     M.RememberInput, (a) => s.memory.remember(a, actor));
   tool(server, 'recall',
     'Search what the home remembers. mode "hybrid" (default) combines meaning and keywords; "keyword" needs no embedding model. ' +
-    'Filter by entity_name or category; as_of answers "what was true then". Returns an empty list when nothing matches — do not guess.',
+    'Filter by entity_name or category; as_of answers "what was true then". Two tiers: `results` are what the home knows (empty when nothing answers — ' +
+    'then say you do not know, do not guess); `possible` lists low-confidence candidates (low_confidence: true) when fewer than top_k results are confident — ' +
+    'never state them as facts: ask the user ("Do you mean …?") or say you are not sure. possible: false returns confident results only.',
     M.RecallInput, (a) => s.memory.recall(a), { readOnlyHint: true });
   tool(server, 'get_context',
-    'Relevance-filtered snapshot to ground a reply: the memories most relevant to query (and/or about entity_name), plus relationships. Prefer this before answering a personal question.',
+    'Relevance-filtered snapshot to ground a reply: the memories most relevant to query (and/or about entity_name), plus relationships. Prefer this before answering a personal question. ' +
+    '`memories` are confident; `possible` (and the lines after "Not sure — possibly related:" in result) are low-confidence candidates: check them with the user before relying on them.',
     M.GetContextInput, (a) => s.context.getContext(a), { readOnlyHint: true });
   tool(server, 'get_profile',
     'Everything known about one entity: memories by category, relationships and (when recorded) latest readings and schedule.',

@@ -12,6 +12,8 @@ export interface ContextItem {
   text: string;
   /** 0–1; higher goes first. */
   score: number;
+  /** A memory recall was not sure of (its `possible` tier): listed after the confident ones, labelled in its text. */
+  low_confidence?: true;
 }
 
 export interface PackedItem extends ContextItem {

@@ -9,6 +9,7 @@ import { effectiveConfidence, type DecayConfig } from '../memory/decay.js';
 import type { MemoryService } from '../memory/memory.service.js';
 import type { GetContextInput, ProfileInput } from '../memory/memory.schemas.js';
 import type { RelationsService } from '../memory/relations.service.js';
+import { NOT_SURE } from '../memory/recall-text.js';
 import { pack, type ContextItem } from './budget.js';
 import type { CrossQueryInput, GetContextBudgetInput } from './context.schemas.js';
 
@@ -90,11 +91,14 @@ export function createContextService(deps: {
       if (input.query) {
         const r = await memory.recall({
           query: input.query, entity_name: entity?.name, top_k: 50, mode: input.recall_mode, recency_weight: 0.2,
-          min_confidence: 0, min_trust: 0, include_superseded: false, explain: false,
+          min_confidence: 0, min_trust: 0, include_superseded: false, explain: false, possible: input.possible,
         });
         warnings.push(...r.warnings);
         const top = r.results[0]?.score || 1;
         for (const m of r.results) candidates.push({ tier: 'memory', id: m.id, text: `${m.entity_name}: ${m.fact}`, score: 0.5 + 0.5 * (m.score / top) });
+        // Possible memories go in after every confident one and say so in their own line.
+        const topP = r.possible[0]?.score || 1;
+        for (const m of r.possible) candidates.push({ tier: 'memory', id: m.id, text: `(not sure, possibly related) ${m.entity_name}: ${m.fact}`, score: 0.1 + 0.2 * (m.score / topP), low_confidence: true });
       } else {
         const pool = entity ? memoriesOf(entity, 200).map((m) => ({ ...m, entity_name: entity.name })) : memory.repo.active().slice(-200).map((m) => ({ ...m, effective_confidence: m.confidence }));
         for (const m of pool) candidates.push({ tier: 'memory', id: m.id, text: `${m.entity_name}: ${m.fact}`, score: 0.4 + 0.5 * m.effective_confidence });
@@ -111,9 +115,10 @@ export function createContextService(deps: {
       const entity = input.entity_name ? entities.get(input.entity_name) : undefined;
       const r = await memory.recall({
         query: input.query, entity_name: entity?.name, top_k: input.top_k, mode: 'hybrid', recency_weight: 0.2,
-        min_confidence: 0, min_trust: 0, include_superseded: false, explain: false,
+        min_confidence: 0, min_trust: 0, include_superseded: false, explain: false, possible: input.possible,
       });
       const results: { tier: string; [k: string]: unknown }[] = r.results.map((m) => ({ tier: 'memory', ...m }));
+      const possible = r.possible.map((m) => ({ tier: 'memory', ...m }));
       let lead = 0;
       for (const src of crossSources) {
         const hits = (await src.search(input.query, entity, input.top_k)).map((hit) => ({ tier: src.tier, ...(hit as object) }));
@@ -122,8 +127,9 @@ export function createContextService(deps: {
       }
       const line = (x: Record<string, unknown>) =>
         x.tier === 'memory' ? `[memory] ${x.entity_name}: ${x.fact}` : `[${x.tier}] ${String(x.text ?? x.snippet ?? JSON.stringify(x))}`;
-      const result = results.length ? results.map(line).join('\n') : `Nothing matches "${input.query}".`;
-      return { result, results, warnings: r.warnings };
+      const lines = results.length ? results.map(line) : ['Nothing known answers that.'];
+      if (possible.length) lines.push(NOT_SURE, ...possible.map(line));
+      return { result: lines.join('\n'), results, possible, warnings: r.warnings };
     },
 
     getProfile(input: ProfileInput) {
@@ -142,14 +148,17 @@ export function createContextService(deps: {
 
     async getContext(input: GetContextInput) {
       const entity = input.entity_name ? entities.get(input.entity_name) : undefined;
-      let mems: { id: number; entity_name: string; fact: string; category: string; effective_confidence: number; score?: number }[];
+      type Mem = { id: number; entity_name: string; fact: string; category: string; effective_confidence: number; score?: number };
+      let mems: Mem[];
+      let possible: (Mem & { low_confidence: true })[] = [];
       const warnings: string[] = [];
       if (input.query) {
         const r = await memory.recall({
           query: input.query, entity_name: entity?.name, top_k: input.top_k, mode: 'hybrid', recency_weight: 0.2,
-          min_confidence: 0, min_trust: 0, include_superseded: false, explain: false,
+          min_confidence: 0, min_trust: 0, include_superseded: false, explain: false, possible: input.possible,
         });
         mems = r.results;
+        possible = r.possible;
         warnings.push(...r.warnings);
       } else {
         mems = memoriesOf(entity!, input.top_k).map((m) => ({ ...m, entity_name: entity!.name }));
@@ -161,8 +170,9 @@ export function createContextService(deps: {
         ...rels.map((r) => `- ${relations.sentence(r)}`),
         ...extra.lines,
       ];
+      if (possible.length) lines.push(NOT_SURE, ...possible.map((m) => `- ${m.entity_name}: ${m.fact}`));
       const result = lines.length ? lines.join('\n') : 'Nothing relevant is remembered.';
-      return { result, entity_name: entity?.name ?? null, memories: mems, relations: rels, ...extra.data, warnings };
+      return { result, entity_name: entity?.name ?? null, memories: mems, possible, relations: rels, ...extra.data, warnings };
     },
   };
 }

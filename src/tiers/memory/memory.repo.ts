@@ -92,6 +92,7 @@ export function createMemoryRepo(db: Db) {
   const docCount = db.prepare('SELECT count(*) AS n FROM memories');
   const ofEntity = db.prepare(`${SELECT} WHERE m.entity_id = ? AND m.status = 'active' ORDER BY m.category, m.id`);
   const idsOfEntity = db.prepare('SELECT id FROM memories WHERE entity_id = ?');
+  const entityActive = db.prepare("SELECT id FROM memories WHERE entity_id = ? AND status = 'active' LIMIT ?");
   const activeIdsOf = db.prepare("SELECT id FROM memories WHERE entity_id = ? AND category = ? AND status = 'active' ORDER BY id DESC LIMIT ?");
   const pending = db.prepare(`${SELECT} WHERE m.embed_state = 'pending' ORDER BY m.id LIMIT ?`);
   const pendingCount = db.prepare("SELECT count(*) AS n FROM memories WHERE embed_state = 'pending'");
@@ -157,6 +158,11 @@ export function createMemoryRepo(db: Db) {
     ofEntity: (entityId: number) => ofEntity.all(entityId) as MemoryRow[],
     /** Up to `limit` active ids of one entity and category, newest first. */
     activeIdsOf: (entityId: number, category: string, limit: number) => (activeIdsOf.all(entityId, category, limit) as { id: number }[]).map((r) => r.id),
+    /** All current ids of an entity when it has at most `limit` of them, else none (recall's scoped question). */
+    smallEntityIds(entityId: number, limit: number): number[] {
+      const ids = (entityActive.all(entityId, limit + 1) as { id: number }[]).map((r) => r.id);
+      return ids.length <= limit ? ids : [];
+    },
     idsOfEntity: (entityId: number) => (idsOfEntity.all(entityId) as { id: number }[]).map((r) => r.id),
     pending: (limit: number) => pending.all(limit) as MemoryRow[],
     pendingCount: () => (pendingCount.get() as { n: number }).n,

@@ -43,7 +43,8 @@ export const RecallInput = z.strictObject({
     .describe('skip facts below this trust: 0–5 or a label user (5), hardware (4), system (3), inferred (2), external (1); default 0'),
   include_superseded: z.boolean().default(false).describe('also return superseded and contested facts'),
   as_of: Timestamp.optional().describe('only facts that were valid at this time'),
-  explain: z.boolean().default(false).describe('include the score breakdown of each result, and the evidence gate with the nearest candidates, kept or not (why a question got nothing)'),
+  possible: z.boolean().default(true).describe('also list up to top_k low-confidence candidates in `possible` when fewer than top_k results are confident (default true); false = confident answers only'),
+  explain: z.boolean().default(false).describe('include the score breakdown of each result, and the confidence model with the nearest candidates and their signals (why a question got nothing)'),
 });
 export type RecallInput = z.infer<typeof RecallInput>;
 
@@ -52,6 +53,7 @@ export const GetContextInput = z
     entity_name: EntityName.optional().describe('whose context, e.g. "Brian" (give this, query, or both)'),
     query: Text(1000).optional().describe('what the conversation is about, in plain words'),
     top_k: z.number().int().min(1).max(100).default(10).describe('at most this many memories, 1–100 (default 10)'),
+    possible: z.boolean().default(true).describe('with a query: also list low-confidence candidates in `possible` when fewer than top_k memories are confident (default true); false = confident only'),
   })
   .refine((v) => v.entity_name !== undefined || v.query !== undefined, {
     message: 'give entity_name, query or both',

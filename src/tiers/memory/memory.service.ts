@@ -3,6 +3,7 @@
  * reinforcement, contested facts), recall, forget, fading, re-embedding. SPEC §5.
  */
 import type { Embedder } from '../../ai/types.js';
+import type { WordNet } from '../../ai/wordnet.js';
 import { createGroupCommit } from '../../db/group-commit.js';
 import type { Db } from '../../db/open.js';
 import type { VectorStore } from '../../db/vectors.js';
@@ -15,6 +16,7 @@ import { effectiveConfidence, type DecayConfig } from './decay.js';
 import { createMemoryRepo, type MemoryRow } from './memory.repo.js';
 import type { FadingInput, ForgetInput, RecallInput, RememberInput } from './memory.schemas.js';
 import { recall, type RecallOutcome, type RecallTuning } from './recall.js';
+import { recallText } from './recall-text.js';
 import { DUPLICATE_COSINE, DUPLICATE_JACCARD, ftsMatch, indexText, jaccard, sameClaims, terms } from './text-match.js';
 
 export interface MemoryDeps {
@@ -28,6 +30,8 @@ export interface MemoryDeps {
   /** Called after a memory is added (events on MQTT). Errors are the listener's. */
   /** Recall constants; defaults in recall.ts. */
   tuning?: RecallTuning;
+  /** Query expansion for recall's keyword coverage (none: stems only). */
+  wordnet?: WordNet;
   onEntityForgotten?: (name: string) => void;
   onAdded?: (m: { id: number; entity_name: string; fact: string; category: string; action: string }) => void;
 }
@@ -203,17 +207,14 @@ export function createMemoryService(deps: MemoryDeps) {
     },
 
     async recall(input: RecallInput): Promise<RecallOutcome & { result: string }> {
-      const out = await recall({ repo, vectors, embedder, clock, decay: config, entityId: (n) => entities.find(n)?.id, tuning: deps.tuning }, input);
+      const out = await recall({ repo, vectors, embedder, clock, decay: config, entityId: (n) => entities.find(n)?.id, tuning: deps.tuning, wordnet: deps.wordnet }, input);
       const now = clock.now();
       for (const r of out.results) {
         const b = touched.get(r.id);
         touched.set(r.id, { n: (b?.n ?? 0) + 1, at: now });
       }
       if (touched.size && !touchTimer) touchTimer = setTimeout(flushTouches, TOUCH_FLUSH_MS).unref();
-      const result = out.results.length
-        ? out.results.map((r) => `- ${r.entity_name}: ${r.fact}`).join('\n')
-        : `Nothing remembered matches "${input.query}".`;
-      return { result, ...out };
+      return { result: recallText(out.results, out.possible), ...out };
     },
 
     /**

@@ -1,52 +1,40 @@
 /**
- * Recall (SPEC §5): candidates from the keyword index (FTS5/BM25) and the vector index (vec0 KNN),
- * an evidence gate so that a query nothing answers returns nothing, fusion, then a final score.
- *
- * Evidence
- *   keyword: IDF-weighted coverage of the query's terms by the memory's terms,
- *            c = Σ idf(t ∈ Q∩D) / Σ idf(t ∈ Q), idf(t) = ln(1 + (N − df + 0.5)/(df + 0.5)).
- *            A query word the index has never seen has the highest idf, so "Brian's blood type"
- *            is not answered by a fact that only shares "Brian". Evidence iff c ≥ KEYWORD_MIN.
- *   vector:  the gate in ./evidence-gate.ts — top-1 cosine, its margin over the runner-up and
- *            keyword support, calibrated per provider (documented there).
- * Relevance r ∈ [0, 1]
- *   keyword: c;  vector: similarity;  hybrid: evidence-gate.ts `fuse` — the stronger of the two
- *   plus a share of the weaker, so a strong single-list hit is never buried.
- * Final score
+ * Recall (SPEC §5), in two tiers:
+ *   results   the confident answers: candidates the confidence model (confidence.ts) gives
+ *             p ≥ threshold. A question nothing answers gets an empty `results` (abstention).
+ *   possible  when fewer than top_k are confident: up to top_k further candidates of the same ranking
+ *             with p ≥ the model's floor, each marked low confidence — what the home may know, for
+ *             an assistant to ask about, never to state. Only current facts: superseded and
+ *             contested-losing ones never appear here. A scoped question about an entity with few
+ *             facts (candidates.ts SMALL_ENTITY) lists its facts here whatever their p.
+ * Candidates and signals: candidates.ts. Keyword mode (and hybrid when the embedder is down) has no
+ * cosine to read: a memory covering ≥ KEYWORD_MIN of the query's IDF-weighted words is confident,
+ * the other keyword hits are possible.
+ * Final score (orders each tier)
  *   score = r × ((1 − w) + w·2^(−age_days/RECENCY_HALFLIFE_DAYS)) × (0.5 + 0.5·effective_conf) × (0.9 + 0.02·trust)
- *   with w = recency_weight and age from last_confirmed. Relevance dominates; recency, decayed
- *   confidence and trust break ties.
- * Tuning (eval/household.json, `node dist/scripts/calibrate-gate.js`)
+ *   with r = p (keyword: coverage), w = recency_weight and age from last_confirmed. Relevance dominates;
+ *   recency, decayed confidence and trust break ties.
  *   KEYWORD_MIN = 0.4: a two-word query with one morphological mismatch ("cats allergy" against
  *   "allergic to cats") scores ≈ 0.4, so higher values cut real keyword hits.
  */
-import type { Embedder } from '../../ai/types.js';
-import type { Clock } from '../../lib/clock.js';
-import type { VectorHit, VectorStore } from '../../db/vectors.js';
 import { toEpoch, trustLevel } from '../../lib/schema.js';
-import type { MemoryFilter, MemoryRepo, MemoryRow } from './memory.repo.js';
+import type { MemoryFilter, MemoryRow } from './memory.repo.js';
 import type { RecallInput, RecallMode } from './memory.schemas.js';
-import { DAY, effectiveConfidence, type DecayConfig } from './decay.js';
-import { ftsMatch, terms } from './text-match.js';
-import { DEFAULT_VECTOR_GATE, fuse, gateVectorHits, keywordKept, type VectorGate } from './evidence-gate.js';
+import { DAY, effectiveConfidence } from './decay.js';
+import { CONFIDENCE_MODELS, modelFor, PHRASE_ANSWERS, probability, type ConfidenceModel, type Signals } from './confidence.js';
+import { gatherCandidates, signalsOf, type Candidates, type RecallDeps } from './candidates.js';
 
-/** Tunable constants (defaults tuned with `npm run eval`; the eval's `--sweep` overrides them). */
+export { containsRun, coverage, gatherCandidates, signalsOf, type Candidates, type RecallDeps } from './candidates.js';
+
+/** Tunable constants (the calibration replays recall with other models). */
 export interface RecallTuning {
   keywordMin: number;
   /** Per embedder provider, `default` for the rest. */
-  vectorGate: Record<string, VectorGate>;
+  models: Record<string, ConfidenceModel>;
   recencyHalflifeDays: number;
 }
-export const DEFAULT_TUNING: RecallTuning = {
-  keywordMin: 0.4,
-  vectorGate: DEFAULT_VECTOR_GATE,
-  recencyHalflifeDays: 30,
-};
+export const DEFAULT_TUNING: RecallTuning = { keywordMin: 0.4, models: CONFIDENCE_MODELS, recencyHalflifeDays: 30 };
 
-/** The gate for an embedder provider. */
-export function gateFor(tuning: RecallTuning, provider: string): VectorGate {
-  return tuning.vectorGate[provider] ?? tuning.vectorGate.default;
-}
 const CANDIDATES = 60;
 
 export interface RecallHit {
@@ -65,177 +53,59 @@ export interface RecallHit {
   last_confirmed: number;
   valid_from: number;
   valid_until: number | null;
-  explain?: { keyword: number | null; vector: number | null; relevance: number; recency: number; confidence: number; trust: number };
+  explain?: { keyword: number | null; vector: number | null; p: number; recency: number; confidence: number; trust: number };
 }
+
+/** A candidate of the `possible` tier: a recall hit, marked low confidence. */
+export type PossibleHit = RecallHit & { low_confidence: true };
 
 export interface RecallOutcome {
   results: RecallHit[];
+  possible: PossibleHit[];
   mode_used: RecallMode;
   warnings: string[];
-  /** With `explain`: the gate this embedder uses and the nearest candidates, kept or not (why nothing came back). */
-  explain?: { provider: string; keyword_min: number; gate: VectorGate; considered: Considered[] };
+  /** With `explain`: the model this embedder uses and the nearest candidates with their signals (why nothing came back). */
+  explain?: { provider: string; keyword_min: number; model: ConfidenceModel; considered: Considered[] };
 }
 
-/** A candidate the gate looked at: its signals and whether it was kept as evidence. */
+/** A candidate the model looked at: its signals, p, and the tier it went to. */
 export interface Considered {
   id: number;
   entity_name: string;
   fact: string;
   vector: number | null;
   keyword: number | null;
+  margin: number | null;
   phrase: boolean;
-  kept: boolean;
+  p: number;
+  tier: 'results' | 'possible' | 'none';
 }
 const CONSIDERED = 5;
 
-export interface RecallDeps {
-  repo: MemoryRepo;
-  vectors: VectorStore;
-  embedder: Embedder;
-  clock: Clock;
-  decay: DecayConfig;
-  entityId: (name: string) => number | undefined;
-  tuning?: RecallTuning;
-}
-
-/** Embeds the query; null (with a warning) when vectors can't be used now. */
-async function queryVector(d: RecallDeps, query: string, warnings: string[]): Promise<Float32Array | null> {
-  if (d.vectors.state !== 'ready') {
-    warnings.push(`vector search unavailable: ${d.vectors.staleReason()}`);
-    return null;
-  }
-  try {
-    const [v] = await d.embedder.embed([query]);
-    return v;
-  } catch (e) {
-    warnings.push(`vector search unavailable: embedder ${d.embedder.provider} failed (${(e as Error).message})`);
-    return null;
-  }
-}
-
-export function coverage(queryTerms: string[], docTerms: Set<string>, idf: Map<string, number>): number {
-  let total = 0;
-  let hit = 0;
-  for (const t of queryTerms) {
-    const w = idf.get(t)!;
-    total += w;
-    if (docTerms.has(t)) hit += w;
-  }
-  return total > 0 ? hit / total : 0;
-}
-
-/**
- * Does `doc` (a memory's terms, in order) hold all of `q` (the query's terms) as one run, in order?
- * A query of one term ("peanuts", "where are my keys") is a keyword lookup: any memory with it holds it.
- */
-export function containsRun(doc: string[], q: string[]): boolean {
-  if (!q.length) return false;
-  for (let i = doc.indexOf(q[0]); i >= 0 && i + q.length <= doc.length; i = doc.indexOf(q[0], i + 1)) {
-    if (q.every((t, k) => doc[i + k] === t)) return true;
-  }
-  return false;
-}
-
-/** Everything the evidence gate looks at for one query (gathered once; the calibration replays it). */
-export interface Candidates {
-  mode: RecallMode;
-  /** Vector KNN, best first (ungated). */
-  vectorHits: VectorHit[];
-  /** Keyword coverage of every keyword candidate and of the vector hits at or above `termsFloor`. */
-  rawCov: Map<number, number>;
-  /** Candidates whose terms contain the query's terms as one run, in order (evidence-gate.ts `phrase`). */
-  phrase: Set<number>;
-  /** Cosine of every candidate that has a vector (KNN hits, and keyword candidates by point lookup). */
-  sims: Map<number, number>;
-  /** Runner-up vector hits that say what the top-1 says (cosine to it ≥ SAME_AS_TOP): not its rivals for the margin. */
-  sameAsTop: Set<number>;
-  rows: Map<number, MemoryRow>;
-}
-
-export async function gatherCandidates(d: RecallDeps, input: RecallInput, filter: MemoryFilter, n: number, termsFloor: number, warnings: string[]): Promise<Candidates> {
-  let mode: RecallMode = input.mode;
-  // The query's embedding runs in the embedder (a worker thread or a remote model) while this thread
-  // does the keyword half; the two meet below.
-  const pending = mode !== 'keyword' ? queryVector(d, input.query, warnings) : null;
-  const qTerms = terms(input.query);
-  const rawCov = new Map<number, number>();
-  const phrase = new Set<number>();
-  const rows = new Map<number, MemoryRow>();
-  const match = ftsMatch(qTerms);
-  let idf: Map<string, number> | undefined;
-  if (match) {
-    const { df, n: docs } = d.repo.docFreq(qTerms);
-    idf = new Map(qTerms.map((t) => {
-      const f = df.get(t) ?? 0;
-      return [t, Math.log(1 + (docs - f + 0.5) / (f + 0.5))] as const;
-    }));
-    for (const r of d.repo.keyword(match, n, filter)) {
-      rows.set(r.id, r);
-      const docTerms = r.terms.split(' ');
-      rawCov.set(r.id, coverage(qTerms, new Set(docTerms), idf));
-      if (containsRun(docTerms, qTerms)) phrase.add(r.id);
+/** Each candidate's p and whether it is confident, for the gathered candidates (the calibration replays this). */
+export function judge(c: Candidates, model: ConfidenceModel, keywordMin: number): Map<number, { p: number; confident: boolean; signals: Signals }> {
+  const out = new Map<number, { p: number; confident: boolean; signals: Signals }>();
+  for (const [id, s] of signalsOf(c, model.rival)) {
+    // No cosine to read (keyword mode, the embedder down, or this memory's embedding pending): keywords alone.
+    if (c.mode === 'keyword' || !c.sims.has(id)) {
+      if (c.mode !== 'vector' && s.cov > 0) out.set(id, { p: s.cov, confident: s.cov >= keywordMin, signals: s });
+      else if (c.scoped.has(id)) out.set(id, { p: 0, confident: false, signals: s });
+      continue;
     }
+    const p = probability(model, s);
+    out.set(id, { p, confident: p >= model.threshold || (PHRASE_ANSWERS && s.phrase), signals: s });
   }
-  let vectorHits: VectorHit[] = [];
-  const qv = pending && (await pending);
-  if (pending && !qv) mode = 'keyword';
-  else if (qv && qv.some((x) => x !== 0)) {
-    vectorHits = d.vectors.knn(qv, n, {
-      entityId: filter.entityId,
-      category: input.category,
-      activeOnly: !input.include_superseded && filter.asOf === undefined,
-    });
-  }
-  if (idf) {
-    // Vector hits that the keyword query did not return still get a keyword score (gate and fusion).
-    const missing = vectorHits.filter((h) => h.similarity >= termsFloor && !rawCov.has(h.memory_id)).map((h) => h.memory_id);
-    for (const [id, t] of d.repo.termsOf(missing)) rawCov.set(id, coverage(qTerms, new Set(t.split(' ')), idf));
-  }
-  const sims = new Map(vectorHits.map((h) => [h.memory_id, h.similarity]));
-  // Keyword candidates outside the KNN's top n still get their cosine (the gate confirms with it).
-  if (qv && mode === 'hybrid') for (const h of d.vectors.similarTo(qv, [...rows.keys()].filter((id) => !sims.has(id)))) sims.set(h.memory_id, h.similarity);
-  return { mode, vectorHits, rawCov, phrase, sims, rows, sameAsTop: sameAsTop(d.vectors, vectorHits) };
+  return out;
 }
 
-/**
- * Two memories that say nearly the same thing in other words (not merged as duplicates: cosine <
- * 0.92) would otherwise leave the top-1 no margin over its own restatement, and a question about it
- * no answer. SAME_AS_TOP marks which runner-ups are such restatements.
- */
-export const SAME_AS_TOP = 0.8;
-const RIVALS = 5;
-function sameAsTop(vectors: VectorStore, hits: VectorHit[]): Set<number> {
-  const top = hits.length > 1 ? vectors.vectorOf(hits[0].memory_id) : undefined;
-  if (!top) return new Set();
-  const near = vectors.similarTo(top, hits.slice(1, RIVALS + 1).map((h) => h.memory_id));
-  return new Set(near.filter((h) => h.similarity >= SAME_AS_TOP).map((h) => h.memory_id));
-}
-
-/** The kept keyword and vector evidence (evidence-gate.ts) for gathered candidates. */
-export function decideEvidence(c: Candidates, gate: VectorGate, keywordMin: number) {
-  const keywordCov = new Map<number, number>();
-  for (const [id, cov] of c.rawCov) if (cov >= keywordMin) keywordCov.set(id, cov);
-  const vectorSim = gateVectorHits(c.vectorHits, gate, (id) => c.rawCov.get(id) ?? 0, c.sameAsTop);
-  if (c.mode === 'vector') keywordCov.clear();
-  else if (c.mode === 'hybrid' && c.vectorHits.length) {
-    // A memory with no vector yet (pending) cannot be confirmed: its keyword evidence stands alone.
-    for (const [id, cov] of keywordCov) {
-      const sim = c.sims.get(id);
-      if (sim !== undefined && !keywordKept(cov, sim, gate) && !(gate.phrase && c.phrase.has(id))) keywordCov.delete(id);
-    }
-  }
-  return { keywordCov, vectorSim };
-}
-
-export async function recall(d: RecallDeps, input: RecallInput): Promise<RecallOutcome> {
+export async function recall(d: RecallDeps & { tuning?: RecallTuning }, input: RecallInput): Promise<RecallOutcome> {
   const warnings: string[] = [];
   const now = d.clock.now();
   const tuning = d.tuning ?? DEFAULT_TUNING;
-  const { keywordMin: KEYWORD_MIN, recencyHalflifeDays: RECENCY_HALFLIFE_DAYS } = tuning;
   let entityId: number | undefined;
   if (input.entity_name !== undefined) {
     entityId = d.entityId(input.entity_name);
-    if (entityId === undefined) return { results: [], mode_used: input.mode, warnings: [`no entity named "${input.entity_name}"`] };
+    if (entityId === undefined) return { results: [], possible: [], mode_used: input.mode, warnings: [`no entity named "${input.entity_name}"`] };
   }
   const filter: MemoryFilter = {
     entityId,
@@ -245,34 +115,29 @@ export async function recall(d: RecallDeps, input: RecallInput): Promise<RecallO
     asOf: toEpoch(input.as_of),
   };
   const n = Math.max(CANDIDATES, input.top_k * 4);
-
-  const gate = gateFor(tuning, d.embedder.provider);
-  const c = await gatherCandidates(d, input, filter, n, gate.floor, warnings);
-  const { mode, rows } = c;
-  const { keywordCov, vectorSim } = decideEvidence(c, gate, KEYWORD_MIN);
-
-  // Post-filter vector hits by the filters the index can't apply (trust, validity time).
-  const needRows = [...vectorSim.keys(), ...keywordCov.keys()].filter((id) => !rows.has(id));
-  for (const r of d.repo.byIds(needRows, filter)) rows.set(r.id, r);
-  const ids = new Set([...vectorSim.keys(), ...keywordCov.keys()].filter((id) => rows.has(id)));
+  const model = modelFor(d.embedder.provider, tuning.models);
+  const c = await gatherCandidates(d, input, filter, n, warnings);
+  const judged = judge(c, model, tuning.keywordMin);
+  // Only confident candidates, or those good enough to be listed as possible, are read and scored.
+  const wanted = [...judged].filter(([id, j]) => j.confident || (input.possible && (j.p >= model.floor || c.scoped.has(id))));
+  const { rows } = c;
+  for (const r of d.repo.byIds(wanted.map(([id]) => id).filter((id) => !rows.has(id)), filter)) rows.set(r.id, r);
 
   const w = input.recency_weight;
-  const hits: RecallHit[] = [];
-  for (const id of ids) {
-    const m = rows.get(id)!;
-    const kw = keywordCov.get(id) ?? null;
-    const vec = vectorSim.get(id) ?? null;
-    let relevance: number;
-    if (mode === 'keyword') relevance = kw ?? 0;
-    else if (mode === 'vector') relevance = vec ?? 0;
-    else relevance = fuse(kw, vec);
-    if (relevance <= 0) continue;
+  const confident: RecallHit[] = [];
+  const possible: RecallHit[] = [];
+  for (const [id, j] of wanted) {
+    const m = rows.get(id);
+    if (!m) continue;
+    // Only current facts may be offered as possible: a superseded or contested one is never a "maybe".
+    if (!j.confident && m.status !== 'active') continue;
     const eff = effectiveConfidence(m, now, d.decay);
     if (eff < input.min_confidence) continue;
     const ageDays = Math.max(0, now - m.last_confirmed) / DAY;
-    const recency = 2 ** (-ageDays / RECENCY_HALFLIFE_DAYS);
-    const score = relevance * (1 - w + w * recency) * (0.5 + 0.5 * eff) * (0.9 + 0.02 * m.source_trust);
-    hits.push({
+    const recency = 2 ** (-ageDays / tuning.recencyHalflifeDays);
+    const score = j.p * (1 - w + w * recency) * (0.5 + 0.5 * eff) * (0.9 + 0.02 * m.source_trust);
+    const s = j.signals;
+    (j.confident ? confident : possible).push({
       id: m.id,
       entity_name: m.entity_name,
       fact: m.fact,
@@ -289,31 +154,33 @@ export async function recall(d: RecallDeps, input: RecallInput): Promise<RecallO
       valid_from: m.valid_from,
       valid_until: m.valid_until,
       ...(input.explain && {
-        explain: { keyword: kw && round(kw), vector: vec && round(vec), relevance: round(relevance), recency: round(recency), confidence: round(eff), trust: m.source_trust },
+        explain: { keyword: round(s.cov), vector: c.sims.has(id) ? round(s.cos) : null, p: round(j.p), recency: round(recency), confidence: round(eff), trust: m.source_trust },
       }),
     });
   }
-  hits.sort((a, b) => b.score - a.score || b.last_confirmed - a.last_confirmed);
-  const results = hits.slice(0, input.top_k);
-  if (mode !== input.mode) warnings.push(`fell back to keyword recall`);
-  if (!input.explain) return { results, mode_used: mode, warnings };
-  const considered = nearest(d.repo, c, filter, new Set(hits.map((h) => h.id)));
-  return { results, mode_used: mode, warnings, explain: { provider: d.embedder.provider, keyword_min: KEYWORD_MIN, gate, considered } };
+  const order = (a: RecallHit, b: RecallHit) => b.score - a.score || b.last_confirmed - a.last_confirmed;
+  const results = confident.sort(order).slice(0, input.top_k);
+  const room = results.length < input.top_k ? input.top_k : 0;
+  const maybe = possible.sort(order).slice(0, room).map((h) => ({ ...h, low_confidence: true as const }));
+  if (c.mode !== input.mode) warnings.push(`fell back to keyword recall`);
+  const out = { results, possible: maybe, mode_used: c.mode, warnings };
+  if (!input.explain) return out;
+  const tierOf = new Map<number, Considered['tier']>([...results.map((h) => [h.id, 'results'] as const), ...maybe.map((h) => [h.id, 'possible'] as const)]);
+  const considered = nearest(d, c, judged, filter, tierOf);
+  return { ...out, explain: { provider: d.embedder.provider, keyword_min: tuning.keywordMin, model, considered } };
 }
 
-/** The strongest candidates by cosine or keyword coverage, within the request's filters, kept or not. */
-function nearest(repo: MemoryRepo, c: Candidates, filter: MemoryFilter, kept: Set<number>): Considered[] {
-  const strength = new Map<number, number>();
-  const mark = (id: number, x: number) => strength.set(id, Math.max(strength.get(id) ?? 0, x));
-  for (const h of c.vectorHits.slice(0, CONSIDERED)) mark(h.memory_id, h.similarity);
-  for (const [id, cov] of c.rawCov) if (cov > 0) mark(id, cov);
-  const top = [...strength].sort((a, b) => b[1] - a[1]).slice(0, CONSIDERED * 2).map(([id]) => id);
-  const rows = new Map(repo.byIds(top, filter).map((r) => [r.id, r] as const));
-  const sim = new Map(c.vectorHits.map((h) => [h.memory_id, h.similarity] as const));
-  return top.filter((id) => rows.has(id)).slice(0, CONSIDERED).map((id) => {
-    const cos = sim.get(id) ?? c.sims.get(id);
-    const cov = c.rawCov.get(id);
-    return { id, entity_name: rows.get(id)!.entity_name, fact: rows.get(id)!.fact, vector: cos === undefined ? null : round(cos), keyword: cov ? round(cov) : null, phrase: c.phrase.has(id), kept: kept.has(id) };
+/** The candidates with the highest p, within the request's filters, whatever tier they went to. */
+function nearest(d: RecallDeps, c: Candidates, judged: ReturnType<typeof judge>, filter: MemoryFilter, tierOf: Map<number, Considered['tier']>): Considered[] {
+  const top = [...judged].sort((a, b) => b[1].p - a[1].p).slice(0, CONSIDERED * 2);
+  const rows = new Map(d.repo.byIds(top.map(([id]) => id), filter).map((r) => [r.id, r] as const));
+  return top.filter(([id]) => rows.has(id)).slice(0, CONSIDERED).map(([id, j]) => {
+    const hasVec = c.sims.has(id);
+    return {
+      id, entity_name: rows.get(id)!.entity_name, fact: rows.get(id)!.fact,
+      vector: hasVec ? round(j.signals.cos) : null, keyword: j.signals.cov ? round(j.signals.cov) : null,
+      margin: hasVec ? round(j.signals.margin) : null, phrase: j.signals.phrase, p: round(j.p), tier: tierOf.get(id) ?? 'none',
+    };
   });
 }
 
