@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/hub.js';
+import { made } from '../helpers/cli.js';
 
 const run = promisify(execFile);
 const CLI = join(process.cwd(), 'dist/src/cli.js');
@@ -14,7 +15,7 @@ const FIXTURE = fileURLToPath(new URL('../../../shared/fixtures/memory-mcp/house
 describe('hearth import / export-markdown / import-markdown', () => {
   it('imports the fixture (dry run first, then for real, then 0), exports notes and reads an edit back', async () => {
     const dir = tempDir();
-    const env = { PATH: process.env.PATH ?? '', HEARTH_DATA_DIR: join(dir, 'data'), HEARTH_MQTT_MODE: 'off', MEMORY_AI_PROVIDER: 'local', HEARTH_TZ: 'UTC' };
+    const env = { PATH: process.env.PATH ?? '', HEARTH_DATA_DIR: made(join(dir, 'data')), HEARTH_MQTT_MODE: 'off', MEMORY_AI_PROVIDER: 'local', HEARTH_TZ: 'UTC' };
     const hearth = (...args: string[]) => run(process.execPath, [CLI, ...args], { cwd: dir, env });
     copyFileSync(FIXTURE, join(dir, 'household.db'));
 
