@@ -70,7 +70,7 @@ describe('hearth command lines', () => {
     expect(preview.stdout).toMatch(/^Would delete [1-9]\d* raw readings/);
     expect(readings()).toBe(3);
     // Nothing is opened for a refused line: a fresh data dir is not even created.
-    const fresh = made(join(tempDir(), 'data'));
+    const fresh = join(tempDir(), 'data');
     for (const argv of [['doctor', '--bogus'], ['reembed', 'extra'], ['serve', '--prot', '1']]) {
       const r = await runCli(argv, cliEnv(fresh));
       expect(r.code, argv.join(' ')).toBe(2);
@@ -81,7 +81,7 @@ describe('hearth command lines', () => {
 
   it('--version and -v print the version; help, --help and -h print the usage on stdout; a wrong command gets it on stderr', async () => {
     const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
-    const dir = made(join(tempDir(), 'data'));
+    const dir = join(tempDir(), 'data');
     for (const flag of ['--version', '-v']) expect(await runCli([flag], cliEnv(dir))).toMatchObject({ code: 0, stdout: `hearth ${version}\n`, stderr: '' });
     for (const argv of [['help'], ['--help'], ['-h'], ['prune', '--help']]) {
       const r = await runCli(argv, cliEnv(dir));

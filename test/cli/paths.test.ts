@@ -39,7 +39,7 @@ describe('paths given to the CLI', () => {
     chmodSync(notes, 0o755);
     writeFileSync(join(notes, 'a.md'), '# a\n');
     await refused(['import-markdown', notes], env, `import-markdown: cannot read ${join(notes, 'locked')}: permission denied for`, asUser);
-    expect(existsSync(dir)).toBe(false); // refused before the database was opened
+    expect(existsSync(join(dir, 'hearth.db'))).toBe(false); // refused before the database was opened
     // A directory that does not exist yet is created.
     const out = await runCli(['export-markdown', join(root, 'vault', 'Hearth')], env);
     expect(out.code, out.stderr).toBe(0);
