@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from './config/load.js';
-import { packageRoot } from './config/data-dir.js';
+import { dataDirProblem, packageRoot } from './config/data-dir.js';
 import { SchemaError } from './db/open.js';
 import { HubError } from './lib/errors.js';
 import { COMMANDS } from './cli/commands.js';
@@ -40,6 +40,8 @@ async function main(argv: string[]): Promise<number | undefined> {
       return 2;
   }
   const { config, file } = loadConfig({ configPath: line.configPath });
+  const problem = dataDirProblem(line.name, config.data_dir);
+  if (problem) throw new DataError(problem);
   try {
     return await line.spec.run({ config, file, args: line.args, flags: line.flags });
   } catch (e) {

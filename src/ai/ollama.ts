@@ -1,11 +1,13 @@
 /**
- * Ollama provider (SPEC §4) over the official `ollama` npm client. The client has no timeout
- * option, so every instance gets a `fetch` wrapper that attaches `AbortSignal.timeout` — that
- * bounds connect, headers *and* body, which a hung model load would otherwise hold forever.
+ * Ollama provider (SPEC §4) over the official `ollama` npm client. The client has no timeout or
+ * size option and reads answers with `response.json()`, so every instance gets a `fetch` wrapper
+ * (capped-fetch.ts) that attaches `AbortSignal.timeout` — bounding connect, headers *and* body,
+ * which a hung model load would otherwise hold forever — and caps the bytes read from the body.
  */
 import { Ollama } from 'ollama';
 import { HubError } from '../lib/errors.js';
 import type { ChatMessage, Embedder, Llm } from './types.js';
+import { cappedFetch, MAX_AI_RESPONSE_BYTES } from './capped-fetch.js';
 import { describeFetchError, l2normalize, PING_TIMEOUT_MS } from './util.js';
 
 export interface OllamaEmbedderOptions {
@@ -15,12 +17,15 @@ export interface OllamaEmbedderOptions {
   /** Expected vector length (`MEMORY_EMBED_DIM`); any other length is rejected. */
   dim: number;
   timeoutMs: number;
+  /** Most bytes read from one answer (default MAX_AI_RESPONSE_BYTES); past it the call fails, 503. */
+  maxResponseBytes?: number;
 }
 
 export interface OllamaLlmOptions {
   baseUrl: string;
   model: string;
   timeoutMs: number;
+  maxResponseBytes?: number;
 }
 
 // One request per 32 texts: a reembed of thousands of memories must not become one giant request
@@ -35,17 +40,8 @@ export function ollamaHost(baseUrl: string): string {
   return baseUrl.trim().replace(/\/+$/, '').replace(/\/v1$/, '');
 }
 
-/** A fetch that aborts after `timeoutMs`, combined with any signal the client passes itself. */
-function timedFetch(timeoutMs: number): typeof fetch {
-  return (input, init) => {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
-    return fetch(input, { ...init, signal });
-  };
-}
-
-function client(host: string, timeoutMs: number): Ollama {
-  return new Ollama({ host, fetch: timedFetch(timeoutMs) });
+function client(host: string, timeoutMs: number, maxBytes = MAX_AI_RESPONSE_BYTES): Ollama {
+  return new Ollama({ host, fetch: cappedFetch(timeoutMs, maxBytes) });
 }
 
 function unavailable(what: string, host: string, timeoutMs: number, e: unknown): HubError {
@@ -71,7 +67,7 @@ export async function pingOllama(baseUrl: string, timeoutMs = PING_TIMEOUT_MS): 
 /** Embeddings from Ollama's `POST /api/embed`; vectors are checked against `dim` and L2-normalised. */
 export function createOllamaEmbedder(opts: OllamaEmbedderOptions): Embedder {
   const host = ollamaHost(opts.baseUrl);
-  const api = client(host, opts.timeoutMs);
+  const api = client(host, opts.timeoutMs, opts.maxResponseBytes);
   const { model, dim } = opts;
 
   async function embedBatch(texts: string[]): Promise<Float32Array[]> {
@@ -117,7 +113,7 @@ export function createOllamaEmbedder(opts: OllamaEmbedderOptions): Embedder {
 /** Chat completions from Ollama's `POST /api/chat` (non-streaming). */
 export function createOllamaLlm(opts: OllamaLlmOptions): Llm {
   const host = ollamaHost(opts.baseUrl);
-  const api = client(host, opts.timeoutMs);
+  const api = client(host, opts.timeoutMs, opts.maxResponseBytes);
   const { model } = opts;
   return {
     provider: 'ollama',

@@ -5,6 +5,7 @@
  */
 import { HubError } from '../lib/errors.js';
 import type { ChatMessage, Embedder, Llm } from './types.js';
+import { cappedFetch, MAX_AI_RESPONSE_BYTES } from './capped-fetch.js';
 import { describeFetchError, l2normalize, PING_TIMEOUT_MS } from './util.js';
 
 export interface OpenAiEmbedderOptions {
@@ -16,6 +17,8 @@ export interface OpenAiEmbedderOptions {
   /** Expected vector length (`MEMORY_EMBED_DIM`); any other length is rejected. */
   dim: number;
   timeoutMs: number;
+  /** Most bytes read from one answer (default MAX_AI_RESPONSE_BYTES); past it the call fails, 503. */
+  maxResponseBytes?: number;
 }
 
 export interface OpenAiLlmOptions {
@@ -23,6 +26,7 @@ export interface OpenAiLlmOptions {
   apiKey?: string;
   model: string;
   timeoutMs: number;
+  maxResponseBytes?: number;
 }
 
 // Inputs per request: well under OpenAI's 2048 cap, and small enough that local servers
@@ -51,6 +55,7 @@ interface Target {
   base: string;
   apiKey?: string;
   timeoutMs: number;
+  maxBytes: number;
 }
 
 /** POST JSON and parse the JSON answer; every failure becomes `HubError('unavailable')`. */
@@ -60,14 +65,13 @@ async function post(t: Target, path: string, body: unknown, what: string): Promi
   let text: string;
   let status: number;
   try {
-    const res = await fetch(`${t.base}${path}`, {
+    const res = await cappedFetch(t.timeoutMs, t.maxBytes)(`${t.base}${path}`, {
       method: 'POST',
       headers: headers(t.apiKey, true),
       body: JSON.stringify(body),
-      signal: AbortSignal.timeout(t.timeoutMs),
     });
     status = res.status;
-    text = await res.text(); // inside the try: the timeout also covers a body that never ends
+    text = await res.text(); // inside the try: the timeout and the size cap also cover the body
   } catch (e) {
     throw fail(describeFetchError(e, t.timeoutMs));
   }
@@ -99,7 +103,7 @@ interface EmbeddingsResponse {
 
 /** Embeddings from `POST {base}/embeddings`, reordered by `index`, dim-checked, L2-normalised. */
 export function createOpenAiEmbedder(opts: OpenAiEmbedderOptions): Embedder {
-  const t: Target = { base: openAiBase(opts.baseUrl), apiKey: opts.apiKey || undefined, timeoutMs: opts.timeoutMs };
+  const t: Target = { base: openAiBase(opts.baseUrl), apiKey: opts.apiKey || undefined, timeoutMs: opts.timeoutMs, maxBytes: opts.maxResponseBytes ?? MAX_AI_RESPONSE_BYTES };
   const { model, dim } = opts;
 
   async function embedBatch(texts: string[]): Promise<Float32Array[]> {
@@ -144,7 +148,7 @@ interface ChatCompletionResponse {
 
 /** Chat from `POST {base}/chat/completions`; `json: true` sets `response_format: {type: 'json_object'}`. */
 export function createOpenAiLlm(opts: OpenAiLlmOptions): Llm {
-  const t: Target = { base: openAiBase(opts.baseUrl), apiKey: opts.apiKey || undefined, timeoutMs: opts.timeoutMs };
+  const t: Target = { base: openAiBase(opts.baseUrl), apiKey: opts.apiKey || undefined, timeoutMs: opts.timeoutMs, maxBytes: opts.maxResponseBytes ?? MAX_AI_RESPONSE_BYTES };
   const { model } = opts;
   return {
     provider: 'openai',

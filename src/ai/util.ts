@@ -30,6 +30,7 @@ export function l2normalize(v: ArrayLike<number>): Float32Array {
 export function describeFetchError(e: unknown, timeoutMs: number): string {
   const err = e as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (err?.name === 'TimeoutError') return `timed out after ${timeoutMs} ms (MEMORY_AI_TIMEOUT)`;
+  if (err?.name === 'ResponseTooLargeError') return String(err.message);
   if (err?.name === 'AbortError') return 'request aborted';
   const cause = err?.cause;
   if (cause?.message || cause?.code) return String(cause.message || cause.code).slice(0, 200);

@@ -8,6 +8,7 @@ import { backupCommand, claimDataDir, restoreCommand } from './restore.js';
 import { exportMarkdownCommand, importCommand, importMarkdownCommand } from './io.js';
 import { systemdNotifier } from '../lib/systemd.js';
 import { loggerOptions } from '../lib/log.js';
+import { DAMAGE_FIX } from '../db/integrity.js';
 
 import type { Command, CommandContext, CommandSpec } from './context.js';
 
@@ -17,8 +18,9 @@ const serve: Command = async ({ config, file }) => {
   const hub = await createHub({ config, logger: loggerOptions(config.log_level, config.log_format) });
   for (const n of hub.notes) hub.app.log.info(n);
   for (const w of hub.warnings) hub.app.log.warn(w);
+  hub.integrity.onDamaged((why) => hub.app.log.error(`database ${config.data_dir}/hearth.db is damaged (${why}): ${DAMAGE_FIX}`));
   const { http, mqtt } = await hub.start();
-  void hub.integrity.check().then((state) => state === 'damaged' && hub.app.log.error(`database ${config.data_dir}/hearth.db is damaged: run \`hearth doctor\`, then \`hearth restore <backup>\``));
+  void hub.integrity.check();
   hub.app.log.info(`hearth serving: http ${http ?? 'off'}; mqtt ${mqtt ?? 'off'} (${config.mqtt.mode}); data ${config.data_dir}; config ${file ?? '(defaults)'}`);
   const systemd = systemdNotifier(process.env, (m) => hub.app.log.warn(m));
   systemd.ready(`serving http ${http ?? 'off'}, mqtt ${mqtt ?? 'off'}`);

@@ -6,7 +6,7 @@
  * live file to a kept name and renames the copy over it: a crash at any moment leaves either the
  * old or the new database at `hearth.db`, never none.
  */
-import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from '../db/migrations/index.js';
@@ -16,6 +16,7 @@ import { fsyncPath } from '../db/premigration.js';
 import { DataError, explainOpenError, isDamaged } from '../db/errors.js';
 import { databaseTarget, readableFile } from './paths.js';
 import { HubError, invalid } from '../lib/errors.js';
+import { preparePrivateFile } from '../lib/private-file.js';
 import type { CommandContext } from './context.js';
 
 const DB_FILE = 'hearth.db';
@@ -39,6 +40,7 @@ export async function backupCommand({ config, args }: CommandContext): Promise<n
   databaseTarget('backup', target, 'give another path, e.g. hearth backup /var/backups/hearth.db');
   const db = openDatabase({ dataDir: config.data_dir });
   try {
+    preparePrivateFile(target); // 0600 before SQLite writes a byte of the household into it
     await db.backup(target);
   } catch (e) {
     if (isDamaged(e)) throw e; // the live database's own damage, named as such by the CLI
@@ -103,14 +105,14 @@ export async function restoreCommand({ config, args }: CommandContext): Promise<
   checkBackup(source); // before the lock: a bad file is named as such even while the hub runs
   let release: Release;
   try {
-    if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
-    release = acquireLock(dir, 'exclusive');
+    release = acquireLock(dir, 'exclusive'); // the dir exists: only serve and mcp create one (cli.ts)
   } catch (e) {
     throw explainOpenError(e, dir, current) ?? e;
   }
   try {
     const temp = `${current}.restoring`;
     rmSync(temp, { force: true });
+    preparePrivateFile(temp); // never readable by others, even before the chmod below
     // The backup API copies the source's WAL content too and never tears a page.
     const src = new Database(source, { readonly: true, fileMustExist: true });
     try {
@@ -153,4 +155,4 @@ export async function restoreCommand({ config, args }: CommandContext): Promise<
 
 /** Leftovers of a restore that was killed before its rename (the live database was untouched). */
 export const restoreLeftovers = (dir: string) =>
-  existsSync(dir) ? readdirSync(dir).filter((n) => n === `${DB_FILE}.restoring`).map((n) => join(dir, basename(n))) : [];
+  existsSync(`${join(dir, DB_FILE)}.restoring`) ? [`${join(dir, DB_FILE)}.restoring`] : [];

@@ -45,8 +45,11 @@ export const ConfigSchema = z
         port: port.default(8900),
         token: z.string().default(''),
         body_limit: z.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
-        /** Requests per minute per client address; 0 = no limit. Excess answers 429. */
-        rate_limit_per_minute: z.number().int().min(0).default(6000),
+        /**
+         * Requests per minute per client address that do not carry the valid token; 0 = no limit.
+         * Excess answers 429. A request with the token is never counted (docs/http-api.md#limits).
+         */
+        rate_limit_per_minute: z.number().int().min(0).default(60_000),
         /** Failed logins per minute per client address before it gets 429 for the rest of the minute; 0 = no limit. */
         auth_failures_per_minute: z.number().int().min(0).default(30),
         /** Whole request (headers and body) must arrive within this; then 408 and the connection closes. */

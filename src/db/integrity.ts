@@ -1,7 +1,8 @@
 /**
  * Is the database whole? `hearth serve` runs `PRAGMA quick_check` once at start in a worker thread
  * (its own read-only connection, so the event loop and writers carry on), and any request that
- * meets SQLITE_CORRUPT marks integrity in doubt too. While in doubt, /health says `degraded`.
+ * meets SQLITE_CORRUPT marks integrity in doubt too. While in doubt, /health says `degraded`,
+ * its `result` says the database is damaged and to restore a backup, and the log says so once.
  */
 import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
@@ -24,13 +25,20 @@ try {
 parentPort.postMessage(result);
 `;
 
+/** What to do about damage: retrying never helps, a backup does. */
+export const DAMAGE_FIX = 'stop the hub, run `hearth doctor` to see the damage, then `hearth restore <backup file>` (a nightly backup is in /var/lib/hearth/backups when installed with deploy/install.sh)';
+
 export function createIntegrity(dbPath: string) {
   let state: IntegrityState = 'unchecked';
   let detail = '';
   let worker: Worker | null = null;
+  const listeners = new Set<(why: string) => void>();
   const damaged = (why: string) => {
+    const first = state !== 'damaged';
     state = 'damaged';
     detail = why;
+    // Said once (the log, not every request that meets the damage): the first finding names it.
+    if (first) for (const fn of listeners) fn(why);
   };
   const unwatch = watchDamage((message) => damaged(`a request met a damaged page: ${message}`));
   return {
@@ -40,7 +48,16 @@ export function createIntegrity(dbPath: string) {
     /** Fields merged into /health: nothing while whole or unchecked, `degraded` while in doubt. */
     health(): Record<string, unknown> {
       if (state !== 'damaged') return state === 'checking' ? { integrity: { state } } : {};
-      return { status: 'degraded', integrity: { state, file: dbPath, detail, fix: 'run `hearth doctor`, then `hearth restore <backup>`' } };
+      return {
+        result: `The database ${dbPath} is damaged (${detail}); writes that meet the damage are refused and retrying will not help: ${DAMAGE_FIX}.`,
+        status: 'degraded',
+        integrity: { state, file: dbPath, detail, fix: DAMAGE_FIX },
+      };
+    },
+    /** Calls `fn` once, when damage is first found (by the quick check or by a request). */
+    onDamaged(fn: (why: string) => void): () => void {
+      listeners.add(fn);
+      return () => void listeners.delete(fn);
     },
     /** Starts the quick check; resolves when it has an answer (serve does not wait for it). */
     check(): Promise<IntegrityState> {

@@ -4,6 +4,7 @@
  * logged; the newest KEEP_PRE_MIGRATION copies are kept. Each migration runs in its own
  * transaction, so a failed one leaves the file at the last version that succeeded.
  */
+import { preparePrivateFile } from '../lib/private-file.js';
 import { closeSync, fsyncSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
@@ -49,6 +50,7 @@ export function fsyncPath(path: string): void {
 export function backupBeforeMigration(db: Database.Database, dbPath: string, from: number): string {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const target = `${dbPath}.pre-migration-v${from}-${stamp}`;
+  preparePrivateFile(target); // VACUUM INTO accepts an empty file; SQLite alone would make it 0644 & ~umask
   db.prepare('VACUUM INTO ?').run(target);
   fsyncPath(target);
   fsyncPath(dirname(dbPath));

@@ -13,7 +13,7 @@ import { fromStorageError, HubError, isHubError } from '../lib/errors.js';
 import { check, describeIssues } from '../lib/validation.js';
 import { QuietLogController } from './request-log.js';
 import type { Services } from '../services.js';
-import { registerAuth } from './auth.js';
+import { bearerOf, registerAuth, tokenMatches } from './auth.js';
 import { clientErrorHandler, humanBytes, registerJsonParser } from './client-errors.js';
 import { capConnections, HTTP_LIMIT_DEFAULTS, serverOptions, type ConnectionLimits } from './limits.js';
 import { memoryRoutes } from './routes/memory.routes.js';
@@ -57,6 +57,15 @@ export interface AppOptions {
   host?: string;
   /** The data dir: the admin UI keeps its session secret there (admin/keys.ts). */
   dataDir?: string;
+}
+
+/** The token a request presents: the header, or `?token=` on the MCP endpoints (as auth.ts accepts it). */
+function presentedToken(req: FastifyRequest): string | undefined {
+  const header = bearerOf(req.headers.authorization);
+  if (header !== undefined) return header;
+  const path = req.url.split('?')[0];
+  const q = path === '/mcp' || path === '/sse' ? (req.query as Record<string, unknown> | undefined)?.token : undefined;
+  return typeof q === 'string' ? q : undefined;
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -132,10 +141,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   acceptTextJson(app);
   if (opts.rateLimitPerMinute) {
+    const token = opts.token;
     await app.register(rateLimit, {
       max: opts.rateLimitPerMinute,
       timeWindow: 60_000,
-      allowList: (req) => req.url === '/health',
+      // The per-client limit is for callers the hub cannot tell from a stranger (issue #26 item
+      // 19): a request carrying the valid token is the household's own (a Node-RED flow posting
+      // /record per reading) and is held back by capacity instead — the batched writer, the
+      // connection cap, body limits — never refused for being busy. Wrong tokens have their own
+      // limiter (auth.ts); without a token set everyone counts, under a default no home reaches.
+      allowList: (req) => req.url === '/health' || (token !== undefined && token !== '' && tokenMatches(presentedToken(req), token)),
       errorResponseBuilder: (_req, ctx) => ({
         statusCode: 429,
         ok: false,

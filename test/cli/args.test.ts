@@ -10,7 +10,7 @@ import { COMMANDS } from '../../src/cli/commands.js';
 import { parseCommandLine } from '../../src/cli/args.js';
 import { manualClock } from '../../src/lib/clock.js';
 import { buildTestHub, tempDir } from '../helpers/hub.js';
-import { cliEnv, oneLine, runCli } from '../helpers/cli.js';
+import { cliEnv, oneLine, runCli, made } from '../helpers/cli.js';
 
 const parse = (...argv: string[]) => parseCommandLine(argv, COMMANDS);
 
@@ -54,7 +54,7 @@ describe('hearth command lines', () => {
     const hub = await buildTestHub({ dir, clock: manualClock(Math.floor(Date.now() / 1000) - 3 * 86_400) });
     for (let i = 0; i < 3; i++) await hub.services.timeseries.record({ entity_name: 'porch', metric: 'humidity', value: 50 + i, source: 'api', ts: hub.clock.now() + i * 60 });
     await hub.stop();
-    const env = cliEnv(join(dir, 'data'), { RETENTION_DAYS: '1' });
+    const env = cliEnv(made(join(dir, 'data')), { RETENTION_DAYS: '1' });
     const readings = () => {
       const db = new Database(join(dir, 'data', 'hearth.db'), { readonly: true });
       const n = (db.prepare('SELECT count(*) AS n FROM readings').get() as { n: number }).n;

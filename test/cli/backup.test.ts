@@ -7,12 +7,12 @@ import { chmodSync, linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSyn
 import { join, relative } from 'node:path';
 import Database from 'better-sqlite3';
 import { tempDir } from '../helpers/hub.js';
-import { cliEnv, oneLine, runCli } from '../helpers/cli.js';
+import { cliEnv, oneLine, runCli, made } from '../helpers/cli.js';
 
 describe('hearth backup', () => {
   it('refuses the live database under any name: itself, relative, through a symlink, a hard link, its -wal', async () => {
     const root = tempDir();
-    const dir = join(root, 'data');
+    const dir = made(join(root, 'data'));
     const env = cliEnv(dir);
     // Before the database exists too: backing up onto where it will be is as wrong.
     const early = await runCli(['backup', join(dir, 'hearth.db')], env);
@@ -42,7 +42,7 @@ describe('hearth backup', () => {
   it('a missing directory, a directory, a file in the way, a file that is not a database, an unwritable directory', async () => {
     const root = tempDir();
     chmodSync(root, 0o755);
-    const env = cliEnv(join(root, 'data'));
+    const env = cliEnv(made(join(root, 'data')));
     writeFileSync(join(root, 'notes.txt'), 'my notes\n');
     const cases: [string, string][] = [
       [join(root, 'nonexist-dir', 'x.db'), `hearth: backup: directory ${join(root, 'nonexist-dir')} does not exist; create it first (mkdir -p ${join(root, 'nonexist-dir')}) or give another path, e.g. hearth backup /var/backups/hearth.db`],

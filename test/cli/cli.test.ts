@@ -6,10 +6,12 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { tempDir } from '../helpers/hub.js';
+import { made } from '../helpers/cli.js';
 
 const run = promisify(execFile);
 const CLI = join(process.cwd(), 'dist/src/cli.js');
-const baseEnv = (dir: string) => ({ PATH: process.env.PATH ?? '', HEARTH_DATA_DIR: join(dir, 'data'), HEARTH_MQTT_MODE: 'off', MEMORY_AI_PROVIDER: 'local' });
+// The data dir exists, as after an install: only serve and mcp create one (test/cli/missing-data-dir.test.ts).
+const baseEnv = (dir: string) => ({ PATH: process.env.PATH ?? '', HEARTH_DATA_DIR: made(join(dir, 'data')), HEARTH_MQTT_MODE: 'off', MEMORY_AI_PROVIDER: 'local' });
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -76,8 +78,7 @@ describe('hearth CLI', () => {
     expect(report.ok).toBe(true);
     expect(report.checks.map((c: { name: string }) => c.name)).toEqual(['disk', 'integrity', 'foreign_keys', 'schema', 'counts', 'embedder', 'wordnet', 'vectors']);
     expect(report.checks.find((c: { name: string }) => c.name === 'wordnet').detail).toMatch(/^WordNet 3\.1 .*opened in .* ms/);
-    // The data dir did not exist yet: its free space is its parent's, and the line says so.
-    expect(report.checks[0].detail).toContain(`free on ${dir} (where ${join(dir, 'data')} will be created)`);
+    expect(report.checks[0].detail).toContain(`free on ${join(dir, 'data')} (database`);
     const ext = await run(process.execPath, [CLI, 'doctor', '--json'], { env: { ...baseEnv(dir), HEARTH_MQTT_MODE: 'external', HEARTH_MQTT_URL: `mqtt://127.0.0.1:${await freePort()}` } }).catch((e) => e);
     expect(ext.code).toBe(1);
     expect(JSON.parse(ext.stdout).checks.find((c: { name: string }) => c.name === 'broker')).toMatchObject({ ok: false });

@@ -76,7 +76,18 @@ describe('damaged database', () => {
     expect(r.status).toBe(503);
     expect((await r.json()).message).toMatch(/database is damaged.*hearth doctor.*hearth restore/);
     expect(serve.child.exitCode).toBeNull();
-  }, 60_000);
+    // /health says what is wrong and what to do (issue #26 item 16): not "up", and not "retry".
+    const after = await fetch(`${serve.http}/health`).then((x) => x.json());
+    expect(after.result).toContain(`The database ${path} is damaged`);
+    expect(after.result).toContain('retrying will not help');
+    expect(after.result).toContain('`hearth restore <backup file>`');
+    expect(after.integrity.fix).toContain('`hearth restore <backup file>`');
+    // The log says it once, however many requests meet the damage.
+    await fetch(`${serve.http}/remember`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ entity_name: 'Brian', fact: 'Brian likes tea' }) });
+    const lines = serve.output().split('\n').filter((l) => l.includes(`${path} is damaged (`));
+    expect(lines, serve.output()).toHaveLength(1);
+    expect(lines[0]).toContain('hearth restore <backup file>');
+  }, 120_000);
 
   it('a request meeting SQLITE_CORRUPT puts integrity in doubt before any check has run', async () => {
     const hub = await buildTestHub();

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { userInfo } from 'node:os';
 import { resolveDataDir, packageRoot, INSTALLED_DATA_DIR } from '../../src/config/data-dir.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -43,6 +43,7 @@ describe('data dir resolution (one for every command)', () => {
     writeFileSync(join(conf, 'config.toml'), 'data_dir = "data"\n[mqtt]\nmode = "off"\n[ai]\nprovider = "local"\n');
     const env = { PATH: process.env.PATH ?? '', HEARTH_CONFIG: join(conf, 'config.toml') };
     const elsewhere = tempDir();
+    mkdirSync(join(conf, 'data')); // only serve and mcp create a data dir
     const doc = await runCli(['doctor'], env, { cwd: elsewhere });
     expect(doc.code, doc.stdout + doc.stderr).toBe(0);
     expect(existsSync(join(conf, 'data', 'hearth.db'))).toBe(true);
@@ -76,7 +77,7 @@ describe('data dir resolution (one for every command)', () => {
     expect((await runCli(['doctor'], cliEnv(shared))).code).toBe(0);
     expect(statSync(shared).mode & 0o7777).toBe(0o1777);
     expect(statSync(join(shared, 'hearth.db')).mode & 0o777).toBe(0o600);
-    await runCli(['doctor'], cliEnv(join(root, 'new')));
+    await runCli(['mcp'], cliEnv(join(root, 'new'))); // stdin closed: mcp opens the database and ends
     expect(statSync(join(root, 'new')).mode & 0o777).toBe(0o700);
   }, 90_000);
 
@@ -95,6 +96,7 @@ describe('data dir resolution (one for every command)', () => {
     }
     // A dir nobody owns holding a database it cannot read.
     const own = join(root, 'own');
+    mkdirSync(own);
     expect((await runCli(['doctor'], cliEnv(own))).code).toBe(0); // we create the database (0600)
     if (isRoot) spawnSync('chown', ['nobody:nogroup', own]);
     else chmodSync(join(own, 'hearth.db'), 0);
@@ -111,14 +113,15 @@ describe('data dir resolution (one for every command)', () => {
     mkdirSync(parent, { mode: isRoot ? 0o755 : 0o555 }); // as root: owned by root, not writable by nobody
     const dir = join(parent, 'sub');
     const line = `cannot create ${dir}: permission denied for ${user} in ${parent}; create it for that user (\`sudo install -d -o ${user} -m 700 ${dir}\`) or set data_dir (or HEARTH_DATA_DIR) to a directory it owns`;
-    for (const cmd of ['serve', 'mcp', 'doctor']) {
+    for (const cmd of ['serve', 'mcp']) {
       const r = await runCli([cmd], cliEnv(dir), { prefix, cwd: root });
       expect(r.code, `${cmd}: ${r.stdout}${r.stderr}`).toBe(1);
-      const text = cmd === 'doctor' ? r.stdout : r.stderr;
-      expect(text).toContain(line);
-      expect(text).not.toContain(`chown -R ${user} ${dir}`); // a directory that does not exist
-      if (cmd !== 'doctor') expect(oneLine(r.stderr), r.stderr).toBe(true);
+      expect(r.stderr).toContain(line);
+      expect(r.stderr).not.toContain(`chown -R ${user} ${dir}`); // a directory that does not exist
+      expect(oneLine(r.stderr), r.stderr).toBe(true);
     }
+    // Any other command does not create it: a missing data dir is refused as such.
+    expect((await runCli(['doctor'], cliEnv(dir), { prefix, cwd: root })).stderr).toContain(`data dir ${dir} does not exist`);
     expect(existsSync(dir)).toBe(false);
     // The same from the function, several levels down (no process needed, as any user).
     const deep = join(parent, 'a', 'b');
@@ -132,8 +135,8 @@ describe('data dir resolution (one for every command)', () => {
     expect(low.ok).toBe(false);
     expect(low.detail).toMatch(/32 MiB free on \/d \(database 100 MiB\); needs at least 164 MiB .*free some space/);
     const dir = join(tempDir(), 'data');
+    mkdirSync(dir);
     const r = await runCli(['doctor'], cliEnv(dir));
-    // Not made yet when the disk is checked: the space is its parent's, and the line says so.
-    expect(r.stdout).toMatch(new RegExp(`ok {3}disk {10}\\d+ MiB free on ${dirname(dir)} \\(where ${dir} will be created\\)`));
+    expect(r.stdout).toMatch(new RegExp(`ok {3}disk {10}\\d+ MiB free on ${dir} \\(database`));
   }, 90_000);
 });

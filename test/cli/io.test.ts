@@ -7,6 +7,7 @@ import { FIXTURE } from '../io/fixture.js';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { buildTestHub, tempDir } from '../helpers/hub.js';
+import { made } from '../helpers/cli.js';
 
 const run = promisify(execFile);
 const CLI = join(process.cwd(), 'dist/src/cli.js');
@@ -14,7 +15,7 @@ const CLI = join(process.cwd(), 'dist/src/cli.js');
 describe('hearth import / export-markdown / import-markdown', () => {
   it('imports the fixture (dry run first, then for real, then 0), exports notes and reads an edit back', async () => {
     const dir = tempDir();
-    const env = { PATH: process.env.PATH ?? '', HEARTH_DATA_DIR: join(dir, 'data'), HEARTH_MQTT_MODE: 'off', MEMORY_AI_PROVIDER: 'local', HEARTH_TZ: 'UTC' };
+    const env = { PATH: process.env.PATH ?? '', HEARTH_DATA_DIR: made(join(dir, 'data')), HEARTH_MQTT_MODE: 'off', MEMORY_AI_PROVIDER: 'local', HEARTH_TZ: 'UTC' };
     const hearth = (...args: string[]) => run(process.execPath, [CLI, ...args], { cwd: dir, env });
     copyFileSync(FIXTURE, join(dir, 'household.db'));
 
@@ -90,7 +91,7 @@ describe('hearth import / export-markdown / import-markdown', () => {
 
   it('import memory-mcp reports bad rows one line each (table, source id, reason), no stack, and imports the rest', async () => {
     const dir = tempDir();
-    const env = { PATH: process.env.PATH ?? '', HEARTH_DATA_DIR: join(dir, 'data'), HEARTH_MQTT_MODE: 'off', MEMORY_AI_PROVIDER: 'local', HEARTH_TZ: 'UTC' };
+    const env = { PATH: process.env.PATH ?? '', HEARTH_DATA_DIR: made(join(dir, 'data')), HEARTH_MQTT_MODE: 'off', MEMORY_AI_PROVIDER: 'local', HEARTH_TZ: 'UTC' };
     copyFileSync(FIXTURE, join(dir, 'bad.db'));
     const src = new Database(join(dir, 'bad.db'));
     src.prepare("INSERT INTO entities (id, name, type, meta, created, updated) VALUES (100, ?, 'person', '{}', 1764465000, 1764465000)").run('n'.repeat(5000));

@@ -12,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { acquireLock } from '../../src/db/locks.js';
 import { tempDir } from '../helpers/hub.js';
 import { startServe, type ServeProcess } from '../helpers/process.js';
-import { CLI, cliEnv, oneLine, runCli } from '../helpers/cli.js';
+import { CLI, cliEnv, oneLine, runCli, made } from '../helpers/cli.js';
 
 const kill = async (p: ChildProcess) => {
   if (p.exitCode !== null || p.signalCode !== null) return;
@@ -32,7 +32,7 @@ afterEach(async () => {
 
 describe('data dir locks', () => {
   it('mcp writes beside serve; restore is refused naming both; a second serve is refused; SIGKILL leaves no stale lock', async () => {
-    const dir = join(tempDir(), 'data');
+    const dir = made(join(tempDir(), 'data'));
     const backup = join(tempDir(), 'b.db');
     expect((await runCli(['backup', backup], cliEnv(dir))).code).toBe(0);
     const serve = await startServe(dir, { HEARTH_MQTT_MODE: 'off' });
@@ -86,7 +86,7 @@ describe('data dir locks', () => {
   }, 120_000);
 
   it('a process that opens the database while a restore holds the data dir waits, then gives up in one line naming it', async () => {
-    const dir = join(tempDir(), 'data');
+    const dir = made(join(tempDir(), 'data'));
     expect((await runCli(['doctor'], cliEnv(dir))).code).toBe(0);
     const release = acquireLock(dir, 'exclusive'); // as `hearth restore` does, from this (test) process
     try {
@@ -101,7 +101,7 @@ describe('data dir locks', () => {
   }, 60_000);
 
   it('hearth import needs the data dir to itself: refused beside a running serve, naming its pid', async () => {
-    const dir = join(tempDir(), 'data');
+    const dir = made(join(tempDir(), 'data'));
     const fixture = join(process.cwd(), '..', 'shared', 'fixtures', 'memory-mcp', 'household.db');
     const serve = await startServe(dir, { HEARTH_MQTT_MODE: 'off' });
     serves.push(serve);

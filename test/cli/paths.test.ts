@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { acquireLock } from '../../src/db/locks.js';
 import { tempDir } from '../helpers/hub.js';
-import { cliEnv, oneLine, runCli } from '../helpers/cli.js';
+import { cliEnv, oneLine, runCli, made } from '../helpers/cli.js';
 
 const isRoot = process.getuid?.() === 0;
 // Root bypasses permissions: as root the CLI runs as nobody (setpriv), as anyone else as itself.
@@ -26,7 +26,7 @@ describe('paths given to the CLI', () => {
   it('import-markdown and export-markdown: a missing directory, a file instead of one, an unreadable note', async () => {
     const root = tempDir();
     chmodSync(root, 0o755);
-    const dir = join(root, 'data');
+    const dir = made(join(root, 'data'));
     const env = cliEnv(dir);
     const file = join(root, 'some-existing-file');
     writeFileSync(file, 'x');
@@ -39,7 +39,7 @@ describe('paths given to the CLI', () => {
     chmodSync(notes, 0o755);
     writeFileSync(join(notes, 'a.md'), '# a\n');
     await refused(['import-markdown', notes], env, `import-markdown: cannot read ${join(notes, 'locked')}: permission denied for`, asUser);
-    expect(existsSync(dir)).toBe(false); // refused before the database was opened
+    expect(existsSync(join(dir, 'hearth.db'))).toBe(false); // refused before the database was opened
     // A directory that does not exist yet is created.
     const out = await runCli(['export-markdown', join(root, 'vault', 'Hearth')], env);
     expect(out.code, out.stderr).toBe(0);
@@ -49,7 +49,7 @@ describe('paths given to the CLI', () => {
   it('import memory-mcp and restore beside a running hub: a missing or bad file is named, not "in use by pid"', async () => {
     const root = tempDir();
     chmodSync(root, 0o755);
-    const dir = join(root, 'data');
+    const dir = made(join(root, 'data'));
     const env = cliEnv(dir);
     expect((await runCli(['doctor'], env)).code).toBe(0);
     const junk = join(root, 'junk.db');

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openDatabase } from '../../src/db/open.js';
 import { tempDir } from '../helpers/hub.js';
-import { CLI, cliEnv, oneLine, runCli } from '../helpers/cli.js';
+import { CLI, cliEnv, oneLine, runCli, made } from '../helpers/cli.js';
 
 /** A database in dir holding one entity named `name`, padded with `mb` MiB of blobs. */
 function makeDb(dir: string, name: string, mb = 0): string {
@@ -41,7 +41,7 @@ function namesIn(path: string): string[] {
 
 describe('restore', () => {
   it('refuses to restore the live database onto itself and leaves it in place', async () => {
-    const dir = join(tempDir(), 'data');
+    const dir = made(join(tempDir(), 'data'));
     const live = makeDb(dir, 'Alice');
     for (const source of [live, join(dir, '.', 'hearth.db')]) {
       const r = await runCli(['restore', source], cliEnv(dir));
@@ -56,7 +56,7 @@ describe('restore', () => {
   });
 
   it('SIGKILL at any moment of a restore leaves either the old or the new database at hearth.db', async () => {
-    const dir = join(tempDir(), 'data');
+    const dir = made(join(tempDir(), 'data'));
     const backup = makeDb(join(tempDir(), 'backup'), 'New', 24);
     makeDb(dir, 'Old');
     const full = await runCli(['restore', backup], cliEnv(dir));
@@ -98,7 +98,7 @@ describe('restore', () => {
   }, 240_000);
 
   it('a missing or empty database beside a kept copy: doctor reports it, serve and mcp refuse in one line', async () => {
-    const dir = join(tempDir(), 'data');
+    const dir = made(join(tempDir(), 'data'));
     const live = makeDb(dir, 'Alice');
     const kept = `${live}.before-restore-2026-01-01T00-00-00-000Z`;
     renameSync(live, kept); // what the old restore left when it failed after moving the live file aside
@@ -127,7 +127,7 @@ describe('restore', () => {
   }, 120_000);
 
   it('restoring an empty backup on purpose does not block the next start', async () => {
-    const dir = join(tempDir(), 'data');
+    const dir = made(join(tempDir(), 'data'));
     makeDb(dir, 'Alice');
     const empty = join(tempDir(), 'empty');
     openDatabase({ dataDir: empty }).close();

@@ -1,5 +1,6 @@
 /** Runs `node dist/src/cli.js …` as a real child process and collects its exit code and output. */
 import { spawn, type SpawnOptions } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const CLI = join(process.cwd(), 'dist/src/cli.js');
@@ -42,3 +43,9 @@ export function runCli(args: string[], env: Record<string, string>, opts: SpawnO
 
 /** True when the text is one line and carries no stack trace. */
 export const oneLine = (text: string) => text.trim().split('\n').length === 1 && !/^\s+at /m.test(text);
+
+/**
+ * `dir`, made (0700) if missing: only `serve` and `mcp` create a data dir, every other command
+ * refuses a missing one (issue #26 item 15), so a test running those first makes it as an install would.
+ */
+export const made = (dir: string): string => (mkdirSync(dir, { recursive: true, mode: 0o700 }), dir);

@@ -215,7 +215,16 @@ describe('rate limits count failed logins and JSON-RPC batch calls (item 13)', (
     expect((await from('10.0.0.90', auth)).statusCode).toBe(200);
   });
 
-  it('counts each call of a JSON-RPC batch on /mcp', async () => {
+  it('counts each call of a JSON-RPC batch on /mcp (a hub without a token: there every caller counts)', async () => {
+    // With a token set, the token's holder is never rate-limited (issue #26 item 19, test/http/busy-client.test.ts).
+    const open = await buildTestHub({ config: { http: { rate_limit_per_minute: 10 } } });
+    try {
+      await batchCounts(open);
+    } finally {
+      await open.close();
+    }
+  });
+  const batchCounts = async (hub: TestHub) => {
     const batch = (n: number, tag: string) =>
       Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'remember', arguments: { entity_name: `batch-${tag}`, fact: `fact number ${i}` } } }));
     const call = (body: unknown, remoteAddress: string) =>
@@ -230,7 +239,7 @@ describe('rate limits count failed logins and JSON-RPC batch calls (item 13)', (
     const small = await call(batch(3, 'small'), '10.0.0.9');
     expect(small.statusCode).toBe(200);
     expect(small.json()).toHaveLength(3);
-  });
+  };
 });
 
 describe('errors before a route runs keep the error shape (item 16)', () => {

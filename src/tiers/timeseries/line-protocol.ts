@@ -25,7 +25,9 @@
  *   entity is the measurement. Other tags are not kept: lines that differ only in other tags
  *   (Telegraf's per-CPU `cpu=cpu0`) land on the same metric.
  * Source `influxdb`. Integers/unsigned become JS numbers (exact up to 2^53).
- * Limits: more than 50,000 lines or 10 MiB → one error (line 0), no points.
+ * Limits: more than 50,000 lines or 10 MiB → one error (line 0), no points; a line with more than
+ * 1,000 fields is an error of that line (it alone could hold the event loop); more than 100,000
+ * readings in one request is refused whole by the caller (413, timeseries.service.ts).
  */
 import { haEntityType } from '../entities/entity-types.js';
 
@@ -49,6 +51,10 @@ export type Precision = 'ns' | 'us' | 'ms' | 's' | 'n' | 'u';
 
 export const MAX_LINES = 50_000;
 export const MAX_BYTES = 10 * 1024 * 1024;
+/** Fields of one line: Telegraf's widest inputs have a few hundred; beyond this a line is refused. */
+export const MAX_FIELDS_PER_LINE = 1000;
+/** Readings of one request: 20,000 Telegraf metrics of 5 fields. More → 413, nothing stored. */
+export const MAX_READINGS = 100_000;
 const SOURCE = 'influxdb';
 const DIVISOR: Record<Precision, bigint> = { ns: 1_000_000_000n, n: 1_000_000_000n, us: 1_000_000n, u: 1_000_000n, ms: 1000n, s: 1n };
 const FLOAT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -137,6 +143,7 @@ function parseLine(s: string): Line {
     }
     if (s[i] === ',') i++;
     else break;
+    if (fields.length >= MAX_FIELDS_PER_LINE) fail(`more than ${MAX_FIELDS_PER_LINE} fields in one line; split it`);
   }
   if (i < s.length && s[i] !== ' ') fail(`unexpected "${s[i]}" after field "${fields[fields.length - 1][0]}"`);
   const rest = s.slice(i).trim();
@@ -209,14 +216,16 @@ export function parseLineProtocol(
 }
 
 /**
- * The same parse, `linesPerChunk` lines at a time, so a caller can yield to the event loop between
- * chunks: a 10 MiB body (a million readings) must not stall /health or MQTT PUBACKs for seconds.
+ * The same parse, at most `linesPerChunk` lines or (the line that reaches it included) `pointsPerChunk`
+ * readings at a time, so a caller can yield to the event loop between chunks: a 10 MiB body (a
+ * million readings, as few lines of many fields) must not stall /health or MQTT PUBACKs for seconds.
  */
 export function* lineProtocolChunks(
   body: string,
   precision: Precision,
   nowSec: number,
   linesPerChunk: number,
+  pointsPerChunk = Infinity,
 ): Generator<{ points: LineReading[]; errors: LineError[] }> {
   if (typeof body !== 'string') return yield { points: [], errors: [{ line: 0, message: 'body is not text' }] };
   if (!Object.hasOwn(DIVISOR, precision)) return yield { points: [], errors: [{ line: 0, message: `unknown precision "${String(precision)}"` }] };
@@ -227,11 +236,12 @@ export function* lineProtocolChunks(
   if (lines.length > MAX_LINES && lines.slice(MAX_LINES).some((l) => l.trim() !== '')) {
     return yield { points: [], errors: [{ line: 0, message: `more than ${MAX_LINES} lines` }] };
   }
-  for (let from = 0; from < lines.length; from += linesPerChunk) {
+  for (let from = 0; from < lines.length; ) {
     const points: LineReading[] = [];
     const errors: LineError[] = [];
     const to = Math.min(lines.length, from + linesPerChunk);
-    for (let n = from; n < to; n++) {
+    let n = from;
+    for (; n < to && points.length < pointsPerChunk; n++) {
       const text = lines[n].replace(/^[ \t]+/, '').replace(/\r$/, '');
       if (text.trim() === '' || text.startsWith('#')) continue;
       try {
@@ -242,6 +252,7 @@ export function* lineProtocolChunks(
         errors.push({ line: n + 1, message: e instanceof LineError_ ? e.message : 'unreadable line' });
       }
     }
+    from = n;
     yield { points, errors };
   }
 }

@@ -11,7 +11,7 @@ import { createIngestWriter } from './ingest.js';
 import { createReadingsRepo, type PreparedReading, type WriteResult } from './readings.repo.js';
 import { RecordInput, type QueryStreamInput, type RecordBulkInput } from './timeseries.schemas.js';
 import { check } from '../../lib/validation.js';
-import { lineProtocolChunks, type Precision } from './line-protocol.js';
+import { lineProtocolChunks, MAX_READINGS, type Precision } from './line-protocol.js';
 import { setImmediate as turn } from 'node:timers/promises';
 import { createSeriesIndex } from './series-index.js';
 
@@ -20,6 +20,8 @@ const DAY = 86_400;
 const MAX_FUTURE_S = DAY;
 /** Line-protocol lines parsed and validated between two turns of the event loop (≈ 10 ms on a Pi-class core). */
 const LINES_PER_SLICE = 50;
+/** Readings parsed and validated between two turns, whatever the lines (a line may hold 1,000 fields). */
+const POINTS_PER_SLICE = 500;
 /** Readings of one large /write committed per transaction. */
 const WRITE_CHUNK = 2000;
 
@@ -113,23 +115,24 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
 
     /**
      * InfluxDB line protocol (Telegraf, Home Assistant's InfluxDB integration): valid lines are
-     * committed, bad ones reported. Parsed and validated LINES_PER_SLICE lines at a time with a turn
-     * of the event loop between slices, and committed WRITE_CHUNK readings at a time, so one large
-     * body never holds /health or an MQTT PUBACK for more than one slice. Every chunk is committed
-     * before the answer; a body interrupted by a crash may be partly stored (as with InfluxDB).
+     * committed, bad ones reported. One request holds the event loop for one slice at a time
+     * (issue #26 item 17): parsed and validated at most LINES_PER_SLICE lines or POINTS_PER_SLICE
+     * readings between two turns, committed WRITE_CHUNK readings per transaction with a turn between,
+     * so /health and MQTT PUBACKs interleave with a large body. More than MAX_READINGS readings is
+     * refused whole (413) before anything is stored. Every chunk is committed before the answer; a
+     * body interrupted by a crash may be partly stored (as with InfluxDB).
      */
     async writeLines(body: string, precision: Precision) {
       const problems: string[] = [];
       let written = 0;
-      let pending: PreparedReading[] = [];
-      const commit = async () => {
-        const batch = pending;
-        pending = [];
-        const results = await writer.submit(batch);
-        results.forEach((r, i) => (r.ok ? written++ : problems.push(`${batch[i].entity_name} ${batch[i].metric}: ${r.message}`)));
-      };
-      for (const { points, errors } of lineProtocolChunks(body, precision, clock.now(), LINES_PER_SLICE)) {
+      let readings = 0;
+      const pending: PreparedReading[] = [];
+      for (const { points, errors } of lineProtocolChunks(body, precision, clock.now(), LINES_PER_SLICE, POINTS_PER_SLICE)) {
         for (const e of errors) problems.push(`line ${e.line}: ${e.message}`);
+        readings += points.length;
+        if (readings > MAX_READINGS) {
+          throw new HubError('too_large', `body: more than ${MAX_READINGS} readings in one request; nothing was stored. Send smaller batches (Telegraf: metric_batch_size)`);
+        }
         for (const p of points) {
           const parsed = check(RecordInput, { entity_name: p.entity_name, metric: p.metric, value: p.value, unit: p.unit, ts: p.ts, source: p.source, entity_type: p.entity_type }, 'line');
           if (!parsed.success) {
@@ -142,10 +145,14 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
             problems.push(`${p.entity_name} ${p.metric}: ${(e as Error).message}`);
           }
         }
-        if (pending.length >= WRITE_CHUNK) await commit();
         await turn(); // let other requests and MQTT acks in
       }
-      if (pending.length) await commit();
+      for (let from = 0; from < pending.length; from += WRITE_CHUNK) {
+        const batch = pending.slice(from, from + WRITE_CHUNK);
+        const results = await writer.submit(batch);
+        results.forEach((r, i) => (r.ok ? written++ : problems.push(`${batch[i].entity_name} ${batch[i].metric}: ${r.message}`)));
+        if (from + WRITE_CHUNK < pending.length) await turn();
+      }
       return { written, problems };
     },
 

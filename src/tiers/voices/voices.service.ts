@@ -69,8 +69,14 @@ export function createVoicesService(deps: VoicesDeps) {
           };
         }
         prints.fixDim(v.length);
-        const name = `unknown_speaker_${prints.nextUnknown()}`;
+        // A name someone else already holds (an entity created by hand, an import, a `remember`) is
+        // skipped, never reused: `ensure` would hand back that entity and the stranger would be filed
+        // under it, its meta and voice print overwritten (issue #26 item 12). Same transaction, so no
+        // other writer takes the name in between.
+        let name = `unknown_speaker_${prints.nextUnknown()}`;
+        while (entities.find(name)) name = `unknown_speaker_${prints.nextUnknown()}`;
         const e = entities.ensure(name, 'person');
+        if (!e.created_now) throw new HubError('internal', `${name} exists already; nothing was changed`);
         const meta = { provisional: true, status: 'unenrolled', first_seen: now, last_seen: now, detection_count: 1, ...(input.room && { first_seen_room: input.room }) };
         setMeta.run(JSON.stringify(meta), now, e.id);
         prints.put(e.id, v, 1);
