@@ -98,6 +98,9 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
     integrity,
     warm: () => ai.warm?.(),
     async start() {
+      // Loaded here (not at the top: hearth mcp never needs it), before HTTP listens, so the time from
+      // the first answer to "serving" is what it was with a static import.
+      const { startMqtt } = await import('./mqtt/index.js');
       let http: string | undefined;
       if (config.http.enabled) {
         await hub.app.listen({ host: config.http.host, port: config.http.port }).catch((e: NodeJS.ErrnoException) => {
@@ -109,7 +112,6 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
         http = `${config.http.tls_cert ? 'https' : 'http'}://${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}`;
       }
       try {
-        const { startMqtt } = await import('./mqtt/index.js');
         hub.mqtt = await startMqtt(config, services, log);
       } catch (e) {
         // A hub without its broker must not look healthy: fail start-up (one line), or, when told
