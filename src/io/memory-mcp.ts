@@ -18,6 +18,7 @@ import Database from 'better-sqlite3';
 import type { Db } from '../db/open.js';
 import { invalid } from '../lib/errors.js';
 import { nameKey, normaliseName } from '../lib/names.js';
+import { entityIdByKey } from '../tiers/entities/entities.repo.js';
 import type { AuditRepo } from '../tiers/audit/audit.repo.js';
 import { CATEGORIES } from '../tiers/memory/memory.schemas.js';
 import type { MemoryService } from '../tiers/memory/memory.service.js';
@@ -98,14 +99,14 @@ export function createMemoryMcpImporter(deps: ImporterDeps) {
     };
     const P = (sql: string) => db.prepare(sql);
     const entityById = P('SELECT id, name FROM entities WHERE id = ?');
-    const entityByKey = P('SELECT id FROM entities WHERE name_key = ?');
+    const entityByKey = P(`SELECT ${entityIdByKey('@key')} AS id`);
     const ent = (id: unknown) => map('entities', id);
 
     each('entities', rowsOf(src, 'entities'), (r) => {
       // One identity rule with every other door (lib/names.ts): "Zoë" and "ZOË" are one entity.
       const name = normaliseName(String(r.name));
-      const found = entityByKey.get(nameKey(name)) as { id: number } | undefined;
-      if (found) return found.id;
+      const found = entityByKey.get({ key: nameKey(name) }) as { id: number | null };
+      if (found.id !== null) return found.id;
       return Number(P('INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, ?, ?, ?, ?)')
         .run(name, nameKey(name), r.type || 'unknown', json(r.meta), r.created, r.updated ?? r.created).lastInsertRowid);
     });
