@@ -39,7 +39,9 @@ async function main(argv: string[]): Promise<number | undefined> {
       process.stderr.write(`${line.message}\n`);
       return 2;
   }
-  const { config, file } = loadConfig({ configPath: line.configPath });
+  // `serve --port 9000` and the like: the same setting as the variable, named by the flag in errors.
+  const settings = Object.entries(line.spec.settings ?? {}).flatMap(([name, s]) => (typeof line.flags[name] === 'string' ? [{ name: `--${name}`, env: s.env, value: line.flags[name] as string }] : []));
+  const { config, file } = loadConfig({ configPath: line.configPath, settings });
   try {
     return await line.spec.run({ config, file, args: line.args, flags: line.flags });
   } catch (e) {

@@ -3,17 +3,16 @@
  * own try/catch so one failing extension is reported by name (z2m lib/controller.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import { createAi } from './ai/providers.js';
+import { createAi, type StoredEmbedder } from './ai/providers.js';
 import type { Embedder, Llm } from './ai/types.js';
 import type { Config } from './config/schema.js';
 import { openDatabase, type Db } from './db/open.js';
 import { createIntegrity, type Integrity } from './db/integrity.js';
 import { join } from 'node:path';
-import { buildApp } from './http/app.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { HubError, isHubError } from './lib/errors.js';
 import { createServices, type Services } from './services.js';
-import { startMqtt, type MqttDoor } from './mqtt/index.js';
+import type { MqttDoor } from './mqtt/index.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
 import { BUILTIN_DETECTORS } from '../detectors/index.js';
 import { rateLimited } from './lib/log.js';
@@ -28,6 +27,12 @@ export interface HubOptions {
   scheduler?: boolean;
   /** Hold the data dir to itself (exclusive lock, as restore does): `hearth import`. */
   exclusive?: boolean;
+  /**
+   * `hearth mcp`, which an MCP client starts afresh each time and waits for: the embedder the data dir
+   * records is used without probing Ollama and loaded lazily (`warm()`), and no HTTP app is built
+   * (nor its modules loaded) — stdio is the only door. `hub.app` is then undefined.
+   */
+  quickStart?: boolean;
 }
 
 export interface Hub {
@@ -41,6 +46,8 @@ export interface Hub {
   scheduler: Scheduler | null;
   /** Database integrity (quick check at serve start, damage met by requests); feeds /health. */
   integrity: Integrity;
+  /** Quick start: begin loading the embedder now (after the client's `initialize`). */
+  warm(): void;
   /** Starts listening doors; resolves with the bound addresses. */
   start(): Promise<{ http?: string; mqtt?: string }>;
   stop(): Promise<void>;
@@ -57,9 +64,10 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
   const log = (msg: string) => logTo(msg);
   const warnings: string[] = [];
   const notes: string[] = [];
-  let ai: { embedder: Embedder; llm: Llm | null };
+  let ai: { embedder: Embedder; llm: Llm | null; warm?: () => void };
   if (opts.ai) ai = opts.ai;
   else {
+    const stored = opts.quickStart ? (db.prepare('SELECT provider, model, dim FROM embed_meta WHERE id = 1').get() as StoredEmbedder | undefined) : undefined;
     const built = await createAi({
       provider: config.ai.provider,
       baseUrl: config.ai.base_url,
@@ -71,7 +79,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
       timeoutSeconds: config.ai.timeout,
       embedWorkers: config.ai.embed_workers,
       useLiteRuntime: config.ai.use_lite_runtime,
-    });
+    }, undefined, opts.quickStart ? { stored } : undefined);
     warnings.push(...built.warnings);
     notes.push(...(built.notes ?? []));
     ai = built;
@@ -88,6 +96,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
     mqtt: null,
     scheduler: null,
     integrity,
+    warm: () => ai.warm?.(),
     async start() {
       let http: string | undefined;
       if (config.http.enabled) {
@@ -100,6 +109,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
         http = `${config.http.tls_cert ? 'https' : 'http'}://${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}`;
       }
       try {
+        const { startMqtt } = await import('./mqtt/index.js');
         hub.mqtt = await startMqtt(config, services, log);
       } catch (e) {
         // A hub without its broker must not look healthy: fail start-up (one line), or, when told
@@ -119,7 +129,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
     async stop() {
       hub.scheduler?.stop();
       for (const [name, close] of [
-        ['http', () => hub.app.close()],
+        ['http', () => hub.app?.close()],
         ['mqtt', () => hub.mqtt?.stop()],
         ['ingest', () => services.timeseries.writer.close()],
         ['memory', () => services.memory.flushTouches()],
@@ -141,6 +151,12 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
       }
     },
   };
+  if (opts.quickStart) {
+    logTo = rateLimited((msg: string) => console.error(msg));
+    return hub;
+  }
+  // Imported here, not at the top, so that a quick start (hearth mcp) never loads Fastify and the routes.
+  const { buildApp } = await import('./http/app.js');
   hub.app = await buildApp({
     services,
     token: config.http.token || undefined,

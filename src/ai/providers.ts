@@ -7,8 +7,15 @@ import { HubError } from '../lib/errors.js';
 import { createLocalEmbedder } from './local-embedder.js';
 import { createOllamaEmbedder, createOllamaLlm, ollamaHost, pingOllama } from './ollama.js';
 import { createOpenAiEmbedder, createOpenAiLlm } from './openai.js';
-import { createUseLiteEmbedder, type UseLiteEmbedder, type UseLiteOptions } from './use-lite.js';
+import { createUseLiteEmbedder, USE_LITE_DIM, USE_LITE_MODEL, type UseLiteEmbedder, type UseLiteOptions } from './use-lite.js';
 import type { Embedder, Llm } from './types.js';
+
+/** The embedder a data dir's vectors were made by (its `embed_meta` row). */
+export interface StoredEmbedder {
+  provider: string;
+  model: string;
+  dim: number;
+}
 
 /** The AI part of the parsed config; env names in SPEC §1. */
 export interface AiConfig {
@@ -42,6 +49,35 @@ export interface Ai {
   warnings: string[];
   /** Start-up facts for the log, at info (e.g. `auto` chose use-lite because no Ollama answered: the expected case). */
   notes?: string[];
+  /** Starts loading a lazily built embedder now (quick start: `hearth mcp` calls it after `initialize`). */
+  warm?: () => void;
+}
+
+export interface QuickStart {
+  /** What the data dir records (`embed_meta`); with `auto`, the provider is taken from it without probing. */
+  stored?: StoredEmbedder;
+}
+
+/**
+ * use-lite built on first use (an embed, a ping, `warm()`), not at start-up: the worker thread and the
+ * model's 2–3 s of loading stay off the path of a client that is waiting for `initialize`.
+ */
+function lazyUseLite(make: () => UseLiteEmbedder): { embedder: Embedder; warm: () => void } {
+  let inner: UseLiteEmbedder | undefined;
+  const get = () => (inner ??= make());
+  const embedder: Embedder = {
+    provider: 'use-lite',
+    model: USE_LITE_MODEL,
+    dim: USE_LITE_DIM,
+    fingerprint: `${USE_LITE_MODEL}:${USE_LITE_DIM}`,
+    get note() {
+      return inner?.note ?? 'use-lite: Universal Sentence Encoder Lite, loaded on first use';
+    },
+    embed: (texts, o) => get().embed(texts, o),
+    ping: () => get().ping(),
+    close: async () => inner?.close(),
+  };
+  return { embedder, warm: () => void get() };
 }
 
 // Generation is slow on Pi-class hardware and cold model loads take tens of seconds (SPEC §1).
@@ -117,14 +153,40 @@ function openai(cfg: AiConfig): Ai {
 }
 
 /**
+ * Quick start (`hearth mcp`, started afresh by every MCP client): `auto` takes the provider the data
+ * dir's vectors were made by instead of probing Ollama (2 s when it is not there), and use-lite is
+ * built lazily. An Ollama that is down then shows as it does for MEMORY_AI_PROVIDER=ollama: writes
+ * kept with their vector pending, ping() false. Null: decide as usual (nothing stored yet, or openai).
+ */
+function quickAi(cfg: AiConfig, make: { useLite: (opts?: UseLiteOptions) => UseLiteEmbedder }, stored: StoredEmbedder | undefined): Ai | null {
+  const provider = cfg.provider === 'auto' ? stored?.provider : cfg.provider;
+  const why = cfg.provider === 'auto' ? `MEMORY_AI_PROVIDER=auto: the data dir's vectors are ${stored?.provider}'s (${stored?.model}); using it without probing` : '';
+  if (provider === 'use-lite') {
+    const lazy = lazyUseLite(() => make.useLite({ workers: cfg.embedWorkers, runtime: cfg.useLiteRuntime }));
+    return { embedder: lazy.embedder, llm: null, warnings: [], notes: why ? [`${why}; no LLM`] : [], warm: lazy.warm };
+  }
+  if (provider === 'ollama' && cfg.provider === 'auto') return { ...ollama(cfg), notes: [why] };
+  if (provider === 'local' && cfg.provider === 'auto') return { embedder: createLocalEmbedder(), llm: null, warnings: [], notes: [`${why}; no LLM`] };
+  return null;
+}
+
+/**
  * Build the embedder and LLM for `cfg`. `auto` probes Ollama at `baseUrl` once (2 s); without it,
  * it loads the offline neural encoder (use-lite) and, should that fail, the hashing local embedder —
  * with no LLM, explaining why in `warnings`. Never rejects for an unreachable backend; rejects with
  * HubError('invalid') for impossible config. `use-lite` chosen explicitly that fails to load is
  * reported (warnings, ping() false) and writes are kept pending, like an unreachable Ollama.
  */
-export async function createAi(cfg: AiConfig, make: { useLite: (opts?: UseLiteOptions) => UseLiteEmbedder } = { useLite: createUseLiteEmbedder }): Promise<Ai> {
+export async function createAi(
+  cfg: AiConfig,
+  make: { useLite: (opts?: UseLiteOptions) => UseLiteEmbedder } = { useLite: createUseLiteEmbedder },
+  quick?: QuickStart,
+): Promise<Ai> {
   validate(cfg);
+  if (quick) {
+    const chosen = quickAi(cfg, make, quick.stored);
+    if (chosen) return chosen;
+  }
   switch (cfg.provider) {
     case 'local':
       return { embedder: createLocalEmbedder(), llm: null, warnings: [] };

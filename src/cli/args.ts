@@ -6,6 +6,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { CommandSpec } from './context.js';
 import { closestFields } from '../lib/suggest.js';
+import { ENV_MAP } from '../config/load.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -43,12 +44,13 @@ export function parseCommandLine(argv: string[], commands: Record<string, Comman
     const near = closest(name, Object.keys(commands));
     return { kind: 'usage', message: `hearth: unknown command "${name}"${near ? ` (did you mean "${near}"?)` : ''}` };
   }
-  const options: Options = { ...GLOBAL_OPTIONS, ...spec.options };
+  const settings = Object.fromEntries(Object.keys(spec.settings ?? {}).map((o) => [o, { type: 'string' } as const]));
+  const options: Options = { ...GLOBAL_OPTIONS, ...spec.options, ...settings };
   const longNames = Object.keys(options).map((o) => `--${o}`);
   for (const t of loose.tokens ?? []) {
     if (t.kind !== 'option' || t.name in options) continue;
     const near = t.rawName.startsWith('--') ? closest(t.rawName, longNames) : undefined;
-    const takes = Object.keys(spec.options ?? {}).map((o) => `--${o}`);
+    const takes = Object.keys({ ...spec.options, ...spec.settings }).map((o) => `--${o}`);
     const hint = near ? ` (did you mean ${near}?)` : `; ${name} takes ${takes.length ? `${takes.join(', ')} and ` : ''}--config FILE (see hearth help)`;
     return { kind: 'error', message: `hearth ${name}: unknown option ${t.rawName}${hint}` };
   }
@@ -72,12 +74,18 @@ export function parseCommandLine(argv: string[], commands: Record<string, Comman
 export function usageText(commands: Record<string, CommandSpec>): string {
   const rows = Object.values(commands).map((c) => [c.usage, c.summary]);
   const width = Math.max(...rows.map(([u]) => u.length)) + 2;
+  // Options that set a config value: each with the config key and variable it is the same as.
+  const settings = Object.entries(commands).flatMap(([name, c]) =>
+    Object.entries(c.settings ?? {}).map(([o, s]) => [`--${o} ${s.arg}`, `${name}: ${ENV_MAP[s.env]?.[0] ?? '?'} (${s.env})`]),
+  );
+  const sw = Math.max(0, ...settings.map(([u]) => u.length)) + 2;
   return [
     'usage: hearth <command> [arguments] [options]',
     '',
     'commands:',
     ...rows.map(([u, s]) => `  ${u.padEnd(width)}${s}`),
     '',
+    ...(settings.length ? ['settings (each the same as its config key and environment variable, and wins over both):', ...settings.map(([u, d]) => `  ${u.padEnd(sw)}${d}`), ''] : []),
     'options:',
     '  -c, --config FILE  config file (else $HEARTH_CONFIG, ./config.toml, /etc/hearth/config.toml)',
     '  --json             print the result as JSON (doctor, patterns, prune, import, export-markdown, import-markdown)',

@@ -11,6 +11,14 @@ import { loggerOptions } from '../lib/log.js';
 
 import type { Command, CommandContext, CommandSpec } from './context.js';
 
+/** `hearth serve --port 9000`: the everyday settings, as flags (each the same as its variable). */
+const serveSettings = {
+  port: { env: 'HEARTH_HTTP_PORT', arg: 'N' },
+  host: { env: 'HEARTH_HTTP_HOST', arg: 'ADDR' },
+  'data-dir': { env: 'HEARTH_DATA_DIR', arg: 'DIR' },
+  'mqtt-port': { env: 'HEARTH_MQTT_PORT', arg: 'N' },
+};
+
 const serve: Command = async ({ config, file }) => {
   const release = claimDataDir(config.data_dir); // one serve per data dir, refused before anything starts
   process.on('exit', release);
@@ -105,7 +113,7 @@ const json = { json: { type: 'boolean' } } as const;
 
 /** What `hearth help` lists and what each command's line may hold (src/cli/args.ts refuses the rest). */
 export const COMMANDS: Record<string, CommandSpec> = {
-  serve: { run: serve, usage: 'serve', summary: 'HTTP API, MQTT broker and bridge, scheduler (what npm start runs)' },
+  serve: { run: serve, usage: 'serve [--port N …]', settings: serveSettings, summary: 'HTTP API, MQTT broker and bridge, scheduler (what npm start runs)' },
   mcp: { run: runMcpStdio, usage: 'mcp', summary: 'MCP over stdio (Claude Desktop, Claude Code, OpenHome)' },
   'mcp-config': { run: mcpConfigCommand, usage: 'mcp-config <client>', summary: 'snippet for claude-desktop, claude-code, openhome, home-assistant, http', maxArgs: 1 },
   doctor: { run: runDoctor, usage: 'doctor [--json]', summary: 'check database, schema, embedder; exit 1 on a problem', options: json },

@@ -20,6 +20,11 @@ export interface CommandSpec {
   summary: string;
   /** Options beyond the global ones (`--config`, `--help`, `--version`); anything else is refused. */
   options?: Record<string, { type: 'boolean' | 'string'; short?: string }>;
+  /**
+   * Options that set a config value, each the same setting as its environment variable and applied
+   * after it (`serve --port 9000` = `HEARTH_HTTP_PORT=9000`): option name → variable, value's placeholder.
+   */
+  settings?: Record<string, { env: string; arg: string }>;
   /** How many positional arguments it takes at most (missing ones are the command's to explain). */
   maxArgs?: number;
 }

@@ -8,6 +8,7 @@ import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { parse as parseToml } from 'smol-toml';
 import { ConfigSchema, type Config } from './schema.js';
 import { resolveDataDir } from './data-dir.js';
+import { closestFields } from '../lib/suggest.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -108,17 +109,33 @@ export function parseConfig(raw: unknown, origin = 'config', fromEnv: ReadonlyMa
   const issue = result.error.issues[0];
   const base = issue.path.join('.');
   const key = issue.code === 'unrecognized_keys' ? [base, ...issue.keys].filter(Boolean).join('.') : base || '(root)';
-  const message = issue.code === 'unrecognized_keys' ? 'unknown key' : issue.message;
+  const near = issue.code === 'unrecognized_keys' ? closestFields(String(issue.keys[0]), keysAt(ConfigSchema, issue.path))[0] : undefined;
+  const message = issue.code === 'unrecognized_keys' ? `unknown key${near ? ` — did you mean ${near}?` : ''}` : issue.message;
   const variable = fromEnv.get(key);
   if (variable) throw new ConfigError(`${variable}: ${message} (it sets ${key})`);
   throw new ConfigError(`${origin}: ${key}: ${message}`);
 }
 
+/** The keys the config object at `path` (a section, an array's element) declares, for "did you mean". */
+function keysAt(schema: unknown, path: readonly PropertyKey[]): string[] {
+  type Node = { shape?: Record<string, unknown>; _zod?: { def?: { innerType?: Node; in?: Node; element?: Node } } };
+  const unwrap = (n: Node | undefined) => {
+    // default / optional / pipe wrappers around the object, and an array's element
+    while (n && !n.shape && n._zod?.def) n = n._zod.def.innerType ?? n._zod.def.in ?? n._zod.def.element;
+    return n;
+  };
+  let node = unwrap(schema as Node);
+  for (const p of path) node = typeof p === 'number' ? node : unwrap(node?.shape?.[String(p)] as Node | undefined);
+  return Object.keys(node?.shape ?? {});
+}
+
 export interface LoadOptions {
   configPath?: string;
   env?: Env;
-  /** Extra values applied last (tests, CLI flags). */
+  /** Extra values applied last (tests). */
   overrides?: Record<string, unknown>;
+  /** Command-line settings (`serve --port 9000`): each as its variable would be, after the environment; errors name the flag. */
+  settings?: { name: string; env: string; value: string }[];
 }
 
 export function loadConfig(opts: LoadOptions = {}): { config: Config; file: string | null } {
@@ -141,12 +158,19 @@ export function loadConfig(opts: LoadOptions = {}): { config: Config; file: stri
     setPath(raw, path, conv(value, name));
     fromEnv.set(path, name);
   }
+  let flagDataDir: string | undefined;
+  for (const { name, env: variable, value } of opts.settings ?? []) {
+    const [path, conv] = ENV_MAP[variable];
+    setPath(raw, path, conv(value, name));
+    fromEnv.set(path, name);
+    if (path === 'data_dir') flagDataDir = value;
+  }
   for (const [path, value] of Object.entries(opts.overrides ?? {})) {
     setPath(raw, path, value);
     fromEnv.delete(path);
   }
   const config = parseConfig(raw, file ?? 'config', fromEnv);
-  const envDataDir = (opts.overrides?.data_dir as string | undefined) ?? (env.HEARTH_DATA_DIR || undefined);
+  const envDataDir = (opts.overrides?.data_dir as string | undefined) ?? flagDataDir ?? (env.HEARTH_DATA_DIR || undefined);
   config.data_dir = resolveDataDir({ env: envDataDir, file: fileDataDir });
   assertSafeBinds(config);
   assertTlsFiles(config);

@@ -36,8 +36,11 @@ describe('config', () => {
   });
 
   it.each([
-    ['[http]\nprot = 9000\n', /http\.prot: unknown key/],
-    ['colour = "blue"\n', /colour: unknown key/],
+    ['[http]\nprot = 9000\n', /http\.prot: unknown key — did you mean port\?$/],
+    ['dat_dir = "x"\n', /: dat_dir: unknown key — did you mean data_dir\?$/],
+    ['[ai]\nembed_modl = "x"\n', /ai\.embed_modl: unknown key — did you mean embed_model\?$/],
+    ['[[mqtt.users]]\nusername = "a"\npassword = "b"\npublsh = ["#"]\n', /mqtt\.users\.0\.publsh: unknown key — did you mean publish\?$/],
+    ['colour = "blue"\n', /colour: unknown key$/],
     ['[http]\nport = "abc"\n', /http\.port: /],
     ['[ai]\nprovider = "skynet"\n', /ai\.provider: /],
     ['[timeseries]\ntimezone = "Mars/Olympus"\n', /timeseries\.timezone: not an IANA time zone/],
