@@ -55,6 +55,13 @@ if [ ! -x "$ROOT/usr/bin/g++" ]; then
 fi
 cp /usr/bin/qemu-aarch64-static "$ROOT/usr/bin/" 2>/dev/null || true
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
+# A network that intercepts TLS (a corporate or sandbox proxy) signs with its own CA: Node ignores the
+# system store, so hand the host's extra CAs to the root's Node as the host's Node gets them.
+EXTRA_CA=""
+if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f "$NODE_EXTRA_CA_CERTS" ]; then
+  cp "$NODE_EXTRA_CA_CERTS" "$ROOT/etc/ssl/certs/host-extra-ca.crt"
+  EXTRA_CA=/etc/ssl/certs/host-extra-ca.crt
+fi
 
 mounted=""
 cleanup() {
@@ -69,7 +76,7 @@ for m in /proc /dev /dev/pts; do
     mounted="$m $mounted"
   fi
 done
-in_root() { chroot "$ROOT" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
+in_root() { chroot "$ROOT" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/root LANG=C.UTF-8 ${EXTRA_CA:+NODE_EXTRA_CA_CERTS=$EXTRA_CA} "$@"; }
 
 step "arm64 root"
 in_root uname -m
@@ -106,11 +113,16 @@ echo "   $(basename "$RELEASE") $(du -h "$RELEASE" | cut -f1)"
 cp "$RELEASE" "$ROOT/tmp/hearth.tgz"
 
 step "npm install --omit=dev (arm64, under qemu)"
+# The host's npm cache holds the same tarballs (only native optional packages differ by platform):
+# seeding the root's cache from it spares emulated downloads and hashing. ARM64_SEED_CACHE=0 to skip.
+if [ "${ARM64_SEED_CACHE:-1}" = 1 ] && [ -d "$HOME/.npm/_cacache" ] && [ ! -d "$ROOT/root/.npm/_cacache/index-v5" ]; then
+  mkdir -p "$ROOT/root/.npm" && cp -a "$HOME/.npm/_cacache" "$ROOT/root/.npm/"
+fi
 rm -rf "$ROOT/opt/hearth"
 mkdir -p "$ROOT/opt/hearth"
 t=$(date +%s)
 in_root sh -c 'cd /opt/hearth && echo "{\"name\":\"hearth-install\",\"private\":true}" > package.json &&
-  ONNXRUNTIME_NODE_INSTALL=skip npm install --omit=dev --no-package-lock --foreground-scripts /tmp/hearth.tgz 2>&1 | grep -v "^npm warn deprecated" | tail -n 30'
+  ONNXRUNTIME_NODE_INSTALL=skip npm install --omit=dev --no-package-lock --prefer-offline --foreground-scripts /tmp/hearth.tgz 2>&1 | grep -v "^npm warn deprecated" | tail -n 30'
 elapsed "$t"
 [ -x "$ROOT/opt/hearth/node_modules/.bin/hearth" ] || die "install did not produce node_modules/.bin/hearth"
 echo "   node_modules: $(du -sh "$ROOT/opt/hearth/node_modules" | cut -f1)"
