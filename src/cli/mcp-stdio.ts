@@ -8,7 +8,7 @@ import { join } from 'node:path';
 export async function runMcpStdio({ config, file }: CommandContext): Promise<undefined> {
   // The stdio server shares the database with a running `hearth serve` (WAL allows it) but opens no
   // listeners. An MCP client waits for it on every start: quick start (no Ollama probe when the data dir
-  // records its embedder, no HTTP app; docs/mcp-tools.md has the timings), and the encoder starts
+  // records its embedder, no HTTP app; timings in docs/deploy-pi.md), and the encoder starts
   // loading only once the client's `initialize` has been answered.
   const hub = await createHub({ config: { ...config, http: { ...config.http, enabled: false } }, quickStart: true });
   // An MCP client shows only "connection closed" on failure: stderr (its log) names what was opened.

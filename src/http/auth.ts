@@ -53,13 +53,21 @@ export function failedLogins(max: number, windowMs = 60_000, maxAddresses = 10_0
 }
 
 /**
- * MCP clients that take only a URL (Home Assistant's MCP integration) carry the token as
- * `?token=` on the MCP endpoints; nowhere else, so tokens stay out of ordinary URLs.
+ * Credentials in the query string, where a client can send nothing else: MCP clients that take only a
+ * URL (Home Assistant's MCP integration) carry the token as `?token=` on the MCP endpoints, and
+ * InfluxDB 1.x clients as `?u=<any name>&p=<token>` on /write, as the InfluxDB 1.x API accepts them
+ * (`u` is not checked, as with Basic auth). Nowhere else, so tokens stay out of ordinary URLs; the
+ * request log redacts both (text-json.ts redactToken).
  */
-const QUERY_TOKEN_PATHS = new Set(['/sse', '/mcp']);
+const QUERY_TOKEN: ReadonlyMap<string, string> = new Map([
+  ['/sse', 'token'],
+  ['/mcp', 'token'],
+  ['/write', 'p'],
+]);
 function queryToken(req: FastifyRequest, path: string): string | undefined {
-  if (!QUERY_TOKEN_PATHS.has(path)) return undefined;
-  const t = (req.query as Record<string, unknown> | undefined)?.token;
+  const name = QUERY_TOKEN.get(path);
+  if (!name) return undefined;
+  const t = (req.query as Record<string, unknown> | undefined)?.[name];
   return typeof t === 'string' ? t : undefined;
 }
 

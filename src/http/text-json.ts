@@ -31,7 +31,7 @@ export function redactToken<T>(logger: T): T | Record<string, unknown> {
   if (!logger) return logger;
   const req = (r: FastifyRequest) => ({
     method: r.method,
-    url: r.url.replace(/([?&]token=)[^&]*/gi, '$1[redacted]'),
+    url: r.url.replace(/([?&](?:token|p)=)[^&]*/gi, '$1[redacted]'),
     host: r.host,
     remoteAddress: r.ip,
     remotePort: r.socket?.remotePort,

@@ -1,7 +1,7 @@
 /**
  * `hearth mcp` starts quickly for the MCP client that waits on it: when the data dir records which
  * embedder made its vectors, `auto` takes that one without probing Ollama, and the neural encoder is
- * built only after `initialize` (lazily). Timings are in docs/mcp-tools.md, not asserted here.
+ * built only after `initialize` (lazily). Timings are in docs/deploy-pi.md, not asserted here.
  */
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';

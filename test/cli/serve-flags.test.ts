@@ -39,12 +39,10 @@ describe('hearth serve flags', () => {
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     try {
-      let body: { ok?: boolean } | undefined;
-      for (let i = 0; i < 150 && !body; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        body = await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.json()).catch(() => undefined);
-      }
-      expect(body?.ok, out).toBe(true);
+      // "hearth serving" is logged once HTTP and MQTT both listen.
+      for (let i = 0; i < 300 && !out.includes('hearth serving'); i++) await new Promise((r) => setTimeout(r, 100));
+      const body = await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.json() as Promise<{ ok?: boolean }>);
+      expect(body.ok, out).toBe(true);
       expect(await listens(mqtt)).toBe(true);
       expect(await listens(envPort)).toBe(false);
       // A relative --data-dir is taken against the working directory, as HEARTH_DATA_DIR is.

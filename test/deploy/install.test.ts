@@ -3,7 +3,7 @@
  * pass `systemd-analyze verify` and carry their hardening; the nightly backup script rotates.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
@@ -32,7 +32,7 @@ function snapshot(root: string): Record<string, string> {
   walk(root);
   return out;
 }
-const lines = (s: string) => s.split('\n').filter((l) => /^(would )?(create|update|ok|keep|skip|enable|run) /.test(l));
+const lines = (s: string) => s.split('\n').filter((l) => /^(would )?(create|update|ok|keep|skip|enable|run|unpack) /.test(l));
 const unit = (root: string, name: string) => readFileSync(join(root, 'etc/systemd/system', name), 'utf8');
 const directives = (text: string) => new Map(text.split('\n').filter((l) => /^[A-Za-z]+=/.test(l)).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)] as [string, string]));
 
@@ -40,15 +40,16 @@ describe('deploy/install.sh --prefix', () => {
   it('installs the config, data dir, command and units, each with its mode; a second run changes nothing', async () => {
     const root = tempDir('hearth-root-');
     const first = await install('--prefix', root);
+    // Every path printed is the one written, the prefix included: nothing looks like it touches the real system.
     expect(lines(first.stdout)).toEqual([
       'skip user hearth (--prefix)',
-      'create /etc/hearth/',
-      'create /var/lib/hearth/',
-      'create /etc/hearth/config.toml',
-      'create /usr/local/bin/hearth',
-      'create /etc/systemd/system/hearth.service',
-      'create /etc/systemd/system/hearth-backup.service',
-      'create /etc/systemd/system/hearth-backup.timer',
+      `create ${root}/etc/hearth/`,
+      `create ${root}/var/lib/hearth/`,
+      `create ${root}/etc/hearth/config.toml`,
+      `create ${root}/usr/local/bin/hearth`,
+      `create ${root}/etc/systemd/system/hearth.service`,
+      `create ${root}/etc/systemd/system/hearth-backup.service`,
+      `create ${root}/etc/systemd/system/hearth-backup.timer`,
       'skip systemctl (--prefix)',
     ]);
     expect(first.stdout).toContain('sudo systemctl start hearth');
@@ -93,13 +94,13 @@ describe('deploy/install.sh --prefix', () => {
     const second = await install('--prefix', root);
     expect(lines(second.stdout)).toEqual([
       'skip user hearth (--prefix)',
-      'ok /etc/hearth/',
-      'ok /var/lib/hearth/',
-      'keep /etc/hearth/config.toml',
-      'ok /usr/local/bin/hearth',
-      'ok /etc/systemd/system/hearth.service',
-      'ok /etc/systemd/system/hearth-backup.service',
-      'ok /etc/systemd/system/hearth-backup.timer',
+      `ok ${root}/etc/hearth/`,
+      `ok ${root}/var/lib/hearth/`,
+      `keep ${root}/etc/hearth/config.toml`,
+      `ok ${root}/usr/local/bin/hearth`,
+      `ok ${root}/etc/systemd/system/hearth.service`,
+      `ok ${root}/etc/systemd/system/hearth-backup.service`,
+      `ok ${root}/etc/systemd/system/hearth-backup.timer`,
       'skip systemctl (--prefix)',
     ]);
     expect(snapshot(root)).toEqual(files);
@@ -108,8 +109,8 @@ describe('deploy/install.sh --prefix', () => {
     writeFileSync(join(root, 'etc/hearth/config.toml'), 'data_dir = "/srv/hearth"\n');
     writeFileSync(join(root, 'etc/systemd/system/hearth.service'), '[Service]\n');
     const third = await install('--prefix', root);
-    expect(lines(third.stdout)).toContain('keep /etc/hearth/config.toml');
-    expect(lines(third.stdout)).toContain('update /etc/systemd/system/hearth.service');
+    expect(lines(third.stdout)).toContain(`keep ${root}/etc/hearth/config.toml`);
+    expect(lines(third.stdout)).toContain(`update ${root}/etc/systemd/system/hearth.service`);
     expect(readFileSync(join(root, 'etc/hearth/config.toml'), 'utf8')).toBe('data_dir = "/srv/hearth"\n');
     expect(unit(root, 'hearth.service')).toBe(readFileSync(join(root, 'etc/systemd/system/hearth.service'), 'utf8'));
     expect(directives(unit(root, 'hearth.service')).get('ProtectSystem')).toBe('strict');
@@ -118,9 +119,41 @@ describe('deploy/install.sh --prefix', () => {
   it('--dry-run says what it would do and writes nothing', async () => {
     const root = tempDir('hearth-root-');
     const { stdout } = await install('--prefix', root, '--dry-run');
-    expect(lines(stdout)).toContain('would create /etc/hearth/config.toml');
-    expect(lines(stdout)).toContain('would create /etc/systemd/system/hearth.service');
+    expect(lines(stdout)).toContain(`would create ${root}/etc/hearth/config.toml`);
+    expect(lines(stdout)).toContain(`would create ${root}/etc/systemd/system/hearth.service`);
+    expect(lines(stdout).filter((l) => l.startsWith('would ') && !l.startsWith(`would create ${root}/`))).toEqual([]);
     expect(readdirSync(root)).toEqual([]);
+  });
+
+  it('--help prints the header comment and nothing of the script', async () => {
+    const { stdout } = await install('--help');
+    expect(stdout).toMatch(/^Installs Hearth as a systemd service/);
+    expect(stdout).toContain('--release FILE');
+    expect(stdout).toContain('--user NAME');
+    expect(stdout).not.toMatch(/set -eu|^#|\bprefix=""/m);
+  });
+
+  it("keeps the units' comments as written and names this app dir's config.example.toml in the config", async () => {
+    const root = tempDir('hearth-root-');
+    await install('--prefix', root);
+    const comments = (t: string) => t.split('\n').filter((l) => l.startsWith('#'));
+    for (const u of ['hearth.service', 'hearth-backup.service']) expect(comments(unit(root, u))).toEqual(comments(readFileSync(join(repo, 'deploy', u), 'utf8')));
+    expect(directives(unit(root, 'hearth.service')).get('Documentation')).toBe(`file:${repo}/docs/deploy-pi.md`);
+    const config = readFileSync(join(root, 'etc/hearth/config.toml'), 'utf8');
+    expect(config).toContain(`# Every key and its default: ${repo}/config.example.toml.`);
+    expect(config).not.toContain('/opt/hearth');
+  });
+
+  it('warns when the code is where the unit cannot see it (/tmp: PrivateTmp=true)', async () => {
+    const app = tempDir('hearth-app-');
+    expect(app.startsWith('/tmp/')).toBe(true);
+    mkdirSync(join(app, 'dist/src'), { recursive: true });
+    writeFileSync(join(app, 'dist/src/cli.js'), '');
+    cpSync(join(repo, 'deploy'), join(app, 'deploy'), { recursive: true });
+    const { stderr } = await install('--prefix', tempDir('hearth-root-'), '--app-dir', app, '--dry-run');
+    expect(stderr).toContain(`warning: ${app} is in /tmp, /var/tmp or /dev/shm, which the service cannot see (PrivateTmp=true, PrivateDevices=true): it would not start; put the code in /opt/hearth`);
+    const fine = await install('--prefix', tempDir('hearth-root-'), '--dry-run');
+    expect(fine.stderr).not.toContain('warning:');
   });
 
   it('refuses, in one line with the fix, a checkout the service could not see or that is not built', async () => {
@@ -130,7 +163,7 @@ describe('deploy/install.sh --prefix', () => {
     const unbuilt = tempDir('hearth-app-');
     const e = await install('--prefix', tempDir(), '--app-dir', unbuilt).catch((x) => x);
     expect(e.code).toBe(1);
-    expect(e.stderr.trim()).toBe(`install.sh: ${unbuilt}/dist/src/cli.js is missing; run 'npm ci' in ${unbuilt} first (it builds), then re-run`);
+    expect(e.stderr.trim().split('\n').pop()).toBe(`install.sh: ${unbuilt}/dist/src/cli.js is missing; run 'npm ci' in ${unbuilt} first (it builds), then re-run`);
   });
 
   it('the installed units pass systemd-analyze verify', async () => {
@@ -148,6 +181,65 @@ describe('deploy/install.sh --prefix', () => {
     }
     const { stdout, stderr } = await run('systemd-analyze', ['verify', ...units]);
     expect(`${stdout}${stderr}`.trim()).toBe('');
+  });
+});
+
+describe('deploy/install.sh --release', () => {
+  /** A release as scripts/release.mjs lays it out (package/…), with a stand-in build: only install.sh's inputs matter here. */
+  function tarball(withDist = true): string {
+    const dir = tempDir('hearth-rel-');
+    const pkg = join(dir, 'package');
+    cpSync(join(repo, 'deploy'), join(pkg, 'deploy'), { recursive: true });
+    cpSync(join(repo, 'config.example.toml'), join(pkg, 'config.example.toml'));
+    writeFileSync(join(pkg, 'package.json'), '{"name":"hearth","version":"0.1.0"}');
+    if (withDist) {
+      mkdirSync(join(pkg, 'dist/src'), { recursive: true });
+      writeFileSync(join(pkg, 'dist/src/cli.js'), '');
+    }
+    spawnSync('tar', ['-czf', join(dir, 'hearth-0.1.0.tgz'), '-C', dir, 'package']);
+    return join(dir, 'hearth-0.1.0.tgz');
+  }
+
+  it('--dry-run: would unpack into /opt/hearth and npm install --omit=dev there, then set up as from a checkout; writes nothing', async () => {
+    const root = tempDir('hearth-root-');
+    const { stdout, stderr } = await install('--release', tarball(), '--prefix', root, '--dry-run');
+    expect(stderr).not.toContain('warning:');
+    expect(lines(stdout)).toEqual([
+      `would unpack hearth-0.1.0.tgz into ${root}/opt/hearth`,
+      `would run npm install --omit=dev in ${root}/opt/hearth`,
+      'skip user hearth (--prefix)',
+      `would create ${root}/etc/hearth/`,
+      `would create ${root}/var/lib/hearth/`,
+      `would create ${root}/etc/hearth/config.toml`,
+      `would create ${root}/usr/local/bin/hearth`,
+      `would create ${root}/etc/systemd/system/hearth.service`,
+      `would create ${root}/etc/systemd/system/hearth-backup.service`,
+      `would create ${root}/etc/systemd/system/hearth-backup.timer`,
+      'skip systemctl (--prefix)',
+    ]);
+    expect(readdirSync(root)).toEqual([]);
+  });
+
+  it('installs: the code in the app dir, units and command pointing there; the same file again changes nothing', async () => {
+    const root = tempDir('hearth-root-');
+    const file = tarball();
+    // HEARTH_NPM: the npm step itself is measured in docs/deploy-pi.md (it needs the registry).
+    const env = { PATH: process.env.PATH, HEARTH_NPM: 'true' };
+    const first = await run('sh', [join(repo, 'deploy/install.sh'), '--release', file, '--prefix', root], { env });
+    expect(lines(first.stdout).slice(0, 2)).toEqual([`unpack hearth-0.1.0.tgz into ${root}/opt/hearth`, `run npm install --omit=dev in ${root}/opt/hearth`]);
+    expect(statSync(join(root, 'opt/hearth/dist/src/cli.js')).isFile()).toBe(true);
+    expect(directives(unit(root, 'hearth.service')).get('ExecStart')).toBe(`${node} --max-old-space-size=256 /opt/hearth/dist/src/cli.js serve`);
+    expect(readFileSync(join(root, 'usr/local/bin/hearth'), 'utf8')).toBe(`#!/bin/sh\nexec ${node} /opt/hearth/dist/src/cli.js "$@"\n`);
+    expect(readFileSync(join(root, 'etc/hearth/config.toml'), 'utf8')).toContain('# Every key and its default: /opt/hearth/config.example.toml.');
+    const second = await run('sh', [join(repo, 'deploy/install.sh'), '--release', file, '--prefix', root], { env });
+    expect(lines(second.stdout)[0]).toBe(`ok ${root}/opt/hearth (hearth-0.1.0.tgz is installed)`);
+    expect(lines(second.stdout).filter((l) => /^(create|update|run|unpack) /.test(l))).toEqual([]);
+  });
+
+  it('refuses a tarball that is not a built release, in one line', async () => {
+    const e = await install('--release', tarball(false), '--prefix', tempDir(), '--dry-run').catch((x) => x);
+    expect(e.code).toBe(1);
+    expect(e.stderr.trim()).toMatch(/^install\.sh: \/.*hearth-0\.1\.0\.tgz is not a Hearth release \(no package\/dist\/src\/cli\.js\); make one with: node scripts\/release\.mjs$/);
   });
 });
 
