@@ -33,6 +33,7 @@ import { isWhereQuestion } from './tiers/spatial/object-match.js';
 import { createMemoryMcpImporter } from './io/memory-mcp.js';
 import { createMarkdownSync } from './io/markdown/markdown.service.js';
 import { createVoicesService } from './tiers/voices/voices.service.js';
+import { createAliasesService } from './tiers/entities/aliases.service.js';
 import { createOverviewService } from './tiers/overview/overview.service.js';
 import { plural } from './lib/plural.js';
 
@@ -173,7 +174,13 @@ export function createServices(deps: ServiceDeps) {
     },
   });
 
+  // A changed alias changes what a name means: name-keyed caches re-resolve (the MQTT bridge listens too).
+  const aliases = createAliasesService({
+    db, clock, entities, audit, log, rollup: () => rollups.run(),
+    onChanged: () => (timeseries.repo.invalidate(), events.emit('aliases_changed', null)),
+  });
+
   const overview = createOverviewService({ db, clock, decay: config.memory });
-  return { memoryMcpImport, markdown, voices, db, clock, config, embedder, wordnet, llm, events, entities, audit, vectors, reembed, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial, overview };
+  return { memoryMcpImport, markdown, voices, aliases, db, clock, config, embedder, wordnet, llm, events, entities, audit, vectors, reembed, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial, overview };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -2,7 +2,9 @@
  * hearth-ha-poller: for homes without MQTT, polls Home Assistant's REST API (`GET /api/states`
  * with a long-lived access token) and forwards the chosen entities' changed states to Hearth as
  * readings (`POST /record/bulk`): entity `<domain>.<object_id>`, metric `state`, HA's unit and
- * `last_updated` time — the same entities and metrics Statestream would give.
+ * `last_updated` time — the same entities and metrics Statestream would give. The chosen `person.*`
+ * entities' `friendly_name`s go to `POST /alias/homeassistant`, so "Anna" and `person.anna` are one
+ * entity in Hearth (docs/identity.md), as Statestream's `friendly_name` topic does.
  */
 import { parseArgs } from 'node:util';
 import { haEntityType } from '../../src/tiers/entities/entity-types.js';
@@ -20,7 +22,7 @@ export interface PollerOptions {
 interface HaState {
   entity_id: string;
   state: string;
-  attributes?: { unit_of_measurement?: string };
+  attributes?: { unit_of_measurement?: string; friendly_name?: string };
   last_updated?: string;
 }
 
@@ -58,6 +60,39 @@ export function toReadings(states: HaState[], patterns: string[], seen: Map<stri
   return out;
 }
 
+/** The chosen person entities' friendly names that changed since `seen` (kept under a separate key). */
+export function toNames(states: HaState[], patterns: string[], seen: Map<string, string>): { entity_id: string; friendly_name: string }[] {
+  const match = patterns.map(glob);
+  const out: { entity_id: string; friendly_name: string }[] = [];
+  for (const s of states) {
+    const friendly = s.attributes?.friendly_name?.trim();
+    if (!s.entity_id.startsWith('person.') || !friendly || !match.some((m) => m.test(s.entity_id))) continue;
+    const key = `name\u0000${s.entity_id}`;
+    if (seen.get(key) === friendly) continue;
+    seen.set(key, friendly);
+    out.push({ entity_id: s.entity_id, friendly_name: friendly });
+  }
+  return out;
+}
+
+/** POSTs a JSON body to Hearth; on failure forgets `keys` in `seen` (sent again next poll) and throws one line. */
+async function send(o: PollerOptions, path: string, body: unknown, seen: Map<string, string>, keys: string[]) {
+  const forget = () => keys.forEach((k) => seen.delete(k));
+  const res = await fetch(new URL(path, o.hearthUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(o.hearthToken && { authorization: `Bearer ${o.hearthToken}` }) },
+    body: JSON.stringify(body),
+  }).catch((e: Error) => {
+    forget();
+    throw new Error(`Hearth at ${o.hearthUrl} did not answer (${e.message}); check HEARTH_URL`);
+  });
+  const answer = (await res.json().catch(() => ({}))) as { message?: string };
+  if (!res.ok) {
+    forget();
+    throw new Error(`Hearth answered ${res.status}: ${answer.message ?? 'no message'}${res.status === 401 ? '; set HEARTH_TOKEN' : ''}`);
+  }
+}
+
 /** One poll: HA → readings → Hearth. Throws one line a person can act on. */
 export async function pollOnce(o: PollerOptions, seen: Map<string, string>): Promise<{ sent: number }> {
   const res = await fetch(new URL('/api/states', o.haUrl), { headers: { authorization: `Bearer ${o.haToken}` } }).catch((e: Error) => {
@@ -65,21 +100,13 @@ export async function pollOnce(o: PollerOptions, seen: Map<string, string>): Pro
   });
   if (res.status === 401) throw new Error('Home Assistant refused the token (401); create a long-lived access token in your HA profile and set HA_TOKEN');
   if (!res.ok) throw new Error(`Home Assistant answered ${res.status} for /api/states`);
-  const readings = toReadings((await res.json()) as HaState[], o.entities, seen);
-  if (!readings.length) return { sent: 0 };
-  const sent = await fetch(new URL('/record/bulk', o.hearthUrl), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(o.hearthToken && { authorization: `Bearer ${o.hearthToken}` }) },
-    body: JSON.stringify({ readings }),
-  }).catch((e: Error) => {
-    for (const r of readings) seen.delete(r.entity_name); // send again next time
-    throw new Error(`Hearth at ${o.hearthUrl} did not answer (${e.message}); check HEARTH_URL`);
-  });
-  const body = (await sent.json().catch(() => ({}))) as { message?: string; inserted?: number };
-  if (!sent.ok) {
-    for (const r of readings) seen.delete(r.entity_name);
-    throw new Error(`Hearth answered ${sent.status}: ${body.message ?? 'no message'}${sent.status === 401 ? '; set HEARTH_TOKEN' : ''}`);
-  }
+  const states = (await res.json()) as HaState[];
+  const readings = toReadings(states, o.entities, seen);
+  const names = toNames(states, o.entities, seen);
+  // Names first: a person's alias is in place before readings under either name arrive.
+  const readingKeys = readings.map((r) => r.entity_name);
+  if (names.length) await send(o, '/alias/homeassistant', { names }, seen, [...names.map((n) => `name\u0000${n.entity_id}`), ...readingKeys]);
+  if (readings.length) await send(o, '/record/bulk', { readings }, seen, readingKeys);
   return { sent: readings.length };
 }
 

@@ -15,7 +15,7 @@ export async function runMcpStdio({ config, file }: CommandContext): Promise<und
   process.stderr.write(`hearth mcp: database ${join(config.data_dir, 'hearth.db')} (config ${file ?? 'none: defaults'})\n`);
   for (const w of [...hub.notes, ...hub.warnings]) process.stderr.write(`hearth mcp: ${w}\n`);
   const server = createMcpServer(hub.services, 'mcp');
-  server.server.oninitialized = () => hub.warm();
+  server.oninitialized = () => hub.warm();
   const transport = new StdioServerTransport();
   transport.onclose = () => void hub.stop().then(() => process.exit(0));
   process.stdin.on('end', () => void hub.stop().then(() => process.exit(0)));

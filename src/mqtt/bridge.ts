@@ -8,6 +8,8 @@ import type { Services } from '../services.js';
 import { RememberInput } from '../tiers/memory/memory.schemas.js';
 import { RecordInput } from '../tiers/timeseries/timeseries.schemas.js';
 import { LocateInput } from '../tiers/spatial/spatial.schemas.js';
+import { HaNamesInput } from '../tiers/entities/aliases.schemas.js';
+import { nameKey } from '../lib/names.js';
 import type { PreparedReading } from '../tiers/timeseries/readings.repo.js';
 import { check } from '../lib/validation.js';
 import { capName, MAX_TRACKED_NAMES } from '../lib/tracked-names.js';
@@ -29,11 +31,26 @@ export interface BridgeStats {
 
 export function createBridge(deps: { services: Services; mappings: MappingSet; timeZone: string; log: (msg: string) => void }) {
   const { services, mappings, log } = deps;
+  /** Learned units, by the name a message used (`nameKey`) and metric. */
   const units = new Map<string, string>();
-  const ctx: MappingContext = {
-    timeZone: deps.timeZone,
-    units: { get: (entity, metric) => units.get(`${entity.toLowerCase()}\u0000${metric}`) },
-  };
+  const unitKey = (entity: string, metric: string) => `${nameKey(entity)}\u0000${metric}`;
+  /**
+   * The unit learned for this entity under any of its names: HA teaches `person.anna`'s, a reading
+   * may arrive as "Anna" (an alias). Resolved on each miss, not cached, so an alias added by another
+   * process (`hearth mcp`) counts at once.
+   */
+  function unitOf(entity: string, metric: string): string | undefined {
+    const direct = units.get(unitKey(entity, metric));
+    if (direct !== undefined || !units.size) return direct;
+    const e = services.entities.find(entity);
+    if (!e) return undefined;
+    for (const name of [e.name, ...services.entities.aliases(e.id).map((a) => a.alias)]) {
+      const u = units.get(unitKey(name, metric));
+      if (u !== undefined) return u;
+    }
+    return undefined;
+  }
+  const ctx: MappingContext = { timeZone: deps.timeZone, units: { get: unitOf } };
   const stats: BridgeStats = { received: 0, ingested: 0, ignored: 0, unparseable: 0, rejected: 0, errors_by_topic: Object.create(null) as Record<string, number> }; // topics are client-chosen: no prototype
   const lastLogged = new Map<string, number>();
 
@@ -106,9 +123,13 @@ export function createBridge(deps: { services: Services; mappings: MappingSet; t
           if (await attempt(topic, () => services.spatial.locate(parsed.data, 'mqtt'))) stats.ingested++;
         }
       } else if (item.kind === 'unit') {
-        units.set(`${item.entity_name.toLowerCase()}\u0000${item.metric}`, item.unit);
+        units.set(unitKey(item.entity_name, item.metric), item.unit);
       } else if (item.kind === 'discovery') {
-        if (item.entity_name && item.metric && item.unit) units.set(`${item.entity_name.toLowerCase()}\u0000${item.metric}`, item.unit);
+        if (item.entity_name && item.metric && item.unit) units.set(unitKey(item.entity_name, item.metric), item.unit);
+      } else if (item.kind === 'alias') {
+        const parsed = check(HaNamesInput, { names: [{ entity_id: item.ha_entity_id, friendly_name: item.friendly_name }] }, 'payload');
+        if (!parsed.success) fail(topic, 'rejected', parsed.message);
+        else if (await attempt(topic, () => services.aliases.fromHomeAssistant(parsed.data, 'mqtt'))) stats.ingested++;
       } else {
         stats.ignored++;
       }

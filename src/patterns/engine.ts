@@ -7,6 +7,7 @@
  * Runs never overlap: a run requested while one is going returns that run's report.
  */
 import { nameKey } from '../lib/names.js';
+import { entityIdByKey } from '../tiers/entities/entities.repo.js';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -58,7 +59,7 @@ export function createPatternEngine(deps: {
   let last: (RunReport & { at: number; dry_run: boolean }) | null = null;
   const upsert = db.prepare(
     `INSERT INTO promoted_patterns (entity_id, metric, pattern_key, detector, memory_id, detected, evidence)
-     VALUES ((SELECT id FROM entities WHERE name_key = ?), ?, ?, ?, ?, ?, ?)
+     VALUES (${entityIdByKey('@key')}, @metric, @pattern_key, @detector, @memory_id, @detected, @evidence)
      ON CONFLICT(pattern_key) DO UPDATE SET memory_id = excluded.memory_id, detected = excluded.detected,
        evidence = excluded.evidence, detector = excluded.detector`,
   );
@@ -108,7 +109,7 @@ export function createPatternEngine(deps: {
           continue;
         }
         const r = await memory.remember(parsed.data, 'pattern_engine');
-        upsert.run(nameKey(f.entity), f.metric, f.pattern_key, f.detector, r.id, clock.now(), JSON.stringify(f.evidence));
+        upsert.run({ key: nameKey(f.entity), metric: f.metric, pattern_key: f.pattern_key, detector: f.detector, memory_id: r.id, detected: clock.now(), evidence: JSON.stringify(f.evidence) });
         if (r.action === 'added' || r.action === 'superseded') {
           report.promoted.push({ pattern_key: f.pattern_key, memory_id: r.id, action: r.action, fact: f.fact });
           events.emit('pattern_promoted', { pattern_key: f.pattern_key, detector: f.detector, entity_name: f.entity, metric: f.metric, fact: f.fact, memory_id: r.id, action: r.action, confidence: f.confidence });
@@ -157,9 +158,9 @@ export function createPatternEngine(deps: {
         .prepare(
           `SELECT p.pattern_key, p.detector, p.metric, p.memory_id, p.detected, p.evidence, e.name AS entity_name, m.fact, m.status
              FROM promoted_patterns p LEFT JOIN entities e ON e.id = p.entity_id LEFT JOIN memories m ON m.id = p.memory_id
-            WHERE (? IS NULL OR e.name_key = ?) ORDER BY p.detected DESC`,
+            WHERE (@key IS NULL OR p.entity_id = ${entityIdByKey('@key')}) ORDER BY p.detected DESC`,
         )
-        .all(...Array<string | null>(2).fill(entityName === undefined ? null : nameKey(entityName)))
+        .all({ key: entityName === undefined ? null : nameKey(entityName) })
         .map((r) => {
           const row = r as { pattern_key: string; detector: string; metric: string; memory_id: number | null; detected: number; evidence: string; entity_name: string | null; fact: string | null; status: string | null };
           return { ...row, evidence: JSON.parse(row.evidence) as Record<string, unknown> };

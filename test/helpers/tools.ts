@@ -13,7 +13,10 @@ export const SEED_TOOLS = [
 /** Markdown sync and voices (issue #15). */
 export const HUB_TOOLS = ['export_markdown', 'import_markdown', 'identify_speaker', 'list_unknown_speakers', 'enroll_speaker', 'merge_speakers', 'update_voiceprint'];
 
-export const ALL_TOOLS = [...SEED_TOOLS, ...HUB_TOOLS].sort();
+/** Entity aliases (issue #28). */
+export const ALIAS_TOOLS = ['add_alias', 'remove_alias'];
+
+export const ALL_TOOLS = [...SEED_TOOLS, ...HUB_TOOLS, ...ALIAS_TOOLS].sort();
 
 /** The sorted names of a tools/list answer. */
 export const toolNames = (tools: { name: string }[]) => tools.map((t) => t.name).sort();

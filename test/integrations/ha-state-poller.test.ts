@@ -87,6 +87,21 @@ describe('integrations/ha-state-poller', () => {
     expect((await points('light.kitchen')).map((p: { value: string }) => p.value)).toEqual(['on', 'off']);
   });
 
+  it('a chosen person entity\'s friendly name makes person.anna and the assistant\'s "Anna" one entity', async () => {
+    await post(hub, '/remember', { entity_name: 'Anna', fact: 'Anna plays the cello', entity_type: 'person' }, auth);
+    states.push({ entity_id: 'person.anna', state: 'home', attributes: { friendly_name: 'Anna' } as never, last_updated: '2026-12-01T08:02:00+00:00' });
+    try {
+      const o: PollerOptions = { haUrl, haToken: HA_TOKEN, hearthUrl, hearthToken: TOKEN, entities: ['person.*'], intervalSeconds: 30 };
+      expect(await pollOnce(o, new Map())).toEqual({ sent: 1 });
+      const aliases = await hub.app.inject({ method: 'GET', url: '/aliases/person.anna', headers: auth });
+      expect(aliases.json()).toMatchObject({ entity_name: 'Anna', aliases: [{ alias: 'person.anna', source: 'homeassistant' }] });
+      // the person's state reading landed on Anna too
+      expect(await points('Anna')).toMatchObject([{ value: 'home', source: 'ha_poller' }]);
+    } finally {
+      states.pop();
+    }
+  });
+
   it('one-line errors a person can act on: bad HA token, HA down, Hearth token missing, no settings', async () => {
     const bad = await run(process.execPath, [BIN, '--once'], { env: { ...env(), HA_TOKEN: 'wrong' } }).catch((e) => e);
     expect(bad.code).toBe(1);

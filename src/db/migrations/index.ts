@@ -9,9 +9,10 @@ import counters from './007-counters.js';
 import stableIds from './008-stable-ids.js';
 import seriesTerms from './009-series-terms.js';
 import voicesImport from './010-voices-import.js';
+import entityAliases from './011-entity-aliases.js';
 import type { Db } from '../open.js';
 
 /** SQL, or a function for a step SQL alone cannot do (keys computed in JS, table rebuilds). */
 export type Migration = string | ((db: Db) => void);
 
-export const MIGRATIONS: readonly Migration[] = [memory, timeseries, patterns, episodicWorking, prospectiveSpatial, sessionVocab, counters, stableIds, seriesTerms, voicesImport];
+export const MIGRATIONS: readonly Migration[] = [memory, timeseries, patterns, episodicWorking, prospectiveSpatial, sessionVocab, counters, stableIds, seriesTerms, voicesImport, entityAliases];

@@ -2,6 +2,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Services } from '../../services.js';
 import * as M from '../../tiers/memory/memory.schemas.js';
+import * as A from '../../tiers/entities/aliases.schemas.js';
 import type { Actor } from '../../tiers/audit/audit.repo.js';
 import { tool } from '../tool.js';
 
@@ -33,6 +34,13 @@ export function memoryTools(server: McpServer, s: Services, actor: Actor): void 
   tool(server, 'get_related',
     'List the relationships of an entity (direction out, in or both); include_history adds ended ones.',
     M.GetRelatedInput, (a) => s.relations.getRelated(a), { readOnlyHint: true });
+  tool(server, 'add_alias',
+    'Give an entity another name, so both name the same person, room or device everywhere (e.g. "Mum" for "Anna", or "person.anna"). ' +
+    'Refused when the alias already names another entity.',
+    A.AliasInput, (a) => s.aliases.add(a, actor));
+  tool(server, 'remove_alias',
+    'Remove an alias of an entity (not its own name); the entity and everything about it stay.',
+    A.UnaliasInput, (a) => s.aliases.remove(a, actor), { destructiveHint: false });
   tool(server, 'forget',
     'Permanently delete one memory (memory_id) or an entity with all its memories and relations (entity_name). Only when the user asks to forget.',
     M.ForgetInput, (a) => s.memory.forget(a, actor), { destructiveHint: true });

@@ -14,6 +14,9 @@
  * - `…/unit_of_measurement` → `{kind:'unit', entity, metric:'state', unit}` for the bridge to store.
  * - `…/last_updated` → `{kind:'timestamp', …}`: it arrives AFTER the state it describes, so it cannot
  *   be looked up while parsing the state; see `TimestampIngest` for how the bridge may apply it.
+ * - `person/<id>/friendly_name` → `{kind:'alias'}`: "Anna" becomes another name of `person.anna`
+ *   (the rule is in docs/identity.md). Other domains' friendly names are not aliases: "Temperature"
+ *   is the friendly name of many sensors.
  * - `…/last_changed` and all other attributes → ignored (attributes are not time series here; a
  *   user mapping can pick one up if needed).
  */
@@ -82,6 +85,12 @@ export function statestreamMapping(cfg: BuiltinConfig = { enabled: true, root: '
           const at = unquote(text(payload));
           if (at === '' || at === 'null') return [];
           return [{ kind: 'timestamp', entity_name: entity, metric: 'state', ts: epochSeconds(at, 'last_updated'), source: SOURCE }];
+        }
+        case 'friendly_name': {
+          if (domain !== 'person') return [];
+          const friendly = unquote(text(payload));
+          if (friendly === '' || friendly === 'null') return [];
+          return [{ kind: 'alias', ha_entity_id: entity, friendly_name: friendly, source: SOURCE }];
         }
         default:
           return [];

@@ -98,7 +98,18 @@ export interface DiscoveryIngest {
   metric?: string;
 }
 
-export type Ingest = ReadingIngest | RememberIngest | LocateIngest | UnitIngest | TimestampIngest | DiscoveryIngest;
+/**
+ * A Home Assistant person entity's `friendly_name` (Statestream `person/<id>/friendly_name`): the
+ * bridge hands it to the aliases service, which makes "Anna" and `person.anna` one entity.
+ */
+export interface AliasIngest {
+  kind: 'alias';
+  ha_entity_id: string;
+  friendly_name: string;
+  source: string;
+}
+
+export type Ingest = ReadingIngest | RememberIngest | LocateIngest | UnitIngest | TimestampIngest | DiscoveryIngest | AliasIngest;
 
 export interface MappingContext {
   /** IANA zone for device-local times without an offset (Tasmota `Time`): config `timeseries.timezone`. */

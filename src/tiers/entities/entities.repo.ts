@@ -1,4 +1,9 @@
-/** Entities: people, rooms, devices, objects. Created on first reference (SPEC §3). */
+/**
+ * Entities: people, rooms, devices, objects. Created on first reference (SPEC §3). A name means an
+ * entity by its own name or by one of its aliases (migration 011; aliases.service.ts sets them):
+ * `find`, `get` and `ensure` resolve both, so every tier that names an entity through this repo
+ * treats "Anna", "Mum" and `person.anna` alike once they are one entity's names.
+ */
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
@@ -25,9 +30,18 @@ const parse = (r: RawEntity | undefined): EntityRow | undefined => {
   return { ...row, meta: JSON.parse(r.meta) as Record<string, unknown> };
 };
 
+/**
+ * SQL for "the id of the entity whose name or alias has the key bound to `param`" (`?1`, `@key`),
+ * for statements that resolve a name inside SQL (readings, patterns, imports).
+ */
+export const entityIdByKey = (param: string) =>
+  `(SELECT id FROM entities WHERE name_key = ${param} UNION ALL SELECT entity_id FROM entity_aliases WHERE name_key = ${param} LIMIT 1)`;
+
 export function createEntitiesRepo(db: Db, clock: Clock) {
   // Identity is `nameKey` (lib/names.ts), stored in the UNIQUE name_key column: never a SQL collation.
   const byKey = db.prepare('SELECT * FROM entities WHERE name_key = ?');
+  const byAlias = db.prepare('SELECT e.* FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE a.name_key = ?');
+  const aliasesOf = db.prepare('SELECT alias, source, created FROM entity_aliases WHERE entity_id = ? ORDER BY created, name_key');
   const byId = db.prepare('SELECT * FROM entities WHERE id = ?');
   const insert = db.prepare('INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, ?, ?, ?, ?)');
   const fillType = fillTypeStatement(db);
@@ -41,8 +55,14 @@ export function createEntitiesRepo(db: Db, clock: Clock) {
   );
 
   return {
+    /** The entity `name` names — its own name or one of its aliases — or undefined. */
     find(name: string): EntityRow | undefined {
-      return parse(byKey.get(nameKey(name)) as RawEntity | undefined);
+      const key = nameKey(name);
+      return parse((byKey.get(key) ?? byAlias.get(key)) as RawEntity | undefined);
+    },
+    /** An entity's other names, oldest first. */
+    aliases(entityId: number): { alias: string; source: string; created: number }[] {
+      return aliasesOf.all(entityId) as { alias: string; source: string; created: number }[];
     },
     /** The entity, or a not_found error naming `field` (the request field that held the name). */
     get(name: string, field = 'entity_name'): EntityRow {

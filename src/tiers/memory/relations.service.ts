@@ -1,7 +1,7 @@
 /** Directed relations between entities, ended by validity rather than deleted (SPEC §3). */
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
-import { notFound } from '../../lib/errors.js';
+import { invalid, notFound } from '../../lib/errors.js';
 import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
 import type { GetRelatedInput, RelateInput, UnrelateInput } from './memory.schemas.js';
@@ -66,6 +66,8 @@ export function createRelationsService(deps: { db: Db; clock: Clock; entities: E
       return db.transaction(() => {
         const a = entities.ensure(input.entity_a, input.entity_a_type);
         const b = entities.ensure(input.entity_b, input.entity_b_type);
+        // Two names can be one entity (an alias): a relation still needs two.
+        if (a.id === b.id) throw invalid(`entity_b: "${input.entity_b}" is another name of ${a.name}; a relation needs two different entities`);
         const existing = kept?.valid_until != null ? undefined : (current.get(a.id, b.id, input.rel_type) as { id: number } | undefined);
         if (existing) return { result: `Already known: ${a.name} ${input.rel_type} ${b.name}`, id: existing.id, created: false };
         const now = clock.now();

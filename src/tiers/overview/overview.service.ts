@@ -51,7 +51,8 @@ export function createOverviewService(deps: { db: Db; clock: Clock; decay: Decay
   const WITH_COUNT = `SELECT e.id, e.name, e.type, e.updated,
       (SELECT count(*) FROM memories m WHERE m.entity_id = e.id AND m.status = 'active') AS memory_count FROM entities e`;
   const search = db.prepare(
-    `${WITH_COUNT} WHERE (@q IS NULL OR e.name_key LIKE @q ESCAPE '\\') AND (@type IS NULL OR e.type = @type)
+    `${WITH_COUNT} WHERE (@q IS NULL OR e.name_key LIKE @q ESCAPE '\\'
+        OR e.id IN (SELECT entity_id FROM entity_aliases WHERE name_key LIKE @q ESCAPE '\\')) AND (@type IS NULL OR e.type = @type)
       ORDER BY e.name_key LIMIT @limit OFFSET @offset`,
   );
   const types = db.prepare('SELECT type, count(*) AS n FROM entities GROUP BY type ORDER BY type');

@@ -168,7 +168,11 @@ export function createProspectiveService(deps: ProspectiveDeps) {
   );
   const deactivate = db.prepare('UPDATE intentions SET active = 0 WHERE id = ?');
   // Entities named without a type are `unknown` (entity-types.ts): a name in a trigger is still a name.
-  const persons = db.prepare("SELECT name FROM entities WHERE type IN ('person', 'unknown')");
+  // Their aliases too: "when Mum gets home" names a person as much as "when Anna gets home".
+  const persons = db.prepare(
+    `SELECT name FROM entities WHERE type IN ('person', 'unknown')
+     UNION ALL SELECT a.alias FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE e.type IN ('person', 'unknown')`,
+  );
   const personNames = () => (persons.all() as { name: string }[]).map((p) => p.name);
 
   /** One vector per text, or null with a warning: an embedder outage never blocks intentions. */

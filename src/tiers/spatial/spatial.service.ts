@@ -167,7 +167,9 @@ export function createSpatialService(deps: SpatialDeps) {
       const rows = allActive.all() as LocationRow[];
       const asked = (input.entity_name ?? input.query)!;
       const { ranked, best: loose } = rankNames(asked, rows, (r) => r.entity_name, wordnet);
-      const exact = input.entity_name === undefined ? undefined : rows.find((r) => r.entity_name.toLowerCase() === input.entity_name!.toLowerCase());
+      // An exact name is the entity it names, by its own name or an alias (entities.repo.ts).
+      const named = input.entity_name === undefined ? undefined : entities.find(input.entity_name);
+      const exact = named && rows.find((r) => r.entity_id === named.id);
       const best = exact ?? loose?.item;
       const candidates = ranked.map((r) => ({ ...whereabouts(r.item, now), score: round(r.score), matched_by: r.by ?? 'spelling' }));
       if (best) {

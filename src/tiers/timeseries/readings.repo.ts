@@ -4,6 +4,7 @@
  */
 import type { Db } from '../../db/open.js';
 import { fillTypeStatement, UNKNOWN_TYPE } from '../entities/entity-types.js';
+import { entityIdByKey } from '../entities/entities.repo.js';
 import type { Clock } from '../../lib/clock.js';
 import { HubError } from '../../lib/errors.js';
 import { nameKey } from '../../lib/names.js';
@@ -66,9 +67,10 @@ export function createReadingsRepo(db: Db, clock: Clock, seriesIndex?: SeriesInd
   let seenVersion = -1;
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
 
-  // Entities by `nameKey` (lib/names.ts), as in entities.repo.ts; the cache is keyed by the same key.
-  const findEntity = db.prepare('SELECT id FROM entities WHERE name_key = ?');
-  const seriesByName = db.prepare('SELECT s.id, s.value_type, s.unit FROM series s JOIN entities e ON e.id = s.entity_id WHERE e.name_key = ? AND s.metric = ?');
+  // Entities by `nameKey` (lib/names.ts), their own name or an alias, as in entities.repo.ts; the
+  // cache is keyed by the same key and dropped when an alias changes (services.ts).
+  const findEntity = db.prepare(`SELECT ${entityIdByKey('@key')} AS id`);
+  const seriesByName = db.prepare(`SELECT id, value_type, unit FROM series WHERE entity_id = ${entityIdByKey('@key')} AND metric = @metric`);
   const insertEntity = db.prepare("INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, ?, '{}', ?, ?)");
   const fillType = fillTypeStatement(db);
   const findSeries = db.prepare('SELECT id, value_type, unit FROM series WHERE entity_id = ? AND metric = ?');
@@ -88,9 +90,9 @@ export function createReadingsRepo(db: Db, clock: Clock, seriesIndex?: SeriesInd
     const key = nameKey(name);
     let id = entityIds.get(key);
     if (id === undefined) {
-      const row = findEntity.get(key) as { id: number } | undefined;
+      const found = (findEntity.get({ key }) as { id: number | null }).id;
       const now = clock.now();
-      id = entityIds.set(key, row ? row.id : Number(insertEntity.run(name, key, type, now, now).lastInsertRowid));
+      id = entityIds.set(key, found ?? Number(insertEntity.run(name, key, type, now, now).lastInsertRowid));
     }
     // A typed reading fills an entity still `unknown` (entity-types.ts); once per entity while cached.
     if (type !== UNKNOWN_TYPE && !typed.get(id)) {
@@ -216,7 +218,7 @@ export function createReadingsRepo(db: Db, clock: Clock, seriesIndex?: SeriesInd
     },
     seriesId(entityName: string, metric: string): { id: number; value_type: ValueType; unit: string | null } | undefined {
       return seriesByName
-        .get(nameKey(entityName), metric) as { id: number; value_type: ValueType; unit: string | null } | undefined;
+        .get({ key: nameKey(entityName), metric }) as { id: number; value_type: ValueType; unit: string | null } | undefined;
     },
   };
 }

@@ -37,9 +37,12 @@ export function entityPage(req: FastifyRequest, s: Services, name: string, g: z.
   const relations = s.relations.list(e.id, { include_history: true });
   const add = forms.add;
   const meta = Object.keys(e.meta).length ? JSON.stringify(e.meta, null, 1) : null;
+  // Read-only for now: aliases are set over HTTP/MCP (POST /alias) or by Home Assistant.
+  const aliases = s.entities.aliases(e.id).map((a) => a.alias);
 
   const body = html`
 <p class="lede"><span class="tag">${e.type}</span> known since ${when(e.created, now)}${meta ? html` · <code>${meta}</code>` : ''}</p>
+${aliases.length ? html`<p class="aliases">Also known as ${aliases.join(', ')}</p>` : ''}
 <nav class="toc" aria-label="Sections"><a href="#memories">Memories</a><a href="#relations">Relations</a><a href="#readings">Readings</a><a href="#location">Location</a><a href="#more">Schedule, tasks, sessions</a></nav>
 
 <section id="memories"><h2>Memories (<span id="memory-count">${memories.length}</span>)</h2>
