@@ -8,7 +8,6 @@ import { backupCommand, claimDataDir, restoreCommand } from './restore.js';
 import { exportMarkdownCommand, importCommand, importMarkdownCommand } from './io.js';
 import { systemdNotifier } from '../lib/systemd.js';
 import { loggerOptions } from '../lib/log.js';
-import { DAMAGE_FIX } from '../db/integrity.js';
 
 import type { Command, CommandContext, CommandSpec } from './context.js';
 
@@ -26,7 +25,7 @@ const serve: Command = async ({ config, file }) => {
   const hub = await createHub({ config, logger: loggerOptions(config.log_level, config.log_format) });
   for (const n of hub.notes) hub.app.log.info(n);
   for (const w of hub.warnings) hub.app.log.warn(w);
-  hub.integrity.onDamaged((why) => hub.app.log.error(`database ${config.data_dir}/hearth.db is damaged (${why}): ${DAMAGE_FIX}`));
+  hub.integrity.onDamaged((why, fix) => hub.app.log.error(`database ${config.data_dir}/hearth.db is damaged (${why}): ${fix}`));
   const { http, mqtt } = await hub.start();
   void hub.integrity.check();
   hub.app.log.info(`hearth serving: http ${http ?? 'off'}; mqtt ${mqtt ?? 'off'} (${config.mqtt.mode}); data ${config.data_dir}; config ${file ?? '(defaults)'}`);

@@ -32,13 +32,13 @@ export function createIntegrity(dbPath: string) {
   let state: IntegrityState = 'unchecked';
   let detail = '';
   let worker: Worker | null = null;
-  const listeners = new Set<(why: string) => void>();
+  const listeners = new Set<(why: string, fix: string) => void>();
   const damaged = (why: string) => {
     const first = state !== 'damaged';
     state = 'damaged';
     detail = why;
     // Said once (the log, not every request that meets the damage): the first finding names it.
-    if (first) for (const fn of listeners) fn(why);
+    if (first) for (const fn of listeners) fn(why, DAMAGE_FIX);
   };
   const unwatch = watchDamage((message) => damaged(`a request met a damaged page: ${message}`));
   return {
@@ -54,8 +54,8 @@ export function createIntegrity(dbPath: string) {
         integrity: { state, file: dbPath, detail, fix: DAMAGE_FIX },
       };
     },
-    /** Calls `fn` once, when damage is first found (by the quick check or by a request). */
-    onDamaged(fn: (why: string) => void): () => void {
+    /** Calls `fn` once, when damage is first found (by the quick check or by a request), with what to do about it. */
+    onDamaged(fn: (why: string, fix: string) => void): () => void {
       listeners.add(fn);
       return () => void listeners.delete(fn);
     },
