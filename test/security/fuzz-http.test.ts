@@ -396,7 +396,11 @@ const BASES: Record<string, () => Record<string, unknown>> = {
   'GET /voices/unknown': () => ({ limit: '10', min_detections: '0' }),
   'POST /voices/enroll': () => ({ entity_name: 'Fuzz Speaker', embedding: VOICE }),
   'POST /voices/merge': () => ({ source_name: 'Fuzz Speaker Two', target_name: 'Fuzz Speaker' }),
-  'POST /voices/update_print': () => ({ entity_name: 'Fuzz Speaker', embedding: VOICE, weight: 0.5 }),
+  'POST /voices/update_print': () => ({ entity_name: 'Fuzz Speaker', embedding: VOICE, weight: 0.5 }),  // issue 28: entity aliases ('Fuzz Nickname Two' is added in beforeAll for /unalias, which is one-shot)
+  'POST /alias': () => ({ entity_name: 'Fuzz Person', alias: 'Fuzz Nickname' }),
+  'POST /unalias': () => ({ alias: 'Fuzz Nickname Two' }),
+  'GET /aliases/{entity_name}': () => ({ entity_name: 'Fuzz Person' }),
+  'POST /alias/homeassistant': () => ({ names: [{ entity_id: 'person.fuzz_ha', friendly_name: 'Fuzz HA Person' }] }),
 };
 const LINE_ROUTES = ['/write', '/api/v2/write'];
 
@@ -532,6 +536,7 @@ beforeAll(async () => {
   ids.intention = (await ok('POST', '/intend', { entity_name: 'Fuzz Person', trigger_text: 'when the fuzz starts', action_text: 'say hello' })).id;
   for (const path of ['/remember', '/record', '/locate', '/relate', '/schedule']) await ok('POST', path, BASES[`POST ${path}`]());
   for (const name of ['Fuzz Speaker', 'Fuzz Speaker Two']) await ok('POST', '/voices/enroll', { entity_name: name, embedding: VOICE });
+  await ok('POST', '/alias', { entity_name: 'Fuzz Person', alias: 'Fuzz Nickname Two' });
 }, 60_000);
 
 afterAll(async () => {
@@ -697,13 +702,13 @@ describe('HTTP fuzz: unusual methods', () => {
 });
 
 describe('HTTP fuzz: path traversal', () => {
-  it('the path routes are the four expected', () => {
+  it('the path routes are the six expected', () => {
     expect(routes.filter((r) => Object.keys(r.params).length).map((r) => r.path).sort()).toEqual([
-      '/export/markdown/{name}', '/get_session/{session_id}', '/location_history/{entity_name}', '/profile/{entity_name}', '/wm/{task_id}',
+      '/aliases/{entity_name}', '/export/markdown/{name}', '/get_session/{session_id}', '/location_history/{entity_name}', '/profile/{entity_name}', '/wm/{task_id}',
     ]);
   });
   it('a traversal segment never reaches the file system or another route', async () => {
-    for (const url of ['/profile/..%2F..%2F..%2Fetc%2Fpasswd', '/profile/%2e%2e%2f%2e%2e%2fhealth', '/location_history/..%2Fhealth', '/profile/..%2F..%2Fdocs']) {
+    for (const url of ['/profile/..%2F..%2F..%2Fetc%2Fpasswd', '/profile/%2e%2e%2f%2e%2e%2fhealth', '/location_history/..%2Fhealth', '/profile/..%2F..%2Fdocs', '/aliases/..%2F..%2Fhealth']) {
       const o = await send({ method: 'GET', url });
       expect(o.status, o.text).toBe(404);
       expect(o.text).not.toMatch(/root:|"status":"ok"|openapi/);
