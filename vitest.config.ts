@@ -30,6 +30,7 @@ export const E2E = [
   'test/mqtt/stand-in-broker.test.ts',
   'test/scripts/**/*.test.ts',
   'test/security/browser-guard.test.ts',
+  'test/security/login-budget.test.ts',
 ];
 
 export default defineConfig({

@@ -8,6 +8,7 @@ import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { made } from '../helpers/cli.js';
 import { tempDir } from '../helpers/hub.js';
 
 const run = promisify(execFile);
@@ -246,7 +247,7 @@ describe('deploy/install.sh --release', () => {
 describe('deploy/backup.sh', () => {
   it('writes a consistent backup each run and keeps only the newest HEARTH_BACKUP_KEEP', async () => {
     const dir = tempDir('hearth-backup-');
-    const env = { PATH: process.env.PATH, HEARTH_NODE: process.execPath, HEARTH_DATA_DIR: join(dir, 'data'), HEARTH_BACKUP_DIR: join(dir, 'backups'), HEARTH_BACKUP_KEEP: '2', MEMORY_AI_PROVIDER: 'local' };
+    const env = { PATH: process.env.PATH, HEARTH_NODE: process.execPath, HEARTH_DATA_DIR: made(join(dir, 'data')), HEARTH_BACKUP_DIR: join(dir, 'backups'), HEARTH_BACKUP_KEEP: '2', MEMORY_AI_PROVIDER: 'local' };
     const outs: string[] = [];
     for (let i = 0; i < 3; i++) outs.push((await run('sh', [join(repo, 'deploy/backup.sh')], { env })).stdout.trim().split('\n').pop()!);
     const kept = readdirSync(join(dir, 'backups')).sort();

@@ -49,7 +49,7 @@ describe('bench and eval smoke', () => {
     const tiers = await run('eval-tiers.js', []);
     expect(tiers.code, tail(tiers.stderr)).toBe(0);
     expect(tiers.stdout).toMatch(/^intentions, held-out \(local embedder\): \d+ cases/m);
-    expect(tiers.stdout).toMatch(/^spatial: \d+ questions/m);
+    expect(tiers.stdout).toMatch(/^spatial( \([^)]*\))?: \d+ questions/m);
     expect(tiers.stdout).toMatch(/^sessions, held-out \(local embedder\):/m);
   }, 600_000);
 });
