@@ -165,7 +165,6 @@ export function createServices(deps: ServiceDeps) {
 
   const memoryMcpImport = createMemoryMcpImporter({ db, clock, audit, entities, memory, relations, timeseries, schedule, rollup: () => rollups.run() });
 
-  const markdown = createMarkdownSync({ db, clock, entities, memory, relations, audit });
 
   const voices = createVoicesService({
     db, clock, entities, audit, onEntityChanged: () => timeseries.repo.invalidate(), rollup: () => rollups.run(),
@@ -178,6 +177,10 @@ export function createServices(deps: ServiceDeps) {
   const aliases = createAliasesService({
     db, clock, entities, audit, log, rollup: () => rollups.run(),
     onChanged: () => (timeseries.repo.invalidate(), events.emit('aliases_changed', null)),
+  });
+
+  const markdown = createMarkdownSync({
+    clock, entities, memory, relations, audit, aliases, transaction: <T>(fn: () => T) => db.transaction(fn)(),
   });
 
   const overview = createOverviewService({ db, clock, decay: config.memory });

@@ -55,6 +55,8 @@ export interface MdEntity {
   origin?: NoteOrigin;
   type?: string;
   meta?: Record<string, unknown>;
+  /** Other names (front matter `aliases:`, which Obsidian also resolves links by). */
+  aliases?: string[];
   /** The highest memory id when the file was exported: newer memories cannot have been deleted from it. */
   last_memory_id?: number;
   memories: MdMemory[];
@@ -67,6 +69,7 @@ export interface ExportEntity {
   origin: NoteOrigin;
   type: string;
   meta: Record<string, unknown>;
+  aliases: string[];
   last_memory_id: number;
   memories: { id: number; fact: string; category: string; source_trust: number; fact_key: string | null; confidence: number; valid_from: number; source: string }[];
   relations: { rel_type: string; target: string; target_file: string }[];
@@ -76,7 +79,8 @@ export interface ExportEntity {
 export const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 export function renderEntity(e: ExportEntity): string {
-  const front = stringifyYaml({ name: e.name, type: e.type, meta: e.meta, last_memory_id: e.last_memory_id, hearth: e.origin }, { lineWidth: 0 }).trimEnd();
+  const fm = { name: e.name, ...(e.aliases.length && { aliases: e.aliases }), type: e.type, meta: e.meta, last_memory_id: e.last_memory_id, hearth: e.origin };
+  const front = stringifyYaml(fm, { lineWidth: 0 }).trimEnd();
   const out = ['---', front, '---', `# ${oneLine(e.name)}`, '', '## Memories'];
   for (const m of e.memories) {
     const fields = [`[category:: ${m.category}]`, `[trust:: ${m.source_trust}]`];
@@ -178,6 +182,10 @@ export function parseEntity(text: string, fallbackName: string): MdEntity {
         if (fm.name !== undefined) out.name = String(fm.name);
         if (typeof fm.type === 'string' && fm.type.trim()) out.type = fm.type.trim().slice(0, 50);
         if (fm.meta && typeof fm.meta === 'object' && !Array.isArray(fm.meta)) out.meta = fm.meta as Record<string, unknown>;
+        // Obsidian writes `aliases:` as a list, or one string.
+        const aka = typeof fm.aliases === 'string' ? [fm.aliases] : Array.isArray(fm.aliases) ? fm.aliases : [];
+        const names = aka.filter((a): a is string | number => typeof a === 'string' || typeof a === 'number').map((a) => String(a).trim());
+        if (names.some(Boolean)) out.aliases = names.filter(Boolean).slice(0, 50);
         if (Number.isSafeInteger(fm.last_memory_id)) out.last_memory_id = fm.last_memory_id as number;
         const o = fm.hearth as Record<string, unknown> | undefined;
         if (o && typeof o === 'object' && Number.isSafeInteger(o.entity_id) && typeof o.created === 'number' && typeof o.version === 'string' && Number.isSafeInteger(o.as_of))

@@ -23,12 +23,15 @@ export function loadHistory(audit: AuditRepo, relationById: RelationById) {
   const names = new Map<string, number>(); // name key → audit id of its latest forget
   const memories = new Map<number, { entity_id: number; valid_from: number }>(); // forgotten memory id → what it was
   const ended = new Map<string, number>(); // relation key → audit id of its latest end
-  for (const r of audit.ofOps(['entity.forget', 'memory.forget', 'relation.end'])) {
+  const unaliased = new Map<string, number>(); // alias name key → audit id of its latest removal
+  for (const r of audit.ofOps(['entity.forget', 'memory.forget', 'relation.end', 'entity.unalias'])) {
     if (r.op === 'entity.forget' && r.before?.entity) {
       entities.set(r.before.entity.id, r.before.entity.created);
       names.set(nameKey(String(r.before.entity.name)), r.id);
     } else if (r.op === 'memory.forget' && r.before) {
       memories.set(r.before.id, { entity_id: r.before.entity_id, valid_from: r.before.valid_from });
+    } else if (r.op === 'entity.unalias' && r.before?.alias) {
+      unaliased.set(nameKey(String(r.before.alias)), r.id);
     } else if (r.op === 'relation.end') {
       const rel = relationById(Number(r.target));
       if (rel) ended.set(`${rel.a}\u0000${rel.rel_type}\u0000${rel.b}`, r.id);
@@ -44,6 +47,8 @@ export function loadHistory(audit: AuditRepo, relationById: RelationById) {
     },
     /** An entity of this name was forgotten after audit id `asOf`. */
     nameForgottenSince: (name: string, asOf: number) => (names.get(nameKey(name)) ?? 0) > asOf,
+    /** The alias was removed (from whichever entity had it) after audit id `asOf`. */
+    aliasRemovedSince: (alias: string, asOf: number) => (unaliased.get(nameKey(alias)) ?? 0) > asOf,
     /** The relation a → b was ended after audit id `asOf`. */
     relationEndedSince: (a: string, rel: string, b: string, asOf: number) => (ended.get(relKey(a, rel, b)) ?? 0) > asOf,
   };

@@ -13,35 +13,74 @@
  * an entity, memory or relation the hub forgot or ended after the export, two files naming one entity.
  * Importing the same files twice changes nothing the second time.
  */
-import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
 import { nameKey } from '../../lib/names.js';
+import { plural } from '../../lib/plural.js';
 import { check } from '../../lib/validation.js';
 import type { AuditRepo } from '../../tiers/audit/audit.repo.js';
+import { AliasInput } from '../../tiers/entities/aliases.schemas.js';
+import type { AliasesService } from '../../tiers/entities/aliases.service.js';
 import type { EntitiesRepo } from '../../tiers/entities/entities.repo.js';
 import type { MemoryRow } from '../../tiers/memory/memory.repo.js';
 import { RelateInput } from '../../tiers/memory/memory.schemas.js';
 import type { MemoryService } from '../../tiers/memory/memory.service.js';
 import type { RelationsService } from '../../tiers/memory/relations.service.js';
 import { oneLine, parseEntity, type MdEntity, type MdMemory } from './format.js';
-import { entityVersion, loadHistory, type RelationById } from './history.js';
+import { entityVersion, loadHistory, type History, type RelationById } from './history.js';
 import type { ImportMarkdownInput } from './markdown.schemas.js';
 
-export interface ImportDeps { db: Db; clock: Clock; entities: EntitiesRepo; memory: MemoryService; relations: RelationsService; audit: AuditRepo }
+export interface ImportDeps {
+  clock: Clock;
+  entities: EntitiesRepo;
+  memory: MemoryService;
+  relations: RelationsService;
+  audit: AuditRepo;
+  /** Adds a note's `aliases:` the hub lacks. */
+  aliases: Pick<AliasesService, 'add'>;
+  /** Runs `fn` in one write transaction. */
+  transaction: <T>(fn: () => T) => T;
+}
 
 const ACTOR = 'import' as const;
 const sameMeta = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const HOPS = 1000;
 
-export type ConflictReason = 'stale' | 'forgotten' | 'duplicate_file';
+export type ConflictReason = 'stale' | 'forgotten' | 'duplicate_file' | 'alias_taken';
 export interface Conflict { file: string; line?: number; entity_name: string; reason: ConflictReason; message: string }
 
+type Report = { aliases_added: number; errors: { file: string; line: number; message: string }[] };
+
 export function createMarkdownImport(deps: ImportDeps) {
-  const { db, clock, entities, memory, relations, audit } = deps;
-  const maxMemoryId = db.prepare('SELECT max(id) AS n FROM memories');
-  const updateEntity = db.prepare('UPDATE entities SET type = ?, meta = ?, updated = ? WHERE id = ?');
-  const relationRow = db.prepare('SELECT r.rel_type, a.name_key AS a, b.name_key AS b FROM relations r JOIN entities a ON a.id = r.entity_a JOIN entities b ON b.id = r.entity_b WHERE r.id = ?');
-  const relationById: RelationById = (id) => relationRow.get(id) as ReturnType<RelationById>;
+  const { entities, memory, relations, audit, aliases, transaction } = deps;
+  const relationById: RelationById = (id) => relations.endsById(id);
+
+  /**
+   * A name the note gives that no entity has becomes an alias; one another entity has is a conflict
+   * (merging is the household's call); one removed in the hub after the export stays removed.
+   */
+  function addAliases(path: string, doc: MdEntity, history: History, report: Report, conflict: (c: Conflict) => void) {
+    const e = entities.find(doc.name);
+    if (!e) return;
+    for (const alias of doc.aliases ?? []) {
+      const other = entities.find(alias);
+      if (other?.id === e.id) continue;
+      if (other) {
+        conflict({ file: path, line: 1, entity_name: e.name, reason: 'alias_taken', message: `"${alias}" is a name of ${other.name}; the alias was not added — merge the two, or remove it from the note` });
+        continue;
+      }
+      if (doc.origin && history.aliasRemovedSince(alias, doc.origin.as_of)) {
+        conflict({ file: path, line: 1, entity_name: e.name, reason: 'stale', message: `"${alias}" was removed as a name of ${e.name} in the hub after this note was exported; it was not added back` });
+        continue;
+      }
+      const input = AliasInput.safeParse({ entity_name: e.name, alias });
+      if (!input.success) {
+        report.errors.push({ file: path, line: 1, message: `aliases: "${alias.slice(0, 60)}" is not a valid name` });
+        continue;
+      }
+      aliases.add(input.data, ACTOR);
+      report.aliases_added++;
+    }
+  }
 
   /**
    * The memory a line names and its current version. A line that carries `since` names the memory
@@ -71,11 +110,11 @@ export function createMarkdownImport(deps: ImportDeps) {
     const report = {
       files: 0, entities_created: 0, entities_updated: 0, unchanged: 0, added: 0, superseded: 0, reinforced: 0, contested: 0,
       missing: [] as { entity_name: string; id: number; fact: string }[], deleted: 0, newer_than_file: 0,
-      relations_added: 0, relations_missing: [] as { entity_a: string; rel_type: string; entity_b: string }[], relations_ended: 0,
+      aliases_added: 0, relations_added: 0, relations_missing: [] as { entity_a: string; rel_type: string; entity_b: string }[], relations_ended: 0,
       conflicts: [] as Conflict[],
       errors: [] as { file: string; line: number; message: string }[],
     };
-    const maxBefore = (maxMemoryId.get() as { n: number | null }).n ?? 0;
+    const maxBefore = memory.repo.maxId();
     const history = loadHistory(audit, relationById);
     const conflict = (c: Conflict) => report.conflicts.push(c);
     const parsed: { path: string; content: string; doc: MdEntity }[] = [];
@@ -112,7 +151,7 @@ export function createMarkdownImport(deps: ImportDeps) {
 
     // Pass 1: entities, so relations between imported files resolve to their real types.
     for (const { path, doc } of live) {
-      db.transaction(() => {
+      transaction(() => {
         const e = entities.ensure(doc.name, doc.type ?? 'person');
         if (e.created_now) report.entities_created++;
         const type = doc.type ?? e.type;
@@ -123,11 +162,13 @@ export function createMarkdownImport(deps: ImportDeps) {
           conflict({ file: path, line: 1, entity_name: e.name, reason: 'stale', message: `type/meta of ${e.name} changed in the hub after this note was exported; the note's were not applied — export again and redo the edit` });
           return;
         }
-        updateEntity.run(type, JSON.stringify(meta), clock.now(), e.id);
+        entities.setTypeMeta(e.id, type, meta);
         if (!e.created_now) report.entities_updated++;
         audit.record(ACTOR, 'entity.update', e.name, e.created_now ? null : { type: e.type, meta: e.meta }, { type, meta });
-      })();
+      });
     }
+    // Pass 1b: a note's other names (`aliases:`, as Obsidian reads them) that the hub lacks.
+    for (const { path, doc } of live) addAliases(path, doc, history, report, conflict);
     // [[File]] names a file: the entity that file holds when it is imported too, else the alias or the file name.
     const byFile = new Map(live.map(({ path, doc }) => [path.split(/[\\/]/).pop()!.replace(/\.md$/i, '').toLowerCase(), doc.name]));
     const targetOf = (r: { target: string; alias?: string }) => byFile.get(r.target.toLowerCase()) ?? r.alias ?? r.target;
@@ -251,7 +292,7 @@ export function createMarkdownImport(deps: ImportDeps) {
       `${r.added} memories added, ${r.superseded} superseded, ${r.reinforced} reinforced, ${r.contested ? `${r.contested} contested, ` : ''}${r.unchanged} unchanged; ` +
       `${r.missing.length} missing from the files (${input.delete_missing ? `${r.deleted} forgotten` : 'kept; delete_missing / --delete-missing forgets them'})` +
       `${r.newer_than_file ? `, ${r.newer_than_file} newer than the files (kept)` : ''}; ` +
-      `${r.relations_added} relations added, ${r.relations_missing.length} missing${r.errors.length ? `; ${r.errors.length} lines skipped` : ''}` +
+      `${r.relations_added} relations added, ${r.relations_missing.length} missing${r.aliases_added ? `; ${plural(r.aliases_added, 'other name')} added` : ''}${r.errors.length ? `; ${r.errors.length} lines skipped` : ''}` +
       `${r.conflicts.length ? `; ${r.conflicts.length} conflicts, not applied:\n${r.conflicts.map((c) => `  ${c.file}${c.line ? `:${c.line}` : ''}: ${c.message}`).join('\n')}` : ''}`;
     return { result, ...report };
   };

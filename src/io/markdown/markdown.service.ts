@@ -11,20 +11,19 @@ import { createMarkdownImport, type ImportDeps } from './import.js';
 export type MarkdownDeps = ImportDeps;
 
 export function createMarkdownSync(deps: MarkdownDeps) {
-  const { db, entities, memory, audit } = deps;
-  const allEntities = db.prepare('SELECT id, name FROM entities ORDER BY id');
-  const outgoing = db.prepare('SELECT r.rel_type, b.id AS b_id, b.name AS b_name FROM relations r JOIN entities b ON b.id = r.entity_b WHERE r.entity_a = ? AND r.valid_until IS NULL ORDER BY r.id');
-  const maxMemoryId = db.prepare('SELECT max(id) AS n FROM memories');
+  const { entities, memory, relations, audit } = deps;
 
   function files(only?: EntityRow): { path: string; name: string; content: string }[] {
-    const names = fileNames(allEntities.all() as { id: number; name: string }[]);
-    const list = only ? [only] : (allEntities.all() as { id: number }[]).map((r) => entities.byId(r.id)!);
-    const lastId = (maxMemoryId.get() as { n: number | null }).n ?? 0;
+    const all = entities.names();
+    const names = fileNames(all);
+    const list = only ? [only] : all.map((r) => entities.byId(r.id)!);
+    const lastId = memory.repo.maxId();
     const asOf = audit.lastId();
     return list.map((e) => {
-      const rels = outgoing.all(e.id) as { rel_type: string; b_id: number; b_name: string }[];
+      const rels = relations.outgoing(e.id);
       const content = renderEntity({
         name: e.name, type: e.type, meta: e.meta, last_memory_id: lastId,
+        aliases: entities.aliases(e.id).map((a) => a.alias),
         origin: { entity_id: e.id, created: e.created, version: entityVersion(e.type, e.meta), as_of: asOf },
         memories: memory.repo.ofEntity(e.id),
         relations: rels.map((r) => ({ rel_type: r.rel_type, target: r.b_name, target_file: names.get(r.b_id) ?? r.b_name })),

@@ -49,12 +49,20 @@ export function createEntitiesRepo(db: Db, clock: Clock) {
     `SELECT e.*, (SELECT count(*) FROM memories m WHERE m.entity_id = e.id AND m.status = 'active') AS memory_count
        FROM entities e ORDER BY e.name_key LIMIT ? OFFSET ?`,
   );
+  const allNames = db.prepare('SELECT id, name FROM entities ORDER BY id');
+  const setTypeMeta = db.prepare('UPDATE entities SET type = ?, meta = ?, updated = ? WHERE id = ?');
   const listByType = db.prepare(
     `SELECT e.*, (SELECT count(*) FROM memories m WHERE m.entity_id = e.id AND m.status = 'active') AS memory_count
        FROM entities e WHERE e.type = ? ORDER BY e.name_key LIMIT ? OFFSET ?`,
   );
 
   return {
+    /** Every entity's id and name, oldest first (the Markdown export's file names). */
+    names: () => allNames.all() as { id: number; name: string }[],
+    /** Sets an entity's type and meta; the caller audits (the Markdown import). */
+    setTypeMeta(id: number, type: string, meta: Record<string, unknown>) {
+      setTypeMeta.run(type, JSON.stringify(meta), clock.now(), id);
+    },
     /** The entity `name` names — its own name or one of its aliases — or undefined. */
     find(name: string): EntityRow | undefined {
       const key = nameKey(name);

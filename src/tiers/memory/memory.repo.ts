@@ -90,6 +90,7 @@ export function createMemoryRepo(db: Db) {
   const touch = db.prepare('UPDATE memories SET last_accessed = max(coalesce(last_accessed, 0), ?), access_count = access_count + ? WHERE id = ?');
   // Every memory has exactly one keyword row; counting memories uses a b-tree index instead of scanning FTS5.
   const docCount = db.prepare('SELECT count(*) AS n FROM memories');
+  const maxId = db.prepare('SELECT max(id) AS n FROM memories');
   const ofEntity = db.prepare(`${SELECT} WHERE m.entity_id = ? AND m.status = 'active' ORDER BY m.category, m.id`);
   const idsOfEntity = db.prepare('SELECT id FROM memories WHERE entity_id = ?');
   const entityActive = db.prepare("SELECT id FROM memories WHERE entity_id = ? AND status = 'active' LIMIT ?");
@@ -156,6 +157,8 @@ export function createMemoryRepo(db: Db) {
       return { df: new Map(rows.map((r) => [r.term, r.doc])), n };
     },
     ofEntity: (entityId: number) => ofEntity.all(entityId) as MemoryRow[],
+    /** The highest memory id ever stored (0 for none): ids are never reused. */
+    maxId: () => (maxId.get() as { n: number | null }).n ?? 0,
     /** Up to `limit` active ids of one entity and category, newest first. */
     activeIdsOf: (entityId: number, category: string, limit: number) => (activeIdsOf.all(entityId, category, limit) as { id: number }[]).map((r) => r.id),
     /** All current ids of an entity when it has at most `limit` of them, else none (recall's scoped question). */

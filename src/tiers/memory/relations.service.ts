@@ -33,6 +33,13 @@ export function createRelationsService(deps: { db: Db; clock: Clock; entities: E
       ORDER BY r.valid_from DESC, r.id DESC`,
   );
 
+  const outgoing = db.prepare(
+    'SELECT r.rel_type, b.id AS b_id, b.name AS b_name FROM relations r JOIN entities b ON b.id = r.entity_b WHERE r.entity_a = ? AND r.valid_until IS NULL ORDER BY r.id',
+  );
+  const endsById = db.prepare(
+    'SELECT r.rel_type, a.name_key AS a, b.name_key AS b FROM relations r JOIN entities a ON a.id = r.entity_a JOIN entities b ON b.id = r.entity_b WHERE r.id = ?',
+  );
+
   function list(entityId: number, opts: { rel_type?: string; direction?: 'out' | 'in' | 'both'; include_history?: boolean } = {}) {
     const rows = related.all({ id: entityId, history: opts.include_history ? 1 : 0 }) as {
       id: number; entity_a: number; a_name: string; b_name: string; a_type: string; b_type: string;
@@ -57,6 +64,10 @@ export function createRelationsService(deps: { db: Db; clock: Clock; entities: E
   return {
     list,
     sentence,
+    /** An entity's current relations to others, in the order they were made (the Markdown export). */
+    outgoing: (entityId: number) => outgoing.all(entityId) as { rel_type: string; b_id: number; b_name: string }[],
+    /** A relation's ends as name keys, ended or not (the Markdown import's history). */
+    endsById: (id: number) => endsById.get(id) as { a: string; rel_type: string; b: string } | undefined,
     /**
      * Relates a to b (an existing current relation is kept). `kept` (only `hearth import`) gives the
      * relation the times it had in the store it is copied from; one that had ended there is stored
