@@ -13,7 +13,8 @@ import { nameKey } from '../../src/lib/names.js';
 import { createRollups } from '../../src/tiers/timeseries/rollup.js';
 import { plantNearMisses, plantNoise } from './household-controls.js';
 import { createKit, type Household } from './household-kit.js';
-import { plantAnomalies, plantCorrelations, plantHabits, plantPreferences, plantRoutines, plantTrends } from './household-planted.js';
+import { plantAnomalies, plantCorrelations, plantRoutines } from './household-events.js';
+import { plantHabits, plantPreferences, plantTrends } from './household-planted.js';
 
 export type { GenSeries, Household, Role, Value } from './household-kit.js';
 
