@@ -12,6 +12,8 @@ dl.slots { display: grid; grid-template-columns: minmax(6rem, max-content) 1fr; 
 dl.slots dt { font-weight: 600; overflow-wrap: anywhere; }
 dl.slots dd { margin: 0; overflow-wrap: anywhere; white-space: pre-wrap; }
 td, .summary, .result, .flash { overflow-wrap: anywhere; }
+dl.counts { display: grid; grid-template-columns: 1fr auto; gap: .2rem 1rem; max-width: 28rem; }
+dl.counts dd { margin: 0; text-align: right; font-variant-numeric: tabular-nums; }
 .md-import textarea { font-family: ui-monospace, monospace; }
 .md-import input[type=file] { padding: .5rem; }
 @media (max-width: 640px) { dl.slots { grid-template-columns: 1fr; } dl.slots dd { margin-bottom: .4rem; } }

@@ -36,6 +36,14 @@ describe('tier pages', () => {
     if (!url.startsWith('/admin/markdown') && !url.startsWith('/admin/patterns')) expect(res.body).toContain(SHOWN);
   });
 
+  it('a search is not an access: the facts it shows keep their access count', async () => {
+    const brian = hub.services.entities.find('Brian')!.id;
+    const before = hub.services.overview.memoriesOf(brian).map((m) => [m.id, m.access_count]);
+    expect((await page('/admin/search?q=coffee')).body).toContain('Brian drinks his coffee black');
+    await new Promise((r) => setTimeout(r, 2300)); // past the memory service's touch flush
+    expect(hub.services.overview.memoriesOf(brian).map((m) => [m.id, m.access_count])).toEqual(before);
+  });
+
   it('a conversation shows its turns in order, escaped', async () => {
     const res = await page(`/admin/sessions/${seeded.sessionId}`);
     expect(res.statusCode).toBe(200);

@@ -32,9 +32,9 @@ function importForm(req: FastifyRequest, st?: MarkdownFormState): Html {
 ${err('files')}
 <label>Or paste a note: its name <input type="text" name="name" maxlength="500" placeholder="e.g. Brian" value="${st?.name ?? ''}"></label>
 ${err('name')}
-<label>Text <textarea name="content" rows="8" placeholder="---&#10;type: person&#10;---&#10;- Brian likes his coffee black">${st?.content ?? ''}</textarea></label>
+<label>Text <textarea name="content" rows="8" placeholder="# Brian&#10;## Memories&#10;- Brian likes his coffee black">${st?.content ?? ''}</textarea></label>
 ${err('content')}
-<label class="check"><input type="checkbox" name="delete_missing" value="1"${st?.delete_missing ? html` checked` : ''}> forget memories an imported note no longer lists</label>
+<label class="check"><input type="checkbox" name="delete_missing" value="1"${st?.delete_missing ? html` checked` : ''}> also forget the facts an imported note no longer lists (otherwise they are only listed)</label>
 <button type="submit" data-action="import">Import</button>
 </form>`;
 }
@@ -63,7 +63,7 @@ export function importResultPage(req: FastifyRequest, r: ImportReport, deleteMis
   if (deleteMissing) counts.push(['facts forgotten (not in the notes)', r.deleted, 'deleted'], ['relations ended', r.relations_ended, 'relations_ended']);
   const body = html`
 <p class="result" id="import-result">${r.conflicts.length ? plural(r.conflicts.length, 'conflict') : 'No conflicts'}; ${plural(r.added + r.superseded, 'fact')} added or changed.</p>
-<dl class="status">${counts.map(([label, v, key]) => html`<dt title="${key}">${label}</dt><dd>${v}</dd>`)}</dl>
+<dl class="counts">${counts.filter(([, v], i) => v || i === 0).map(([label, v, key]) => html`<dt title="${key}">${label}</dt><dd>${v}</dd>`)}</dl>
 <h2>Conflicts (not applied)</h2>
 ${table(['Note', 'About', 'Why', 'What to do'], r.conflicts.map((c) => {
   const w = REASON[c.reason] ?? { word: c.reason, title: c.reason };

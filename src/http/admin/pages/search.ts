@@ -20,7 +20,7 @@ export async function searchPage(req: FastifyRequest, s: Services, q: z.infer<ty
     const r = await s.memory.recall({
       query: text, top_k: 50, mode: 'hybrid', recency_weight: 0.2, min_confidence: 0, min_trust: 0,
       include_superseded: past, possible: true, explain: false,
-    });
+    }, { touch: false });
     rows = [...r.results, ...(r.possible ?? [])];
   }
   const body = html`
