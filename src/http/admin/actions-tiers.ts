@@ -27,7 +27,7 @@ const MergeFields = z.object({ source_name: MergeInput.shape.source_name, target
 /** Markdown import: pasted (name + content), or picked files (JSON from markdown.js), or a zip (base64). */
 const ImportForm = Form.extend({
   name: z.string().max(500).optional(), content: z.string().max(1_000_000).optional(),
-  files: z.string().max(24_000_000).optional(), zip: z.string().max(24_000_000).optional(), delete_missing: z.enum(['1']).optional(),
+  files: z.string().max(300_000_000).optional(), zip: z.string().max(300_000_000).optional(), delete_missing: z.enum(['1']).optional(),
 });
 const PickedFiles = z.array(MarkdownFile).max(5000);
 
@@ -83,7 +83,9 @@ export function tierActionRoutes(app: FastifyInstance, s: Services) {
     reply.type('application/zip').header('content-disposition', 'attachment; filename="hearth-markdown.zip"').send(Buffer.from(s.markdown.exportZip())),
   );
 
-  app.post('/admin/markdown/import', { schema: { ...hide, body: ImportForm }, bodyLimit: 50 * 1024 * 1024 }, async (req, reply) => {
+  // The notes arrive base64- or JSON- and URL-encoded (up to ~3× their size): four times the API's limit, at least 4 MB.
+  const importLimit = Math.max(4 * s.config.http.body_limit, 4 * 1024 * 1024);
+  app.post('/admin/markdown/import', { schema: { ...hide, body: ImportForm }, bodyLimit: importLimit }, async (req, reply) => {
     const body = req.body as z.infer<typeof ImportForm>;
     const state: MarkdownFormState = { name: body.name, content: body.content, delete_missing: body.delete_missing === '1', errors: {} };
     const again = (errors: Record<string, string>) => sendPage(reply, markdownPage(req, s, { ...state, errors }), 400);

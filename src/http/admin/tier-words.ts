@@ -1,4 +1,6 @@
 /** The tiers' states in household words; the precise (schema) term goes into a `title` tooltip. */
+import { html } from './html.js';
+
 export interface Word { word: string; title: string }
 
 export const MEMORY_STATUS: Record<string, Word> = {
@@ -29,3 +31,7 @@ export const wordOf = (map: Record<string, Word>, key: string): Word => map[key]
 
 /** The tier pages' small stylesheet (tier-assets.ts, served by routes-tiers.ts). */
 export const TIER_STYLES = ['/admin/tier-assets/tiers.css'];
+
+/** A filter chip; the current one is marked. */
+export const chip = (href: string, label: string, current: boolean) =>
+  html`<a class="chip" href="${href}"${current ? html` aria-current="true"` : ''}>${label}</a>`;

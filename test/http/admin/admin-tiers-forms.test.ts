@@ -185,6 +185,16 @@ describe('actions change what the API reports', () => {
     expect(after).not.toContain('Brian drinks his coffee with sugar');
   });
 
+  it('an upload larger than the forms\' 64 KB is accepted (the import route has its own limit)', async () => {
+    const filler = Array.from({ length: 2500 }, (_, i) => `${i.toString(36)} ${(i * 2654435761 % 4294967296).toString(16)} ${(i * 40503 % 65536).toString(16)}`).join(' ');
+    const note = `# Zed\n## Memories\n- Zed flies kites on windy days\n\n## Notes\n${filler}\n`;
+    const zip = Buffer.from(zipSync({ 'Zed.md': strToU8(note) }, { level: 0 })).toString('base64');
+    expect(zip.length).toBeGreaterThan(64 * 1024);
+    const res = await post('/admin/markdown/import', { zip });
+    expect(res.statusCode).toBe(200);
+    expect(JSON.stringify((await get(hub, '/profile/Zed', bearer)).body)).toContain('Zed flies kites on windy days');
+  });
+
   it('a pasted note is imported', async () => {
     const res = await post('/admin/markdown/import', { name: 'Zoe.md', content: '---\ntype: person\n---\n# Zoe\n## Memories\n- Zoe plays the cello\n' });
     expect(res.statusCode).toBe(200);

@@ -34,7 +34,8 @@ ${err('files')}
 ${err('name')}
 <label>Text <textarea name="content" rows="8" placeholder="# Brian&#10;## Memories&#10;- Brian likes his coffee black">${st?.content ?? ''}</textarea></label>
 ${err('content')}
-<label class="check"><input type="checkbox" name="delete_missing" value="1"${st?.delete_missing ? html` checked` : ''}> also forget the facts an imported note no longer lists (otherwise they are only listed)</label>
+<label class="check"><input type="checkbox" name="delete_missing" value="1"${st?.delete_missing ? html` checked` : ''}>
+ also forget the facts an imported note no longer lists (otherwise they are only listed)</label>
 <button type="submit" data-action="import">Import</button>
 </form>`;
 }
@@ -47,7 +48,8 @@ export function markdownPage(req: FastifyRequest, s: Services, st?: MarkdownForm
 <p><a class="button" href="/admin/markdown/hearth-markdown.zip" download>Download all notes (.zip)</a></p>
 </section>
 <section><h2>Import</h2>
-<p class="muted">Edited lines replace the fact they name, new lines are remembered, and a line about something the hub changed since the export is not applied but listed as a conflict.</p>
+<p class="muted">Edited lines replace the fact they name, new lines are remembered, and a line about something the hub
+changed since the export is not applied but listed as a conflict.</p>
 ${importForm(req, st)}
 </section>`;
   return page(req, { title: 'Markdown notes', active: 'Markdown', styles: TIER_STYLES, scripts: ['/admin/tier-assets/markdown.js'] }, body);
@@ -62,14 +64,19 @@ export function importResultPage(req: FastifyRequest, r: ImportReport, deleteMis
   ];
   if (deleteMissing) counts.push(['facts forgotten (not in the notes)', r.deleted, 'deleted'], ['relations ended', r.relations_ended, 'relations_ended']);
   const body = html`
-<p class="result" id="import-result">${r.conflicts.length ? plural(r.conflicts.length, 'conflict') : 'No conflicts'}; ${plural(r.added + r.superseded, 'fact')} added or changed.</p>
+<p class="result" id="import-result">${r.conflicts.length ? plural(r.conflicts.length, 'conflict') : 'No conflicts'};
+${plural(r.added + r.superseded, 'fact')} added or changed.</p>
 <dl class="counts">${counts.filter(([, v], i) => v || i === 0).map(([label, v, key]) => html`<dt title="${key}">${label}</dt><dd>${v}</dd>`)}</dl>
 <h2>Conflicts (not applied)</h2>
 ${table(['Note', 'About', 'Why', 'What to do'], r.conflicts.map((c) => {
   const w = REASON[c.reason] ?? { word: c.reason, title: c.reason };
-  return html`<tr class="conflict"><td data-label="Note">${line(c)}</td><td data-label="About">${entityLink(c.entity_name)}</td><td data-label="Why"><span title="${w.title}">${w.word}</span></td><td class="fact">${c.message}</td></tr>`;
+  return html`<tr class="conflict"><td data-label="Note">${line(c)}</td>
+<td data-label="About">${entityLink(c.entity_name)}</td>
+<td data-label="Why"><span title="${w.title}">${w.word}</span></td>
+<td class="fact">${c.message}</td></tr>`;
 }), 'None: everything in the notes could be applied.')}
-${r.errors.length ? html`<h2>Lines skipped</h2>${table(['Note', 'Problem'], r.errors.map((x) => html`<tr><td data-label="Note">${line(x)}</td><td class="fact">${x.message}</td></tr>`), '')}` : ''}
+${r.errors.length ? html`<h2>Lines skipped</h2>${table(['Note', 'Problem'], r.errors.map((x) => html`<tr><td data-label="Note">${line(x)}</td>
+<td class="fact">${x.message}</td></tr>`), '')}` : ''}
 ${r.missing.length ? html`<h2>In the hub but not in the notes${deleteMissing ? ' (forgotten)' : ' (kept)'}</h2>
 ${table(['About', 'Fact'], r.missing.map((m) => html`<tr><td data-label="About">${entityLink(m.entity_name)}</td><td class="fact">${m.fact}</td></tr>`), '')}` : ''}
 ${r.relations_missing.length ? html`<h2>Relations not in the notes${deleteMissing ? ' (ended)' : ' (kept)'}</h2>

@@ -20,11 +20,14 @@ export function patternsPage(req: FastifyRequest, s: Services) {
     const st = p.status ? wordOf(MEMORY_STATUS, p.status) : { word: 'forgotten', title: 'the memory was forgotten; the finding is kept' };
     const chart = p.entity_name ? `/admin/entity/${seg(p.entity_name)}${query({ g: 'hour' })}#readings` : null;
     const stats = Object.entries(p.evidence);
+    const numbers = stats.map(([k, v]) => html`<dt>${words(k)}</dt><dd>${showValue(v)}</dd>`);
+    const about = p.entity_name ? html`<a href="/admin/entity/${seg(p.entity_name)}">${p.entity_name}</a>` : 'an entity since forgotten';
     return html`<article class="pattern">
 <p class="fact">${p.fact ?? html`<span class="muted">(the memory was forgotten)</span>`}</p>
-<p class="muted">About ${p.entity_name ? html`<a href="/admin/entity/${seg(p.entity_name)}">${p.entity_name}</a>` : 'an entity since forgotten'} · from its ${metrics.join(' and ')} readings · found by <span title="detector ${p.detector}">${words(p.detector)}</span> ${when(p.detected, now)} · <span title="${st.title}">${st.word}</span></p>
+<p class="muted">About ${about} · from its ${metrics.join(' and ')} readings
+ · found by <span title="detector ${p.detector}">${words(p.detector)}</span> ${when(p.detected, now)} · <span title="${st.title}">${st.word}</span></p>
 ${p.confidence !== null ? html`<p>Confidence ${confidence(p.confidence)}</p>` : ''}
-${stats.length ? html`<details><summary>The numbers behind it</summary><dl class="slots">${stats.map(([k, v]) => html`<dt>${words(k)}</dt><dd>${showValue(v)}</dd>`)}</dl></details>` : ''}
+${stats.length ? html`<details><summary>The numbers behind it</summary><dl class="slots">${numbers}</dl></details>` : ''}
 ${chart ? html`<p><a class="button" href="${chart}">See the chart</a></p>` : ''}
 </article>`;
   });

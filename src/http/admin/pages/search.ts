@@ -23,6 +23,7 @@ export async function searchPage(req: FastifyRequest, s: Services, q: z.infer<ty
     }, { touch: false });
     rows = [...r.results, ...(r.possible ?? [])];
   }
+  const toggle = past ? 'Only current facts' : 'Include replaced and disputed versions';
   const body = html`
 <form method="get" action="/admin/search" class="search" role="search">
 <label>Facts about <input type="search" name="q" value="${text ?? ''}" placeholder="e.g. coffee, bedtime, keys" autocomplete="off"></label>
@@ -33,10 +34,14 @@ ${text ? table(
   ['About', 'Fact', 'Status', 'Confidence', 'Since'],
   rows.map((m) => {
     const st = wordOf(MEMORY_STATUS, m.status);
-    return html`<tr class="${m.status}"><td data-label="About"><a class="entity-link" href="/admin/entity/${seg(m.entity_name)}">${m.entity_name}</a></td><td class="fact">${m.fact}</td><td data-label="Status"><span title="${st.title}">${st.word}</span></td><td data-label="Confidence">${confidence(m.effective_confidence)}</td><td data-label="Since">${when(m.valid_from, now)}</td></tr>`;
+    return html`<tr class="${m.status}"><td data-label="About"><a class="entity-link" href="/admin/entity/${seg(m.entity_name)}">${m.entity_name}</a></td>
+<td class="fact">${m.fact}</td>
+<td data-label="Status"><span title="${st.title}">${st.word}</span></td>
+<td data-label="Confidence">${confidence(m.effective_confidence)}</td>
+<td data-label="Since">${when(m.valid_from, now)}</td></tr>`;
   }),
   'No fact matches.',
 ) : html`<p class="muted">Search by meaning and by words across everyone and everything Hearth remembers.</p>`}
-${text && rows.length ? html`<p class="muted"><a href="/admin/search${query({ q: text, past: past ? undefined : '1' })}">${past ? 'Only current facts' : 'Include replaced and disputed versions'}</a></p>` : ''}`;
+${text && rows.length ? html`<p class="muted"><a href="/admin/search${query({ q: text, past: past ? undefined : '1' })}">${toggle}</a></p>` : ''}`;
   return page(req, { title: 'Search facts', active: 'Search', styles: TIER_STYLES }, body);
 }

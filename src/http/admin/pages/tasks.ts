@@ -5,7 +5,7 @@ import type { Services } from '../../../services.js';
 import { plural } from '../../../lib/plural.js';
 import { html, query, seg } from '../html.js';
 import { page, when } from '../layout.js';
-import { TASK_STATUS, TIER_STYLES, wordOf } from '../tier-words.js';
+import { chip, TASK_STATUS, TIER_STYLES, wordOf } from '../tier-words.js';
 
 const STATUSES = ['open', 'closed', 'expired', 'all'] as const;
 export const TasksQuery = z.object({ status: z.enum(STATUSES).default('open') });
@@ -16,15 +16,21 @@ const show = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 export function tasksPage(req: FastifyRequest, s: Services, q: z.infer<typeof TasksQuery>) {
   const now = s.clock.now();
   const tasks = s.working.wmList({ status: q.status, limit: LIMIT }).tasks;
-  const chips = html`<p class="chips" aria-label="Show">${STATUSES.map((st) => html`<a class="chip" href="/admin/tasks${query({ status: st === 'open' ? undefined : st })}"${st === q.status ? html` aria-current="true"` : ''}>${st === 'all' ? 'all' : wordOf(TASK_STATUS, st).word}</a>`)}</p>`;
+  const chipOf = (st: (typeof STATUSES)[number]) =>
+    chip(`/admin/tasks${query({ status: st === 'open' ? undefined : st })}`, st === 'all' ? 'all' : wordOf(TASK_STATUS, st).word, st === q.status);
+  const chips = html`<p class="chips" aria-label="Show">${STATUSES.map(chipOf)}</p>`;
   const items = tasks.map((t) => {
     const st = wordOf(TASK_STATUS, t.status);
     const slots = (t.slot_count ? s.working.wmGet({ task_id: t.task_id }).slots : undefined) ?? [];
+    const forWhom = t.entity_name ? html` · for <a href="/admin/entity/${seg(t.entity_name)}">${t.entity_name}</a>` : '';
+    const saved = t.promoted_memory_id ? html` · <span title="promoted to long-term memory ${t.promoted_memory_id}">saved as a memory</span>` : '';
+    const notes = slots.map((x) => html`<dt>${x.key}</dt><dd>${show(x.value)} <span class="muted">${when(x.updated, now)}</span></dd>`);
     const end = t.status === 'open' ? html`${t.ttl_ts ? html`expires ${when(t.ttl_ts, now)}` : 'no time limit'}` : html`ended ${when(t.closed_at, now)}`;
     return html`<article class="task" id="task-${t.task_id}">
 <h2>${t.task_name}</h2>
-<p class="muted"><span title="${st.title}">${st.word}</span>${t.entity_name ? html` · for <a href="/admin/entity/${seg(t.entity_name)}">${t.entity_name}</a>` : ''} · opened ${when(t.created, now)} · ${end}${t.promoted_memory_id ? html` · <span title="promoted to long-term memory ${t.promoted_memory_id}">saved as a memory</span>` : ''}</p>
-${slots.length ? html`<details${t.status === 'open' ? html` open` : ''}><summary>${plural(slots.length, 'note')}</summary><dl class="slots">${slots.map((x) => html`<dt>${x.key}</dt><dd>${show(x.value)} <span class="muted">${when(x.updated, now)}</span></dd>`)}</dl></details>` : html`<p class="empty">No notes yet.</p>`}
+<p class="muted"><span title="${st.title}">${st.word}</span>${forWhom} · opened ${when(t.created, now)} · ${end}${saved}</p>
+${slots.length ? html`<details${t.status === 'open' ? html` open` : ''}><summary>${plural(slots.length, 'note')}</summary>
+<dl class="slots">${notes}</dl></details>` : html`<p class="empty">No notes yet.</p>`}
 </article>`;
   });
   const empty = q.status === 'open' ? 'No task is open.' : 'None.';

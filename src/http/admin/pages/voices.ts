@@ -30,26 +30,34 @@ export function voicesPage(req: FastifyRequest, s: Services, state?: VoiceFormSt
     const mergeErr = mine?.form === 'merge' ? mine.errors : {};
     const others = names.filter((n) => n !== v.entity_name);
     const id = `voice-${seg(v.entity_name)}`;
-    const room = v.first_seen_room ? html` in <a href="/admin/entity/${seg(String(v.first_seen_room))}">${String(v.first_seen_room)}</a>` : '';
+    const room = v.first_seen_room ? html` in ${String(v.first_seen_room)}` : '';
+    const last = when(v.last_seen === null ? null : Number(v.last_seen), now);
+    const invalid = (err: string | undefined, errId: string) => (err ? html` aria-invalid="true" aria-describedby="${errId}"` : '');
+    const typed = (form: VoiceFormState['form'], k: string) => (mine?.form === form ? (mine.values[k] ?? '') : '');
     return html`<article class="voice" id="${id}">
 <h2><a href="/admin/entity/${seg(v.entity_name)}">${v.entity_name}</a></h2>
-<p>Heard <strong>${plural(Number(v.detection_count), 'time')}</strong> · first ${when(Number(v.first_seen), now)}${room} · last ${when(v.last_seen === null ? null : Number(v.last_seen), now)} · ${plural(Number(v.memory_count), 'memory', 'memories')}</p>
+<p>Heard <strong>${plural(Number(v.detection_count), 'time')}</strong> · first ${when(Number(v.first_seen), now)}${room}
+ · last ${last} · ${plural(Number(v.memory_count), 'memory', 'memories')}</p>
 <form method="post" action="/admin/voices/enroll" class="stack">${csrfField(req)}
 <input type="hidden" name="entity_name" value="${v.entity_name}">
-<label>This is <input type="text" name="new_name" required maxlength="200" placeholder="their name, e.g. Anna" value="${mine?.form === 'enroll' ? (mine.values.new_name ?? '') : ''}"${enrollErr.new_name ? html` aria-invalid="true" aria-describedby="${id}-name-error"` : ''}></label>
+<label>This is <input type="text" name="new_name" required maxlength="200" placeholder="their name, e.g. Anna"
+ value="${typed('enroll', 'new_name')}"${invalid(enrollErr.new_name, `${id}-name-error`)}></label>
 ${fieldError(enrollErr.new_name, `${id}-name-error`)}
 <button type="submit" data-action="enroll">Name this voice</button>
 </form>
 <form method="post" action="/admin/voices/merge" class="stack">${csrfField(req)}
 <input type="hidden" name="source_name" value="${v.entity_name}">
-<label>Same person as <input type="text" name="target_name" required maxlength="200" list="voice-names" placeholder="${others[0] ?? 'a name, e.g. Brian'}" value="${mine?.form === 'merge' ? (mine.values.target_name ?? '') : ''}"${mergeErr.target_name ? html` aria-invalid="true" aria-describedby="${id}-merge-error"` : ''}></label>
+<label>Same person as <input type="text" name="target_name" required maxlength="200" list="voice-names" placeholder="${others[0] ?? 'a name, e.g. Brian'}"
+ value="${typed('merge', 'target_name')}"${invalid(mergeErr.target_name, `${id}-merge-error`)}></label>
 ${fieldError(mergeErr.target_name, `${id}-merge-error`)}
-<button type="submit" data-action="merge" title="merge: everything heard and remembered of ${v.entity_name} moves to that voice or person; ${v.entity_name} is removed">Merge into that one</button>
+<button type="submit" data-action="merge"
+ title="merge: everything heard and remembered of ${v.entity_name} moves to that voice or person; ${v.entity_name} is removed">Merge into that one</button>
 </form>
 </article>`;
   });
   const body = html`
-<p class="muted">When a voice the hub does not know speaks, it is noted as an unknown speaker. Say who it is, or that two of them are one person. No recordings are kept — only when and where a voice was heard.</p>
+<p class="muted">When a voice the hub does not know speaks, it is noted as an unknown speaker. Say who it is, or that two of
+them are one person. No recordings are kept — only when and where a voice was heard.</p>
 ${items.length ? items : html`<p class="empty">No unknown voices.</p>`}
 <datalist id="voice-names">${names.map((n) => html`<option value="${n}">`)}</datalist>`;
   return page(req, { title: 'Unknown voices', active: 'Voices', styles: TIER_STYLES }, body);
