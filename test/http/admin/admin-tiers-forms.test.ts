@@ -186,7 +186,7 @@ describe('actions change what the API reports', () => {
   });
 
   it('an upload larger than the forms\' 64 KB is accepted (the import route has its own limit)', async () => {
-    const filler = Array.from({ length: 2500 }, (_, i) => `${i.toString(36)} ${(i * 2654435761 % 4294967296).toString(16)} ${(i * 40503 % 65536).toString(16)}`).join(' ');
+    const filler = Array.from({ length: 4000 }, (_, i) => `${i.toString(36)} ${(i * 2654435761 % 4294967296).toString(16)} ${(i * 40503 % 65536).toString(16)}`).join(' ');
     const note = `# Zed\n## Memories\n- Zed flies kites on windy days\n\n## Notes\n${filler}\n`;
     const zip = Buffer.from(zipSync({ 'Zed.md': strToU8(note) }, { level: 0 })).toString('base64');
     expect(zip.length).toBeGreaterThan(64 * 1024);
