@@ -66,6 +66,25 @@ describe('tier pages', () => {
   });
 });
 
+describe('behind the login', () => {
+  const urls = ['/admin/search?q=note', '/admin/intentions', '/admin/sessions', '/admin/sessions/1', '/admin/tasks', '/admin/voices', '/admin/patterns',
+    '/admin/markdown', '/admin/markdown/hearth-markdown.zip'];
+  it.each(urls)('%s: 401 and no data without a login; with one, the CSP and no inline script', async (url) => {
+    const out = await hub.app.inject({ url, headers: { accept: 'text/html' } });
+    expect(out.statusCode).toBe(401);
+    expect(out.body).not.toMatch(/dentist|birthday|coffee|unknown_speaker|Brian/);
+    const res = await page(url);
+    expect(res.headers['content-security-policy']).toMatch(/script-src 'self'/);
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    expect(res.body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+  });
+
+  it.each(['/admin/intentions/1/dismiss', '/admin/voices/enroll', '/admin/voices/merge', '/admin/markdown/import'])('%s: 401 for a script without a login', async (url) => {
+    const res = await hub.app.inject({ method: 'POST', url, payload: {}, headers: { 'content-type': 'application/json' } });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
 describe('bad input is a 4xx naming the field', () => {
   it.each([
     ['/admin/intentions?status=bogus', 'status'],
