@@ -91,10 +91,17 @@ describe('bad input is a 4xx naming the field', () => {
     ['/admin/tasks?status=bogus', 'status'],
     ['/admin/sessions/abc', 'id'],
     ['/admin/search?past=2', 'past'],
+    ['/admin/search?q=%00', 'q'],
+    [`/admin/search?q=${'a'.repeat(1001)}`, 'q'],
+    ['/admin/sessions?q=%00', 'q'],
   ])('%s', async (url, field) => {
     const res = await page(url);
     expect(res.statusCode).toBe(400);
-    expect(res.body).toContain(field);
+    expect(res.body).toContain(`role="alert">${field}: `);
+  });
+
+  it.each(['/admin/search?q=%22', '/admin/search?q=NEAR(a%20b)%20OR%20*', '/admin/sessions?q=%22%5E*', '/admin/search?q=%20%20'])('%s: search syntax is just text', async (url) => {
+    expect((await page(url)).statusCode).toBe(200);
   });
 
   it('an unknown conversation is a 404 page', async () => {
@@ -120,7 +127,7 @@ describe('bad input is a 4xx naming the field', () => {
   it('a dismiss of a non-id or an unknown intention', async () => {
     const bad = await post('/admin/intentions/abc/dismiss', {});
     expect(bad.statusCode).toBe(400);
-    expect(bad.body).toContain('id');
+    expect(bad.body).toContain('role="alert">id: ');
     expect((await post('/admin/intentions/99999/dismiss', {})).statusCode).toBe(404);
   });
 

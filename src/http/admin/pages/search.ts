@@ -2,12 +2,15 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Services } from '../../../services.js';
+import { RecallInput } from '../../../tiers/memory/memory.schemas.js';
 import { html, query, seg } from '../html.js';
 import { confidence, page, table, when } from '../layout.js';
 import { MEMORY_STATUS, TIER_STYLES, wordOf } from '../tier-words.js';
 
+/** An empty box is no search; anything else is checked by recall's own schema (400 naming `q`). */
+export const blankIsNone = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 export const SearchQuery = z.object({
-  q: z.string().max(1000).optional(),
+  q: z.preprocess(blankIsNone, RecallInput.shape.query.optional()),
   past: z.enum(['0', '1']).optional(),
 });
 

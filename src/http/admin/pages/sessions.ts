@@ -5,13 +5,15 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Services } from '../../../services.js';
+import { SearchSessionsInput } from '../../../tiers/episodic/episodic.schemas.js';
+import { blankIsNone } from './search.js';
 import { plural } from '../../../lib/plural.js';
 import { html, query, seg } from '../html.js';
 import { page, table, when } from '../layout.js';
 import { chip, SESSION_STATUS, TIER_STYLES, wordOf } from '../tier-words.js';
 
 export const SessionsQuery = z.object({
-  q: z.string().max(1000).optional(),
+  q: z.preprocess(blankIsNone, SearchSessionsInput.shape.query.optional()),
   status: z.enum(['open', 'closed']).optional(),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
