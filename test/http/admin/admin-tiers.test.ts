@@ -38,8 +38,10 @@ afterAll(async () => {
 });
 
 const bearer = { authorization: `Bearer ${TOKEN}` };
+// biome-ignore lint/suspicious/noExplicitAny: the JSON answers of several routes, read field by field
+type Json = Record<string, any>;
 const api = async (path: string, init: RequestInit = {}) =>
-  (await fetch(`${origin}${path}`, { ...init, headers: { ...bearer, ...(init.headers ?? {}) } })).json() as Promise<Record<string, any>>;
+  (await fetch(`${origin}${path}`, { ...init, headers: { ...bearer, ...(init.headers ?? {}) } })).json() as Promise<Json>;
 
 interface Watch { dialogs: string[]; console: string[] }
 function watch(page: Page): Watch {
