@@ -40,5 +40,5 @@ ${table(
   }),
   q.status === 'active' ? 'No reminders are waiting.' : 'None.',
 )}`;
-  return page(req, { title: 'Intentions', active: 'Intentions', styles: TIER_STYLES }, body);
+  return page(req, { title: 'Reminders', active: 'Intentions', styles: TIER_STYLES }, body);
 }
