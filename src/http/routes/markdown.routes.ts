@@ -6,7 +6,7 @@ import { ExportMarkdownOneInput, ImportMarkdownInput } from '../../io/markdown/m
 import { routes } from '../route.js';
 
 /** `attachment; filename="…"` safe for any name (RFC 6266: ASCII fallback plus RFC 5987 UTF-8). */
-export const disposition = (file: string) =>
+const disposition = (file: string) =>
   `attachment; filename="${file.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file)}`;
 
 export const markdownRoutes = (s: Services): FastifyPluginAsync => async (app) => {
