@@ -156,13 +156,13 @@ export function createPatternEngine(deps: {
     promoted(entityName?: string) {
       return db
         .prepare(
-          `SELECT p.pattern_key, p.detector, p.metric, p.memory_id, p.detected, p.evidence, e.name AS entity_name, m.fact, m.status
+          `SELECT p.pattern_key, p.detector, p.metric, p.memory_id, p.detected, p.evidence, e.name AS entity_name, m.fact, m.status, m.confidence
              FROM promoted_patterns p LEFT JOIN entities e ON e.id = p.entity_id LEFT JOIN memories m ON m.id = p.memory_id
             WHERE (@key IS NULL OR p.entity_id = ${entityIdByKey('@key')}) ORDER BY p.detected DESC`,
         )
         .all({ key: entityName === undefined ? null : nameKey(entityName) })
         .map((r) => {
-          const row = r as { pattern_key: string; detector: string; metric: string; memory_id: number | null; detected: number; evidence: string; entity_name: string | null; fact: string | null; status: string | null };
+          const row = r as { pattern_key: string; detector: string; metric: string; memory_id: number | null; detected: number; evidence: string; entity_name: string | null; fact: string | null; status: string | null; confidence: number | null };
           return { ...row, evidence: JSON.parse(row.evidence) as Record<string, unknown> };
         });
     },

@@ -25,6 +25,7 @@ import { createRateMeter } from './rate.js';
 import { createSessions, registerSessionPlugins } from './session.js';
 import { failedLogins, type FailureLimiter } from '../auth.js';
 import { createReadingStream } from './stream.js';
+import { tierRoutes } from './routes-tiers.js';
 import type { PreparedReading, WriteResult } from '../../tiers/timeseries/readings.repo.js';
 
 export interface AdminOptions {
@@ -118,6 +119,7 @@ export const adminRoutes = (s: Services, opts: AdminOptions = {}): FastifyPlugin
     graphApi(s, typesOf(req.query as z.infer<typeof GraphQuery>)),
   );
   actionRoutes(app, s, sessions, opts.token, opts.failures ?? failedLogins(0));
+  tierRoutes(app, s);
   app.all('/admin/*', { schema: hide }, async (req, reply) =>
     sendPage(reply, page(req, { title: 'Not found' }, html`<p>No page at ${req.url.split('?')[0]}.</p><p><a href="/admin/">Dashboard</a></p>`), 404),
   );

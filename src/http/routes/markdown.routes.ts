@@ -1,7 +1,6 @@
 /** Markdown sync routes, the seed's paths: GET /export/markdown (zip), GET /export/markdown/:name, POST /import/markdown. */
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { strToU8, zipSync } from 'fflate';
 import type { Services } from '../../services.js';
 import { ExportMarkdownOneInput, ImportMarkdownInput } from '../../io/markdown/markdown.schemas.js';
 import { routes } from '../route.js';
@@ -13,9 +12,7 @@ const disposition = (file: string) =>
 export const markdownRoutes = (s: Services): FastifyPluginAsync => async (app) => {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.get('/export/markdown', { schema: { tags: ['markdown'], summary: 'Every entity as an Obsidian-compatible .md file, in one zip' } }, async (_req, reply) => {
-    const files = s.markdown.exportAll();
-    // Fixed mtime: the same database gives the same zip bytes.
-    const zip = zipSync(Object.fromEntries(files.map((f) => [f.path, [strToU8(f.content), { mtime: new Date('2020-01-01T00:00:00Z') }]])), { level: 6 });
+    const zip = s.markdown.exportZip();
     return reply.type('application/zip').header('content-disposition', disposition('hearth-markdown.zip')).send(Buffer.from(zip));
   });
   typed.get('/export/markdown/:name', { schema: { params: ExportMarkdownOneInput, tags: ['markdown'], summary: 'One entity as a .md file' } }, async (req, reply) => {

@@ -206,10 +206,11 @@ export function createMemoryService(deps: MemoryDeps) {
       return { result: sentence[outcome.action], ...outcome, warnings };
     },
 
-    async recall(input: RecallInput): Promise<RecallOutcome & { result: string }> {
+    /** `touch: false` (the admin UI's search): a person looking is not an access, so no access bump. */
+    async recall(input: RecallInput, opts: { touch?: boolean } = {}): Promise<RecallOutcome & { result: string }> {
       const out = await recall({ repo, vectors, embedder, clock, decay: config, entityId: (n) => entities.find(n)?.id, tuning: deps.tuning, wordnet: deps.wordnet }, input);
       const now = clock.now();
-      for (const r of out.results) {
+      for (const r of opts.touch === false ? [] : out.results) {
         const b = touched.get(r.id);
         touched.set(r.id, { n: (b?.n ?? 0) + 1, at: now });
       }

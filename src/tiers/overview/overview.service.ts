@@ -8,6 +8,7 @@ import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
 import { effectiveConfidence, type DecayConfig } from '../memory/decay.js';
 import type { MemoryRow } from '../memory/memory.repo.js';
+import { createTiersRead } from './tiers.read.js';
 
 export interface GraphNode {
   id: number;
@@ -83,6 +84,8 @@ export function createOverviewService(deps: { db: Db; clock: Clock; decay: Decay
   const withEffective = (m: MemoryRow, now: number) => ({ ...m, effective_confidence: Math.round(effectiveConfidence(m, now, decay) * 10_000) / 10_000 });
 
   return {
+    ...createTiersRead(db),
+
     /** Rows per tier (current relations, open tasks, live intentions, active locations). */
     counts() {
       const byStatus = Object.fromEntries((counts.memories.all() as { status: string; n: number }[]).map((r) => [r.status, r.n]));
