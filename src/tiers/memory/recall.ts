@@ -92,8 +92,10 @@ export function judge(c: Candidates, model: ConfidenceModel, keywordMin: number)
       else if (c.scoped.has(id)) out.set(id, { p: 0, confident: false, signals: s });
       continue;
     }
-    const p = probability(model, s);
-    out.set(id, { p, confident: p >= model.threshold || (PHRASE_ANSWERS && s.phrase), signals: s });
+    // A fact that replaced another is judged as the better of itself and what it replaced (candidates.ts `replaced`).
+    const p = Math.max(probability(model, s), s.inherited ? probability(model, s.inherited) : 0);
+    const phrase = s.phrase || !!s.inherited?.phrase;
+    out.set(id, { p, confident: p >= model.threshold || (PHRASE_ANSWERS && phrase), signals: s });
   }
   return out;
 }
