@@ -56,6 +56,9 @@ describe('supersession and the confident tier', () => {
     const r = await after.memory.recall(RecallInput.parse({ query: QUERY, entity_name: 'Tomasz' }));
     expect(r.results.map((x) => x.id)).toContain(after.neu);
     expect([...r.results, ...r.possible].map((x) => x.id)).not.toContain(after.old);
+    // explain says where the confidence came from.
+    const why = await after.memory.recall(RecallInput.parse({ query: QUERY, entity_name: 'Tomasz', explain: true }));
+    expect(why.explain!.considered.find((x) => x.id === after.neu)).toMatchObject({ tier: 'results', via_replaced: after.old });
     // The replaced fact is still there for history, and a question it does not answer stays unanswered.
     const hist = await after.memory.recall(RecallInput.parse({ query: QUERY, entity_name: 'Tomasz', include_superseded: true }));
     expect([...hist.results, ...hist.possible].map((x) => x.id)).toContain(after.old);
