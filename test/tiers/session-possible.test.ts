@@ -45,6 +45,7 @@ describe('search_sessions: confident results and possible sessions', () => {
     expect(r.possible[0]).toMatchObject({ session_id: ids.tablets, entity_name: 'Ruth', low_confidence: true });
     expect(r.possible[0].similarity).toBeGreaterThanOrEqual(SESSION_POSSIBLE_FLOOR['use-lite']);
     expect(r.possible.length).toBeLessThanOrEqual(SESSION_POSSIBLE_MAX);
+    expect(r.result.split('\n')[0]).toBe('Nothing said in past conversations answers that.');
     expect(r.result).toContain(NOT_SURE);
     expect(r.result.indexOf(NOT_SURE)).toBeLessThan(r.result.indexOf('blood pressure'));
     const only = await hub.services.episodic.searchSessions({ query: 'which pills is gran short of', limit: 10, possible: false });

@@ -306,7 +306,8 @@ export function createEpisodicService(deps: EpisodicDeps) {
       const floor = embedder ? (floors[embedder.provider] ?? floors.default) : Infinity;
       const possible = sem && input.possible !== false ? possibleSessions(sem.ranked, results, input.limit, floor) : [];
       const line = (r: Omit<TurnHit, 'content'>) => `- session ${r.session_id} (${r.entity_name}, ${r.role}, ${iso(r.ts)}): ${r.snippet}`;
-      const parts = results.length ? results.map(line) : [`No conversation turns match "${input.query}".`];
+      // A sentence an assistant can read aloud (not the question echoed in quotes), like recall's.
+      const parts = results.length ? results.map(line) : ['Nothing said in past conversations answers that.'];
       if (possible.length) parts.push(NOT_SURE, ...possible.map(line));
       return { result: parts.join('\n'), results, possible, warnings };
     },
