@@ -15,7 +15,7 @@ import { createLocalEmbedder } from '../src/ai/local-embedder.js';
 import { createUseLiteEmbedder } from '../src/ai/use-lite.js';
 import { cachedEmbedder } from './eval-recall.js';
 import type { VectorGate } from '../src/tiers/memory/evidence-gate.js';
-import { SESSION_GATE } from '../src/tiers/episodic/session-vectors.js';
+import { SESSION_GATE, SESSION_POSSIBLE_FLOOR } from '../src/tiers/episodic/session-vectors.js';
 import type { Embedder } from '../src/ai/types.js';
 import { openDatabase, type Db } from '../src/db/open.js';
 import prospectiveSpatialSql from '../src/db/migrations/005-prospective-spatial.js';
@@ -69,15 +69,22 @@ export interface SpatialScores {
 export interface SessionScores {
   /** Queries with an expected session (every kind but nomatch). */
   queries: number;
-  /** Share of those whose best-ranked session is an expected one. */
+  /** Share of those whose best-ranked session (confident first, then possible) is an expected one. */
   hit_at_1: number;
-  /** Share of those with an expected session among the first 3 distinct sessions. */
+  /** Share of those with an expected session among the first 3 distinct sessions of both tiers. */
   hit_at_3: number;
-  /** Per kind: n, hits at 1 and 3 (for nomatch: `abstained`, the queries that returned nothing). */
-  by_kind: Record<string, { n: number; hit1: number; hit3: number; abstained: number }>;
-  /** No-match queries: share that returned no result at all (every result would be a wrong session). */
+  /** The same over the confident tier (`results`) alone. */
+  confident_hit_at_3: number;
+  /**
+   * Per kind: n, hits at 1 and 3 over both tiers, `conf3` over `results` alone (for nomatch:
+   * `abstained`, the queries with no confident result, and `offered`, those given possibles).
+   */
+  by_kind: Record<string, { n: number; hit1: number; hit3: number; conf3: number; abstained: number; offered: number }>;
+  /** No-match queries: share with no confident result (every one would be a wrong session). */
   nomatch: number;
   abstention: number;
+  /** No-match queries given possibles (labelled low confidence: not a wrong answer, but noise). */
+  nomatch_offered: number;
   misses: string[];
 }
 
@@ -173,11 +180,11 @@ export async function evalSpatial(opts: { file?: string; wordnet?: WordNet | nul
  * distinct session ids in order of first appearance.
  */
 export async function evalSessions(
-  opts: { file?: string; embedder?: Embedder | null; sessionGate?: Record<string, VectorGate>; minCoverage?: number } = {},
+  opts: { file?: string; embedder?: Embedder | null; sessionGate?: Record<string, VectorGate>; minCoverage?: number; possibleFloor?: Record<string, number> } = {},
 ): Promise<SessionScores> {
   const data = read<SessionsData>(opts.file ?? 'eval/sessions.json');
   const h = scratch();
-  const svc = createEpisodicService({ db: h.db, clock: h.clock, entities: h.entities, audit: h.audit, llm: null, embedder: opts.embedder ?? null, sessionGate: opts.sessionGate, minCoverage: opts.minCoverage });
+  const svc = createEpisodicService({ db: h.db, clock: h.clock, entities: h.entities, audit: h.audit, llm: null, embedder: opts.embedder ?? null, sessionGate: opts.sessionGate, minCoverage: opts.minCoverage, possibleFloor: opts.possibleFloor });
   const label = new Map<number, string>();
   try {
     for (const s of data.sessions) {
@@ -193,17 +200,19 @@ export async function evalSessions(
     await svc.embedTurns(); // what the background does between logging and asking
     const byKind: SessionScores['by_kind'] = {};
     const misses: string[] = [];
-    let positives = 0, hit1 = 0, hit3 = 0, negatives = 0, abstained = 0;
+    let positives = 0, hit1 = 0, hit3 = 0, conf3 = 0, negatives = 0, abstained = 0, offered = 0;
     for (const q of data.queries) {
       const out = await svc.searchSessions(SearchSessionsInput.parse({ query: q.query, entity_name: q.entity_name, limit: 100 }));
-      const ranked = [...new Set(out.results.map((r) => label.get(r.session_id)!))];
-      const k = (byKind[q.kind] ??= { n: 0, hit1: 0, hit3: 0, abstained: 0 });
+      const confident = [...new Set(out.results.map((r) => label.get(r.session_id)!))];
+      const ranked = [...new Set([...confident, ...out.possible.map((r) => label.get(r.session_id)!)])];
+      const k = (byKind[q.kind] ??= { n: 0, hit1: 0, hit3: 0, conf3: 0, abstained: 0, offered: 0 });
       k.n++;
       const who = q.entity_name ? ` (${q.entity_name})` : '';
       if (!q.expect.length) {
         negatives++;
-        if (!ranked.length) (abstained++, k.abstained++);
-        else misses.push(`[${q.kind}] "${q.query}"${who}: returned [${ranked.slice(0, 3).join(', ')}${ranked.length > 3 ? ', …' : ''}] (${ranked.length} sessions), expected nothing`);
+        if (out.possible.length) (offered++, k.offered++);
+        if (!confident.length) (abstained++, k.abstained++);
+        else misses.push(`[${q.kind}] "${q.query}"${who}: returned [${confident.slice(0, 3).join(', ')}${confident.length > 3 ? ', …' : ''}] (${confident.length} sessions), expected nothing`);
         continue;
       }
       positives++;
@@ -211,9 +220,13 @@ export async function evalSessions(
       const at3 = ranked.slice(0, 3).some((id) => q.expect.includes(id));
       if (at1) (hit1++, k.hit1++);
       if (at3) (hit3++, k.hit3++);
-      if (!at1) misses.push(`[${q.kind}] "${q.query}"${who}: top [${ranked.slice(0, 3).join(', ')}], expected [${q.expect.join(', ')}]${at3 ? ' (hit@3)' : ''}`);
+      if (confident.slice(0, 3).some((id) => q.expect.includes(id))) (conf3++, k.conf3++);
+      if (!at1) misses.push(`[${q.kind}] "${q.query}"${who}: top [${confident.slice(0, 3).join(', ')} | possible ${ranked.slice(confident.length, confident.length + 3).join(', ')}], expected [${q.expect.join(', ')}]${at3 ? ' (hit@3)' : ''}`);
     }
-    return { queries: positives, hit_at_1: ratio(hit1, positives), hit_at_3: ratio(hit3, positives), by_kind: byKind, nomatch: negatives, abstention: ratio(abstained, negatives), misses };
+    return {
+      queries: positives, hit_at_1: ratio(hit1, positives), hit_at_3: ratio(hit3, positives), confident_hit_at_3: ratio(conf3, positives), by_kind: byKind,
+      nomatch: negatives, abstention: ratio(abstained, negatives), nomatch_offered: ratio(offered, negatives), misses,
+    };
   } finally {
     h.close();
   }
@@ -229,7 +242,7 @@ export const TIER_SETS = {
 const SETS = [['tuning set', 'tuning'], ['held-out', 'heldOut']] as const;
 
 async function main() {
-  const { values } = parseArgs({ options: { sweep: { type: 'boolean' }, sessions: { type: 'boolean' }, verbose: { type: 'boolean', short: 'v' }, provider: { type: 'string' } } });
+  const { values } = parseArgs({ options: { sweep: { type: 'boolean' }, sessions: { type: 'boolean' }, possible: { type: 'boolean' }, verbose: { type: 'boolean', short: 'v' }, provider: { type: 'string' } } });
   const neural = createUseLiteEmbedder();
   const useLite = (await neural.ready) ? cachedEmbedder(neural) : null;
   try {
@@ -243,11 +256,23 @@ async function main() {
       }
       return;
     }
+    if (values.sweep && values.sessions && values.possible) {
+      // The possible tier's floor: the gate is fixed (SESSION_GATE), only which near sessions are offered moves.
+      const provider = values.provider ?? 'use-lite';
+      const embedder = provider === 'use-lite' ? useLite! : createLocalEmbedder();
+      console.log(`sessions possible-floor sweep (${provider}) on ${TIER_SETS.sessions.tuning}`);
+      console.log('| floor | hit@1 (both tiers) | hit@3 (both tiers) | paraphrase hit@3 | no-match offered possibles |\n|---|---|---|---|---|');
+      for (const floor of [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]) {
+        const e = await evalSessions({ file: TIER_SETS.sessions.tuning, embedder, possibleFloor: { ...SESSION_POSSIBLE_FLOOR, [provider]: floor } });
+        console.log(`| ${floor} | ${pct(e.hit_at_1)} | ${pct(e.hit_at_3)} | ${e.by_kind.paraphrase?.hit3}/${e.by_kind.paraphrase?.n} | ${pct(e.nomatch_offered)} |`);
+      }
+      return;
+    }
     if (values.sweep && values.sessions) {
       const provider = values.provider ?? 'use-lite';
       const embedder = provider === 'use-lite' ? useLite! : createLocalEmbedder();
       console.log(`sessions sweep (${provider}) on ${TIER_SETS.sessions.tuning}`);
-      console.log('| min coverage | floor | accept | margin | kwAlone | confirm | hit@1 | hit@3 | paraphrase hit@3 | abstention |\n|---|---|---|---|---|---|---|---|---|---|');
+      console.log('| min coverage | floor | accept | margin | kwAlone | confirm | confident hit@3 | paraphrase | abstention |\n|---|---|---|---|---|---|---|---|---|');
       for (const minCoverage of [0.35, 0.5, 0.6])
         for (const floor of [0.4, 0.45, 0.5, 0.55])
           for (const accept of [0.55, 0.6, 0.65, 0.7])
@@ -256,7 +281,7 @@ async function main() {
                 if (accept < floor) continue;
                 const g = { floor, accept, margin, band: 0.05, support: 0.35, kwAlone, confirm };
                 const e = await evalSessions({ file: TIER_SETS.sessions.tuning, embedder, sessionGate: { ...SESSION_GATE, [provider]: g }, minCoverage });
-                console.log(`| ${minCoverage} | ${floor} | ${accept} | ${margin} | ${kwAlone} | ${confirm} | ${pct(e.hit_at_1)} | ${pct(e.hit_at_3)} | ${e.by_kind.paraphrase?.hit3}/${e.by_kind.paraphrase?.n} | ${pct(e.abstention)} |`);
+                console.log(`| ${minCoverage} | ${floor} | ${accept} | ${margin} | ${kwAlone} | ${confirm} | ${pct(e.confident_hit_at_3)} | ${e.by_kind.paraphrase?.conf3}/${e.by_kind.paraphrase?.n} | ${pct(e.abstention)} |`);
               }
       return;
     }
@@ -298,8 +323,9 @@ async function main() {
       for (const [name, embedder] of embedders) {
         if (name === 'use-lite' && !embedder) continue;
         const e = await evalSessions({ file: TIER_SETS.sessions[key], embedder });
-        const kinds = Object.entries(e.by_kind).map(([k, v]) => (k === 'nomatch' ? `nomatch abstained ${v.abstained}/${v.n}` : `${k} ${v.hit1}/${v.hit3}/${v.n}`));
-        console.log(`sessions, ${setName} (${name}): ${e.queries} questions, hit@1 ${pct(e.hit_at_1)}, hit@3 ${pct(e.hit_at_3)}; ${e.nomatch} no-match, abstention ${pct(e.abstention)} (hit@1/hit@3/n: ${kinds.join(', ')})`);
+        const kinds = Object.entries(e.by_kind).map(([k, v]) => (k === 'nomatch' ? `nomatch abstained ${v.abstained}/${v.n}, offered possibles ${v.offered}/${v.n}` : `${k} ${v.hit1}/${v.hit3}/${v.conf3}/${v.n}`));
+        console.log(`sessions, ${setName} (${name}): ${e.queries} questions, both tiers hit@1 ${pct(e.hit_at_1)}, hit@3 ${pct(e.hit_at_3)}; confident hit@3 ${pct(e.confident_hit_at_3)}; ${e.nomatch} no-match, abstention ${pct(e.abstention)}`);
+        console.log(`  by kind (hit@1/hit@3 both tiers/hit@3 confident/n): ${kinds.join(', ')}`);
         if (values.verbose) for (const m of e.misses) console.log(`  miss ${m}`);
       }
     }

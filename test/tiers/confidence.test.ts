@@ -4,7 +4,7 @@ import { judge, signalsOf, type Candidates } from '../../src/tiers/memory/recall
 
 const hits = (...s: number[]) => s.map((similarity, i) => ({ memory_id: i + 1, similarity }));
 const candidates = (over: Partial<Candidates> & { vectorHits: Candidates['vectorHits'] }): Candidates => ({
-  mode: 'hybrid', rawCov: new Map(), phrase: new Set(), sameAsTop: new Set(), scoped: new Set(), rows: new Map(),
+  mode: 'hybrid', rawCov: new Map(), phrase: new Set(), sameAsTop: new Set(), scoped: new Set(), rows: new Map(), replaced: new Map(),
   sims: new Map(over.vectorHits.map((h) => [h.memory_id, h.similarity])), ...over,
 });
 const confident = (c: Candidates, provider = 'use-lite') => [...judge(c, CONFIDENCE_MODELS[provider], 0.4)].filter(([, j]) => j.confident).map(([id]) => id);

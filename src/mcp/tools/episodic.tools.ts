@@ -24,6 +24,8 @@ export function episodicTools(server: McpServer, s: { episodic: EpisodicService 
   tool(server, 'search_sessions',
     'Find what was said in past conversations ("what did we decide about the garden?"): keyword search (FTS5/BM25) over all turns, ' +
     'best matches first, each with session_id, entity, role, time and a snippet with the match in [brackets]. Filter by entity_name. ' +
-    'An empty list means nothing was said about it — do not guess.',
+    'Conversations that may be about it but are not sure come separately in `possible` (low_confidence; the text lists them under ' +
+    '"Not sure — possibly related:"): offer them as maybes or read one with get_session, never state them as what was said. ' +
+    'Empty results mean nothing was confidently found — do not guess; possible: false returns confident results only.',
     E.SearchSessionsInput, (a) => s.episodic.searchSessions(a), { readOnlyHint: true });
 }

@@ -40,5 +40,9 @@ export const SearchSessionsInput = z.strictObject({
   query: Text(1000).describe('words to look for in past conversations'),
   entity_name: EntityName.optional().describe('only conversations with this entity'),
   limit: z.number().int().min(1).max(100).default(10).describe('at most this many sessions, 1–100 (default 10)'),
+  possible: z
+    .boolean()
+    .optional()
+    .describe('default true: also list up to 3 conversations that may be related but did not pass the evidence gate, in `possible` (low confidence); false → confident results only'),
 });
 export type SearchSessionsInput = z.infer<typeof SearchSessionsInput>;

@@ -14,7 +14,8 @@ import type { EntitiesRepo } from '../entities/entities.repo.js';
 import { createEpisodicRepo, turnsMatch, type SessionRow, type TurnHit, type TurnRow } from './episodic.repo.js';
 import { coverage } from '../memory/recall.js';
 import { fuse, gateVectorHits, type VectorGate } from '../memory/evidence-gate.js';
-import { createSessionVectors, SESSION_GATE } from './session-vectors.js';
+import { NOT_SURE } from '../memory/recall-text.js';
+import { createSessionVectors, possibleSessions, SESSION_GATE, SESSION_POSSIBLE_FLOOR } from './session-vectors.js';
 
 /**
  * Evidence gate for `search_sessions`, like recall's: a conversation answers a query only when its
@@ -40,6 +41,8 @@ export interface EpisodicDeps {
   sessionGate?: Record<string, VectorGate>;
   /** Keyword coverage a session needs (default SESSION_MIN_COVERAGE; the eval's sweep overrides it). */
   minCoverage?: number;
+  /** Cosine floor of the `possible` tier per provider (default SESSION_POSSIBLE_FLOOR; the eval's sweep overrides it). */
+  possibleFloor?: Record<string, number>;
   /** Budget for the LLM summary before falling back (default 20 s): closing must not hang on a slow model. */
   summaryTimeoutMs?: number;
 }
@@ -152,7 +155,7 @@ export function createEpisodicService(deps: EpisodicDeps) {
       const gates = deps.sessionGate ?? SESSION_GATE;
       const gate = gates[embedder.provider] ?? gates.default;
       const kept = gateVectorHits(best.map((b) => ({ memory_id: b.session_id, similarity: b.similarity })), gate, (id) => cov.get(id) ?? 0);
-      return { kept, gate, best: new Map(best.map((b) => [b.session_id, b])) };
+      return { kept, gate, best: new Map(best.map((b) => [b.session_id, b])), ranked: best };
     } catch (e) {
       warnings.push(`semantic search unavailable: embedder ${embedder.provider} failed (${(e as Error).message}); keyword only`);
       return null;
@@ -276,7 +279,7 @@ export function createEpisodicService(deps: EpisodicDeps) {
       let entityId: number | null = null;
       if (input.entity_name !== undefined) {
         const e = entities.find(input.entity_name);
-        if (!e) return { result: `No conversations with "${input.entity_name}": no entity by that name.`, results: [], warnings: [`no entity named "${input.entity_name}"`] };
+        if (!e) return { result: `No conversations with "${input.entity_name}": no entity by that name.`, results: [], possible: [], warnings: [`no entity named "${input.entity_name}"`] };
         entityId = e.id;
       }
       const warnings: string[] = [];
@@ -291,7 +294,7 @@ export function createEpisodicService(deps: EpisodicDeps) {
         for (const id of [...cov.keys()]) if (!confirmed(id)) cov.delete(id);
         // Vector-only sessions contribute their best turn; every session is ordered by fused evidence.
         const extra = [...sem.kept.keys()].filter((id) => !cov.has(id)).map((id) => {
-          const { content: _c, ...b } = sem.best.get(id)!;
+          const { content: _c, pair: _p, ...b } = sem.best.get(id)!;
           return { ...b, similarity: Math.round(b.similarity * 1000) / 1000, coverage: 0 };
         });
         const rank = (id: number) => fuse(cov.get(id) ?? null, sem.kept.get(id) ?? null);
@@ -299,10 +302,14 @@ export function createEpisodicService(deps: EpisodicDeps) {
       }
       results = results.slice(0, input.limit);
       if (!match && !sem) warnings.push('the query has no searchable words');
-      const result = results.length
-        ? results.map((r) => `- session ${r.session_id} (${r.entity_name}, ${r.role}, ${iso(r.ts)}): ${r.snippet}`).join('\n')
-        : `No conversation turns match "${input.query}".`;
-      return { result, results, warnings };
+      const floors = deps.possibleFloor ?? SESSION_POSSIBLE_FLOOR;
+      const floor = embedder ? (floors[embedder.provider] ?? floors.default) : Infinity;
+      const possible = sem && input.possible !== false ? possibleSessions(sem.ranked, results, input.limit, floor) : [];
+      const line = (r: Omit<TurnHit, 'content'>) => `- session ${r.session_id} (${r.entity_name}, ${r.role}, ${iso(r.ts)}): ${r.snippet}`;
+      // A sentence an assistant can read aloud (not the question echoed in quotes), like recall's.
+      const parts = results.length ? results.map(line) : ['Nothing said in past conversations answers that.'];
+      if (possible.length) parts.push(NOT_SURE, ...possible.map(line));
+      return { result: parts.join('\n'), results, possible, warnings };
     },
   };
 }

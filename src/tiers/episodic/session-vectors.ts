@@ -38,6 +38,35 @@ export const SESSION_GATE: Record<string, VectorGate> = {
   default: { floor: 0.55, accept: 0.65, margin: 0.15, band: 0.05, support: 0.35, kwAlone: 0.6, confirm: 0.5 },
 };
 
+/**
+ * The `possible` tier of `search_sessions` (episodic.service.ts): conversations the gate did not accept
+ * but the question may still be about, listed low-confidence, ordered by `pair` (the mean of a
+ * session's two best turns, which ranks the asked-about session first more often than the best turn
+ * alone: 17/20 tuning paraphrases against 13/20, docs/recall-quality.md). A session is listed when its
+ * best turn's cosine is at least this floor. Per provider, chosen on eval/sessions-tune.json only
+ * (`node dist/scripts/eval-tiers.js --sweep --sessions --possible [--provider local]`): the highest
+ * floor whose paraphrase hit@3 (both tiers) is within one question of the best floor's — use-lite
+ * 0.35: 17/20 (18/20 at 0.3), possibles offered on 15/17 never-discussed questions; local 0.2: 17/20,
+ * 15/17. `default` (Ollama/OpenAI, not runnable here) is use-lite's raised 0.05, a guess.
+ */
+export const SESSION_POSSIBLE_FLOOR: Record<string, number> = { local: 0.2, 'use-lite': 0.35, default: 0.4 };
+/** At most this many possible sessions (fewer when confident ones already fill `limit`). */
+export const SESSION_POSSIBLE_MAX = 3;
+
+/**
+ * The low-confidence tier: sessions not among `results` whose best turn's cosine is ≥ `floor`,
+ * ordered by their two best turns, up to SESSION_POSSIBLE_MAX and what `limit` leaves.
+ */
+export function possibleSessions(ranked: readonly (TurnHit & { similarity: number; pair: number })[], results: readonly { session_id: number }[], limit: number, floor: number) {
+  const shown = new Set(results.map((r) => r.session_id));
+  const room = Math.max(0, Math.min(SESSION_POSSIBLE_MAX, limit - shown.size));
+  return ranked
+    .filter((b) => b.similarity >= floor && !shown.has(b.session_id))
+    .sort((a, b) => b.pair - a.pair)
+    .slice(0, room)
+    .map(({ content: _c, pair: _p, ...b }) => ({ ...b, similarity: Math.round(b.similarity * 1000) / 1000, low_confidence: true as const }));
+}
+
 export function createSessionVectors(db: Db, embedder: Embedder) {
   db.exec('CREATE TABLE IF NOT EXISTS turn_vectors (turn_id INTEGER PRIMARY KEY, model TEXT NOT NULL, embedding BLOB NOT NULL)');
   const missing = db.prepare(
@@ -89,9 +118,12 @@ export function createSessionVectors(db: Db, embedder: Embedder) {
       })().finally(() => (running = undefined));
       return running;
     },
-    /** Each scoped session's best turn by cosine with `q`, best first (as hits with the turn's text as snippet). */
-    best(q: Float32Array, entityId: number | null): (TurnHit & { similarity: number })[] {
-      const bySession = new Map<number, TurnHit & { similarity: number }>();
+    /**
+     * Each scoped session's best turn by cosine with `q`, best first (as hits with the turn's text as
+     * snippet); `pair` is the mean of its two best turns' cosines (its best turn's alone when it has one).
+     */
+    best(q: Float32Array, entityId: number | null): (TurnHit & { similarity: number; pair: number })[] {
+      const bySession = new Map<number, TurnHit & { similarity: number; pair: number; second: number }>();
       for (const r of scoped.iterate({ model: embedder.fingerprint, entity_id: entityId }) as Iterable<Omit<TurnHit, 'snippet' | 'score'> & { embedding: Buffer }>) {
         const v = new Float32Array(r.embedding.buffer.slice(r.embedding.byteOffset, r.embedding.byteOffset + r.embedding.byteLength));
         let s = 0;
@@ -99,10 +131,13 @@ export function createSessionVectors(db: Db, embedder: Embedder) {
         const prev = bySession.get(r.session_id);
         if (!prev || s > prev.similarity) {
           const { embedding: _e, ...turn } = r;
-          bySession.set(r.session_id, { ...turn, snippet: turn.content.length > 160 ? `${turn.content.slice(0, 159)}…` : turn.content, score: 0, similarity: s });
-        }
+          const second = prev ? prev.similarity : -Infinity;
+          bySession.set(r.session_id, { ...turn, snippet: turn.content.length > 160 ? `${turn.content.slice(0, 159)}…` : turn.content, score: 0, similarity: s, second, pair: 0 });
+        } else if (s > prev.second) prev.second = s;
       }
-      return [...bySession.values()].sort((a, b) => b.similarity - a.similarity);
+      return [...bySession.values()]
+        .map(({ second, ...b }) => ({ ...b, pair: second === -Infinity ? b.similarity : (b.similarity + second) / 2 }))
+        .sort((a, b) => b.similarity - a.similarity);
     },
   };
 }

@@ -79,6 +79,13 @@ export interface Candidates {
   sameAsTop: Set<number>;
   /** A scoped question about an entity with ≤ SMALL_ENTITY current facts: all of them (else empty). */
   scoped: Set<number>;
+  /**
+   * Per candidate that replaced older facts (supersession): those facts' cosine, coverage and phrase,
+   * best of them. A question the replaced fact answered is about the same slot, so the newer fact is
+   * judged on these too (signalsOf `inherited`): "which day does Petra swim" after "Petra swims on
+   * Monday mornings" became "Petra has moved her swimming to Friday mornings".
+   */
+  replaced: Map<number, { id: number; cos: number; cov: number; phrase: boolean }>;
   rows: Map<number, MemoryRow>;
 }
 
@@ -128,7 +135,24 @@ export async function gatherCandidates(d: RecallDeps, input: RecallInput, filter
   const sims = new Map(vectorHits.map((h) => [h.memory_id, h.similarity]));
   // The other candidates still get their cosine (the model reads it).
   if (qv && mode !== 'keyword') for (const h of d.vectors.similarTo(qv, [...new Set([...rows.keys(), ...scoped])].filter((id) => !sims.has(id)))) sims.set(h.memory_id, h.similarity);
-  return { mode, vectorHits, rawCov, phrase, sims, rows, scoped, sameAsTop: sameAsTop(d.vectors, vectorHits) };
+  const replaced = new Map<number, { id: number; cos: number; cov: number; phrase: boolean }>();
+  if (!filter.includeSuperseded && filter.asOf === undefined) {
+    const pool = [...new Set([...vectorHits.slice(0, POOL).map((h) => h.memory_id), ...rows.keys(), ...scoped])];
+    const pairs = d.repo.predecessors(pool);
+    if (pairs.length) {
+      const olds = pairs.map(([id]) => id);
+      const cosOf = new Map(qv && mode !== 'keyword' ? d.vectors.similarTo(qv, olds).map((h) => [h.memory_id, h.similarity] as const) : []);
+      const termsOld = qTerms.length ? d.repo.termsOf(olds) : new Map<number, string>();
+      for (const [old, by] of pairs) {
+        const t = termsOld.get(old)?.split(' ') ?? [];
+        const cov = t.length ? (pq ? wordnetCoverage(pq, t, weightOf) : coverage(qTerms, new Set(t), idf)) : 0;
+        const cand = { id: old, cos: cosOf.get(old) ?? 0, cov, phrase: t.length > 0 && containsRun(t, qTerms) };
+        const had = replaced.get(by);
+        if (!had || cand.cos + cand.cov > had.cos + had.cov) replaced.set(by, cand);
+      }
+    }
+  }
+  return { mode, vectorHits, rawCov, phrase, sims, rows, scoped, replaced, sameAsTop: sameAsTop(d.vectors, vectorHits) };
 }
 
 /** Embeds the query; null (with a warning) when vectors can't be used now. */
@@ -164,7 +188,7 @@ function sameAsTop(vectors: VectorStore, hits: VectorHit[]): Set<number> {
  * The model's signals for each candidate the mode looks at (confidence.ts). A candidate without a
  * vector (embedding pending) is absent from `sims`: recall judges it by its keywords alone.
  */
-export function signalsOf(c: Candidates, rival: number): Map<number, Signals> {
+export function signalsOf(c: Candidates, rival: number): Map<number, Signals & { inherited?: Signals }> {
   const ids = new Set<number>(c.vectorHits.slice(0, POOL).map((h) => h.memory_id));
   if (c.mode !== 'vector') for (const id of c.rawCov.keys()) ids.add(id);
   for (const id of c.scoped) ids.add(id);
@@ -172,10 +196,18 @@ export function signalsOf(c: Candidates, rival: number): Map<number, Signals> {
   const group = new Set(top ? [top.memory_id, ...c.sameAsTop] : []);
   const s1 = top?.similarity ?? 0;
   const s2 = Math.max(c.vectorHits.find((h) => !group.has(h.memory_id))?.similarity ?? 0, rival);
-  const out = new Map<number, Signals>();
+  const out = new Map<number, Signals & { inherited?: Signals }>();
   for (const id of ids) {
     const cos = c.sims.get(id) ?? 0;
-    out.set(id, { cos, margin: group.has(id) ? cos - s2 : cos - s1, cov: c.rawCov.get(id) ?? 0, phrase: c.phrase.has(id) });
+    const own = { cos, margin: group.has(id) ? cos - s2 : cos - s1, cov: c.rawCov.get(id) ?? 0, phrase: c.phrase.has(id) };
+    const old = c.replaced.get(id);
+    if (!old) {
+      out.set(id, own);
+      continue;
+    }
+    // The replaced fact as it would have been judged in this list: its rival the best other current candidate.
+    const others = c.vectorHits.find((h) => h.memory_id !== id && !(group.has(id) && group.has(h.memory_id)))?.similarity ?? 0;
+    out.set(id, { ...own, inherited: { cos: old.cos, margin: old.cos - Math.max(others, rival), cov: old.cov, phrase: old.phrase } });
   }
   return out;
 }

@@ -142,6 +142,12 @@ export function createMemoryRepo(db: Db) {
         )
         .all(match, ...f.params, limit) as (MemoryRow & { bm25: number; terms: string })[];
     },
+    /** The facts each of `ids` directly replaced (status superseded, superseded_by one of them): [old id, new id]. */
+    predecessors(ids: number[]): [number, number][] {
+      if (!ids.length) return [];
+      return (prepared(`SELECT id, superseded_by AS by FROM memories WHERE superseded_by IN (${ids.map(() => '?').join(',')}) AND status = 'superseded'`)
+        .all(...ids) as { id: number; by: number }[]).map((r) => [r.id, r.by]);
+    },
     termsOf(ids: number[]): Map<number, string> {
       if (!ids.length) return new Map();
       const rows = prepared(`SELECT rowid AS id, terms FROM memory_fts WHERE rowid IN (${ids.map(() => '?').join(',')})`)

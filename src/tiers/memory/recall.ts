@@ -79,12 +79,14 @@ export interface Considered {
   phrase: boolean;
   p: number;
   tier: 'results' | 'possible' | 'none';
+  /** Set when p is the fact this one replaced (candidates.ts `replaced`): that fact's id; the signals above are this one's own. */
+  via_replaced?: number;
 }
 const CONSIDERED = 5;
 
 /** Each candidate's p and whether it is confident, for the gathered candidates (the calibration replays this). */
-export function judge(c: Candidates, model: ConfidenceModel, keywordMin: number): Map<number, { p: number; confident: boolean; signals: Signals }> {
-  const out = new Map<number, { p: number; confident: boolean; signals: Signals }>();
+export function judge(c: Candidates, model: ConfidenceModel, keywordMin: number): Map<number, { p: number; confident: boolean; signals: Signals; viaReplaced?: number }> {
+  const out = new Map<number, { p: number; confident: boolean; signals: Signals; viaReplaced?: number }>();
   for (const [id, s] of signalsOf(c, model.rival)) {
     // No cosine to read (keyword mode, the embedder down, or this memory's embedding pending): keywords alone.
     if (c.mode === 'keyword' || !c.sims.has(id)) {
@@ -92,8 +94,13 @@ export function judge(c: Candidates, model: ConfidenceModel, keywordMin: number)
       else if (c.scoped.has(id)) out.set(id, { p: 0, confident: false, signals: s });
       continue;
     }
-    const p = probability(model, s);
-    out.set(id, { p, confident: p >= model.threshold || (PHRASE_ANSWERS && s.phrase), signals: s });
+    // A fact that replaced another is judged as the better of itself and what it replaced (candidates.ts `replaced`).
+    const own = probability(model, s);
+    const inherited = s.inherited ? probability(model, s.inherited) : 0;
+    const p = Math.max(own, inherited);
+    const phrase = s.phrase || !!s.inherited?.phrase;
+    const viaReplaced = inherited > own || (!s.phrase && phrase) ? c.replaced.get(id)?.id : undefined;
+    out.set(id, { p, confident: p >= model.threshold || (PHRASE_ANSWERS && phrase), signals: s, ...(viaReplaced !== undefined && { viaReplaced }) });
   }
   return out;
 }
@@ -180,6 +187,7 @@ function nearest(d: RecallDeps, c: Candidates, judged: ReturnType<typeof judge>,
       id, entity_name: rows.get(id)!.entity_name, fact: rows.get(id)!.fact,
       vector: hasVec ? round(j.signals.cos) : null, keyword: j.signals.cov ? round(j.signals.cov) : null,
       margin: hasVec ? round(j.signals.margin) : null, phrase: j.signals.phrase, p: round(j.p), tier: tierOf.get(id) ?? 'none',
+      ...(j.viaReplaced !== undefined && { via_replaced: j.viaReplaced }),
     };
   });
 }
