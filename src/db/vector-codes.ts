@@ -68,7 +68,8 @@ export function createCodeCache(db: Db, prepared: ReturnType<typeof statementCac
     if (loading || !index.stored) return;
     const target = (loading = createCodeScan(bitsFor(index.stored.dim)));
     const table = index.live;
-    const page = `SELECT memory_id FROM ${floatTable(table)} WHERE memory_id > ? ORDER BY memory_id LIMIT ${LOAD_CHUNK}`;
+    const page =
+      `SELECT memory_id FROM ${floatTable(table)} ` + `WHERE memory_id > ? ORDER BY memory_id LIMIT ${LOAD_CHUNK}`;
     let after = 0;
     const step = () => {
       if (loading !== target || !db.open) return;

@@ -123,7 +123,8 @@ export function createVectorStore(db: Db, embedder: Embedder) {
     staleReason(): string {
       ix.sync();
       const { stored } = ix;
-      const made = `stored vectors were made by ${stored?.model}:${stored?.dim} but the embedder is ${embedder.fingerprint}`;
+      const made =
+        `stored vectors were made by ${stored?.model}:${stored?.dim} ` + `but the embedder is ${embedder.fingerprint}`;
       // A build for this embedder beside the live index, by this process or another (or left by one that stopped).
       const r = ix.building();
       if (!r) return `${made}; run \`hearth reembed\` (\`hearth serve\` also rebuilds in the background)`;
