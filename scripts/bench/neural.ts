@@ -232,7 +232,8 @@ export async function benchNeural(opts: BenchOptions): Promise<BenchRow[]> {
       await inFlight(memoryWith(two), probe(64)); // the second worker loads
       parTwo = await inFlight(memoryWith(two), probe(nProbe));
       opts.log(
-        `neural: remember 32 in flight with embed_workers 2: ${parTwo.toFixed(0)}/s (${two.workers} workers at the end)`,
+        `neural: remember 32 in flight with embed_workers 2: ${parTwo.toFixed(0)}/s ` +
+          `(${two.workers} workers at the end)`,
       );
     } finally {
       await two.close();

@@ -1,4 +1,4 @@
-/** RESPONSES (responses.ts) of the routes of the other tiers: context, episodic, working, prospective, spatial, voices. */
+/** The documented answers (responses.ts) of the other tiers: context, episodic, working, prospective, spatial, voices. */
 import { z } from 'zod';
 
 const int = z.number().int();

@@ -38,7 +38,7 @@ export function findDuplicate(
   return undefined;
 }
 
-/** The facts (id → indexed terms) that could share ≥ DUPLICATE_JACCARD of their terms with ours; `kind` as above. */
+/** The facts (id → indexed terms) that may share ≥ DUPLICATE_JACCARD of their terms with ours (`kind`: as above). */
 function keywordCandidates(
   repo: MemoryContext['repo'],
   entityId: number,
