@@ -35,8 +35,10 @@ const DIST = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
  * vectors), so unrelated edits do not throw away a 15-minute build.
  */
 const KEYED = [
-  ...['memory.service', 'memory.repo', 'memory.schemas', 'text-match'].map((f) => `src/tiers/memory/${f}.js`),
-  'src/db/vectors.js',
+  ...['memory.service', 'memory.context', 'remember', 'duplicates', 'memory.repo', 'memory.schemas', 'text-match'].map(
+    (f) => `src/tiers/memory/${f}.js`,
+  ),
+  ...['vectors', 'vector-layout', 'vector-index', 'vector-codes'].map((f) => `src/db/${f}.js`),
   'src/ai/text.js',
   'src/tiers/entities',
   'src/tiers/audit',

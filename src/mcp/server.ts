@@ -5,7 +5,6 @@
  * tool, which validates with the same schema as every other door.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Services } from '../services.js';
@@ -31,18 +30,17 @@ const INSTRUCTIONS =
 
 export function createMcpServer(services: Services, actor: Actor = 'mcp'): Server {
   const table = new ToolTable();
-  const r = table as unknown as McpServer; // the tool files' parameter type; they only pass it to tool()
-  memoryTools(r, services, actor);
-  timeseriesTools(r, services, actor);
-  scheduleTools(r, services, actor);
-  patternsTools(r, services);
-  contextTools(r, services, actor);
-  episodicTools(r, services, actor);
-  workingTools(r, services, actor);
-  prospectiveTools(r, services, actor);
-  spatialTools(r, services, actor);
-  markdownTools(r, services);
-  voicesTools(r, services, actor);
+  memoryTools(table, services, actor);
+  timeseriesTools(table, services, actor);
+  scheduleTools(table, services, actor);
+  patternsTools(table, services);
+  contextTools(table, services, actor);
+  episodicTools(table, services, actor);
+  workingTools(table, services, actor);
+  prospectiveTools(table, services, actor);
+  spatialTools(table, services, actor);
+  markdownTools(table, services);
+  voicesTools(table, services, actor);
   return serveTools(table);
 }
 

@@ -4,7 +4,6 @@
  * arguments go through the one validation path of every door (`parseInput`, lib/validation.ts) and
  * errors come back as tool errors carrying the same codes as HTTP (SPEC §8).
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { fromStorageError, HubError, isHubError } from '../lib/errors.js';
@@ -60,18 +59,14 @@ export class ToolTable {
   }
 }
 
-/**
- * Adds a tool to the table. The tool files still name the SDK's McpServer as their parameter's type
- * (they only hand it here); what they are given is the ToolTable server.ts builds.
- */
+/** Adds a tool to the table, its handler typed by its schema (the tool files in tools/ call this). */
 export function tool<S extends z.ZodObject>(
-  server: ToolTable | McpServer,
+  table: ToolTable,
   name: string,
   description: string,
   schema: S,
   handler: (input: z.infer<S>) => unknown | Promise<unknown>,
   annotations?: ToolAnnotations,
 ): void {
-  if (!(server instanceof ToolTable)) throw new Error('tool(): register on the ToolTable createMcpServer builds');
-  server.add({ name, description, schema, handler: handler as ToolDef['handler'], annotations });
+  table.add({ name, description, schema, handler: handler as ToolDef['handler'], annotations });
 }

@@ -1,11 +1,10 @@
 /** Trend tool, named as in the seed. */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as P from '../../patterns/patterns.schemas.js';
 import type { Services } from '../../services.js';
-import { tool } from '../tool.js';
+import { tool, type ToolTable } from '../tool.js';
 
-export function patternsTools(server: McpServer, s: Services): void {
-  tool(server, 'get_trends',
+export function patternsTools(table: ToolTable, s: Services): void {
+  tool(table, 'get_trends',
     'Summarise how a metric has been going: level, range, rising/falling/steady with slope per day, and the change against the ' +
     'previous period of the same length. Use for "has the bedroom been colder this week?".',
     P.GetTrendsInput, (a) => s.trends(a), { readOnlyHint: true });

@@ -1,0 +1,150 @@
+/**
+ * What each route answers, for the OpenAPI document at /docs (route.ts attaches these as the 200
+ * response). Describe-only: route.ts serialises answers with JSON.stringify, never through these
+ * schemas, and every object is loose (`additionalProperties`), so a field left out here is still sent.
+ * Keyed by `METHOD path` as the routes declare them; a route without an entry documents no response.
+ */
+import { z } from 'zod';
+import { MORE_RESPONSES } from './responses-more.js';
+
+const int = z.number().int();
+const ts = z.number().describe('epoch seconds');
+const str = z.string();
+const bool = z.boolean();
+const warnings = z.array(str).describe('what went less well than asked (e.g. stored as pending), in plain words');
+const obj = z.looseObject;
+const list = <S extends z.core.$ZodLooseShape>(shape: S) => z.array(z.looseObject(shape));
+
+/** A memory as recall, get_context and cross_query return it. */
+const memoryHit = {
+  id: int,
+  entity_name: str,
+  fact: str,
+  category: str,
+  confidence: z.number(),
+  effective_confidence: z.number().describe('confidence after decay, now'),
+  source: str,
+  source_trust: int,
+  status: z.enum(['active', 'superseded', 'contested']),
+  fact_key: str.nullable(),
+  score: z.number(),
+  created: ts,
+  last_confirmed: ts,
+  valid_from: ts,
+  valid_until: ts.nullable(),
+  low_confidence: bool.optional().describe('true on `possible`: a candidate, not a fact'),
+};
+const entity = { id: int, name: str, type: str, meta: obj({}), created: ts, updated: ts };
+const relation = {
+  id: int,
+  entity_a: str,
+  entity_b: str,
+  rel_type: str,
+  direction: z.enum(['out', 'in']),
+  other: str,
+  valid_from: ts,
+  valid_until: ts.nullable(),
+};
+const RESPONSES: Record<string, Record<string, z.ZodType>> = {
+  // memory.routes.ts
+  'POST /remember': {
+    id: int,
+    entity_id: int,
+    action: z.enum(['added', 'reinforced', 'superseded', 'contested']),
+    superseded: int.nullable().describe('the memory this one replaced (superseded) or that outranks it (contested)'),
+    warnings,
+  },
+  'POST /recall': {
+    results: list(memoryHit).describe('what the home knows, best first'),
+    possible: list(memoryHit).describe('low-confidence candidates: ask before relying on them'),
+    mode_used: z.enum(['hybrid', 'vector', 'keyword']),
+    warnings,
+  },
+  'POST /get_context': {
+    entity_name: str.nullable().optional(),
+    memories: list(memoryHit),
+    possible: list(memoryHit),
+    relations: list(relation),
+    warnings,
+  },
+  'GET /profile/:entity_name': { entity: obj(entity), memories: list(memoryHit), relations: list(relation) },
+  'POST /relate': { id: int, created: bool },
+  'POST /unrelate': { ended: z.array(int).describe('ids of the relationships ended') },
+  'POST /get_related': { entity_name: str, relations: list(relation) },
+  'POST /alias': { entity_name: str, alias: str, created: bool },
+  'POST /unalias': { entity_name: str, alias: str },
+  'GET /aliases/:entity_name': { entity_name: str, aliases: list({ alias: str, source: str, created: ts }) },
+  'POST /alias/homeassistant': {
+    added: int,
+    merged: int,
+    conflicts: int,
+    results: list({ entity_id: str, friendly_name: str, action: str, message: str }),
+  },
+  'POST /forget': { deleted_memories: int, entity_deleted: bool },
+  'GET /fading': { memories: list(memoryHit), threshold: z.number() },
+  'GET /entities': { entities: list({ ...entity, memory_count: int }) },
+  // timeseries.routes.ts
+  'POST /record': { id: int, value_type: z.enum(['numeric', 'categorical']), children: z.array(z.unknown()) },
+  'POST /record/bulk': {
+    count: int,
+    inserted: int,
+    rejected: int,
+    results: list({ ok: bool, id: int.optional(), error: str.optional(), message: str.optional() }).describe(
+      'one per reading, in order',
+    ),
+  },
+  'POST /query_stream': {
+    entity_name: str,
+    metric: str,
+    granularity: str,
+    unit: str.nullable(),
+    value_type: str,
+    points: list({ ts, value: z.union([z.number(), str]).nullable() }),
+  },
+  'POST /prune': { dry_run: bool, deleted: int, kept_unrolled: int, cutoff_ts: ts, by_series: z.array(z.unknown()) },
+  'POST /schedule': { id: int, next_ts: ts.nullable() },
+  'GET /schedule': {
+    from: ts,
+    to: ts,
+    occurrences: list({
+      event_id: int,
+      entity_name: str,
+      title: str,
+      start_ts: ts,
+      end_ts: ts.nullable(),
+      recurrence: str.nullable(),
+      when: str,
+    }),
+  },
+  // patterns.routes.ts
+  'POST /patterns/run': {
+    found: z.array(obj({ pattern_key: str, detector: str })),
+    promoted: list({ pattern_key: str, memory_id: int, action: str, fact: str }),
+    errors: list({ detector: str, message: str }),
+    duration_ms: z.number(),
+  },
+  'GET /patterns': { detectors: list({ name: str, description: str, options: obj({}) }), promoted: z.array(obj({})) },
+  'POST /get_trends': {
+    entity_name: str,
+    metric: str,
+    unit: str.nullable(),
+    days: int,
+    level: z.number().nullable(),
+    direction: str.nullable(),
+    slope_per_day: z.number().nullable(),
+    change_vs_previous: z.number().nullable(),
+    warnings,
+  },
+};
+
+const ALL = { ...RESPONSES, ...MORE_RESPONSES };
+
+/** The routes that document their answer, as `METHOD path` (tests check each exists). */
+export const documentedRoutes = (): string[] => Object.keys(ALL);
+
+/** A route's documented 200 answer, `{ok: true, result, ...fields}` and loose, or undefined when it has none. */
+export function responseOf(method: 'GET' | 'POST', url: string): z.ZodType | undefined {
+  const fields = ALL[`${method} ${url}`];
+  if (!fields) return undefined;
+  return z.looseObject({ ok: z.literal(true), result: z.string().describe('the answer in plain words'), ...fields });
+}
