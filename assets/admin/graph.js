@@ -1,4 +1,5 @@
-// The entity graph: cytoscape.js over /api/graph; colour by type (the legend's, fixed per type), a seeded layout, tap opens the entity.
+// The entity graph: cytoscape.js over /api/graph, laid out by fcose (labels counted in the node sizes, so
+// they do not overlap); colour by type (the legend's, fixed per type), a seeded layout, tap opens the entity.
 'use strict';
 (function () {
   const PALETTE = ['#8a3b12', '#1f6fb2', '#2f8a3c', '#a0529c', '#c58a00', '#0f8a8a', '#b23a48', '#5a5a5a', '#6b4ea8', '#7a8a1f'];
@@ -28,24 +29,35 @@
     fetch(el.dataset.src, { credentials: 'same-origin', headers: { accept: 'application/json' } })
       .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
       .then((g) => {
-        const elements = g.nodes.map((n) => ({ data: { id: 'n' + n.id, label: n.label, type: n.type, colour: colour[n.type] || '#5a5a5a' } }))
-          .concat(g.edges.map((e) => ({ data: { id: 'e' + e.id, source: 'n' + e.from, target: 'n' + e.to, label: String(e.label).replace(/_/g, ' ') } })));
+        const elements = g.nodes.map((n) => ({ data: { id: 'n' + n.id, label: n.label, type: n.type, inferred: n.inferred || '', colour: colour[n.type] || '#5a5a5a' } }))
+          .concat(g.edges.map((e) => ({ data: { id: (e.kind === 'location' ? 'l' : 'e') + e.id, kind: e.kind, source: 'n' + e.from, target: 'n' + e.to, label: String(e.label).replace(/_/g, ' ') } })));
         const cy = cytoscape({
           container: el,
           elements,
-          wheelSensitivity: 0.3,
+          minZoom: 0.3,
+          maxZoom: 3,
           style: [
-            { selector: 'node', style: { 'background-color': 'data(colour)', label: 'data(label)', 'font-size': 12, 'text-valign': 'bottom', 'text-margin-y': 4, width: 28, height: 28 } },
-            { selector: 'edge', style: { width: 2, 'line-color': '#bbb', 'target-arrow-color': '#bbb', 'target-arrow-shape': 'triangle', 'curve-style': 'bezier', label: 'data(label)', 'font-size': 10, color: '#555', 'text-rotation': 'autorotate' } },
+            { selector: 'node', style: { 'background-color': 'data(colour)', label: 'data(label)', 'font-size': 13, color: '#222', 'text-valign': 'bottom', 'text-margin-y': 5,
+              'text-wrap': 'ellipsis', 'text-max-width': '140px', 'text-background-color': '#fff', 'text-background-opacity': 0.85, 'text-background-padding': '2px', width: 26, height: 26 } },
+            { selector: 'edge', style: { width: 2, 'line-color': '#b9b0aa', 'target-arrow-color': '#b9b0aa', 'target-arrow-shape': 'triangle', 'curve-style': 'bezier',
+              label: 'data(label)', 'font-size': 11, color: '#5a4a40', 'text-rotation': 'autorotate', 'text-background-color': '#f6f5f2', 'text-background-opacity': 1,
+              'text-background-padding': '2px', 'text-background-shape': 'roundrectangle' } },
+            { selector: 'edge[kind = "location"]', style: { 'line-style': 'dashed', 'line-color': '#9cbfa3', 'target-arrow-color': '#9cbfa3' } },
           ],
           layout: { name: 'preset', positions: circle(g.nodes) },
         });
-        // The same drawing on every load: cose starts from the circle (not random places), and the
-        // few random numbers it still draws come from a fixed seed while it runs (synchronously).
+        // The same drawing on every load: fcose's few random numbers come from a fixed seed while it
+        // runs (synchronously: no animation). Labels count in the node sizes, so they keep apart;
+        // long edges leave room for the relation's label between the nodes. No tiling: nodes with
+        // no link float beside the rest instead of lining up in a grid below.
         const random = Math.random;
         Math.random = seeded(g.nodes.length + 1);
         try {
-          cy.layout(g.nodes.length > 150 ? { name: 'grid', animate: false, padding: 20 } : { name: 'cose', animate: false, randomize: false, padding: 20 }).run();
+          const fcose = typeof cytoscape('layout', 'fcose') === 'function';
+          cy.layout(fcose
+            ? { name: 'fcose', quality: 'proof', randomize: true, animate: false, fit: true, padding: 24, nodeDimensionsIncludeLabels: true, tile: false,
+              idealEdgeLength: () => 110, nodeSeparation: 90, nodeRepulsion: () => 9000, edgeElasticity: () => 0.4, gravity: 0.3, gravityRange: 2, numIter: 2500 }
+            : { name: 'cose', animate: false, randomize: false, padding: 20 }).run();
         } finally {
           Math.random = random;
         }

@@ -23,6 +23,10 @@ function own(file: string): string {
   return found;
 }
 
+/** cose-base as cytoscape-fcose finds it, and layout-base as cose-base does (wherever npm placed them). */
+const coseBase = () => createRequire(require.resolve('cytoscape-fcose')).resolve('cose-base/cose-base.js');
+const layoutBase = () => createRequire(coseBase()).resolve('layout-base/layout-base.js');
+
 const SOURCES: Record<string, () => string> = {
   'admin.css': () => own('admin.css'),
   'admin.js': () => own('admin.js'),
@@ -33,6 +37,10 @@ const SOURCES: Record<string, () => string> = {
   'uPlot.iife.min.js': () => require.resolve('uplot/dist/uPlot.iife.min.js'),
   'uPlot.min.css': () => require.resolve('uplot/dist/uPlot.min.css'),
   'cytoscape.min.js': () => require.resolve('cytoscape/dist/cytoscape.min.js'),
+  // fcose (the graph's layout) and the two libraries it runs on, as UMD scripts setting globals
+  'layout-base.js': layoutBase,
+  'cose-base.js': coseBase,
+  'cytoscape-fcose.js': () => require.resolve('cytoscape-fcose/cytoscape-fcose.js'),
 };
 
 export async function registerAssets(app: FastifyInstance): Promise<void> {
