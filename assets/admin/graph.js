@@ -21,6 +21,7 @@
     nodes.forEach((n, i) => { const a = (2 * Math.PI * i) / Math.max(1, nodes.length); out['n' + n.id] = { x: r * Math.cos(a), y: r * Math.sin(a) }; });
     return out;
   }
+  const READABLE = 0.75;
   function init() {
     const el = document.getElementById('graph');
     if (!el || typeof cytoscape === 'undefined') return;
@@ -37,10 +38,10 @@
           minZoom: 0.3,
           maxZoom: 3,
           style: [
-            { selector: 'node', style: { 'background-color': 'data(colour)', label: 'data(label)', 'font-size': 13, color: '#222', 'text-valign': 'bottom', 'text-margin-y': 5,
-              'text-wrap': 'ellipsis', 'text-max-width': '140px', 'text-background-color': '#fff', 'text-background-opacity': 0.85, 'text-background-padding': '2px', width: 26, height: 26 } },
+            { selector: 'node', style: { 'background-color': 'data(colour)', label: 'data(label)', 'font-size': 15, color: '#222', 'text-valign': 'bottom', 'text-margin-y': 5,
+              'text-wrap': 'ellipsis', 'text-max-width': '150px', 'text-background-color': '#fff', 'text-background-opacity': 0.85, 'text-background-padding': '2px', width: 26, height: 26 } },
             { selector: 'edge', style: { width: 2, 'line-color': '#b9b0aa', 'target-arrow-color': '#b9b0aa', 'target-arrow-shape': 'triangle', 'curve-style': 'bezier',
-              label: 'data(label)', 'font-size': 11, color: '#5a4a40', 'text-rotation': 'autorotate', 'text-background-color': '#f6f5f2', 'text-background-opacity': 1,
+              label: 'data(label)', 'font-size': 13, color: '#5a4a40', 'text-rotation': 'autorotate', 'text-background-color': '#f6f5f2', 'text-background-opacity': 1,
               'text-background-padding': '2px', 'text-background-shape': 'roundrectangle' } },
             { selector: 'edge[kind = "location"]', style: { 'line-style': 'dashed', 'line-color': '#9cbfa3', 'target-arrow-color': '#9cbfa3' } },
           ],
@@ -56,10 +57,16 @@
           const fcose = typeof cytoscape('layout', 'fcose') === 'function';
           cy.layout(fcose
             ? { name: 'fcose', quality: 'proof', randomize: true, animate: false, fit: true, padding: 24, nodeDimensionsIncludeLabels: true, tile: false,
-              idealEdgeLength: () => 110, nodeSeparation: 90, nodeRepulsion: () => 9000, edgeElasticity: () => 0.4, gravity: 0.3, gravityRange: 2, numIter: 2500 }
+              idealEdgeLength: () => 90, nodeSeparation: 60, nodeRepulsion: () => 6000, edgeElasticity: () => 0.45, gravity: 1.2, gravityRange: 1.2, numIter: 2500 }
             : { name: 'cose', animate: false, randomize: false, padding: 20 }).run();
         } finally {
           Math.random = random;
+        }
+        // A big home fitted into a phone's width would be unreadable: never below a zoom where labels
+        // can be read; then centre on the best-connected entity (drag to see the rest).
+        if (cy.zoom() < READABLE) {
+          cy.zoom(READABLE);
+          cy.center(cy.nodes().max((n) => n.degree()).ele);
         }
         cy.on('tap', 'node', (ev) => { window.location.href = '/admin/entity/' + encodeURIComponent(ev.target.data('label')); });
         el.dataset.ready = String(g.nodes.length);

@@ -55,7 +55,7 @@ export function graphPage(req: FastifyRequest, s: Services, q: GraphQuery) {
 <fieldset class="types"><legend>Show these kinds</legend>
 ${g.types.map((t) => html`<label class="check"><input type="checkbox" name="type" value="${t.type}"${chosen.has(t.type) ? html` checked` : ''}> <span class="swatch c${colourIndex(t.type)}" data-type="${t.type}" data-color-index="${colourIndex(t.type)}"></span>${t.type} (${t.n})</label>`)}
 </fieldset>
-<label>Room or place <select name="room"><option value="">The whole home</option>
+<label class="room">Room or place <select name="room"><option value="">The whole home</option>
 ${g.places.map((p) => html`<option value="${p}"${p === room ? html` selected` : ''}>${p}</option>`)}
 </select></label>
 <button type="submit">Show</button>
