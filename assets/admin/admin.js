@@ -55,7 +55,7 @@ const RELATIVE = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 const STEPS = [[31536000, 'year'], [2592000, 'month'], [604800, 'week'], [86400, 'day'], [3600, 'hour'], [60, 'minute']];
 function ago(seconds) {
   for (const [size, unit] of STEPS) if (seconds >= size) return RELATIVE.format(-Math.floor(seconds / size), unit);
-  return RELATIVE.format(0, 'second');
+  return RELATIVE.format(-Math.max(1, Math.round(seconds)), 'second'); // "5 seconds ago": a reading is never "now"
 }
 function localTimes(root) {
   (root || document).querySelectorAll('time[datetime]').forEach((t) => {
