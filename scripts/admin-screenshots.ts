@@ -146,6 +146,21 @@ async function shoot(ctx: BrowserContext, origin: string, out: string, label: st
     await page.screenshot({ path: file, fullPage: p.name !== 'graph' && p.name !== 'graph-room' && p.prep !== 'menu' });
     console.log(`${label} ${p.name}: ${file}`);
   }
+  if (label === 'phone' && (!only || only.has('corrected'))) {
+    // A fact corrected on a phone: Brian's coffee, edited in place (skipped if the page's form changed).
+    try {
+      await page.goto(`${origin}/admin/entity/Brian`);
+      const row = page.locator('tr', { has: page.locator('td.fact', { hasText: 'coffee black' }) });
+      await row.locator('summary', { hasText: 'Edit' }).click({ timeout: 5000 });
+      await row.locator('textarea[name=fact]').fill('Brian takes his coffee with a dash of oat milk');
+      await Promise.all([page.waitForEvent('framenavigated'), row.locator('button[data-action=edit]').click()]);
+      await page.waitForLoadState('load');
+      await page.screenshot({ path: join(out, 'admin-phone-corrected.png'), fullPage: true });
+      console.log(`phone corrected: ${join(out, 'admin-phone-corrected.png')}`);
+    } catch (e) {
+      console.log(`phone corrected: skipped (${(e as Error).message.split('\n')[0]})`);
+    }
+  }
   await page.close();
   return problems;
 }
