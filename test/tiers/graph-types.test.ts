@@ -45,6 +45,11 @@ describe('graph types', () => {
     expect(typeOf('wifi')?.type).toBe('unknown'); // a password note says nothing about what it is
   });
 
+  it('answers the same for one entity (the entity page asks)', () => {
+    const shown = (name: string) => hub.services.overview.shownType(hub.services.entities.get(name, 'name'));
+    for (const n of hub.services.overview.graph().nodes) expect(shown(n.label), n.label).toEqual({ type: n.type, ...(n.inferred && { inferred: n.inferred }) });
+  });
+
   it('is an inference, not a write: the stored types stay unknown', () => {
     const stored = hub.services.overview.searchEntities({ type: 'unknown' }).map((e) => e.name);
     expect(stored).toEqual(expect.arrayContaining(['Brian', 'Rex', 'hall drawer', 'garden_probe', 'wifi']));

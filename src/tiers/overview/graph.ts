@@ -48,6 +48,14 @@ export function createGraphModel(db: Db) {
     `SELECT m.entity_id, m.category, m.fact FROM memories m JOIN entities e ON e.id = m.entity_id WHERE e.type = '${UNKNOWN_TYPE}' AND m.status = 'active'`,
   );
 
+  const one = {
+    voice: db.prepare('SELECT 1 FROM voiceprints WHERE entity_id = ?').pluck(),
+    container: db.prepare('SELECT 1 FROM locations WHERE container_id = ? LIMIT 1').pluck(),
+    metrics: db.prepare('SELECT metric FROM series WHERE entity_id = ?').pluck(),
+    facts: db.prepare("SELECT category, fact FROM memories WHERE entity_id = ? AND status = 'active'"),
+    relations: db.prepare('SELECT rel_type, entity_a = @id AS first FROM relations WHERE (entity_a = @id OR entity_b = @id) AND valid_until IS NULL'),
+  };
+
   /** What the data says about each `unknown` entity. */
   function evidence(unknown: Set<number>, rels: GraphEdge[]): Map<number, TypeEvidence> {
     const out = new Map<number, TypeEvidence>();
@@ -111,6 +119,19 @@ export function createGraphModel(db: Db) {
   }
 
   return {
+    /** The type one entity is shown as: its stored type, or what its data implies while that is `unknown`. */
+    shownType(e: { id: number; type: string }): { type: string; inferred?: string } {
+      if (e.type !== UNKNOWN_TYPE) return { type: e.type };
+      const guess = inferType({
+        voice: one.voice.get(e.id) !== undefined,
+        container: one.container.get(e.id) !== undefined,
+        metrics: one.metrics.all(e.id) as string[],
+        memories: one.facts.all(e.id) as { category: string; fact: string }[],
+        relations: (one.relations.all({ id: e.id }) as { rel_type: string; first: number }[]).map((r) => ({ rel_type: r.rel_type, first: r.first === 1 })),
+      });
+      return guess ? { type: guess.type, inferred: guess.because } : { type: e.type };
+    },
+
     graph: (q: GraphQueryInput = {}): { nodes: GraphNode[]; edges: GraphEdge[] } => filtered(whole(), q),
 
     /**

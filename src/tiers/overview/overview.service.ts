@@ -99,6 +99,8 @@ export function createOverviewService(deps: { db: Db; clock: Clock; decay: Decay
     /** Entities (types inferred where the data says), current relations and located objects → their place: graph.ts. */
     graph: graph.graph,
     graphView: graph.view,
+    /** The type an entity is shown as (stored, or inferred while `unknown`; never written): graph.ts. */
+    shownType: graph.shownType,
 
     sessionsOf: (entityId: number, limit = 20) =>
       sessions.all(entityId, limit) as { id: number; started_at: number; ended_at: number | null; status: string; summary: string | null; turn_count: number }[],

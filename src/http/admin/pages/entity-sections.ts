@@ -1,7 +1,7 @@
 /**
  * The entity page's sections from the other tiers: location, readings with charts, schedule,
- * intentions, tasks, sessions — each only where it applies: a person's page shows them all (empty
- * ones say so), any other entity only those with something in them (a sensor has readings, not a
+ * intentions, tasks, sessions — each only where it applies: a person's page (the type stored, or
+ * inferred while unknown: overview `shownType`) shows them all (empty ones say so), any other entity only those with something in them (a sensor has readings, not a
  * schedule), and readings also on a sensor, device or room with none yet.
  */
 import type { Services } from '../../../services.js';
@@ -24,6 +24,8 @@ function contents(s: Services, e: EntityRow) {
   const now = s.clock.now();
   return {
     now,
+    /** As the graph shows it: a person whose type no door set still gets a person's sections. */
+    type: s.overview.shownType(e).type,
     latest: s.timeseries.latest(e.id),
     here: s.spatial.current(e.name),
     events: s.schedule.upcoming({ entityId: e.id, from: now, to: now + 14 * 86_400, limit: 20 }),
@@ -35,9 +37,9 @@ function contents(s: Services, e: EntityRow) {
 type Contents = ReturnType<typeof contents>;
 
 function applies(e: EntityRow, c: Contents): Set<Section> {
-  const all = PERSONAL.has(e.type);
+  const all = PERSONAL.has(c.type);
   const out = new Set<Section>();
-  if (c.latest.length || MEASURED.has(e.type)) out.add('readings');
+  if (c.latest.length || MEASURED.has(c.type)) out.add('readings');
   if (all || c.here) out.add('location');
   if (all || c.events.length) out.add('schedule');
   if (all || c.intentions.length) out.add('intentions');
