@@ -21,7 +21,7 @@
     nodes.forEach((n, i) => { const a = (2 * Math.PI * i) / Math.max(1, nodes.length); out['n' + n.id] = { x: r * Math.cos(a), y: r * Math.sin(a) }; });
     return out;
   }
-  const READABLE = 0.75;
+  const READABLE = 0.65;
   function init() {
     const el = document.getElementById('graph');
     if (!el || typeof cytoscape === 'undefined') return;

@@ -36,7 +36,7 @@ function contents(s: Services, e: EntityRow) {
 }
 type Contents = ReturnType<typeof contents>;
 
-function applies(e: EntityRow, c: Contents): Set<Section> {
+function applies(c: Contents): Set<Section> {
   const all = PERSONAL.has(c.type);
   const out = new Set<Section>();
   if (c.latest.length || MEASURED.has(c.type)) out.add('readings');
@@ -50,14 +50,14 @@ function applies(e: EntityRow, c: Contents): Set<Section> {
 
 /** The page's table of contents: the sections that apply to this entity. */
 export function sectionsToc(s: Services, e: EntityRow): Html {
-  const a = applies(e, contents(s, e));
+  const a = applies(contents(s, e));
   const more = a.has('schedule') || a.has('intentions') || a.has('tasks') || a.has('sessions');
   return html`<nav class="toc" aria-label="Sections"><a href="#memories">Memories</a><a href="#relations">Relations</a>${a.has('readings') ? html`<a href="#readings">Readings</a>` : ''}${a.has('location') ? html`<a href="#location">Location</a>` : ''}${more ? html`<a href="#more">Schedule, tasks, conversations</a>` : ''}</nav>`;
 }
 const show = showValue;
 
 export function locationSection(s: Services, e: EntityRow, c: Contents = contents(s, e)): Html {
-  if (!applies(e, c).has('location')) return html``;
+  if (!applies(c).has('location')) return html``;
   const { now, here } = c;
   let trail: ReturnType<Services['spatial']['history']>['locations'] = [];
   if (here) trail = s.spatial.history({ entity_name: e.name, limit: 20 }).locations;
@@ -69,7 +69,7 @@ ${trail.length > 1 ? table(['Where', 'Since', 'Current'], trail.map((l) => html`
 
 export function readingsSection(s: Services, e: EntityRow, g: Granularity, self: string): Html {
   const c = contents(s, e);
-  if (!applies(e, c).has('readings')) return html``;
+  if (!applies(c).has('readings')) return html``;
   const { now, latest } = c;
   const switcher = html`<p class="chips" aria-label="Granularity">${GRANULARITIES.map((x) => html`<a class="chip" href="${self}${query({ g: x })}#readings"${x === g ? html` aria-current="true"` : ''}>${x}</a>`)}</p>`;
   const charts = latest.map((r) => {
@@ -87,7 +87,7 @@ ${latest.length ? html`${switcher}<div class="charts">${charts}</div>` : html`<p
 export function tierSections(s: Services, e: EntityRow): Html {
   const c = contents(s, e);
   const { now } = c;
-  const a = applies(e, c);
+  const a = applies(c);
   const parts = [
     a.has('schedule') && html`<h2>Schedule (next 14 days)</h2>
 ${table(['When', 'What', 'Repeats'], c.events.map((o) => html`<tr><td data-label="When">${o.when}</td><td data-label="What">${o.title}</td><td data-label="Repeats">${o.recurrence ?? ''}</td></tr>`), 'Nothing scheduled.')}`,
