@@ -71,7 +71,7 @@ describe.each([['phone', phone], ['laptop', laptop]] as const)('on a %s', (label
     const seen = listen(before);
     await before.goto(`${origin}/admin/`);
     const icons = await before.locator('link[rel=icon], link[rel=apple-touch-icon]').evaluateAll((ls) => ls.map((l) => (l as HTMLLinkElement).href));
-    expect(icons.length).toBe(3);
+    expect(icons.length).toBe(2);
     for (const url of [...icons, `${origin}/favicon.ico`]) {
       const res = await before.request.get(url);
       expect(res.status(), url).toBe(200);
