@@ -58,6 +58,11 @@ describe('graph types', () => {
   it('a voice print makes a person; a stored type is never second-guessed', () => {
     expect(inferType({ voice: true, metrics: ['temperature'] })?.type).toBe('person');
     expect(inferType({ metrics: ['temperature', 'humidity'] })?.type).toBe('sensor');
+    expect(inferType({ metrics: ['pm25', 'battery'] })?.type).toBe('sensor');
+    expect(inferType({ metrics: ['power', 'temperature'] })?.type).toBe('device');
+    expect(inferType({ memories: [{ category: 'habit', fact: 'Misty the cat purrs on the windowsill' }], relations: [{ rel_type: 'knows', first: true }] })?.type).toBe('pet');
+    expect(inferType({ relations: [{ rel_type: 'sleeps_in', first: false }] })?.type).toBe('place');
+    expect(inferType({ relations: [{ rel_type: 'owns', first: false }] })).toBeUndefined(); // what is owned can be anything
     expect(inferType({ memories: [{ category: 'general', fact: 'The wifi is slow upstairs' }] })).toBeUndefined();
     expect(inferType({})).toBeUndefined();
   });

@@ -1,8 +1,9 @@
 /**
  * The entity page's sections from the other tiers: location, readings with charts, schedule,
  * intentions, tasks, sessions — each only where it applies: a person's page (the type stored, or
- * inferred while unknown: overview `shownType`) shows them all (empty ones say so), any other entity only those with something in them (a sensor has readings, not a
- * schedule), and readings also on a sensor, device or room with none yet.
+ * inferred while unknown: overview `shownType`) shows them all (empty ones say so), any other
+ * entity's only those with something in them (a sensor has readings, not a schedule), and the
+ * readings section is also on a sensor's, device's or room's page before its first reading.
  */
 import type { Services } from '../../../services.js';
 import type { EntityRow } from '../../../tiers/entities/entities.repo.js';
