@@ -18,6 +18,7 @@ export const E2E = [
   'test/durability/**/*.test.ts',
   'test/http/admin/admin-browser.test.ts',
   'test/http/admin/admin-charts.test.ts',
+  'test/http/admin/admin-finish.test.ts',
   'test/http/admin/admin-graph.test.ts',
   'test/http/admin/admin-restart.test.ts',
   'test/http/admin/admin-tiers.test.ts',

@@ -24,12 +24,30 @@
       return [lo, hi];
     };
   }
+  // The time axis and the legend in the reader's locale and time zone (Intl), not uPlot's US-style
+  // month/day: a day changes under its first time label.
+  const DAY = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+  const MONTH = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short' });
+  const TIME = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
+  const FULL = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  function xValues(u, splits, axisIdx, space, incr) {
+    let lastDay = '';
+    return splits.map((s) => {
+      const d = new Date(s * 1000);
+      if (incr >= 28 * 86400) return MONTH.format(d);
+      if (incr >= 86400) return DAY.format(d);
+      const day = DAY.format(d);
+      const label = day === lastDay ? TIME.format(d) : TIME.format(d) + '\n' + day;
+      lastDay = day;
+      return label;
+    });
+  }
   function draw(el, data) {
     const pts = data.points || [];
     if (!pts.length) { el.textContent = 'No points at this granularity yet.'; return; }
     const raw = data.granularity === 'raw';
     const x = pts.map((p) => (raw ? p.ts : p.bucket_ts));
-    const series = [{}];
+    const series = [{ value: (u, v) => (v === null || v === undefined ? '' : FULL.format(new Date(v * 1000))) }];
     const cols = [x];
     if (raw) {
       cols.push(pts.map((p) => (typeof p.value === 'number' ? p.value : null)));
@@ -40,7 +58,7 @@
     }
     el.textContent = '';
     const scales = { x: { time: true, range: xRange(data.granularity, x) }, y: { range: yRange(data.unit) } };
-    const plot = new uPlot({ width: Math.max(200, el.clientWidth), height: 200, series, scales, axes: [{}, { size: 50 }], legend: { live: false } }, cols, el);
+    const plot = new uPlot({ width: Math.max(200, el.clientWidth), height: 200, series, scales, axes: [{ values: xValues, size: 50, space: 70 }, { size: 50 }], legend: { live: false } }, cols, el);
     charts.push({ el, plot });
   }
   function load(el) {

@@ -1,4 +1,5 @@
-// The entity graph: cytoscape.js over /api/graph; colour by type (the legend's, fixed per type), a seeded layout, tap opens the entity.
+// The entity graph: cytoscape.js over /api/graph, laid out by fcose (labels counted in the node sizes, so
+// they do not overlap); colour by type (the legend's, fixed per type), a seeded layout, tap opens the entity.
 'use strict';
 (function () {
   const PALETTE = ['#8a3b12', '#1f6fb2', '#2f8a3c', '#a0529c', '#c58a00', '#0f8a8a', '#b23a48', '#5a5a5a', '#6b4ea8', '#7a8a1f'];
@@ -20,6 +21,7 @@
     nodes.forEach((n, i) => { const a = (2 * Math.PI * i) / Math.max(1, nodes.length); out['n' + n.id] = { x: r * Math.cos(a), y: r * Math.sin(a) }; });
     return out;
   }
+  const READABLE = 0.65;
   function init() {
     const el = document.getElementById('graph');
     if (!el || typeof cytoscape === 'undefined') return;
@@ -28,26 +30,43 @@
     fetch(el.dataset.src, { credentials: 'same-origin', headers: { accept: 'application/json' } })
       .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
       .then((g) => {
-        const elements = g.nodes.map((n) => ({ data: { id: 'n' + n.id, label: n.label, type: n.type, colour: colour[n.type] || '#5a5a5a' } }))
-          .concat(g.edges.map((e) => ({ data: { id: 'e' + e.id, source: 'n' + e.from, target: 'n' + e.to, label: String(e.label).replace(/_/g, ' ') } })));
+        const elements = g.nodes.map((n) => ({ data: { id: 'n' + n.id, label: n.label, type: n.type, inferred: n.inferred || '', colour: colour[n.type] || '#5a5a5a' } }))
+          .concat(g.edges.map((e) => ({ data: { id: (e.kind === 'location' ? 'l' : 'e') + e.id, kind: e.kind, source: 'n' + e.from, target: 'n' + e.to, label: String(e.label).replace(/_/g, ' ') } })));
         const cy = cytoscape({
           container: el,
           elements,
-          wheelSensitivity: 0.3,
+          minZoom: 0.3,
+          maxZoom: 3,
           style: [
-            { selector: 'node', style: { 'background-color': 'data(colour)', label: 'data(label)', 'font-size': 12, 'text-valign': 'bottom', 'text-margin-y': 4, width: 28, height: 28 } },
-            { selector: 'edge', style: { width: 2, 'line-color': '#bbb', 'target-arrow-color': '#bbb', 'target-arrow-shape': 'triangle', 'curve-style': 'bezier', label: 'data(label)', 'font-size': 10, color: '#555', 'text-rotation': 'autorotate' } },
+            { selector: 'node', style: { 'background-color': 'data(colour)', label: 'data(label)', 'font-size': 15, color: '#222', 'text-valign': 'bottom', 'text-margin-y': 5,
+              'text-wrap': 'ellipsis', 'text-max-width': '150px', 'text-background-color': '#fff', 'text-background-opacity': 0.85, 'text-background-padding': '2px', width: 26, height: 26 } },
+            { selector: 'edge', style: { width: 2, 'line-color': '#b9b0aa', 'target-arrow-color': '#b9b0aa', 'target-arrow-shape': 'triangle', 'curve-style': 'bezier',
+              label: 'data(label)', 'font-size': 13, color: '#5a4a40', 'text-rotation': 'autorotate', 'text-background-color': '#f6f5f2', 'text-background-opacity': 1,
+              'text-background-padding': '2px', 'text-background-shape': 'roundrectangle' } },
+            { selector: 'edge[kind = "location"]', style: { 'line-style': 'dashed', 'line-color': '#9cbfa3', 'target-arrow-color': '#9cbfa3' } },
           ],
           layout: { name: 'preset', positions: circle(g.nodes) },
         });
-        // The same drawing on every load: cose starts from the circle (not random places), and the
-        // few random numbers it still draws come from a fixed seed while it runs (synchronously).
+        // The same drawing on every load: fcose's few random numbers come from a fixed seed while it
+        // runs (synchronously: no animation). Labels count in the node sizes, so they keep apart;
+        // long edges leave room for the relation's label between the nodes. No tiling: nodes with
+        // no link float beside the rest instead of lining up in a grid below.
         const random = Math.random;
         Math.random = seeded(g.nodes.length + 1);
         try {
-          cy.layout(g.nodes.length > 150 ? { name: 'grid', animate: false, padding: 20 } : { name: 'cose', animate: false, randomize: false, padding: 20 }).run();
+          const fcose = typeof cytoscape('layout', 'fcose') === 'function';
+          cy.layout(fcose
+            ? { name: 'fcose', quality: 'proof', randomize: true, animate: false, fit: true, padding: 24, nodeDimensionsIncludeLabels: true, tile: false,
+              idealEdgeLength: () => 90, nodeSeparation: 60, nodeRepulsion: () => 6000, edgeElasticity: () => 0.45, gravity: 1.2, gravityRange: 1.2, numIter: 2500 }
+            : { name: 'cose', animate: false, randomize: false, padding: 20 }).run();
         } finally {
           Math.random = random;
+        }
+        // A big home fitted into a phone's width would be unreadable: never below a zoom where labels
+        // can be read; then centre on the best-connected entity (drag to see the rest).
+        if (cy.zoom() < READABLE) {
+          cy.zoom(READABLE);
+          cy.center(cy.nodes().max((n) => n.degree()).ele);
         }
         cy.on('tap', 'node', (ev) => { window.location.href = '/admin/entity/' + encodeURIComponent(ev.target.data('label')); });
         el.dataset.ready = String(g.nodes.length);

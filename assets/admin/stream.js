@@ -17,6 +17,20 @@
     if (href) { const a = document.createElement('a'); a.href = href; a.textContent = text; td.appendChild(a); } else td.textContent = text;
     return td;
   }
+  // "just now", "2 minutes ago" in the reader's locale (admin.js), the local date and time in the tooltip.
+  const LOCAL = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+  const ago = (ms) => (window.hearthAgo ? window.hearthAgo(Math.max(0, (Date.now() - ms) / 1000)) : new Date(ms).toLocaleTimeString());
+  function when(ts) {
+    const td = document.createElement('td');
+    td.dataset.label = 'When';
+    const t = document.createElement('time');
+    t.className = 'live';
+    t.dateTime = new Date(ts * 1000).toISOString();
+    t.title = LOCAL.format(new Date(ts * 1000));
+    t.textContent = ago(ts * 1000);
+    td.appendChild(t);
+    return td;
+  }
   function init() {
     const body = document.getElementById('stream-rows');
     const status = document.getElementById('stream-status');
@@ -30,15 +44,15 @@
       const empty = document.getElementById('stream-empty');
       if (empty) empty.remove();
       const tr = document.createElement('tr');
-      const iso = new Date(r.ts * 1000).toISOString();
       const value = show(r.value) + (r.unit ? ' ' + r.unit : '');
-      tr.append(cell('When', iso.slice(0, 19).replace('T', ' ')), cell('Entity', r.entity_name, '/admin/entity/' + encodeURIComponent(r.entity_name)),
+      tr.append(when(r.ts), cell('Entity', r.entity_name, '/admin/entity/' + encodeURIComponent(r.entity_name)),
         cell('Metric', r.metric), cell('Value', value), cell('Source', r.source));
       tr.className = 'new';
       body.insertBefore(tr, body.firstChild);
       while (body.rows.length > MAX_ROWS) body.deleteRow(-1);
     });
-    window.addEventListener('pagehide', () => es.close());
+    const ages = setInterval(() => body.querySelectorAll('time.live').forEach((t) => { t.textContent = ago(Date.parse(t.dateTime)); }), 10000);
+    window.addEventListener('pagehide', () => { es.close(); clearInterval(ages); });
   }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init); else init();
 })();

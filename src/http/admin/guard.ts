@@ -16,6 +16,7 @@ import { fromAnotherSite } from '../browser-guard.js';
 import { accessOf, grant } from './access.js';
 import { flash, type Sessions } from './session.js';
 import { CSP } from './csp.js';
+import { PUBLIC_PATHS } from './assets.js';
 import { html } from './html.js';
 import { backTo, page, sendPage } from './layout.js';
 import { LOGIN_CSP, loginPage } from './pages/login.js';
@@ -47,6 +48,7 @@ function loginInPlace(req: FastifyRequest, reply: FastifyReply, status = 401, er
 export function registerGuard(app: FastifyInstance, sessions: Sessions, token: string | undefined, failures: FailureLimiter): void {
   app.addHook('onRequest', async (req, reply) => {
     const path = req.url.split('?')[0];
+    if (PUBLIC_PATHS.has(path) && (req.method === 'GET' || req.method === 'HEAD')) return; // the icons, before any login
     // A guesser waits on the admin paths too (auth.ts answers the API's); a person gets a page.
     const limited = token ? failures.check(req.ip) : undefined;
     if (limited) {

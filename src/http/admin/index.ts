@@ -18,7 +18,7 @@ import { loadAdminKeys } from './keys.js';
 import { dashboardPage } from './pages/dashboard.js';
 import { entitiesPage, EntitiesQuery } from './pages/entities.js';
 import { EntityParams, EntityQuery, entityPage } from './pages/entity.js';
-import { graphApi, graphPage, GraphQuery, typesOf } from './pages/graph.js';
+import { graphApi, graphPage, GraphQuery } from './pages/graph.js';
 import { prunePage } from './pages/prune.js';
 import { readingsPage, StreamQuery } from './pages/readings.js';
 import { createRateMeter } from './rate.js';
@@ -114,9 +114,9 @@ export const adminRoutes = (s: Services, opts: AdminOptions = {}): FastifyPlugin
   });
   app.get('/admin/prune', { schema: hide }, async (req, reply) => sendPage(reply, prunePage(req, s, s.prune({ dry_run: true }, 'admin'))));
   await registerAssets(app);
-  app.get('/graph', { schema: { ...hide, querystring: GraphQuery } }, async (req, reply) => sendPage(reply, graphPage(req, s, typesOf(req.query as z.infer<typeof GraphQuery>))));
-  app.get('/api/graph', { schema: { tags: ['admin'], summary: 'Entity graph {nodes, edges}, optionally of some types (?type=person,room)', querystring: GraphQuery } }, async (req) =>
-    graphApi(s, typesOf(req.query as z.infer<typeof GraphQuery>)),
+  app.get('/graph', { schema: { ...hide, querystring: GraphQuery } }, async (req, reply) => sendPage(reply, graphPage(req, s, req.query as GraphQuery)));
+  app.get('/api/graph', { schema: { tags: ['admin'], summary: 'Entity graph {nodes, edges}: types inferred where the data says, located objects linked to their place; ?type=person,room and ?room=kitchen filter', querystring: GraphQuery } }, async (req) =>
+    graphApi(s, req.query as GraphQuery),
   );
   actionRoutes(app, s, sessions, opts.token, opts.failures ?? failedLogins(0));
   tierRoutes(app, s);

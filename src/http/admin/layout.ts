@@ -2,15 +2,28 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ageText } from '../../tiers/memory/decay.js';
 import { csrfOf, accessOf } from './access.js';
-import { html, type Html } from './html.js';
+import { html, trusted, type Html } from './html.js';
+import { ICON_LINKS } from './icons.js';
 
+/** The menu: the everyday pages, then the rest under "More". `active` (PageOptions) is a label here. */
 const NAV = [
   ['/admin/', 'Dashboard'],
   ['/admin/entities', 'Entities'],
+  ['/admin/search', 'Search'],
   ['/admin/readings', 'Readings'],
   ['/graph', 'Graph'],
-  ['/admin/prune', 'Prune'],
 ] as const;
+const MORE = [
+  ['/admin/intentions', 'Intentions'],
+  ['/admin/sessions', 'Conversations'],
+  ['/admin/tasks', 'Tasks'],
+  ['/admin/voices', 'Voices'],
+  ['/admin/patterns', 'Patterns'],
+  ['/admin/markdown', 'Markdown'],
+  ['/admin/prune', 'Clean up old readings'],
+] as const;
+
+
 
 export interface PageOptions {
   title: string;
@@ -33,6 +46,7 @@ export function page(req: FastifyRequest, opts: PageOptions, body: Html): Html {
 <meta name="htmx-config" content="${HTMX_CONFIG}">
 <meta name="referrer" content="same-origin">
 <title>${opts.title} · Hearth</title>
+${trusted(ICON_LINKS)}
 <link rel="stylesheet" href="/admin/assets/admin.css">
 ${(opts.styles ?? []).map((s) => html`<link rel="stylesheet" href="${s}">`)}
 <script src="/admin/assets/htmx.min.js" defer></script>
@@ -41,9 +55,11 @@ ${(opts.scripts ?? []).map((s) => html`<script src="${s}" defer></script>`)}
 </head>
 <body>
 <header class="top">
-  <a class="brand" href="/admin/">Hearth</a>
-  <nav>${NAV.map(([href, label]) => html`<a href="${href}"${opts.active === label ? html` aria-current="page"` : ''}>${label}</a>`)}</nav>
-  ${session ? html`<form method="post" action="/admin/logout" class="logout">${csrfField(req)}<button type="submit">Log out</button></form>` : ''}
+  <a class="brand" href="/admin/"><img src="/admin/assets/icon.svg" alt="" width="28" height="28">Hearth</a>
+  <a class="menu-button" href="#nav" aria-controls="nav" aria-expanded="false">Menu</a>
+  <nav id="nav" aria-label="Pages">${NAV.map(([href, label]) => navLink(href, label, opts.active))}
+  <details class="more"${MORE.some(([, l]) => l === opts.active) ? html` data-current="true"` : ''}><summary>More</summary><div class="more-links">${MORE.map(([href, label]) => navLink(href, label, opts.active))}</div></details>
+  ${session ? html`<form method="post" action="/admin/logout" class="logout">${csrfField(req)}<button type="submit">Log out</button></form>` : ''}</nav>
 </header>
 <main>
 <h1>${opts.title}</h1>
@@ -54,17 +70,22 @@ ${body}
 </html>`;
 }
 
+const navLink = (href: string, label: string, active?: string) => html`<a href="${href}"${active === label ? html` aria-current="page"` : ''}>${label}</a>`;
+
 export const csrfField = (req: FastifyRequest) => html`<input type="hidden" name="_csrf" value="${csrfOf(req)}">`;
 
 export function sendPage(reply: FastifyReply, h: Html, status = 200) {
   return reply.code(status).type('text/html; charset=utf-8').send(h.value);
 }
 
-/** "2026-12-01 09:10 (3 hours ago)"; times are shown in UTC with the age beside them. */
+/**
+ * "2026-12-01 09:10 UTC (3 hours ago)" in the page; admin.js rewrites every <time> in the browser's
+ * locale and time zone (Intl), the UTC form staying in the tooltip.
+ */
 export function when(ts: number | null | undefined, now: number): Html {
   if (ts === null || ts === undefined) return html`—`;
   const iso = new Date(ts * 1000).toISOString();
-  return html`<time datetime="${iso}" title="${iso}">${iso.slice(0, 16).replace('T', ' ')}</time> <span class="age">${ageText(now - ts)}</span>`;
+  return html`<time datetime="${iso}" title="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time> <span class="age">${ageText(now - ts)}</span>`;
 }
 
 export const pct = (x: number) => `${Math.round(x * 100)}\u00a0%`; // no break between the number and %

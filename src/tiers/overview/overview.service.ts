@@ -8,20 +8,10 @@ import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
 import { effectiveConfidence, type DecayConfig } from '../memory/decay.js';
 import type { MemoryRow } from '../memory/memory.repo.js';
+import { createGraphModel } from './graph.js';
 import { createTiersRead } from './tiers.read.js';
 
-export interface GraphNode {
-  id: number;
-  label: string;
-  type: string;
-  memory_count: number;
-}
-export interface GraphEdge {
-  id: number;
-  from: number;
-  to: number;
-  label: string;
-}
+export type { GraphEdge, GraphNode, GraphQueryInput } from './graph.js';
 
 /** Below this many raw readings the dashboard counts them exactly. */
 export const EXACT_UP_TO = 200_000;
@@ -57,7 +47,7 @@ export function createOverviewService(deps: { db: Db; clock: Clock; decay: Decay
       ORDER BY e.name_key LIMIT @limit OFFSET @offset`,
   );
   const types = db.prepare('SELECT type, count(*) AS n FROM entities GROUP BY type ORDER BY type');
-  const edges = db.prepare('SELECT id, entity_a AS "from", entity_b AS "to", rel_type AS label FROM relations WHERE valid_until IS NULL ORDER BY id');
+  const graph = createGraphModel(db);
   const sessions = db.prepare(
     `SELECT s.id, s.started_at, s.ended_at, s.status, s.summary, (SELECT count(*) FROM session_turns t WHERE t.session_id = s.id) AS turn_count
        FROM sessions s WHERE s.entity_id = ? ORDER BY s.started_at DESC, s.id DESC LIMIT ?`,
@@ -109,15 +99,11 @@ export function createOverviewService(deps: { db: Db; clock: Clock; decay: Decay
 
     entityTypes: () => types.all() as { type: string; n: number }[],
 
-    /** Entities and their current relations; with `types`, only those entities and the edges among them. */
-    graph(q: { types?: string[] } = {}): { nodes: GraphNode[]; edges: GraphEdge[] } {
-      const wanted = q.types?.length ? new Set(q.types) : null;
-      const all = search.all({ q: null, type: null, limit: 100_000, offset: 0 }) as { id: number; name: string; type: string; memory_count: number }[];
-      const nodes = all.filter((e) => !wanted || wanted.has(e.type)).map((e) => ({ id: e.id, label: e.name, type: e.type, memory_count: e.memory_count }));
-      const ids = new Set(nodes.map((n) => n.id));
-      const kept = (edges.all() as GraphEdge[]).filter((e) => ids.has(e.from) && ids.has(e.to));
-      return { nodes, edges: kept };
-    },
+    /** Entities (types inferred where the data says), current relations and located objects → their place: graph.ts. */
+    graph: graph.graph,
+    graphView: graph.view,
+    /** The type an entity is shown as (stored, or inferred while `unknown`; never written): graph.ts. */
+    shownType: graph.shownType,
 
     sessionsOf: (entityId: number, limit = 20) =>
       sessions.all(entityId, limit) as { id: number; started_at: number; ended_at: number | null; status: string; summary: string | null; turn_count: number }[],

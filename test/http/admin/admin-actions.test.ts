@@ -131,7 +131,8 @@ describe('pages and the graph API', () => {
     const dave = all.nodes.find((n: { label: string }) => n.label === 'Dave');
     const kitchen = all.nodes.find((n: { label: string }) => n.label === 'kitchen');
     expect(dave).toMatchObject({ id: expect.any(Number), type: 'person' });
-    expect(all.edges).toContainEqual({ id: expect.any(Number), from: dave.id, to: kitchen.id, label: 'cooks_in' });
+    expect(all.edges).toContainEqual({ id: expect.any(Number), from: dave.id, to: kitchen.id, label: 'cooks_in', kind: 'relation' });
+    expect(all.edges).toContainEqual({ id: expect.any(Number), from: dave.id, to: kitchen.id, label: 'in', kind: 'location' }); // located there
     const people = (await hub.app.inject({ url: '/api/graph?type=person', headers: bearer })).json();
     expect(people.nodes.every((n: { type: string }) => n.type === 'person')).toBe(true);
     expect(people.edges.some((e: { label: string }) => e.label === 'cooks_in')).toBe(false);

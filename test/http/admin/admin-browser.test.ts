@@ -118,7 +118,8 @@ async function flow(ctx: BrowserContext, label: string, width: number) {
   await checkLayout(page, `${label} dashboard`, width);
   await shot(page, `${label}-dashboard`);
 
-  // Find Brian by search and open him.
+  // Find Brian by search and open him (on a phone, through the menu).
+  if (await page.locator('.menu-button').isVisible()) await page.click('.menu-button');
   await page.click('.top nav a[href="/admin/entities"]');
   await page.fill('input[name=q]', 'bri');
   await Promise.all([page.waitForURL(/q=bri/), page.click('form.search button[type=submit]')]);
@@ -173,14 +174,15 @@ async function flow(ctx: BrowserContext, label: string, width: number) {
   await checkLayout(page, `${label} readings`, width);
   await shot(page, `${label}-readings`);
 
-  // The graph draws the entities; tapping Brian opens his page.
+  // The graph draws the entities; tapping Brian opens his page (centred first: a phone shows part of a big graph).
   await page.goto(`${origin}/graph`);
   await page.waitForSelector('#graph[data-ready]');
   await checkLayout(page, `${label} graph`, width);
   await shot(page, `${label}-graph`);
   const at = await page.evaluate(() => {
-    const cy = (window as unknown as { hearthGraph: { nodes(): { data(k: string): string; renderedPosition(): { x: number; y: number } }[] } }).hearthGraph;
+    const cy = (window as unknown as { hearthGraph: { center(n: unknown): void; nodes(): { data(k: string): string; renderedPosition(): { x: number; y: number } }[] } }).hearthGraph;
     const n = cy.nodes().find((x) => x.data('label') === 'Brian')!;
+    cy.center(n);
     const box = document.getElementById('graph')!.getBoundingClientRect();
     return { x: box.left + n.renderedPosition().x, y: box.top + n.renderedPosition().y };
   });

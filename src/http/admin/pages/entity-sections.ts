@@ -1,4 +1,10 @@
-/** The entity page's sections from the other tiers: location, readings with charts, schedule, intentions, tasks, sessions. */
+/**
+ * The entity page's sections from the other tiers: location, readings with charts, schedule,
+ * intentions, tasks, sessions — each only where it applies: a person's page (the type stored, or
+ * inferred while unknown: overview `shownType`) shows them all (empty ones say so), any other
+ * entity's only those with something in them (a sensor has readings, not a schedule), and the
+ * readings section is also on a sensor's, device's or room's page before its first reading.
+ */
 import type { Services } from '../../../services.js';
 import type { EntityRow } from '../../../tiers/entities/entities.repo.js';
 import type { Granularity } from '../../../tiers/timeseries/timeseries.schemas.js';
@@ -7,11 +13,53 @@ import { html, query, seg, type Html } from '../html.js';
 import { confidence, table, when } from '../layout.js';
 
 const GRANULARITIES: Granularity[] = ['raw', 'hour', 'day', 'week'];
+/** Types whose page shows every personal section, empty or not. */
+const PERSONAL = new Set(['person']);
+/** Types whose page shows the readings section even before the first reading. */
+const MEASURED = new Set(['sensor', 'device', 'room']);
+
+type Section = 'readings' | 'location' | 'schedule' | 'intentions' | 'tasks' | 'sessions';
+
+/** What the tiers hold for one entity, read once per page. */
+function contents(s: Services, e: EntityRow) {
+  const now = s.clock.now();
+  return {
+    now,
+    /** As the graph shows it: a person whose type no door set still gets a person's sections. */
+    type: s.overview.shownType(e).type,
+    latest: s.timeseries.latest(e.id),
+    here: s.spatial.current(e.name),
+    events: s.schedule.upcoming({ entityId: e.id, from: now, to: now + 14 * 86_400, limit: 20 }),
+    intentions: s.prospective.list({ entity_name: e.name, active_only: true }).intentions,
+    tasks: s.working.wmList({ status: 'open', entity_name: e.name, limit: 20 }).tasks,
+    sessions: s.overview.sessionsOf(e.id, 20),
+  };
+}
+type Contents = ReturnType<typeof contents>;
+
+function applies(c: Contents): Set<Section> {
+  const all = PERSONAL.has(c.type);
+  const out = new Set<Section>();
+  if (c.latest.length || MEASURED.has(c.type)) out.add('readings');
+  if (all || c.here) out.add('location');
+  if (all || c.events.length) out.add('schedule');
+  if (all || c.intentions.length) out.add('intentions');
+  if (all || c.tasks.length) out.add('tasks');
+  if (all || c.sessions.length) out.add('sessions');
+  return out;
+}
+
+/** The page's table of contents: the sections that apply to this entity. */
+export function sectionsToc(s: Services, e: EntityRow): Html {
+  const a = applies(contents(s, e));
+  const more = a.has('schedule') || a.has('intentions') || a.has('tasks') || a.has('sessions');
+  return html`<nav class="toc" aria-label="Sections"><a href="#memories">Memories</a><a href="#relations">Relations</a>${a.has('readings') ? html`<a href="#readings">Readings</a>` : ''}${a.has('location') ? html`<a href="#location">Location</a>` : ''}${more ? html`<a href="#more">Schedule, tasks, conversations</a>` : ''}</nav>`;
+}
 const show = showValue;
 
-export function locationSection(s: Services, e: EntityRow): Html {
-  const now = s.clock.now();
-  const here = s.spatial.current(e.name);
+export function locationSection(s: Services, e: EntityRow, c: Contents = contents(s, e)): Html {
+  if (!applies(c).has('location')) return html``;
+  const { now, here } = c;
   let trail: ReturnType<Services['spatial']['history']>['locations'] = [];
   if (here) trail = s.spatial.history({ entity_name: e.name, limit: 20 }).locations;
   return html`<section id="location"><h2>Location</h2>
@@ -21,8 +69,9 @@ ${trail.length > 1 ? table(['Where', 'Since', 'Current'], trail.map((l) => html`
 }
 
 export function readingsSection(s: Services, e: EntityRow, g: Granularity, self: string): Html {
-  const now = s.clock.now();
-  const latest = s.timeseries.latest(e.id);
+  const c = contents(s, e);
+  if (!applies(c).has('readings')) return html``;
+  const { now, latest } = c;
   const switcher = html`<p class="chips" aria-label="Granularity">${GRANULARITIES.map((x) => html`<a class="chip" href="${self}${query({ g: x })}#readings"${x === g ? html` aria-current="true"` : ''}>${x}</a>`)}</p>`;
   const charts = latest.map((r) => {
     const src = `${self}/series.json${query({ metric: r.metric, g })}`;
@@ -37,19 +86,19 @@ ${latest.length ? html`${switcher}<div class="charts">${charts}</div>` : html`<p
 }
 
 export function tierSections(s: Services, e: EntityRow): Html {
-  const now = s.clock.now();
-  const events = s.schedule.upcoming({ entityId: e.id, from: now, to: now + 14 * 86_400, limit: 20 });
-  const intentions = s.prospective.list({ entity_name: e.name, active_only: true }).intentions;
-  const tasks = s.working.wmList({ status: 'open', entity_name: e.name, limit: 20 }).tasks;
-  const sessions = s.overview.sessionsOf(e.id, 20);
-  return html`${locationSection(s, e)}
-<section id="more"><h2>Schedule (next 14 days)</h2>
-${table(['When', 'What', 'Repeats'], events.map((o) => html`<tr><td data-label="When">${o.when}</td><td data-label="What">${o.title}</td><td data-label="Repeats">${o.recurrence ?? ''}</td></tr>`), 'Nothing scheduled.')}
-<h2>Open intentions</h2>
-${table(['When', 'Then', 'Fired'], intentions.map((i) => html`<tr><td data-label="When">${i.trigger_text}</td><td data-label="Then">${i.action_text}</td><td data-label="Fired">${i.fired_count}</td></tr>`), 'No open intentions.')}
-<h2>Working-memory tasks</h2>
-${table(['Task', 'Notes', 'Expires', 'Opened'], tasks.map((t) => html`<tr><td data-label="Task">${t.task_name}</td><td data-label="Notes">${t.slot_count}</td><td data-label="Expires">${t.ttl_ts ? when(t.ttl_ts, now) : 'never'}</td><td data-label="Opened">${when(t.created, now)}</td></tr>`), 'No open tasks.')}
-<h2>Sessions</h2>
-${table(['Started', 'Turns', 'Status', 'Summary'], sessions.map((x) => html`<tr><td data-label="Started">${when(x.started_at, now)}</td><td data-label="Turns">${x.turn_count}</td><td data-label="Status">${x.status}</td><td data-label="Summary">${x.summary ?? ''}</td></tr>`), 'No conversations.')}
-</section>`;
+  const c = contents(s, e);
+  const { now } = c;
+  const a = applies(c);
+  const parts = [
+    a.has('schedule') && html`<h2>Schedule (next 14 days)</h2>
+${table(['When', 'What', 'Repeats'], c.events.map((o) => html`<tr><td data-label="When">${o.when}</td><td data-label="What">${o.title}</td><td data-label="Repeats">${o.recurrence ?? ''}</td></tr>`), 'Nothing scheduled.')}`,
+    a.has('intentions') && html`<h2>Open intentions</h2>
+${table(['When', 'Then', 'Fired'], c.intentions.map((i) => html`<tr><td data-label="When">${i.trigger_text}</td><td data-label="Then">${i.action_text}</td><td data-label="Fired">${i.fired_count}</td></tr>`), 'No open intentions.')}`,
+    a.has('tasks') && html`<h2>Working-memory tasks</h2>
+${table(['Task', 'Notes', 'Expires', 'Opened'], c.tasks.map((t) => html`<tr><td data-label="Task">${t.task_name}</td><td data-label="Notes">${t.slot_count}</td><td data-label="Expires">${t.ttl_ts ? when(t.ttl_ts, now) : 'never'}</td><td data-label="Opened">${when(t.created, now)}</td></tr>`), 'No open tasks.')}`,
+    a.has('sessions') && html`<h2>Conversations</h2>
+${table(['Started', 'Turns', 'Status', 'Summary'], c.sessions.map((x) => html`<tr><td data-label="Started">${when(x.started_at, now)}</td><td data-label="Turns">${x.turn_count}</td><td data-label="Status">${x.status}</td><td data-label="Summary">${x.summary ?? ''}</td></tr>`), 'No conversations.')}`,
+  ].filter(Boolean);
+  return html`${locationSection(s, e, c)}
+${parts.length ? html`<section id="more">${parts}</section>` : ''}`;
 }

@@ -9,7 +9,7 @@ import { CATEGORIES } from '../../../tiers/memory/memory.schemas.js';
 import { html, seg } from '../html.js';
 import { csrfField, page, pct, table, when } from '../layout.js';
 import { memoryRow, MEMORY_HEAD } from '../memory-view.js';
-import { readingsSection, tierSections } from './entity-sections.js';
+import { readingsSection, sectionsToc, tierSections } from './entity-sections.js';
 import { relationLabel } from './graph.js';
 import type { FieldErrors } from '../form-errors.js';
 
@@ -43,7 +43,7 @@ export function entityPage(req: FastifyRequest, s: Services, name: string, g: z.
   const body = html`
 <p class="lede"><span class="tag">${e.type}</span> known since ${when(e.created, now)}${meta ? html` · <code>${meta}</code>` : ''}</p>
 ${aliases.length ? html`<p class="aliases">Also known as ${aliases.join(', ')}</p>` : ''}
-<nav class="toc" aria-label="Sections"><a href="#memories">Memories</a><a href="#relations">Relations</a><a href="#readings">Readings</a><a href="#location">Location</a><a href="#more">Schedule, tasks, sessions</a></nav>
+${sectionsToc(s, e)}
 
 <section id="memories"><h2>Memories (<span id="memory-count">${memories.length}</span>)</h2>
 ${forms.error ? html`<p class="error" role="alert">${forms.error}</p>` : ''}

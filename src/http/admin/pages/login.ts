@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { html, trusted } from '../html.js';
 import { CSP } from '../csp.js';
 import { pendingFields, type Pending } from './resend.js';
+import { ICON_LINKS } from '../icons.js';
 
 const STYLE = 'body{font:17px/1.5 system-ui,sans-serif;margin:0;padding:1rem;background:#f6f5f2;color:#222}' +
   'form{max-width:22rem;margin:12vh auto;background:#fff;padding:1.5rem;border-radius:.5rem;box-shadow:0 1px 4px #0002}' +
@@ -18,7 +19,7 @@ export const LOGIN_CSP = CSP.replace("style-src 'self'", `style-src 'sha256-${cr
 export function loginPage(next: string, error?: string, pending?: Pending) {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Log in · Hearth</title><style>${trusted(STYLE)}</style></head>
+<title>Log in · Hearth</title>${trusted(ICON_LINKS)}<style>${trusted(STYLE)}</style></head>
 <body><form method="post" action="/admin/login">
 <h1>Hearth</h1>
 <p>Enter the hub's API token (<code>HEARTH_API_TOKEN</code>).</p>
