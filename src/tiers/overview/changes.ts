@@ -36,7 +36,7 @@ export function createChangeSubjects(db: Db) {
   const recent = db.prepare('SELECT * FROM audit ORDER BY ts DESC, id DESC LIMIT ?');
   const firstOf = db.prepare('SELECT before, after FROM audit WHERE op = ? AND target = ? ORDER BY id DESC LIMIT 1');
   const entityName = db.prepare(
-    'SELECT e.name FROM entities e WHERE e.name_key = ?1 UNION ALL SELECT e.name FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE a.name_key = ?1 LIMIT 1',
+    'SELECT e.name FROM entities e WHERE e.name_key = @key UNION ALL SELECT e.name FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE a.name_key = @key LIMIT 1',
   ).pluck();
   const entityById = db.prepare('SELECT name FROM entities WHERE id = ?').pluck();
   const memory = db.prepare('SELECT m.fact, e.name FROM memories m JOIN entities e ON e.id = m.entity_id WHERE m.id = ?');
@@ -49,7 +49,7 @@ export function createChangeSubjects(db: Db) {
 
   /** An entity by a name it had: linked under its current name while it (or that name as an alias) exists. */
   const ent = (name: unknown): ChangePart => {
-    const now = typeof name === 'string' ? (entityName.get(nameKey(name)) as string | undefined) : undefined;
+    const now = typeof name === 'string' ? (entityName.get({ key: nameKey(name) }) as string | undefined) : undefined;
     return now ? { entity: now, exists: true } : { entity: String(name ?? 'an entity'), exists: false };
   };
   /** The `after` of the row that created what `target` names (`relation.add`, `intention.add`, …). */
