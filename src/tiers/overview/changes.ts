@@ -7,6 +7,7 @@
  */
 import type { Db } from '../../db/open.js';
 import { nameKey } from '../../lib/names.js';
+import { plural } from '../../lib/plural.js';
 
 /** Plain text, or an entity by name (`exists`: a link can open it). */
 export type ChangePart = string | { entity: string; exists: boolean };
@@ -124,7 +125,7 @@ export function createChangeSubjects(db: Db) {
   function entityParts(r: Row, before: Json, after: Json): { parts: ChangePart[]; gone: boolean } {
     switch (r.op) {
       case 'entity.forget':
-        return gone([String(before?.entity?.name ?? r.target), ` (${before?.memories ?? 0} memories)`]);
+        return gone([String(before?.entity?.name ?? r.target), ` (${plural(Number(before?.memories ?? 0), 'memory', 'memories')})`]);
       case 'entity.merge':
         return here([`${before?.source ?? 'an entity'} into `, ent(r.target)]);
       case 'entity.rename':
