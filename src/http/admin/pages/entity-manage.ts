@@ -46,9 +46,7 @@ export function manageSection(req: FastifyRequest, s: Services, e: EntityRow, er
 <form method="get" action="${self}/merge" class="stack">
 <label>The other entity (the same person or thing under another name) ${errorOf(err, 'other')}<input name="other" required maxlength="200" list="entity-names" autocomplete="off" value="${valueOf(err, 'other', '')}"></label>
 <datalist id="entity-names">${others.map((o) => html`<option value="${o.name}"></option>`)}</datalist>
-<fieldset><legend>Which name stays</legend>
-<label class="inline"><input type="radio" name="keep" value="this" checked> ${e.name}</label>
-<label class="inline"><input type="radio" name="keep" value="other"> the other's</label></fieldset>
+<label>Which name stays <select name="keep"><option value="this" selected>${e.name}</option><option value="other">the other entity's</option></select></label>
 <p class="muted">The next page shows what moves; nothing changes until you confirm there.</p>
 <button type="submit" data-action="merge-preview">Preview the merge</button></form></details>
 <p><a class="button danger" href="${self}/delete" data-action="delete-preview">Delete ${e.name}…</a></p>
