@@ -5,7 +5,6 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Services } from '../../../services.js';
-import type { EntityRow } from '../../../tiers/entities/entities.repo.js';
 import type { Holdings } from '../../../tiers/entities/manage.service.js';
 import { html, query, seg, type Html } from '../html.js';
 import { csrfField, page } from '../layout.js';
@@ -27,7 +26,7 @@ const valueOf = (err: ManageError | undefined, field: ManageError['field'], fall
 const openIf = (err: ManageError | undefined, field: ManageError['field']) => (err?.field === field ? html` open` : '');
 
 /** The "Manage" section of the entity page. */
-export function manageSection(req: FastifyRequest, s: Services, e: EntityRow, err?: ManageError): Html {
+export function manageSection(req: FastifyRequest, s: Services, e: { id: number; name: string; type: string }, err?: ManageError): Html {
   const self = entityHref(e.name);
   const types = [...new Set([...TYPES, ...s.overview.entityTypes().map((t) => t.type)])].filter((t) => t !== 'unknown');
   const others = s.overview.searchEntities({ limit: 300 }).filter((o) => o.id !== e.id);
