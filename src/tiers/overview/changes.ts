@@ -40,6 +40,8 @@ export function createChangeSubjects(db: Db) {
     'SELECT e.name FROM entities e WHERE e.name_key = @key UNION ALL SELECT e.name FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE a.name_key = @key LIMIT 1',
   ).pluck();
   const entityById = db.prepare('SELECT name FROM entities WHERE id = ?').pluck();
+  // An entity since forgotten: its name as the forget recorded it.
+  const forgottenName = db.prepare("SELECT json_extract(before, '$.entity.name') FROM audit WHERE op = 'entity.forget' AND json_extract(before, '$.entity.id') = ? ORDER BY id DESC LIMIT 1").pluck();
   const memory = db.prepare('SELECT m.fact, e.name FROM memories m JOIN entities e ON e.id = m.entity_id WHERE m.id = ?');
   const relation = db.prepare('SELECT r.rel_type, a.name AS a, b.name AS b FROM relations r JOIN entities a ON a.id = r.entity_a JOIN entities b ON b.id = r.entity_b WHERE r.id = ?');
   const location = db.prepare('SELECT e.name, l.container_name FROM locations l JOIN entities e ON e.id = l.entity_id WHERE l.id = ?');
@@ -64,7 +66,7 @@ export function createChangeSubjects(db: Db) {
     const forgotten = r.op === 'memory.forget' ? before : parse((firstOf.get('memory.forget', r.target) as { before: string | null } | undefined)?.before ?? null);
     if (forgotten?.fact) return gone([ent(forgotten.entity_name), ': ', quoted(forgotten.fact)]);
     const kept = after?.fact ? after : created('memory.add', r.target);
-    if (kept?.fact) return gone([kept.entity_id ? ent(entityById.get(kept.entity_id) ?? 'a forgotten entity') : 'an entity', ': ', quoted(kept.fact)]);
+    if (kept?.fact) return gone([ent(entityById.get(kept.entity_id) ?? forgottenName.get(kept.entity_id) ?? 'an entity since forgotten'), ': ', quoted(kept.fact)]);
     return gone(['a memory']);
   }
 

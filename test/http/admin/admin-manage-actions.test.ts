@@ -134,6 +134,8 @@ describe('actions', () => {
     expect([done.statusCode, done.headers.location]).toEqual([303, '/admin/entities']);
     expect(await names()).not.toContain(HOSTILE);
     expect(lastAudit('entity.forget')).toMatchObject({ actor: 'admin', target: HOSTILE });
+    const recent = (await page('/admin/')).body;
+    expect(recent).toContain('<span title="memory.add">Remembered about</span> &lt;img src=x onerror=alert(1)&gt;&quot;Bob&#39;: ‘fact &lt;script&gt;alert(2)&lt;/script&gt;’ <span class="muted">(since forgotten)</span>');
     expect(await follow(done)).toContain('Deleted &lt;img src=x onerror=alert(1)&gt;&quot;Bob&#39; with 1 fact');
   });
 });

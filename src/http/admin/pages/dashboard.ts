@@ -59,7 +59,7 @@ ${promoted.length ? html`<h3>Recently detected patterns</h3><ul>${promoted.map((
 </section>
 
 <section><h2>Fading memories</h2>
-<p class="muted">Effective confidence below 30 %: confirm what still holds, forget what does not.</p>
+<p class="muted"><span title="effective (decayed) confidence below 30 %">Facts Hearth has grown unsure of</span>: confirm what still holds, forget what does not.</p>
 ${table(MEMORY_HEAD_WITH_ENTITY, fading.memories.map((m) => memoryRow(req, m, now, { next: '/admin/', withEntity: true })), 'Nothing is fading.')}
 </section>
 

@@ -88,4 +88,4 @@ ${holdingsList(preview.deletes)}
 
 /** The "end" button of a current relation (entity page). */
 export const endRelationForm = (req: FastifyRequest, id: number, next: string) =>
-  html`<form method="post" action="/admin/relation/${id}/end" class="inline">${csrfField(req)}<input type="hidden" name="next" value="${next}"><button type="submit" data-action="end-relation">End</button></form>`;
+  html`<form method="post" action="/admin/relation/${id}/end" class="inline">${csrfField(req)}<input type="hidden" name="next" value="${next}"><button type="submit" data-action="end-relation" title="End this relation (it stays in the history)">End</button></form>`;
