@@ -22,6 +22,7 @@ export interface Change {
   gone: boolean;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: audit before/after are free-form JSON, read field by field with fallbacks
 type Json = Record<string, any> | null;
 interface Row { id: number; ts: number; actor: string; op: string; target: string | null; before: string | null; after: string | null }
 

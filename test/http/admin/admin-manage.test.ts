@@ -14,8 +14,6 @@ import { buildTestHub, type TestHub } from '../../helpers/hub.js';
 import { TOKEN } from './helpers.js';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts');
-const POLL = { timeout: 15_000 };
-const HOSTILE = `<img src=x onerror="alert(1)">Mallory's <script>alert('pwned')</script>`;
 let hub: TestHub;
 let browser: Browser;
 let origin: string;
@@ -77,7 +75,7 @@ async function flow(label: string, width: number, height: number) {
   const ctx = await browser.newContext({ viewport: { width, height } });
   const page = await ctx.newPage();
   const w = watch(page);
-  const [bryan, brian, rex, anna, mallory] = ['Bryan', 'Brian', 'Rex', 'Anna', HOSTILE].map((n) => `${n} ${label}`);
+  const [bryan, brian, rex, anna, mallory] = ['Bryan', 'Brian', 'Rex', 'Anna', `<img src=x onerror="alert(1)">Mallory's <script>alert('pwned')</script>`].map((n) => `${n} ${label}`);
   await api('/remember', { entity_name: brian, fact: `${brian} likes strong coffee`, entity_type: 'person' });
   await api('/remember', { entity_name: bryan, fact: `${bryan} plays the trumpet on Sundays` });
   await api('/relate', { entity_a: bryan, entity_b: rex, rel_type: 'owns' });

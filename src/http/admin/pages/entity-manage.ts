@@ -22,7 +22,7 @@ export const entityHref = (name: string) => `/admin/entity/${seg(name)}`;
 
 const errorOf = (err: ManageError | undefined, field: ManageError['field']) =>
   err?.field === field ? html`<span class="error field-error" id="error-${field}" role="alert">${err.message}</span>` : '';
-const valueOf = (err: ManageError | undefined, field: ManageError['field'], fallback: string) => (err?.field === field ? (err.value ?? '') : fallback);
+const typedOr = (err: ManageError | undefined, field: ManageError['field'], fallback: string) => (err?.field === field ? (err.value ?? '') : fallback);
 const openIf = (err: ManageError | undefined, field: ManageError['field']) => (err?.field === field ? html` open` : '');
 
 /** The "Manage" section of the entity page. */
@@ -33,17 +33,17 @@ export function manageSection(req: FastifyRequest, s: Services, e: { id: number;
   return html`<section id="manage"><h2>Manage</h2>
 <details class="manage"${openIf(err, 'new_name')}><summary>Rename</summary>
 <form method="post" action="${self}/rename" class="stack">${csrfField(req)}
-<label>New name ${errorOf(err, 'new_name')}<input name="new_name" required maxlength="200" autocomplete="off" value="${valueOf(err, 'new_name', e.name)}"></label>
+<label>New name ${errorOf(err, 'new_name')}<input name="new_name" required maxlength="200" autocomplete="off" value="${typedOr(err, 'new_name', e.name)}"></label>
 <p class="muted">Everything stays attached. To undo, rename it back.</p>
 <button type="submit" data-action="rename">Rename</button></form></details>
 <details class="manage"${openIf(err, 'type')}><summary>Change type</summary>
 <form method="post" action="${self}/type" class="stack">${csrfField(req)}
-<label>What ${e.name} is ${errorOf(err, 'type')}<input name="type" required maxlength="50" list="entity-types" autocomplete="off" value="${valueOf(err, 'type', e.type === 'unknown' ? '' : e.type)}" placeholder="person, pet, room, device…"></label>
+<label>What ${e.name} is ${errorOf(err, 'type')}<input name="type" required maxlength="50" list="entity-types" autocomplete="off" value="${typedOr(err, 'type', e.type === 'unknown' ? '' : e.type)}" placeholder="person, pet, room, device…"></label>
 <datalist id="entity-types">${types.map((t) => html`<option value="${t}"></option>`)}</datalist>
 <button type="submit" data-action="set-type">Save type</button></form></details>
 <details class="manage"${openIf(err, 'other')}><summary>Merge with another entity</summary>
 <form method="get" action="${self}/merge" class="stack">
-<label>The other entity (the same person or thing under another name) ${errorOf(err, 'other')}<input name="other" required maxlength="200" list="entity-names" autocomplete="off" value="${valueOf(err, 'other', '')}"></label>
+<label>The other entity (the same person or thing under another name) ${errorOf(err, 'other')}<input name="other" required maxlength="200" list="entity-names" autocomplete="off" value="${typedOr(err, 'other', '')}"></label>
 <datalist id="entity-names">${others.map((o) => html`<option value="${o.name}"></option>`)}</datalist>
 <label>Which name stays <select name="keep"><option value="this" selected>${e.name}</option><option value="other">the other entity's</option></select></label>
 <p class="muted">The next page shows what moves; nothing changes until you confirm there.</p>
