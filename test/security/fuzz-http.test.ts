@@ -417,7 +417,7 @@ function touchesBaseline(path: string, body: unknown): boolean {
   if (typeof body !== 'object' || body === null) return false;
   const b = body as Record<string, unknown>;
   if (typeof b.memory_id === 'number' && baselineMemoryIds.has(b.memory_id)) return true;
-  if (b.relation_id !== undefined && baselineRelationIds.has(Number(b.relation_id))) return true;
+  if ((typeof b.relation_id === 'number' || typeof b.relation_id === 'string') && baselineRelationIds.has(Number(b.relation_id))) return true;
   return [b.entity_name, b.entity_a, b.entity_b, b.source_name, b.target_name, b.new_name].some((n) => BASELINE_NAMES.some((x) => norm(x) === norm(n)));
 }
 const parsedOrUndefined = (t: string): unknown => {
