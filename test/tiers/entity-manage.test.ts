@@ -130,7 +130,7 @@ describe('delete and end a relation', () => {
     await ok('/remember', { entity_name: 'old_sensor', fact: 'old_sensor was in the loft' });
     await ok('/record', { entity_name: 'old_sensor', metric: 'temperature', value: 12 });
     const preview = await ok('/entities/delete', { entity_name: 'old_sensor', dry_run: true });
-    expect(preview.result).toBe('Would delete old_sensor with 1 fact, 1 reading series, 1 reading');
+    expect(preview.result).toBe('Would delete old_sensor with 1 fact, 1 kind of reading, 1 reading');
     expect(preview.deletes.facts).toMatchObject([{ fact: 'old_sensor was in the loft' }]);
     expect(await names()).toContain('old_sensor');
     expect(await ok('/entities/delete', { entity_name: 'old_sensor' })).toMatchObject({ dry_run: false, deleted_memories: 1 });

@@ -15,7 +15,7 @@ const WHO: Record<string, string> = {
 const WHAT: Record<string, string> = {
   'memory.add': 'Remembered about', 'memory.reinforce': 'Heard again about', 'memory.confirm': 'Confirmed about',
   'memory.supersede': 'Replaced a memory of', 'memory.contest': 'Kept a disputed memory of', 'memory.forget': 'Forgot a memory of',
-  'entity.forget': 'Forgot everything about', 'entity.merge': 'Merged', 'entity.rename': 'Renamed', 'entity.type': 'Changed what it is:',
+  'entity.forget': 'Forgot everything about', 'entity.merge': 'Merged', 'entity.rename': 'Renamed', 'entity.type': 'Changed the type of',
   'entity.alias': 'Gave another name to', 'entity.unalias': 'Took a name from', 'entity.alias_merge': 'Merged (a Home Assistant name)',
   'entity.update': 'Updated',
   'relation.add': 'Related', 'relation.end': 'Ended', 'location.add': 'Put', 'location.move': 'Moved', 'location.confirm': 'Saw again',

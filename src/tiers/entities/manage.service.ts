@@ -42,7 +42,7 @@ export const HOLDING_WORDS: [key: string, one: string, many?: string][] = [
   ['memories.entity_id', 'fact'],
   ['relations.entity_a', 'relation to another entity', 'relations to other entities'],
   ['relations.entity_b', 'relation from another entity', 'relations from other entities'],
-  ['series.entity_id', 'reading series', 'reading series'],
+  ['series.entity_id', 'kind of reading', 'kinds of readings'],
   ['readings', 'reading'],
   ['locations.entity_id', 'record of where it is', 'records of where it is'],
   ['locations.container_id', 'thing put in it', 'things put in it'],

@@ -154,7 +154,7 @@ describe('recent changes in words', () => {
     expect(text).toContain('Related Leo → owns → Scooter');
     expect(text).toContain('Forgot a memory of Rosa: ‘Rosa likes tea’ (since forgotten)');
     expect(text).toContain('Put spare key in kitchen drawer');
-    expect(text).toContain('you (admin page)Changed what it is: Rex: pet → dog');
+    expect(text).toContain('you (admin page)Changed the type of Rex: pet → dog');
     expect(text).not.toMatch(/\| \d+|memory \d+|relation\.add|\(admin\)/);
     expect(recent).toContain('<span title="relation.add">Related</span> <a href="/admin/entity/Leo">Leo</a>');
     expect(recent).toMatch(/<time datetime="\d{4}-\d\d-\d\dT/);

@@ -142,7 +142,7 @@ async function flow(label: string, width: number, height: number) {
   const recent = (await page.locator('section', { hasText: 'Recent changes' }).textContent()) ?? '';
   expect(recent).toContain(`Forgot everything about ${mallory}`);
   expect(recent).toContain(`Ended ${anna} → walks → Rexy ${label}`);
-  expect(recent).toContain(`Changed what it is: Rexy ${label}: unknown → pet`);
+  expect(recent).toContain(`Changed the type of Rexy ${label}: unknown → pet`);
   expect(recent).toContain(`Renamed ${rex} to Rexy ${label}`);
   expect(recent).toContain('you (admin page)');
   expect(recent).not.toMatch(/\(admin\)|\| \d+/);
