@@ -20,6 +20,7 @@ export const E2E = [
   'test/http/admin/admin-charts.test.ts',
   'test/http/admin/admin-finish.test.ts',
   'test/http/admin/admin-graph.test.ts',
+  'test/http/admin/admin-manage.test.ts',
   'test/http/admin/admin-restart.test.ts',
   'test/http/admin/admin-tiers.test.ts',
   'test/integrations/ha-state-poller.test.ts',

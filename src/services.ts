@@ -35,6 +35,7 @@ import { createMarkdownSync } from './io/markdown/markdown.service.js';
 import { createVoicesService } from './tiers/voices/voices.service.js';
 import { createAliasesService } from './tiers/entities/aliases.service.js';
 import { createOverviewService } from './tiers/overview/overview.service.js';
+import { createEntityManageService } from './tiers/entities/manage.service.js';
 import { plural } from './lib/plural.js';
 
 export interface ServiceDeps {
@@ -184,6 +185,7 @@ export function createServices(deps: ServiceDeps) {
   });
 
   const overview = createOverviewService({ db, clock, decay: config.memory });
-  return { memoryMcpImport, markdown, voices, aliases, db, clock, config, embedder, wordnet, llm, events, entities, audit, vectors, reembed, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial, overview };
+  const manage = createEntityManageService({ db, clock, entities, audit, memory, relations, aliases, onChanged: () => (timeseries.repo.invalidate(), events.emit('aliases_changed', null)), rollup: () => rollups.run() });
+  return { memoryMcpImport, markdown, voices, aliases, db, clock, config, embedder, wordnet, llm, events, entities, audit, vectors, reembed, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial, overview, manage };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -29,6 +29,7 @@ import { prospectiveRoutes } from './routes/prospective.routes.js';
 import { spatialRoutes } from './routes/spatial.routes.js';
 import { markdownRoutes } from './routes/markdown.routes.js';
 import { voicesRoutes } from './routes/voices.routes.js';
+import { entitiesRoutes } from './routes/entities.routes.js';
 import { adminRoutes } from './admin/index.js';
 import { sendBadAddress, wantsAdminPage } from './admin/bad-address.js';
 import { sseRoutes } from './routes/sse.routes.js';
@@ -175,6 +176,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(spatialRoutes(opts.services));
   await app.register(markdownRoutes(opts.services));
   await app.register(voicesRoutes(opts.services));
+  await app.register(entitiesRoutes(opts.services));
   await app.register(mcpRoutes(opts.services));
   await app.register(adminRoutes(opts.services, { token: opts.token, health: opts.health, dataDir: opts.dataDir, failures }));
   await app.register(sseRoutes(opts.services, sse));

@@ -89,6 +89,7 @@ let hub: TestHub;
 let lastServerError: unknown;
 const ids: Record<string, number> = {};
 const baselineMemoryIds = new Set<number>();
+const baselineRelationIds = new Set<number>();
 const BASELINE_NAMES = ['Ingrid Baseline', 'Otto Baseline', 'greenhouse-baseline', 'baseline spectacles', 'baseline study'];
 const norm = (s: unknown) => (typeof s === 'string' ? s.trim().toLowerCase() : s);
 
@@ -401,16 +402,23 @@ const BASES: Record<string, () => Record<string, unknown>> = {
   'POST /unalias': () => ({ alias: 'Fuzz Nickname Two' }),
   'GET /aliases/{entity_name}': () => ({ entity_name: 'Fuzz Person' }),
   'POST /alias/homeassistant': () => ({ names: [{ entity_id: 'person.fuzz_ha', friendly_name: 'Fuzz HA Person' }] }),
+  // issue 29: entity management (previews and no-op renames keep the bases repeatable; end_relation is one-shot)
+  'POST /entities/merge': () => ({ source_name: 'Fuzz Mergeable', target_name: 'Fuzz Pet', dry_run: true }),
+  'POST /entities/rename': () => ({ entity_name: 'Fuzz Renamable', new_name: 'Fuzz Renamable' }),
+  'POST /entities/set_type': () => ({ entity_name: 'Fuzz Renamable', type: 'pet' }),
+  'POST /entities/delete': () => ({ entity_name: 'Fuzz Deletable', dry_run: true }),
+  'POST /entities/end_relation': () => ({ relation_id: ids.fuzzRelation }),
 };
 const LINE_ROUTES = ['/write', '/api/v2/write'];
 
 /** Requests that would legitimately delete the data the test checks afterwards (not an attack). */
 function touchesBaseline(path: string, body: unknown): boolean {
-  if (!['/forget', '/unrelate', 'forget', 'unrelate'].includes(path)) return false;
+  if (!['/forget', '/unrelate', 'forget', 'unrelate'].includes(path) && !path.startsWith('/entities/')) return false;
   if (typeof body !== 'object' || body === null) return false;
   const b = body as Record<string, unknown>;
   if (typeof b.memory_id === 'number' && baselineMemoryIds.has(b.memory_id)) return true;
-  return [b.entity_name, b.entity_a, b.entity_b].some((n) => BASELINE_NAMES.some((x) => norm(x) === norm(n)));
+  if ((typeof b.relation_id === 'number' || typeof b.relation_id === 'string') && baselineRelationIds.has(Number(b.relation_id))) return true;
+  return [b.entity_name, b.entity_a, b.entity_b, b.source_name, b.target_name, b.new_name].some((n) => BASELINE_NAMES.some((x) => norm(x) === norm(n)));
 }
 const parsedOrUndefined = (t: string): unknown => {
   try {
@@ -517,7 +525,7 @@ beforeAll(async () => {
 
   // Baseline data.
   for (const [entity_name, fact, category] of BASELINE_FACTS) baselineMemoryIds.add((await ok('POST', '/remember', { entity_name, fact, category })).id);
-  await ok('POST', '/relate', { entity_a: 'Ingrid Baseline', entity_b: 'Otto Baseline', rel_type: 'spouse_of' });
+  baselineRelationIds.add((await ok('POST', '/relate', { entity_a: 'Ingrid Baseline', entity_b: 'Otto Baseline', rel_type: 'spouse_of' })).id);
   for (let i = 0; i < 12; i++) {
     await ok('POST', '/record', { entity_name: 'greenhouse-baseline', metric: 'temperature', value: 17 + (i % 4) * 0.5, unit: '°C', ts: now() - 3600 * 6 + i * 1800 });
   }
@@ -537,6 +545,8 @@ beforeAll(async () => {
   for (const path of ['/remember', '/record', '/locate', '/relate', '/schedule']) await ok('POST', path, BASES[`POST ${path}`]());
   for (const name of ['Fuzz Speaker', 'Fuzz Speaker Two']) await ok('POST', '/voices/enroll', { entity_name: name, embedding: VOICE });
   await ok('POST', '/alias', { entity_name: 'Fuzz Person', alias: 'Fuzz Nickname Two' });
+  ids.fuzzRelation = (await ok('POST', '/relate', { entity_a: 'Fuzz Person', entity_b: 'Fuzz Pet', rel_type: 'owns' })).id;
+  for (const name of ['Fuzz Mergeable', 'Fuzz Renamable', 'Fuzz Deletable']) await ok('POST', '/remember', { entity_name: name, fact: `${name} is here for the fuzz` });
 }, 60_000);
 
 afterAll(async () => {
@@ -554,7 +564,7 @@ describe('HTTP fuzz: route discovery', () => {
 
   it('each base is valid as written (so one-field mutations test one thing)', async () => {
     for (const r of routes) {
-      if (['/forget', '/close_session', '/wm/close', '/dismiss_intention', '/voices/merge', ...LINE_ROUTES].includes(r.path)) continue; // one-shot or text
+      if (['/forget', '/close_session', '/wm/close', '/dismiss_intention', '/voices/merge', '/entities/end_relation', ...LINE_ROUTES].includes(r.path)) continue; // one-shot or text
       const base = BASES[key(r)]();
       const o =
         r.method === 'POST'

@@ -10,6 +10,7 @@ import { fromStorageError, isHubError } from '../../lib/errors.js';
 import { describeIssues } from '../../lib/validation.js';
 import { Granularity, MetricName } from '../../tiers/timeseries/timeseries.schemas.js';
 import { actionRoutes } from './actions.js';
+import { manageRoutes } from './actions-manage.js';
 import { registerAssets } from './assets.js';
 import { CSP, refuseStale, registerGuard } from './guard.js';
 import { html } from './html.js';
@@ -120,6 +121,7 @@ export const adminRoutes = (s: Services, opts: AdminOptions = {}): FastifyPlugin
   );
   actionRoutes(app, s, sessions, opts.token, opts.failures ?? failedLogins(0));
   tierRoutes(app, s);
+  manageRoutes(app, s);
   app.all('/admin/*', { schema: hide }, async (req, reply) =>
     sendPage(reply, page(req, { title: 'Not found' }, html`<p>No page at ${req.url.split('?')[0]}.</p><p><a href="/admin/">Dashboard</a></p>`), 404),
   );

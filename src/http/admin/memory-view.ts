@@ -9,8 +9,33 @@ import { confidence, csrfField, when } from './layout.js';
 /** The fields of a recall hit that a row shows. */
 export type MemoryView = Pick<RecallHit, 'id' | 'entity_name' | 'fact' | 'category' | 'confidence' | 'effective_confidence' | 'source' | 'source_trust' | 'fact_key' | 'last_confirmed'>;
 
-export const MEMORY_HEAD = ['Fact', 'Category', 'Trust', 'Confidence', 'Last confirmed', 'Actions'];
+export const MEMORY_HEAD = ['Fact', 'Category', 'Source', 'Confidence', 'Last confirmed', 'Actions'];
 export const MEMORY_HEAD_WITH_ENTITY = ['Entity', ...MEMORY_HEAD];
+
+/** Who a trust tier is, in household words (the tier itself is in the tooltip). */
+const TRUST_WORDS: Record<string, string> = { user: 'a person', hardware: 'a device', system: 'Hearth', inferred: 'worked out', external: 'an outside source' };
+/** A memory's `source` string, where it names a door or a common origin. */
+const SOURCE_WORDS: Record<string, string> = {
+  admin: 'you (admin page)', manual: 'typed in', http: 'an app', mcp: 'an assistant', cli: 'the command line', conversation: 'a conversation',
+  pattern_engine: 'the pattern engine', markdown: 'a Markdown note', import: 'an import',
+};
+
+/** Where a memory came from, in words; the precise trust tier and source in the tooltip. */
+export function sourceCell(m: { source: string; source_trust: number }): Html {
+  const label = trustLabel(m.source_trust);
+  return html`<span title="trust: ${label} (${m.source_trust} of 5); source: ${m.source}">${TRUST_WORDS[label] ?? label} <span class="muted">(${SOURCE_WORDS[m.source] ?? m.source})</span></span>`;
+}
+
+/** A memory's status in words: "current", "replaced", "disputed" (the stored status in the tooltip). */
+export function statusWord(status: string): Html {
+  const word: Record<string, [string, string]> = {
+    active: ['current', 'active'],
+    superseded: ['replaced', 'superseded: a newer version replaced it'],
+    contested: ['disputed', 'contested: two sources disagree; the more trusted one stays current'],
+  };
+  const [w, tip] = word[status] ?? [status, status];
+  return html`<span title="${tip}">${w}</span>`;
+}
 
 /** htmx swaps the row for the answer; without JavaScript the form posts and the page reloads. */
 function action(req: FastifyRequest, m: MemoryView, verb: string, label: string, next: string, cls = '') {
@@ -35,7 +60,7 @@ export function memoryRow(req: FastifyRequest, m: MemoryView, now: number, opts:
 ${opts.withEntity ? html`<td data-label="Entity"><a href="/admin/entity/${seg(m.entity_name)}">${m.entity_name}</a></td>` : ''}
 <td data-label="Fact" class="fact">${m.fact}${m.fact_key ? html` <code class="key">${m.fact_key}</code>` : ''}</td>
 <td data-label="Category">${m.category}</td>
-<td data-label="Trust">${trustLabel(m.source_trust)} <span class="muted">(${m.source})</span></td>
+<td data-label="Source">${sourceCell(m)}</td>
 <td data-label="Confidence" title="stored ${m.confidence}">${confidence(m.effective_confidence)}</td>
 <td data-label="Last confirmed">${when(m.last_confirmed, now)}</td>
 <td data-label="Actions" class="actions">

@@ -1,11 +1,10 @@
 /** GET /admin/: counts per tier, ingest rate, embedder and broker, the pattern engine, recent changes, fading memories. */
 import type { FastifyRequest } from 'fastify';
 import type { Services } from '../../../services.js';
-import { AuditQuery } from '../../../tiers/audit/audit.schemas.js';
 import { html, seg } from '../html.js';
 import { page, table, when } from '../layout.js';
 import { memoryRow, MEMORY_HEAD_WITH_ENTITY } from '../memory-view.js';
-import { auditInWords } from '../audit-words.js';
+import { changeInWords, whoInWords } from '../audit-words.js';
 import type { RateMeter } from '../rate.js';
 
 export interface DashboardDeps {
@@ -26,19 +25,19 @@ export async function dashboardPage(req: FastifyRequest, d: DashboardDeps) {
   const mqtt = (d.health?.().mqtt ?? { mode: 'off' }) as { mode: string; url?: string; connected?: boolean; bridge?: { received: number; ingested: number; unparseable: number } };
   const last = s.patterns.lastRun();
   const promoted = s.patterns.promoted().slice(0, 5);
-  const audit = s.audit.query(AuditQuery.parse({ limit: 10 }));
+  const changes = s.manage.recentChanges(10);
   const fading = s.memory.fading({ threshold: 0.3, limit: 20 });
 
-  const tile = (label: string, value: number | string, href?: string) =>
-    html`<div class="tile">${href ? html`<a href="${href}">` : ''}<span class="n">${value}</span><span class="l">${label}</span>${href ? html`</a>` : ''}</div>`;
+  const tile = (label: string, value: number | string, href?: string, tip?: string) =>
+    html`<div class="tile"${tip ? html` title="${tip}"` : ''}>${href ? html`<a href="${href}">` : ''}<span class="n">${value}</span><span class="l">${label}</span>${href ? html`</a>` : ''}</div>`;
 
   const body = html`
 <section class="tiles" aria-label="Counts per tier">
 ${tile('entities', c.entities, '/admin/entities')}
 ${tile('memories', c.memories.active)}
-${tile('superseded / contested', `${c.memories.superseded} / ${c.memories.contested}`)}
+${tile('replaced / disputed', `${c.memories.superseded} / ${c.memories.contested}`, undefined, 'superseded / contested: older versions, and facts two sources disagree on')}
 ${tile('relations', c.relations, '/graph')}
-${tile('series', c.series, '/admin/readings')}
+${tile('things measured', c.series, '/admin/readings', 'series: one per entity and metric')}
 ${tile(c.readings_exact ? 'readings' : 'readings (from ids)', c.readings)}
 ${tile('sessions', c.sessions)}
 ${tile('open tasks', c.open_tasks)}
@@ -60,15 +59,13 @@ ${promoted.length ? html`<h3>Recently detected patterns</h3><ul>${promoted.map((
 </section>
 
 <section><h2>Fading memories</h2>
-<p class="muted">Effective confidence below 30 %: confirm what still holds, forget what does not.</p>
+<p class="muted"><span title="effective (decayed) confidence below 30 %">Facts Hearth has grown unsure of</span>: confirm what still holds, forget what does not.</p>
 ${table(MEMORY_HEAD_WITH_ENTITY, fading.memories.map((m) => memoryRow(req, m, now, { next: '/admin/', withEntity: true })), 'Nothing is fading.')}
 </section>
 
 <section><h2>Recent changes</h2>
-${table(['When', 'Who', 'What', 'Of'], audit.map((a) => {
-    const w = auditInWords(a, s.memory.repo);
-    return html`<tr><td data-label="When">${when(a.ts, now)}</td><td data-label="Who">${w.who}</td><td data-label="What">${w.what}</td><td data-label="Of">${w.target}</td></tr>`;
-  }), 'No changes yet.')}
+${table(['When', 'Who', 'What changed'], changes.map((c) =>
+    html`<tr data-op="${c.op}"><td data-label="When">${when(c.ts, now)}</td><td data-label="Who">${whoInWords(c.actor)}</td><td data-label="What changed" class="change">${changeInWords(c)}</td></tr>`), 'No changes yet.')}
 </section>`;
   return page(req, { title: 'Dashboard', active: 'Dashboard' }, body);
 }

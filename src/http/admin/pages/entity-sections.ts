@@ -53,7 +53,7 @@ function applies(c: Contents): Set<Section> {
 export function sectionsToc(s: Services, e: EntityRow): Html {
   const a = applies(contents(s, e));
   const more = a.has('schedule') || a.has('intentions') || a.has('tasks') || a.has('sessions');
-  return html`<nav class="toc" aria-label="Sections"><a href="#memories">Memories</a><a href="#relations">Relations</a>${a.has('readings') ? html`<a href="#readings">Readings</a>` : ''}${a.has('location') ? html`<a href="#location">Location</a>` : ''}${more ? html`<a href="#more">Schedule, tasks, conversations</a>` : ''}</nav>`;
+  return html`<nav class="toc" aria-label="Sections"><a href="#memories">Memories</a><a href="#relations">Relations</a>${a.has('readings') ? html`<a href="#readings">Readings</a>` : ''}${a.has('location') ? html`<a href="#location">Location</a>` : ''}${more ? html`<a href="#more">Schedule, tasks, conversations</a>` : ''}<a href="#manage">Manage</a></nav>`;
 }
 const show = showValue;
 

@@ -2,7 +2,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Services } from '../../../services.js';
-import { trustLabel } from '../../../lib/schema.js';
 import { EntityName } from '../../../lib/schema.js';
 import { Granularity } from '../../../tiers/timeseries/timeseries.schemas.js';
 import { CATEGORIES } from '../../../tiers/memory/memory.schemas.js';
@@ -12,6 +11,8 @@ import { memoryRow, MEMORY_HEAD } from '../memory-view.js';
 import { readingsSection, sectionsToc, tierSections } from './entity-sections.js';
 import { relationLabel } from './graph.js';
 import type { FieldErrors } from '../form-errors.js';
+import { endRelationForm, manageSection, type ManageError } from './entity-manage.js';
+import { sourceCell, statusWord } from '../memory-view.js';
 
 export const EntityParams = z.object({ name: EntityName });
 // An unknown grain (a hand-edited link) falls back to the default rather than an error page.
@@ -23,6 +24,8 @@ export interface EntityForms {
   edit?: { id: number; fact?: string; category?: string; errors: FieldErrors };
   /** A refusal that belongs to no single field. */
   error?: string;
+  /** A management form (rename, type, merge) with a mistake. */
+  manage?: ManageError;
 }
 
 const fieldError = (errors: FieldErrors | undefined, field: string) =>
@@ -57,20 +60,21 @@ ${table(MEMORY_HEAD, memories.map((m) => memoryRow(req, m, now, { next: self, ed
 </form></details>
 <h3>History (${history.length})</h3>
 ${table(
-  ['Fact', 'Status', 'Trust', 'Stored confidence', 'Valid', 'Replaced by'],
-  history.map((m) => html`<tr class="${m.status}"><td data-label="Fact" class="fact">${m.fact}</td><td data-label="Status">${m.status}</td><td data-label="Trust">${trustLabel(m.source_trust)} <span class="muted">(${m.source})</span></td><td data-label="Stored confidence">${pct(m.confidence)}</td><td data-label="Valid">${when(m.valid_from, now)} → ${m.valid_until ? when(m.valid_until, now) : 'now'}</td><td data-label="Replaced by">${m.superseded_by ? (s.memory.repo.get(m.superseded_by)?.fact ?? 'a version since forgotten') : ''}</td></tr>`),
-  'No superseded or contested versions.',
+  ['Fact', 'Status', 'Source', 'Stored confidence', 'Valid', 'Replaced by'],
+  history.map((m) => html`<tr class="${m.status}"><td data-label="Fact" class="fact">${m.fact}</td><td data-label="Status">${statusWord(m.status)}</td><td data-label="Source">${sourceCell(m)}</td><td data-label="Stored confidence">${pct(m.confidence)}</td><td data-label="Valid">${when(m.valid_from, now)} → ${m.valid_until ? when(m.valid_until, now) : 'now'}</td><td data-label="Replaced by">${m.superseded_by ? (s.memory.repo.get(m.superseded_by)?.fact ?? 'a version since forgotten') : ''}</td></tr>`),
+  'No older or disputed versions.',
 )}
 </section>
 
 <section id="relations"><h2>Relations</h2>
 ${table(
-  ['Relation', 'Since', 'Until'],
-  relations.map((r) => html`<tr${r.valid_until ? html` class="ended"` : ''}><td data-label="Relation">${r.direction === 'out' ? html`${e.name} <em>${relationLabel(r.rel_type)}</em> <a href="/admin/entity/${seg(r.other)}">${r.other}</a>` : html`<a href="/admin/entity/${seg(r.other)}">${r.other}</a> <em>${relationLabel(r.rel_type)}</em> ${e.name}`}</td><td data-label="Since">${when(r.valid_from, now)}</td><td data-label="Until">${r.valid_until ? when(r.valid_until, now) : 'current'}</td></tr>`),
+  ['Relation', 'Since', 'Until', 'Actions'],
+  relations.map((r) => html`<tr${r.valid_until ? html` class="ended"` : ''} data-relation-id="${r.id}"><td data-label="Relation">${r.direction === 'out' ? html`${e.name} <em>${relationLabel(r.rel_type)}</em> <a href="/admin/entity/${seg(r.other)}">${r.other}</a>` : html`<a href="/admin/entity/${seg(r.other)}">${r.other}</a> <em>${relationLabel(r.rel_type)}</em> ${e.name}`}</td><td data-label="Since">${when(r.valid_from, now)}</td><td data-label="Until">${r.valid_until ? when(r.valid_until, now) : 'current'}</td><td data-label="Actions" class="actions">${r.valid_until ? '' : endRelationForm(req, r.id, self)}</td></tr>`),
   'No relations.',
 )}
 </section>
 ${readingsSection(s, e, g, self)}
-${tierSections(s, e)}`;
+${tierSections(s, e)}
+${manageSection(req, s, e, forms.manage)}`;
   return page(req, { title: e.name, active: 'Entities', styles: ['/admin/assets/uPlot.min.css'], scripts: ['/admin/assets/uPlot.iife.min.js', '/admin/assets/charts.js'] }, body);
 }

@@ -39,7 +39,7 @@ export async function sessionsPage(req: FastifyRequest, s: Services, q: z.infer<
     const rows = r.results.map((h) => html`<tr><td data-label="With"><a href="/admin/entity/${seg(h.entity_name)}">${h.entity_name}</a></td>
 <td class="fact"><a href="/admin/sessions/${h.session_id}#turn-${h.turn_id}">${h.snippet}</a></td>
 <td data-label="Said">${when(h.ts, now)}</td></tr>`);
-    return page(req, { title: 'Conversations', active: 'Sessions', styles: TIER_STYLES }, html`${form}
+    return page(req, { title: 'Conversations', active: 'Conversations', styles: TIER_STYLES }, html`${form}
 ${table(['With', 'Best matching words', 'Said'], rows, 'No conversation matches.')}
 <p><a href="/admin/sessions">All conversations</a></p>`);
   }
@@ -57,7 +57,7 @@ ${table(
   'No conversations yet.',
 )}
 ${rows.length > PAGE ? html`<p><a class="button" href="/admin/sessions${query({ status: q.status, offset: q.offset + PAGE })}">More</a></p>` : ''}`;
-  return page(req, { title: 'Conversations', active: 'Sessions', styles: TIER_STYLES }, body);
+  return page(req, { title: 'Conversations', active: 'Conversations', styles: TIER_STYLES }, body);
 }
 
 export function sessionPage(req: FastifyRequest, s: Services, id: number) {
@@ -75,5 +75,5 @@ ${table(
   'Nothing was said in this conversation.',
 )}
 <p><a href="/admin/sessions">All conversations</a></p>`;
-  return page(req, { title: `Conversation with ${session.entity_name}`, active: 'Sessions' }, body);
+  return page(req, { title: `Conversation with ${session.entity_name}`, active: 'Conversations' }, body);
 }

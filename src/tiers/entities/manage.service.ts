@@ -1,0 +1,199 @@
+/**
+ * Entity management (issue #29): merge two entities, rename one, change its type, delete it, end a
+ * relation — the operations behind POST /entities/* and the admin entity page. Each runs in one
+ * transaction and is audited; merge and delete can be previewed (`dry_run`), listing what moves or
+ * what goes. Undo where it can be undone: a rename is renamed back, a type set back, and a merge
+ * leaves the merged name as an alias of the entity that kept everything (so every door still finds
+ * it under that name). Delete is the memory service's forget-entity; ending a relation is the
+ * relations service's `unrelate`; the move itself is voices/merge.ts `moveEntity`.
+ */
+import type { Db } from '../../db/open.js';
+import type { Clock } from '../../lib/clock.js';
+import { HubError, invalid, notFound } from '../../lib/errors.js';
+import { nameKey } from '../../lib/names.js';
+import { plural } from '../../lib/plural.js';
+import type { Actor, AuditRepo } from '../audit/audit.repo.js';
+import type { MemoryService } from '../memory/memory.service.js';
+import type { RelationsService } from '../memory/relations.service.js';
+import { indexText, terms } from '../memory/text-match.js';
+import { countReferences, moveEntity } from '../voices/merge.js';
+import { createPrintStore } from '../voices/prints.js';
+import type { AliasesService } from './aliases.service.js';
+import type { EntitiesRepo, EntityRow } from './entities.repo.js';
+import type { DeleteEntityInput, EndRelationInput, MergeEntitiesInput, RenameEntityInput, SetEntityTypeInput } from './manage.schemas.js';
+import { createChangeSubjects } from '../overview/changes.js';
+
+export interface ManageDeps {
+  db: Db;
+  clock: Clock;
+  entities: EntitiesRepo;
+  audit: AuditRepo;
+  memory: MemoryService;
+  relations: RelationsService;
+  aliases: AliasesService;
+  /** After a committed change: name- and id-keyed caches re-resolve. */
+  onChanged?: () => void;
+  /** Rolls up readings whose buckets a merge dropped. */
+  rollup?: () => unknown;
+}
+
+/** What an entity holds, by kind, in the words a person reads (`table.column` of countReferences). */
+export const HOLDING_WORDS: [key: string, one: string, many?: string][] = [
+  ['memories.entity_id', 'fact'],
+  ['relations.entity_a', 'relation to another entity', 'relations to other entities'],
+  ['relations.entity_b', 'relation from another entity', 'relations from other entities'],
+  ['series.entity_id', 'kind of reading', 'kinds of readings'],
+  ['readings', 'reading'],
+  ['locations.entity_id', 'record of where it is', 'records of where it is'],
+  ['locations.container_id', 'thing put in it', 'things put in it'],
+  ['entity_aliases.entity_id', 'other name'],
+  ['voiceprints.entity_id', 'voice print'],
+  ['sessions.entity_id', 'conversation'],
+  ['intentions.entity_id', 'intention'],
+  ['working_memory_tasks.entity_id', 'task'],
+  ['schedule_events.entity_id', 'schedule event'],
+  ['promoted_patterns.entity_id', 'pattern'],
+];
+
+export interface Holdings {
+  entity: { name: string; type: string };
+  /** Non-zero counts only, in HOLDING_WORDS order, then any other table. */
+  counts: { key: string; n: number; label: string }[];
+  /** Its facts (current first, at most 50) and its current relations, as sentences. */
+  facts: { id: number; fact: string; status: string }[];
+  relations: string[];
+  aliases: string[];
+}
+
+export function createEntityManageService(deps: ManageDeps) {
+  const { db, clock, entities, audit, memory, relations, aliases } = deps;
+  const prints = createPrintStore(db, clock);
+  const factsOf = db.prepare("SELECT id, fact, status FROM memories WHERE entity_id = ? ORDER BY status = 'active' DESC, id LIMIT 50");
+  const relationById = db.prepare(
+    'SELECT r.id, r.rel_type, r.valid_until, a.name AS a, b.name AS b FROM relations r JOIN entities a ON a.id = r.entity_a JOIN entities b ON b.id = r.entity_b WHERE r.id = ?',
+  );
+  const subjects = createChangeSubjects(db);
+
+  function holdings(e: EntityRow): Holdings {
+    const raw = countReferences(db, e.id);
+    const known = new Set(HOLDING_WORDS.map((w) => w[0]));
+    const counts = [
+      ...HOLDING_WORDS.map(([key, one, many]) => ({ key, n: raw[key] ?? 0, label: plural(raw[key] ?? 0, one, many).replace(/^\d+ /, '') })),
+      ...Object.entries(raw).filter(([k]) => !known.has(k)).map(([key, n]) => ({ key, n, label: key.split('.')[0].replaceAll('_', ' ') })),
+    ].filter((c) => c.n > 0);
+    return {
+      entity: { name: e.name, type: e.type },
+      counts,
+      facts: factsOf.all(e.id) as Holdings['facts'],
+      relations: relations.list(e.id).map((r) => relations.sentence(r)),
+      aliases: entities.aliases(e.id).map((a) => a.alias),
+    };
+  }
+  const inWords = (h: Holdings) => h.counts.map((c) => `${c.n} ${c.label}`).join(', ') || 'nothing but its name';
+
+  /** After commit: caches, rollups, vectors. Their failure must not turn a committed change into an error. */
+  async function after() {
+    deps.onChanged?.();
+    try {
+      deps.rollup?.();
+      for (let r = await memory.embedPending(256); r.embedded && r.remaining; r = await memory.embedPending(256));
+    } catch {
+      // the memories stay pending; the scheduler's embed_pending job (or `hearth reembed`) fills them later
+    }
+  }
+
+  return {
+    holdings: (name: string, field = 'entity_name') => holdings(entities.get(name, field)),
+
+    /** Moves everything of the source onto the target and deletes the source; its name becomes an alias. */
+    async merge(input: MergeEntitiesInput, actor: Actor = 'system') {
+      const src = entities.get(input.source_name, 'source_name');
+      const dst = entities.get(input.target_name, 'target_name');
+      if (src.id === dst.id) throw invalid(`target_name: "${input.target_name}" is another name of ${src.name}; they are one entity already`);
+      const what = holdings(src);
+      if (input.dry_run) {
+        return { result: `Would merge ${src.name} into ${dst.name}: ${inWords(what)} move; "${src.name}" stays as another name of ${dst.name}`,
+          dry_run: true, source_name: src.name, target_name: dst.name, moves: what };
+      }
+      const out = db.transaction(() => {
+        const before = { source: countReferences(db, src.id), target: countReferences(db, dst.id) };
+        const now = clock.now();
+        db.prepare("UPDATE memories SET embed_state = 'pending' WHERE entity_id = ?").run(src.id);
+        const r = moveEntity(db, prints, src.id, dst.id, dst.name, now);
+        const after = countReferences(db, dst.id);
+        const lost = Object.keys(after).filter((k) => after[k] < before.source[k] + before.target[k] && k !== 'series.entity_id' && k !== 'voiceprints.entity_id');
+        if (lost.length) throw new HubError('internal', `merge would lose rows of ${lost.join(', ')}; nothing was changed`);
+        audit.record(actor, 'entity.merge', dst.name, { source: src.name, source_type: src.type, counts: before }, { target: dst.name, moved: r.moved, counts: after });
+        aliases.add({ entity_name: dst.name, alias: src.name }, actor);
+        return { result: `Merged ${src.name} into ${dst.name}: ${inWords(what)} moved; "${src.name}" is now another name of ${dst.name}`,
+          dry_run: false, source_name: src.name, target_name: dst.name, moves: what, moved: r.moved, series_merged: r.series_merged, relations_ended: r.relations_ended };
+      })();
+      await after();
+      return out;
+    },
+
+    /** A new name; everything stays attached. Renaming back undoes it (an alias of the entity itself may be taken). */
+    async rename(input: RenameEntityInput, actor: Actor = 'system') {
+      const out = db.transaction(() => {
+        const e = entities.get(input.entity_name);
+        const taken = entities.find(input.new_name);
+        if (taken && taken.id !== e.id) throw new HubError('conflict', `new_name: "${input.new_name}" already names ${taken.name}; merge the two instead`);
+        if (input.new_name === e.name) return { result: `${e.name} already has that name`, entity_name: e.name, previous_name: e.name, changed: false };
+        // One of its own aliases becomes its name (e.g. renaming back after a merge).
+        if (taken && nameKey(taken.name) !== nameKey(input.new_name)) db.prepare('DELETE FROM entity_aliases WHERE name_key = ?').run(nameKey(input.new_name));
+        const now = clock.now();
+        db.prepare('UPDATE entities SET name = ?, name_key = ?, updated = ? WHERE id = ?').run(input.new_name, nameKey(input.new_name), now, e.id);
+        // The keyword index, the vectors and series names include the entity's name: re-index now, re-embed after commit.
+        for (const m of db.prepare('SELECT id, fact FROM memories WHERE entity_id = ?').all(e.id) as { id: number; fact: string }[]) {
+          db.prepare('UPDATE memory_fts SET terms = ? WHERE rowid = ?').run(terms(indexText(input.new_name, m.fact)).join(' '), m.id);
+        }
+        db.prepare("UPDATE memories SET embed_state = 'pending' WHERE entity_id = ?").run(e.id);
+        db.prepare('UPDATE locations SET container_name = ? WHERE container_id = ?').run(input.new_name, e.id);
+        if (db.prepare('SELECT 1 FROM series WHERE entity_id = ?').get(e.id)) {
+          db.prepare('DELETE FROM series_terms').run(); // derived: rebuilt on the next query (migration 009)
+          db.prepare("UPDATE counters SET n = 0 WHERE name = 'series_terms_upto'").run();
+        }
+        audit.record(actor, 'entity.rename', input.new_name, { name: e.name }, { name: input.new_name });
+        return { result: `${e.name} is now called ${input.new_name}; everything stays attached`, entity_name: input.new_name, previous_name: e.name, changed: true };
+      })();
+      if (out.changed) await after();
+      return out;
+    },
+
+    /** Sets what the entity is (any known type is overwritten; setting the old one back undoes it). */
+    setType(input: SetEntityTypeInput, actor: Actor = 'system') {
+      return db.transaction(() => {
+        const e = entities.get(input.entity_name);
+        if (e.type === input.type) return { result: `${e.name} is already a ${e.type}`, entity_name: e.name, type: e.type, previous_type: e.type, changed: false };
+        db.prepare('UPDATE entities SET type = ?, updated = ? WHERE id = ?').run(input.type, clock.now(), e.id);
+        audit.record(actor, 'entity.type', e.name, { type: e.type }, { type: input.type });
+        return { result: `${e.name} is now a ${input.type} (was ${e.type})`, entity_name: e.name, type: input.type, previous_type: e.type, changed: true };
+      })();
+    },
+
+    /** Deletes the entity with everything that belongs to it (forget-entity); `dry_run` lists what would go. */
+    delete(input: DeleteEntityInput, actor: Actor = 'system') {
+      const e = entities.get(input.entity_name);
+      const what = holdings(e);
+      if (input.dry_run) return { result: `Would delete ${e.name} with ${inWords(what)}`, dry_run: true, entity_name: e.name, deletes: what };
+      const r = memory.forget({ entity_name: e.name }, actor);
+      deps.onChanged?.();
+      return { result: `Deleted ${e.name} with ${inWords(what)}`, dry_run: false, entity_name: e.name, deletes: what, deleted_memories: r.deleted_memories };
+    },
+
+    /** Ends one current relation by its id (history kept); relate again to undo. */
+    endRelation(input: EndRelationInput, actor: Actor = 'system') {
+      const r = relationById.get(input.relation_id) as { id: number; rel_type: string; valid_until: number | null; a: string; b: string } | undefined;
+      if (!r) throw notFound(`relation_id: no relation with id ${input.relation_id}`);
+      if (r.valid_until !== null) throw new HubError('conflict', `relation_id: ${r.a} ${r.rel_type} ${r.b} has already ended`);
+      const out = relations.unrelate({ entity_a: r.a, entity_b: r.b, rel_type: r.rel_type }, actor);
+      return { ...out, entity_a: r.a, entity_b: r.b, rel_type: r.rel_type };
+    },
+
+    /** The last audit entries with what each is about, resolved now (the dashboard's "Recent changes"). */
+    recentChanges(limit = 10) {
+      return subjects.recent(limit);
+    },
+  };
+}
+export type EntityManageService = ReturnType<typeof createEntityManageService>;
