@@ -1,5 +1,5 @@
 /** The audit log in words a family reads: who did what, to which memory or entity (dashboard "Recent changes"). */
-import type { MemoryRepo } from '../../tiers/memory/memory.repo.js';
+import type { MemoryRow } from '../../tiers/memory/memory.repo.js';
 import { html, seg, type Html } from './html.js';
 
 const WHO: Record<string, string> = {
@@ -20,7 +20,7 @@ const WHAT: Record<string, string> = {
 export interface AuditLine { actor: string; op: string; target: string | null }
 
 /** Who, what and the target in words; a memory's target is its fact, linked to its entity (when it still exists). */
-export function auditInWords(a: AuditLine, memories: MemoryRepo): { who: string; what: string; target: Html | string } {
+export function auditInWords(a: AuditLine, memories: { get(id: number): MemoryRow | undefined }): { who: string; what: string; target: Html | string } {
   const who = WHO[a.actor] ?? a.actor;
   const what = WHAT[a.op] ?? a.op.replace(/[._]/g, ' ');
   const id = a.op.startsWith('memory.') && a.target !== null && /^\d+$/.test(a.target) ? Number(a.target) : undefined;

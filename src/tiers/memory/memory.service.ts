@@ -336,6 +336,16 @@ export function createMemoryService(deps: MemoryDeps) {
       db.transaction(() => batch.forEach((m, i) => storeVector(m.id, m.entity_id, m.category, m.status === 'active', vecs[i])))();
       return { embedded: batch.length, remaining: repo.pendingCount() };
     },
+
+    /** One memory by id (any status), or undefined. */
+    get: (id: number): MemoryRow | undefined => repo.get(id),
+    /** Memories waiting for a vector. */
+    pendingCount: (): number => repo.pendingCount(),
+    /** Whether `entity_name` (a name or an alias) holds exactly this fact, active (a replayed MQTT remember). */
+    knows(entityName: string, fact: string): boolean {
+      const e = entities.find(entityName);
+      return Boolean(e && repo.hasActiveFact(e.id, fact));
+    },
   };
 }
 export type MemoryService = ReturnType<typeof createMemoryService>;
