@@ -5,6 +5,7 @@ import { createUseLiteEmbedder, type UseLiteEmbedder } from '../../src/ai/use-li
 import { RecallInput, RememberInput } from '../../src/tiers/memory/memory.schemas.js';
 import { buildTestHub, get, tempDir, type TestHub } from '../helpers/hub.js';
 import { login, TOKEN } from '../http/admin/helpers.js';
+import { internals } from '../../src/internals.js';
 
 // One model load for the file.
 let neural: UseLiteEmbedder;
@@ -39,7 +40,8 @@ describe('switching the embedder on an existing store', () => {
     const dir = tempDir();
     await localStore(dir);
     hub = await buildTestHub({ dir, embedder: neural });
-    const { memory, vectors, reembed } = hub.services;
+    const { memory, reembed } = hub.services;
+    const { vectors } = internals(hub.services);
     expect(vectors.state).toBe('stale');
     const before = n(hub, 'SELECT count(*) n FROM memories');
 
@@ -89,7 +91,8 @@ describe('switching the embedder on an existing store', () => {
       },
     };
     hub = await buildTestHub({ dir, embedder: flaky, config: { http: { token: TOKEN } } });
-    const { reembed, vectors } = hub.services;
+    const { reembed } = hub.services;
+    const { vectors } = internals(hub.services);
     const failed = await reembed.run();
     expect(failed).toMatchObject({ state: 'failed', error: 'backend went away', done: 64 });
     expect(vectors.state).toBe('stale');
