@@ -35,13 +35,12 @@ export function claimDataDir(dataDir: string): Release {
 
 /** Copies the live database of `dataDir` to `target` (online: consistent while serve writes); returns the live file. */
 export async function backupDatabase(dataDir: string, target: string | undefined): Promise<{ from: string; to: string }> {
-  const config = { data_dir: dataDir };
   if (!target) throw invalid('backup: give the target file, e.g. hearth backup /var/backups/hearth.db');
-  if (isLiveFile(target, join(config.data_dir, DB_FILE))) {
-    throw invalid(`backup: ${target} is the live database of ${config.data_dir} itself; back up to another file, e.g. hearth backup /var/backups/hearth.db`);
+  if (isLiveFile(target, join(dataDir, DB_FILE))) {
+    throw invalid(`backup: ${target} is the live database of ${dataDir} itself; back up to another file, e.g. hearth backup /var/backups/hearth.db`);
   }
   databaseTarget('backup', target, 'give another path, e.g. hearth backup /var/backups/hearth.db');
-  const db = openDatabase({ dataDir: config.data_dir });
+  const db = openDatabase({ dataDir: dataDir });
   try {
     preparePrivateFile(target); // 0600 before SQLite writes a byte of the household into it
     await db.backup(target);
@@ -51,7 +50,7 @@ export async function backupDatabase(dataDir: string, target: string | undefined
   } finally {
     db.close();
   }
-  return { from: join(config.data_dir, DB_FILE), to: target };
+  return { from: join(dataDir, DB_FILE), to: target };
 }
 
 /** The path with symbolic links and `..` resolved, as far as it exists (a new file's directory). */
