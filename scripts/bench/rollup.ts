@@ -1,6 +1,6 @@
 /**
  * Part 3 — rollups. 1M readings (100 series × 10k minutes) through the real write path, then
- * `services.rollups.run()`: the first incremental pass over all of them; a pass after 10k late
+ * `internals(services).rollups.run()`: the first incremental pass over all of them; a pass after 10k late
  * readings sprinkled over old buckets; and the scheduler's common case, 100 on-time readings.
  * Baseline: a plain scan of the same rows (`SELECT count(*), avg(value_num) FROM readings`), so
  * the ratio says how many full scans a rollup costs.
