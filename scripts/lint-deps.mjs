@@ -6,6 +6,7 @@
 // is reduced to its relative imports (parsed by oxc through vite, type-only and dynamic imports included)
 // and written as a one-line-per-import .js mirror in a temp dir, which dependency-cruiser checks with the
 // rules and the known-violations baseline. Paths in its report are the sources' with a .js extension.
+// Beside it, a text check (door-reaches-storage) fails a door that touches `hub.db`, `services.db` or a `.repo`.
 //
 //   node scripts/lint-deps.mjs             check; fails on any violation not in the baseline
 //   node scripts/lint-deps.mjs --baseline  rewrite .dependency-cruiser-known-violations.json from today's code
