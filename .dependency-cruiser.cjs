@@ -18,6 +18,23 @@ module.exports = {
       to: { path: '^src/db/' },
     },
     {
+      name: 'door-imports-internals',
+      comment:
+        'The storage behind the services (src/internals.ts: db, vectors, repos, rollups) is for the wiring, ' +
+        'scripts and tests; a door asks a service.',
+      severity: 'error',
+      from: { path: doors },
+      to: { path: '^src/internals\\.[jt]s$' },
+    },
+    {
+      name: 'io-imports-db',
+      comment:
+        'Importers and exporters (src/io) write through the validating services, never straight into tables.',
+      severity: 'error',
+      from: { path: '^src/io/' },
+      to: { path: '^src/db/' },
+    },
+    {
       name: 'tier-imports-door',
       comment: 'Services (src/tiers, src/patterns) and detectors are used by doors; they never import one.',
       severity: 'error',

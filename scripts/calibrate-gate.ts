@@ -25,6 +25,7 @@ import { scratchServices } from './lib/eval-hub.js';
 import type { EvalQuery, EvalSet } from './lib/eval-data.js';
 import { cachedEmbedder, embedderFor } from './eval-recall.js';
 import { fitLogistic, replay, type Gathered } from './lib/eval-confidence.js';
+import { internals } from '../src/internals.js';
 
 const { values } = parseArgs({
   options: {
@@ -47,7 +48,7 @@ async function gather(file: string): Promise<Gathered[]> {
     const r = await s.memory.remember(RememberInput.parse({ entity_name: f.entity_name, entity_type: f.entity_type, category: f.category, fact: f.fact }));
     idOf.set(r.id, f.id);
   }
-  const deps = { repo: s.memory.repo, vectors: s.vectors, embedder, clock: h.clock, decay: s.config.memory, entityId: (x: string) => s.entities.find(x)?.id, wordnet: s.wordnet };
+  const deps = { repo: internals(s).memoryRepo, vectors: internals(s).vectors, embedder, clock: h.clock, decay: s.config.memory, entityId: (x: string) => s.entities.find(x)?.id, wordnet: s.wordnet };
   const out: Gathered[] = [];
   for (const q of data.queries) {
     const input = RecallInput.parse({ query: q.query, top_k: 5, mode: 'hybrid', ...(q.entity_name && { entity_name: q.entity_name }) });

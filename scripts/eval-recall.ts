@@ -17,6 +17,7 @@ import { createMemoryService } from '../src/tiers/memory/memory.service.js';
 import { scratchServices } from './lib/eval-hub.js';
 import type { EvalSet } from './lib/eval-data.js';
 import { figures, type TierFigures } from './lib/eval-confidence.js';
+import { internals } from '../src/internals.js';
 
 export interface Scores { recall5: number; mrr: number; answered: number; n: number }
 export interface ModeReport { mode: RecallMode; byKind: Record<string, Scores>; abstention: number; falseAbstention: number; overall: Scores; tiers: TierFigures }
@@ -41,7 +42,7 @@ export function cachedEmbedder(e: Embedder): Embedder {
 export async function evaluate(embedder: Embedder, data: EvalSet, tuning: RecallTuning = DEFAULT_TUNING, verbose = false): Promise<SetReport> {
   const h = scratchServices(embedder);
   const s = h.services;
-  const memory = createMemoryService({ db: h.db, clock: h.clock, embedder, vectors: s.vectors, entities: s.entities, audit: s.audit, config: s.config.memory, tuning, wordnet: s.wordnet });
+  const memory = createMemoryService({ db: h.db, clock: h.clock, embedder, vectors: internals(s).vectors, entities: internals(s).entities, audit: internals(s).audit, config: s.config.memory, tuning, wordnet: s.wordnet });
   const idOf = new Map<number, string>();
   for (const f of data.facts) {
     h.clock.advance(3600);

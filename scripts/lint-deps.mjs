@@ -6,13 +6,14 @@
 // is reduced to its relative imports (parsed by oxc through vite, type-only and dynamic imports included)
 // and written as a one-line-per-import .js mirror in a temp dir, which dependency-cruiser checks with the
 // rules and the known-violations baseline. Paths in its report are the sources' with a .js extension.
+// Beside it, a text check (door-reaches-storage) fails a door that touches `hub.db`, `services.db` or a `.repo`.
 //
 //   node scripts/lint-deps.mjs             check; fails on any violation not in the baseline
 //   node scripts/lint-deps.mjs --baseline  rewrite .dependency-cruiser-known-violations.json from today's code
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAst } from 'vite';
 
@@ -50,6 +51,21 @@ function specifiers(node, out = []) {
   return out;
 }
 
+// What an import rule cannot see: a door reaching storage through an object it was handed — the
+// hub's database (`hub.db`), a service's repository (`x.repo.y`). Comment lines are skipped.
+const doorFile = /^src\/(http|mcp|mqtt|cli)\/|^src\/cli\.ts$/;
+const storageHandle = /\b(hub|services|s)\.db\b|\.repo\b(?!\.[jt]s\b)/;
+function storageHandles(rel, text) {
+  if (!doorFile.test(rel.split(sep).join('/'))) return;
+  text.split('\n').forEach((line, i) => {
+    if (/^\s*(\/\/|\*|\/\*)/.test(line)) return;
+    const m = storageHandle.exec(line);
+    if (!m) return;
+    console.error(`lint-deps: ${rel}:${i + 1} door-reaches-storage: "${m[0]}" — a door asks a service, never the database or a repo`);
+    process.exitCode = 1;
+  });
+}
+
 const mirror = mkdtempSync(join(tmpdir(), 'hearth-deps-'));
 try {
   for (const dir of roots) {
@@ -57,8 +73,10 @@ try {
       const rel = relative(root, file);
       const lang = /\.(c|m)?ts$/.test(file) ? 'ts' : 'js';
       let ast;
+      const text = readFileSync(file, 'utf8');
+      storageHandles(rel, text);
       try {
-        ast = parseAst(readFileSync(file, 'utf8'), { lang }, file);
+        ast = parseAst(text, { lang }, file);
       } catch (e) {
         console.error(`lint-deps: cannot parse ${rel}: ${e.message.split('\n')[0]}`);
         process.exitCode = 1;

@@ -7,11 +7,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from './config/load.js';
 import { dataDirProblem, packageRoot } from './config/data-dir.js';
-import { SchemaError } from './db/open.js';
 import { HubError } from './lib/errors.js';
 import { COMMANDS } from './cli/commands.js';
 import { parseCommandLine, usageText } from './cli/args.js';
-import { DataError, damagedMessage, isDamaged } from './db/errors.js';
+import { DataError, damagedMessage, isDamaged, SchemaError } from './tiers/ops/ops.service.js';
 
 // `hearth doctor | head -5`: a reader that went away is not an error. Nothing more is written and
 // the command ends as it would have, with its own exit code; any other stream error still surfaces.

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { systemClock, type Clock } from './lib/clock.js';
 import { HubError, isHubError } from './lib/errors.js';
 import { createServices, type Services } from './services.js';
+import { internals } from './internals.js';
 import type { MqttDoor } from './mqtt/index.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
 import { BUILTIN_DETECTORS } from '../detectors/index.js';
@@ -86,7 +87,8 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
   }
   const services = createServices({ db, clock, config, embedder: ai.embedder, llm: ai.llm, detectors: BUILTIN_DETECTORS, log });
   await services.patterns.load();
-  if (services.vectors.state === 'stale') warnings.push(services.vectors.staleReason());
+  const { vectors } = internals(services);
+  if (vectors.state === 'stale') warnings.push(vectors.staleReason());
   const hub: Hub = {
     services,
     app: undefined as unknown as FastifyInstance,
@@ -125,7 +127,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
       }
       if (opts.scheduler !== false) hub.scheduler = createScheduler(services, log);
       // A model switch: rebuild the vectors in the background; recall answers by keyword meanwhile.
-      if (opts.scheduler !== false && services.vectors.state === 'stale') void services.reembed.run();
+      if (opts.scheduler !== false && vectors.state === 'stale') void services.reembed.run();
       return { http, mqtt: hub.mqtt?.url };
     },
     async stop() {

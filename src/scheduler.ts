@@ -9,6 +9,7 @@
  */
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Services } from './services.js';
+import { internals } from './internals.js';
 
 export interface Scheduler {
   add(name: string, expression: string, job: () => unknown | Promise<unknown>): void;
@@ -56,7 +57,7 @@ export function createScheduler(services: Services, log: (msg: string) => void, 
     // /write is ~20 slices of ~0.1 s instead of one multi-second pass that holds every door).
     let total = 0;
     for (;;) {
-      const r = services.rollups.run({ maxReadings: ROLLUP_SLICE });
+      const r = internals(services).rollups.run({ maxReadings: ROLLUP_SLICE });
       total += r.readings;
       if (!r.more) return { ...r, readings: total };
       await new Promise((resolve) => setImmediate(resolve));
@@ -68,7 +69,7 @@ export function createScheduler(services: Services, log: (msg: string) => void, 
   scheduler.add('maintenance', opts.maintenance ?? '0 * * * *', () => {
     const pruned = services.prune({ dry_run: false }, 'scheduler');
     services.working.prune(30);
-    services.db.pragma('wal_checkpoint(PASSIVE)');
+    internals(services).db.pragma('wal_checkpoint(PASSIVE)');
     return pruned;
   });
   return scheduler;

@@ -1,6 +1,8 @@
 /**
  * Builds the domain layer: every tier's service over one database. Doors (HTTP, MCP, MQTT, CLI)
- * receive this object and nothing else.
+ * receive this object and nothing else: services, never storage. The database, vector index, repos
+ * and rollups behind it are reachable only through `internals(services)` (src/internals.ts), for the
+ * wiring, scripts and tests.
  */
 import type { Embedder, Llm } from './ai/types.js';
 import { sharedWordNet, type WordNet } from './ai/wordnet.js';
@@ -20,6 +22,7 @@ import { createRollups } from './tiers/timeseries/rollup.js';
 import { createRetention } from './tiers/timeseries/retention.js';
 import { createScheduleService } from './tiers/schedule/schedule.service.js';
 import type { PruneInput } from './tiers/timeseries/timeseries.schemas.js';
+import type { AuditQuery } from './tiers/audit/audit.schemas.js';
 import type { Actor } from './tiers/audit/audit.repo.js';
 import { createPatternEngine } from './patterns/engine.js';
 import { createTrends } from './patterns/trends.js';
@@ -37,6 +40,9 @@ import { createAliasesService } from './tiers/entities/aliases.service.js';
 import { createOverviewService } from './tiers/overview/overview.service.js';
 import { createEntityManageService } from './tiers/entities/manage.service.js';
 import { plural } from './lib/plural.js';
+import { createStatusService } from './tiers/status/status.service.js';
+import { createEntitiesReader } from './tiers/entities/entities.reader.js';
+import { attachInternals, without } from './internals.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -186,6 +192,19 @@ export function createServices(deps: ServiceDeps) {
 
   const overview = createOverviewService({ db, clock, decay: config.memory });
   const manage = createEntityManageService({ db, clock, entities, audit, memory, relations, aliases, onChanged: () => (timeseries.repo.invalidate(), events.emit('aliases_changed', null)), rollup: () => rollups.run() });
-  return { memoryMcpImport, markdown, voices, aliases, db, clock, config, embedder, wordnet, llm, events, entities, audit, vectors, reembed, memory, relations, context, timeseries, rollups, retention, schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial, overview, manage };
+  const status = createStatusService({ db, vectors, rollupCache: () => rollups.cacheStats() });
+  const services = {
+    memoryMcpImport, markdown, voices, aliases, clock, config, embedder, wordnet, llm, events, reembed, relations, context,
+    schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial,
+    overview, status, manage,
+    /** Lookups only; entities are created and changed by the tier services. */
+    entities: createEntitiesReader(entities),
+    /** The audit trail, read-only (every service writes its own entries). */
+    audit: { query: (q: AuditQuery) => audit.query(q) },
+    memory: without(memory, 'repo'),
+    timeseries: without(timeseries, 'repo'),
+  };
+  attachInternals(services, { db, vectors, entities, audit, rollups, retention, memoryRepo: memory.repo, seriesRepo: timeseries.repo });
+  return services;
 }
 export type Services = ReturnType<typeof createServices>;

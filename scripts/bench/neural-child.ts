@@ -71,7 +71,7 @@ export async function storeRss(
     await Promise.all(Array.from({ length: ${load.inFlight ?? 1} }, caller));
     for (const q of queries(prng(7), ents, 200)) { const { kind, ...x } = q; await h.services.memory.recall(RecallInput.parse(x)); }
     // A hub whose model did not load would measure small and say nothing (it did, before 2026-12-01).
-    if (h.services.memory.repo.pendingCount()) throw new Error('memories left unembedded: ' + (embedder.loadError ?? 'the embedder failed'));
+    if (h.services.memory.pendingCount()) throw new Error('memories left unembedded: ' + (embedder.loadError ?? 'the embedder failed'));
     console.log(process.memoryUsage().rss);
     h.close();
     await embedder.close?.();`;

@@ -26,6 +26,7 @@ import { exactKnn, knnAgreement, prng, since, summarize, type BenchOptions, type
 import { entities, nextFact, queries } from './household.js';
 import { apartRows } from './neural-child.js';
 import { benchSessionSearch } from './sessions.js';
+import { internals } from '../../src/internals.js';
 
 export async function benchNeural(opts: BenchOptions): Promise<BenchRow[]> {
   const size = opts.quick ? 3000 : 50_000;
@@ -74,14 +75,15 @@ export async function benchNeural(opts: BenchOptions): Promise<BenchRow[]> {
     opts.log(`neural: embedded ${size} facts in ${(since(t0) / 1000).toFixed(0)} s`);
     const h = scratchServices(cached);
     const s = h.services;
+    const inner = internals(s);
     const memoryWith = (embedder: typeof neural | typeof cached) =>
       createMemoryService({
         db: h.db,
         clock: h.clock,
         embedder,
-        vectors: s.vectors,
-        entities: s.entities,
-        audit: s.audit,
+        vectors: inner.vectors,
+        entities: inner.entities,
+        audit: inner.audit,
         config: s.config.memory,
       });
     const build = memoryWith(cached);
@@ -106,7 +108,7 @@ export async function benchNeural(opts: BenchOptions): Promise<BenchRow[]> {
     // The first search starts loading the in-memory code scan (vec0 answers until then); a running
     // hub is past that, so the measurement starts once it is loaded.
     t0 = performance.now();
-    while (s.vectors.codes !== 'ready') await new Promise((r) => setTimeout(r, 5));
+    while (inner.vectors.codes !== 'ready') await new Promise((r) => setTimeout(r, 5));
     opts.log(`neural: code scan loaded ${(since(t0) / 1000).toFixed(1)} s after the first search`);
     // The path before it, for comparison: sqlite-vec's own bit[] search, then the same exact re-rank.
     const [liveTable] = vectorTables(h.db);
@@ -120,10 +122,10 @@ export async function benchNeural(opts: BenchOptions): Promise<BenchRow[]> {
       const exact = knn(qv[i], 60);
       raw.push(since(t0));
       t0 = performance.now();
-      const got = s.vectors.knn(qv[i], 60);
+      const got = inner.vectors.knn(qv[i], 60);
       index.push(since(t0));
       t0 = performance.now();
-      s.vectors.similarTo(qv[i], (vecCodes.all(qv[i], 180n) as (number | bigint)[]).map(Number));
+      inner.vectors.similarTo(qv[i], (vecCodes.all(qv[i], 180n) as (number | bigint)[]).map(Number));
       vec0Path.push(since(t0));
       agree10.push(knnAgreement(exact.slice(0, 10), got.slice(0, 10)));
       agree60.push(knnAgreement(exact, got));

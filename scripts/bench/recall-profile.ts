@@ -11,6 +11,7 @@ import { ftsMatch, terms } from '../../src/tiers/memory/text-match.js';
 import type { GrowingStore } from './recall-store.js';
 import { exactKnn, since, summarize } from './common.js';
 import type { HouseholdQuery } from './household.js';
+import { internals } from '../../src/internals.js';
 
 /** Mean/p95 per step, as printed. */
 export interface StageTimes {
@@ -22,8 +23,8 @@ const CANDIDATES = 60; // recall.ts: max(CANDIDATES, top_k × 4) with the defaul
 
 /** Times each recall step over `qs` on an already built store. */
 export async function profileRecall(h: Pick<GrowingStore, 'services' | 'db' | 'clock'>, qs: HouseholdQuery[]): Promise<StageTimes> {
-  const { embedder, vectors, memory, entities } = h.services;
-  const repo = memory.repo;
+  const { embedder, entities, memory } = h.services;
+  const { vectors, memoryRepo: repo } = internals(h.services);
   const rawKnn = exactKnn(h.db);
   const t: Record<string, number[]> = {};
   const add = (k: string, ms: number) => (t[k] ??= []).push(ms);

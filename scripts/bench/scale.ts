@@ -22,7 +22,7 @@ async function post(url: string, body: unknown) {
 /** The matcher before the index: every series' name read and tokenized for each query. */
 function scanMatch(h: BenchHub, query: string) {
   const q = new Set(tokenize(query));
-  const rows = h.hub.services.db.prepare('SELECT s.id, e.name AS entity_name, s.metric FROM series s JOIN entities e ON e.id = s.entity_id ORDER BY s.id').all() as { id: number; entity_name: string; metric: string }[];
+  const rows = h.hub.db.prepare('SELECT s.id, e.name AS entity_name, s.metric FROM series s JOIN entities e ON e.id = s.entity_id ORDER BY s.id').all() as { id: number; entity_name: string; metric: string }[];
   return rows
     .map((r) => {
       const words = new Set(tokenize(`${r.entity_name} ${r.metric.replace(/[._]/g, ' ')}`));

@@ -4,7 +4,8 @@ import { invalid } from '../lib/errors.js';
 import { runMcpStdio } from './mcp-stdio.js';
 import { runDoctor } from './doctor.js';
 import { mcpConfigCommand } from './mcp-config.js';
-import { backupCommand, claimDataDir, restoreCommand } from './restore.js';
+import { backupCommand, restoreCommand } from './restore.js';
+import { ops } from '../tiers/ops/ops.service.js';
 import { exportMarkdownCommand, importCommand, importMarkdownCommand } from './io.js';
 import { systemdNotifier } from '../lib/systemd.js';
 import { loggerOptions } from '../lib/log.js';
@@ -20,7 +21,7 @@ const serveSettings = {
 };
 
 const serve: Command = async ({ config, file }) => {
-  const release = claimDataDir(config.data_dir); // one serve per data dir, refused before anything starts
+  const release = ops.claimDataDir(config.data_dir); // one serve per data dir, refused before anything starts
   process.on('exit', release);
   const hub = await createHub({ config, logger: loggerOptions(config.log_level, config.log_format) });
   for (const n of hub.notes) hub.app.log.info(n);
@@ -50,13 +51,13 @@ const serve: Command = async ({ config, file }) => {
 const reembed: Command = async ({ config, flags }) => {
   const hub = await createHub({ config });
   try {
-    const { memory, vectors, embedder } = hub.services;
-    const total = (hub.db.prepare('SELECT count(*) AS n FROM memories').get() as { n: number }).n;
-    const stale = vectors.state === 'stale';
+    const { memory, embedder } = hub.services;
+    const snap = hub.services.status.snapshot();
+    const stale = snap.vectors.state === 'stale';
     if (flags['dry-run']) {
       process.stdout.write(
-        `${total} memories; index ${stale ? `stale (${vectors.staleReason()})` : 'current'}; ` +
-          `would ${stale ? 'build a new index beside the old one, embed all and swap' : `embed ${memory.repo.pendingCount()} pending`} with ${embedder.fingerprint}\n`,
+        `${snap.memories.total} memories; index ${stale ? `stale (${snap.vectors.stale_reason})` : 'current'}; ` +
+          `would ${stale ? 'build a new index beside the old one, embed all and swap' : `embed ${snap.pending_embedding} pending`} with ${embedder.fingerprint}\n`,
       );
       return 0;
     }

@@ -1,79 +1,24 @@
-/** `hearth doctor`: integrity, foreign keys, schema version, counts, embedder; exit 1 on failure. */
-import { openDatabase } from '../db/open.js';
-import { MIGRATIONS } from '../db/migrations/index.js';
+/** `hearth doctor`: disk, integrity, foreign keys, schema version (ops), counts (status), embedder; exit 1 on failure. */
 import { createHub } from '../main.js';
 import type { CommandContext } from './context.js';
-import { connect } from 'node:net';
-import { existsSync, statfsSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { preMigrationBackups } from '../db/premigration.js';
-import { restoreLeftovers } from './restore.js';
-import { nearestExisting } from '../db/errors.js';
+import { ops, type Check } from '../tiers/ops/ops.service.js';
 import { describeWordNet } from '../ai/wordnet.js';
 import { prepareQuery } from '../ai/wordnet-coverage.js';
 
-const MiB = 1024 * 1024;
-/** Room for one more copy of the database (a pre-migration backup, a restore) plus 64 MiB. */
-export function diskCheck(freeBytes: number, dbBytes: number, dir: string): Check {
-  const need = dbBytes + 64 * MiB;
-  const mib = (n: number) => `${(n / MiB).toFixed(n < 10 * MiB ? 1 : 0)} MiB`;
-  return {
-    name: 'disk',
-    ok: freeBytes >= need,
-    detail: `${mib(freeBytes)} free on ${dir} (database ${mib(dbBytes)})${freeBytes >= need ? '' : `; needs at least ${mib(need)} for a backup or an upgrade: free some space`}`,
-  };
-}
-
-function diskOf(dataDir: string): Check {
-  const dbPath = join(dataDir, 'hearth.db');
-  const dbBytes = ['', '-wal'].reduce((n, ext) => n + (existsSync(dbPath + ext) ? statSync(dbPath + ext).size : 0), 0);
-  // A data dir not made yet lands on the file system of its nearest existing ancestor.
-  const at = nearestExisting(resolve(dataDir));
-  const fs = statfsSync(at);
-  return diskCheck(fs.bavail * fs.bsize, dbBytes, at === resolve(dataDir) ? dataDir : `${at} (where ${dataDir} will be created)`);
-}
-
-/** True when something accepts TCP connections at host:port within 2 s. */
-function reachable(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host, port, timeout: 2000 }, () => (socket.end(), resolve(true)));
-    socket.on('error', () => resolve(false));
-    socket.on('timeout', () => (socket.destroy(), resolve(false)));
-  });
-}
-
-export interface Check {
-  name: string;
-  ok: boolean;
-  detail: string;
-}
+export type { Check };
 
 export async function runDoctor({ config, flags }: CommandContext): Promise<number> {
-  const checks: Check[] = [];
-  try {
-    checks.push(diskOf(config.data_dir));
-  } catch (e) {
-    checks.push({ name: 'disk', ok: false, detail: `cannot read free space of ${config.data_dir}: ${(e as Error).message}` });
-  }
-  for (const left of restoreLeftovers(config.data_dir)) {
+  const checks: Check[] = [ops.disk(config.data_dir)];
+  for (const left of ops.restoreLeftovers(config.data_dir)) {
     checks.push({ name: 'restore', ok: true, detail: `${left} is left from an interrupted restore (the database was not touched); it is removed by the next restore` });
   }
   let hub: Awaited<ReturnType<typeof createHub>> | undefined;
   try {
-    const db = openDatabase({ dataDir: config.data_dir });
-    const integrity = db.pragma('integrity_check', { simple: true }) as string;
-    checks.push({ name: 'integrity', ok: integrity === 'ok', detail: integrity });
-    const fk = db.pragma('foreign_key_check') as unknown[];
-    checks.push({ name: 'foreign_keys', ok: fk.length === 0, detail: `${fk.length} violations` });
-    const version = db.pragma('user_version', { simple: true }) as number;
-    const last = preMigrationBackups(join(config.data_dir, 'hearth.db'))[0];
-    const kept = last ? `; last pre-migration backup ${last.path} (version ${last.fromVersion}, ${new Date(last.at).toISOString()})` : '; no pre-migration backup';
-    checks.push({ name: 'schema', ok: version === MIGRATIONS.length, detail: `version ${version} of ${MIGRATIONS.length}${kept}` });
-    db.close();
+    checks.push(...ops.databaseChecks(config.data_dir));
     hub = await createHub({ config: { ...config, http: { ...config.http, enabled: false } } });
     const s = hub.services;
-    const count = (t: string) => (s.db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n;
-    checks.push({ name: 'counts', ok: true, detail: `${count('entities')} entities, ${count('memories')} memories, ${count('relations')} relations` });
+    const snap = s.status.snapshot();
+    checks.push({ name: 'counts', ok: true, detail: `${snap.entities} entities, ${snap.memories.total} memories, ${snap.relations.total} relations` });
     const answers = await s.embedder.ping();
     checks.push({
       name: 'embedder',
@@ -86,19 +31,18 @@ export async function runDoctor({ config, flags }: CommandContext): Promise<numb
     prepareQuery(s.wordnet, 'where are my keys');
     prepareQuery(s.wordnet, 'who looks after the boiler');
     checks.push({ name: 'wordnet', ok: true, detail: `${wordnetOk ? '' : 'not available: '}${describeWordNet(s.wordnet.stats())}` });
-    const pending = s.memory.repo.pendingCount();
     checks.push({
       name: 'vectors',
-      ok: s.vectors.state === 'ready',
-      detail: s.vectors.state === 'ready' ? `current; ${pending} memories waiting for a vector` : s.vectors.staleReason(),
+      ok: snap.vectors.state === 'ready',
+      detail: snap.vectors.stale_reason ?? `current; ${snap.pending_embedding} memories waiting for a vector`,
     });
     if (config.mqtt.mode === 'external') {
       const u = new URL(config.mqtt.url || 'mqtt://invalid:1');
-      const up = await reachable(u.hostname, Number(u.port || 1883));
+      const up = await ops.reachable(u.hostname, Number(u.port || 1883));
       checks.push({ name: 'broker', ok: up, detail: `external ${config.mqtt.url} ${up ? 'answers' : 'does not answer'}` });
     } else if (config.mqtt.mode === 'embedded') {
       // The embedded broker runs inside `hearth serve`: not answering is fine when the hub is stopped.
-      const up = await reachable(config.mqtt.host, config.mqtt.port);
+      const up = await ops.reachable(config.mqtt.host, config.mqtt.port);
       checks.push({ name: 'broker', ok: true, detail: `embedded ${config.mqtt.host}:${config.mqtt.port} ${up ? 'answers' : 'not running (starts with hearth serve)'}` });
     }
   } catch (e) {

@@ -5,7 +5,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { invalid } from '../lib/errors.js';
 import { createHub } from '../main.js';
 import type { CommandContext } from './context.js';
-import { fileStep, readableDir, sqliteFile, writableDir } from './paths.js';
+import { fileStep, readableDir, sqliteFile, writableDir } from '../tiers/ops/paths.js';
 
 type Hub = Awaited<ReturnType<typeof createHub>>;
 

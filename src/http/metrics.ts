@@ -13,11 +13,11 @@ export function renderMetrics(s: Services, extra: { mqtt?: { bridge?: BridgeStat
       lines.push(`${name}${l ? `{${l}}` : ''} ${Number.isFinite(value) ? value : 0}`);
     }
   };
-  const count = (t: string) => (s.db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n;
-  metric('hearth_entities', 'gauge', 'Entities known', [[{}, count('entities')]]);
-  metric('hearth_memories', 'gauge', 'Memories by status', (s.db.prepare('SELECT status, count(*) AS n FROM memories GROUP BY status').all() as { status: string; n: number }[]).map((r) => [{ status: r.status }, r.n]));
-  metric('hearth_memories_pending_embedding', 'gauge', 'Memories waiting for a vector', [[{}, s.memory.repo.pendingCount()]]);
-  metric('hearth_series', 'gauge', 'Time series (entity, metric) known', [[{}, count('series')]]);
+  const snap = s.status.snapshot();
+  metric('hearth_entities', 'gauge', 'Entities known', [[{}, snap.entities]]);
+  metric('hearth_memories', 'gauge', 'Memories by status', Object.entries(snap.memories.by_status).map(([status, n]) => [{ status }, n]));
+  metric('hearth_memories_pending_embedding', 'gauge', 'Memories waiting for a vector', [[{}, snap.pending_embedding]]);
+  metric('hearth_series', 'gauge', 'Time series (entity, metric) known', [[{}, snap.series]]);
   const ingest = s.timeseries.writer.stats;
   metric('hearth_ingest_readings_total', 'counter', 'Readings offered to the ingest writer, by result', [
     [{ result: 'accepted' }, ingest.accepted], [{ result: 'rejected' }, ingest.rejected], [{ result: 'skipped_duplicate' }, ingest.skipped],
@@ -25,7 +25,7 @@ export function renderMetrics(s: Services, extra: { mqtt?: { bridge?: BridgeStat
   metric('hearth_ingest_source_readings_total', 'counter', 'Readings by source and result',
     Object.entries(ingest.by_source).flatMap(([source, c]) => [[{ source, result: 'accepted' }, c.accepted], [{ source, result: 'rejected' }, c.rejected]] as [Record<string, string>, number][]));
   metric('hearth_ingest_batches_total', 'counter', 'Committed ingest transactions', [[{}, ingest.batches]]);
-  const cache = s.rollups.cacheStats();
+  const cache = snap.rollup_cache;
   metric('hearth_rollup_cache_bytes', 'gauge', 'Memory held for the latest day and week of each series (bounded)', [[{}, cache.bytes]]);
   metric('hearth_rollup_cache_series', 'gauge', 'Series whose latest day and week are held in memory', [[{}, cache.series]]);
   const b = extra.mqtt?.bridge;

@@ -146,8 +146,7 @@ export function createBridge(deps: { services: Services; mappings: MappingSet; t
 
   /** Whether a retained `remember` was already stored (replays must not re-confirm it forever). */
   async function known(entity: string, fact: string): Promise<boolean> {
-    const e = services.entities.find(entity);
-    return Boolean(e && services.db.prepare("SELECT 1 FROM memories WHERE entity_id = ? AND fact = ? AND status = 'active'").get(e.id, fact));
+    return services.memory.knows(entity, fact);
   }
 
   return {

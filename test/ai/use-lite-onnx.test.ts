@@ -88,7 +88,7 @@ describe('use-lite on ONNX Runtime', () => {
     await first.stop();
     const hub = await buildTestHub({ dir, embedder: onnx });
     try {
-      expect(hub.services.vectors.state).toBe('ready');
+      expect(hub.services.status.snapshot().vectors.state).toBe('ready');
       const r = await hub.services.memory.recall(RecallInput.parse({ query: "what is Maya's job", mode: 'vector' }));
       expect(r.results[0]?.fact).toMatch(/nurse/);
     } finally {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { userInfo } from 'node:os';
 import { resolveDataDir, packageRoot, INSTALLED_DATA_DIR } from '../../src/config/data-dir.js';
 import { loadConfig } from '../../src/config/load.js';
-import { diskCheck } from '../../src/cli/doctor.js';
+import { diskCheck } from '../../src/tiers/ops/ops.service.js';
 import { explainOpenError } from '../../src/db/errors.js';
 import { tempDir } from '../helpers/hub.js';
 import { CLI, cliEnv, oneLine, runCli } from '../helpers/cli.js';

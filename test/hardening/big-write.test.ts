@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(async () => hub?.close());
 
-const count = () => hub.services.db.prepare('SELECT count(*) FROM readings').pluck().get() as number;
+const count = () => hub.db.prepare('SELECT count(*) FROM readings').pluck().get() as number;
 /** `lines` lines of `fields` fields each, timestamps within the last day. */
 function body(lines: number, fields: number, tag: string): string {
   const now = Math.floor(hub.clock.now());

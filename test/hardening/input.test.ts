@@ -25,7 +25,7 @@ const json = { 'content-type': 'application/json' };
 /** Rows in every table a write could touch: a refused request must leave all of them as they were. */
 const traces = () =>
   Object.fromEntries(
-    ['entities', 'memories', 'relations', 'schedule_events', 'audit', 'locations'].map((t) => [t, hub.services.db.prepare(`SELECT count(*) FROM ${t}`).pluck().get()]),
+    ['entities', 'memories', 'relations', 'schedule_events', 'audit', 'locations'].map((t) => [t, hub.db.prepare(`SELECT count(*) FROM ${t}`).pluck().get()]),
   );
 
 async function mcp() {
@@ -76,7 +76,7 @@ describe('unknown fields are refused by name, with the field meant, and nothing 
     const { client, call } = await mcp();
     const r = await call('remember', { entity_name: 'Brian', fact: 'Brian likes tea', catgory: 'preference' });
     expect(r).toMatchObject({ isError: true, body: { error: 'invalid', message: 'arguments: unknown field "catgory" — did you mean category?' } });
-    expect(hub.services.db.prepare('SELECT count(*) FROM memories').pluck().get()).toBe(0);
+    expect(hub.db.prepare('SELECT count(*) FROM memories').pluck().get()).toBe(0);
     await client.close();
   });
 
@@ -183,7 +183,7 @@ describe('a relation to itself is refused at every door', () => {
     const imported = await post(hub, '/import/markdown', { files: [{ path: 'Brian.md', content: note }] });
     expect(imported.status).toBe(200);
     expect(imported.body.errors).toEqual([{ file: 'Brian.md', line: 9, message: 'relation knows [[Brian]]: entity_b: the same entity as entity_a; a relation needs two different entities' }]);
-    const rows = hub.services.db.prepare('SELECT rel_type FROM relations').pluck().all();
+    const rows = hub.db.prepare('SELECT rel_type FROM relations').pluck().all();
     expect(rows).toEqual(['spouse_of']);
   });
 });
@@ -203,7 +203,7 @@ describe('MQTT command topics', () => {
     expect(lines[0]).toMatch(/rejected message on hearth\/remember\/Brian .*: payload: unknown field "catgory" — did you mean category\?$/);
     expect(lines[1]).toMatch(/hearth\/locate\/keys .*: entity_name comes from the topic/);
     expect(await b.handle('hearth/remember/Anna', Buffer.from('{"fact":"Anna likes jazz","category":"preference","valid_from":"2025-01-01T00:00:00Z"}'))).toBe(true);
-    const anna = hub.services.db.prepare("SELECT category, valid_from FROM memories WHERE fact = 'Anna likes jazz'").get();
+    const anna = hub.db.prepare("SELECT category, valid_from FROM memories WHERE fact = 'Anna likes jazz'").get();
     expect(anna).toEqual({ category: 'preference', valid_from: Date.parse('2025-01-01T00:00:00Z') / 1000 });
   });
 

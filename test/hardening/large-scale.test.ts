@@ -45,7 +45,7 @@ describe('at scale', () => {
     }
     expect(hub.services.timeseries.matchSeries('greenhouse soil')).toEqual([]);
     // A series written by plain SQL (an older Hearth, an import) is indexed on the next question.
-    const db = hub.services.db;
+    const db = hub.db;
     const e = db.prepare("INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES ('wine cellar', 'wine cellar', 'room', '{}', 0, 0)").run();
     const sid = db.prepare("INSERT INTO series (entity_id, metric, value_type, created) VALUES (?, 'temperature', 'numeric', 0)").run(e.lastInsertRowid).lastInsertRowid;
     db.prepare('INSERT INTO readings (series_id, ts_ms, value_num) VALUES (?, ?, 11)').run(sid, hub.clock.now() * 1000);
@@ -59,7 +59,7 @@ describe('at scale', () => {
   it('reads at most a bounded number of postings per word, however many series share it', async () => {
     const readings = Array.from({ length: 3000 }, (_, i) => ({ entity_name: `probe ${i}`, metric: 'temperature', value: i }));
     for (let i = 0; i < readings.length; i += 1000) expect((await post(hub, '/record/bulk', { readings: readings.slice(i, i + 1000) })).body.inserted).toBe(1000);
-    const db = hub.services.db;
+    const db = hub.db;
     hub.services.timeseries.matchSeries('temperature'); // indexes
     const plan = db.prepare("EXPLAIN QUERY PLAN SELECT series_id FROM series_terms WHERE term = ? ORDER BY n, series_id LIMIT ?").all('temperatur', 200) as { detail: string }[];
     expect(plan.map((p) => p.detail).join(' ')).toMatch(/SEARCH series_terms USING PRIMARY KEY \(term=\?\)/);
@@ -75,11 +75,11 @@ describe('at scale', () => {
       .inject({ method: 'POST', url: '/write?precision=s', payload: lines.join('\n'), headers: { 'content-type': 'text/plain' } })
       .then((r) => order.push(`write ${r.statusCode}`));
     // Once the first chunk is on disk the write is under way: /health, asked now, must not wait for the rest.
-    const count = hub.services.db.prepare('SELECT count(*) FROM readings').pluck();
+    const count = hub.db.prepare('SELECT count(*) FROM readings').pluck();
     for (let i = 0; i < 1e6 && count.get() === 0 && !order.length; i++) await new Promise((r) => setImmediate(r));
     const health = get(hub, '/health').then((r) => order.push(`health ${r.status}`));
     await Promise.all([write, health]);
     expect(order).toEqual(['health 200', 'write 204']);
-    expect(hub.services.db.prepare('SELECT count(*) FROM readings').pluck().get()).toBe(100_000);
+    expect(hub.db.prepare('SELECT count(*) FROM readings').pluck().get()).toBe(100_000);
   });
 });

@@ -48,7 +48,7 @@ describe('a rejected request never poisons ingest', () => {
     expect(q.body.points.map((p: { value: number }) => p.value)).toEqual([1]);
     const g = await post(hub, '/query_stream', { entity_name: 'ghost', metric: 'blob.t' });
     expect(g.body.points.map((p: { value: number }) => p.value)).toEqual([2]);
-    const ents = hub.services.db.prepare('SELECT name FROM entities ORDER BY id').pluck().all();
+    const ents = hub.db.prepare('SELECT name FROM entities ORDER BY id').pluck().all();
     expect(ents).toEqual(['newcomer', 'ghost']);
   });
 

@@ -60,7 +60,7 @@ describe('a second process on the same database', () => {
     expect((await post(b, '/record', { entity_name: 'attic', metric: 'pressure', value: 1000 })).status).toBe(200);
     expect((await post(a, '/record', { entity_name: 'attic', metric: 'pressure', value: 1001, unit: 'hPa' })).status).toBe(200);
     expect(values(await post(b, '/query_stream', { entity_name: 'attic', metric: 'pressure' }))).toEqual([1000, 1001]);
-    expect(a.services.db.prepare('SELECT count(*) FROM series').pluck().get()).toBe(2);
+    expect(a.db.prepare('SELECT count(*) FROM series').pluck().get()).toBe(2);
   });
 
   it('a transaction holds the write lock from its start, so another process cannot commit between its read and its write', () => {

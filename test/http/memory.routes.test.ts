@@ -26,7 +26,7 @@ describe('HTTP tier 1', () => {
   it('accepts ISO-8601 timestamps with a zone', async () => {
     const r = await post(hub, '/remember', { entity_name: 'Anna', fact: 'Anna started a new job', valid_from: '2025-06-01T09:00:00+02:00' });
     expect(r.status).toBe(200);
-    expect(hub.services.memory.repo.get(r.body.id)!.valid_from).toBe(Date.parse('2025-06-01T07:00:00Z') / 1000);
+    expect(hub.services.memory.get(r.body.id)!.valid_from).toBe(Date.parse('2025-06-01T07:00:00Z') / 1000);
     const bad = await post(hub, '/remember', { entity_name: 'Anna', fact: 'x', valid_from: '2025-06-01 09:00' });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/^valid_from/);

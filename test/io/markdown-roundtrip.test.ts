@@ -90,7 +90,7 @@ describe('markdown round trip', () => {
       // `since` tells them apart, so a second import changes nothing (no row, no audit entry).
       const lily = files.find((f) => f.path === 'Lily.md')!;
       const collide = parseEntity(lily.content, 'Lily').memories.filter((l) => {
-        const m = b.services.memory.repo.get(l.id!);
+        const m = b.services.memory.get(l.id!);
         return m && m.entity_name === 'Lily' && m.fact !== l.fact;
       });
       expect(collide.length).toBeGreaterThan(0);

@@ -144,7 +144,7 @@ describe('import', () => {
 
     const r3 = await post(hub, '/import/markdown', { files, delete_missing: true });
     expect(r3.body).toMatchObject({ deleted: 1 });
-    expect(hub.services.memory.repo.get(deletedId)).toBeUndefined();
+    expect(hub.services.memory.get(deletedId)).toBeUndefined();
   });
 
   it('a memory stored after the export is never "missing", even with delete_missing', async () => {
@@ -152,7 +152,7 @@ describe('import', () => {
     const later = await hub.services.memory.remember({ entity_name: 'Brian', fact: 'Brian bought a new bicycle', category: 'general', confidence: 1, source: 'manual', entity_type: 'person' });
     const r = await post(hub, '/import/markdown', { files, delete_missing: true });
     expect(r.body).toMatchObject({ missing: [], deleted: 0, newer_than_file: 1, added: 0, superseded: 0 });
-    expect(hub.services.memory.repo.get(later.id)?.status).toBe('active');
+    expect(hub.services.memory.get(later.id)?.status).toBe('active');
     // a hand-written file (no last_memory_id) lists what it has: everything else is missing
     const hand = await post(hub, '/import/markdown', { files: [{ path: 'notes/kitchen.md', content: '# kitchen\n\n## Memories\n- The kitchen light is on a dimmer\n' }] });
     expect(hand.body).toMatchObject({ unchanged: 1, missing: [], added: 0 });

@@ -25,7 +25,7 @@ afterAll(async () => {
 const publish = (topic: string, payload: string, retain = false) =>
   new Promise<void>((resolve, reject) => c.publish(topic, payload, { qos: 1, retain }, (e) => (e ? reject(e) : resolve())));
 const points = async (entity_name: string, metric: string) => (await post(hub, '/query_stream', { entity_name, metric, start_ts: 0 })).body.points ?? [];
-const entities = () => hub.services.db.prepare('SELECT name FROM entities ORDER BY id').pluck().all();
+const entities = () => hub.db.prepare('SELECT name FROM entities ORDER BY id').pluck().all();
 
 describe('aliases from Statestream', () => {
   it('person.anna (readings only) and the assistant\'s Anna become one entity; every door then writes to it', async () => {
@@ -36,7 +36,7 @@ describe('aliases from Statestream', () => {
     await publish('homeassistant/person/anna/friendly_name', '"Anna"', true);
     expect(entities()).toEqual(['Anna']);
     expect((await get(hub, '/aliases/Anna')).body.aliases.map((a: { alias: string }) => a.alias)).toEqual(['person.anna']);
-    const audit = hub.services.db.prepare("SELECT actor, op FROM audit WHERE op = 'entity.alias_merge'").all();
+    const audit = hub.db.prepare("SELECT actor, op FROM audit WHERE op = 'entity.alias_merge'").all();
     expect(audit).toEqual([{ actor: 'mqtt', op: 'entity.alias_merge' }]);
 
     // a retained replay (every reconnect) changes nothing

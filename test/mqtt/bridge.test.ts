@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt, { type MqttClient } from 'mqtt';
 import { mosquittoPub } from '../helpers/mosquitto.js';
 import { buildTestHub, post, type TestHub } from '../helpers/hub.js';
+import { internals } from '../../src/internals.js';
 
 let hub: TestHub;
 let url: string;
@@ -123,7 +124,7 @@ describe('MQTT bridge on the embedded broker', () => {
 
 describe('/metrics', () => {
   it('exposes ingest and bridge counters in Prometheus text', async () => {
-    hub.services.rollups.run();
+    internals(hub.services).rollups.run();
     // A persistent session that went away holds what it subscribed to until it comes back.
     const away = await connect({ clientId: 'metrics-away', clean: false });
     await away.subscribeAsync('zigbee2mqtt/away_probe', { qos: 1 });

@@ -52,7 +52,7 @@ describe('pattern engine end to end', () => {
     const facts = run.body.promoted.map((p: { fact: string }) => p.fact);
     expect(facts).toContain("Brian's bedroom temperature is consistently around 68°F");
     expect(facts).toContain('Brian usually arrives home around 18:10 on weekdays');
-    const memory = hub.services.memory.repo.get(run.body.promoted[0].memory_id)!;
+    const memory = hub.services.memory.get(run.body.promoted[0].memory_id)!;
     expect(memory.source_trust).toBe(3);
     const r = await post(hub, '/recall', { query: 'what temperature does Brian like' });
     expect(r.body.results[0].fact).toBe("Brian's bedroom temperature is consistently around 68°F");

@@ -51,7 +51,7 @@ describe('pattern engine', () => {
     expect(first.body.promoted).toHaveLength(1);
     expect(first.body.promoted[0]).toMatchObject({ action: 'added', fact: 'Brian keeps the bedroom at 68°F at night' });
     expect(first.body.errors).toEqual([{ detector: 'broken', message: 'boom' }]);
-    const memory = hub.services.memory.repo.get(first.body.promoted[0].memory_id)!;
+    const memory = hub.services.memory.get(first.body.promoted[0].memory_id)!;
     expect(memory).toMatchObject({ source_trust: 3, fact_key: 'avg_temp:Brian:bedroom_temperature', source: 'pattern_engine', category: 'preference' });
     expect(events).toHaveLength(1);
 
@@ -64,7 +64,7 @@ describe('pattern engine', () => {
     await seed(hub, 72);
     const third = await post(hub, '/patterns/run', {});
     expect(third.body.promoted[0]).toMatchObject({ action: 'superseded', fact: 'Brian keeps the bedroom at 70°F at night' });
-    expect(hub.services.memory.repo.get(memory.id)!.status).toBe('superseded');
+    expect(hub.services.memory.get(memory.id)!.status).toBe('superseded');
     const active = hub.db.prepare("SELECT count(*) n FROM memories WHERE status = 'active'").get() as { n: number };
     expect(active.n).toBe(1);
     const listed = await hub.app.inject({ url: '/patterns' });

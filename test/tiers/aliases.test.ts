@@ -21,7 +21,7 @@ const ok = async (url: string, body: unknown) => {
   expect(r.status, `${url}: ${JSON.stringify(r.body)}`).toBe(200);
   return r.body;
 };
-const entityCount = () => (hub.services.db.prepare('SELECT count(*) AS n FROM entities').get() as { n: number }).n;
+const entityCount = () => (hub.db.prepare('SELECT count(*) AS n FROM entities').get() as { n: number }).n;
 
 describe('aliases by hand (POST /alias, /unalias)', () => {
   it('adds, lists and removes an alias; refuses one that names another entity with a 409 naming the field', async () => {
@@ -51,7 +51,7 @@ describe('aliases by hand (POST /alias, /unalias)', () => {
     // "Mum" is free again: remembering about her makes a new entity
     await ok('/remember', { entity_name: 'Mum', fact: 'Mum lives in Leeds' });
     expect(entityCount()).toBe(3);
-    const audit = hub.services.db.prepare("SELECT op FROM audit WHERE op LIKE 'entity.%alias' ORDER BY id").pluck().all();
+    const audit = hub.db.prepare("SELECT op FROM audit WHERE op LIKE 'entity.%alias' ORDER BY id").pluck().all();
     expect(audit).toEqual(['entity.alias', 'entity.unalias']);
   });
 
@@ -106,7 +106,7 @@ describe('aliases by hand (POST /alias, /unalias)', () => {
     // forgetting the entity by an alias forgets its aliases too
     await ok('/forget', { entity_name: 'Mum' });
     expect((await post(hub, '/recall', { query: 'cats', entity_name: 'person.anna', mode: 'keyword' })).body.results).toEqual([]);
-    expect(hub.services.db.prepare('SELECT count(*) FROM entity_aliases').pluck().get()).toBe(0);
+    expect(hub.db.prepare('SELECT count(*) FROM entity_aliases').pluck().get()).toBe(0);
   });
 
   it('the ingest writer\'s cache notices a removed alias: the name then means a new entity', async () => {

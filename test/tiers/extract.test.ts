@@ -44,7 +44,7 @@ describe('extract_and_remember', () => {
     expect(r.body.rejected).toEqual([]);
     expect(r.body.stored.map((s: any) => [s.entity_name, s.fact, s.action])).toEqual([
       ['Brian', 'Brian loves jazz', 'added'], ['Brian', 'Brian walks the dog at 7 every morning', 'added'], ['Anna', 'Anna is allergic to cats', 'added']]);
-    for (const s of r.body.stored) expect(hub.services.memory.repo.get(s.id)).toMatchObject({ source_trust: 3, source: 'llm_extraction' });
+    for (const s of r.body.stored) expect(hub.services.memory.get(s.id)).toMatchObject({ source_trust: 3, source: 'llm_extraction' });
     const chat = fake.requests.find((q) => q.path === '/api/chat')!;
     expect(chat.body.format).toBe('json');
     expect(chat.body.messages[0].content).toBe(EXTRACT_PROMPT);

@@ -4,6 +4,7 @@ import { createLocalEmbedder } from '../../src/ai/local-embedder.js';
 import { RecallInput, RememberInput } from '../../src/tiers/memory/memory.schemas.js';
 import { startFakeOllama, type FakeAi } from '../helpers/fake-ai.js';
 import { buildTestHub, tempDir, type TestHub } from '../helpers/hub.js';
+import { internals } from '../../src/internals.js';
 
 let hub: TestHub | undefined;
 let fake: FakeAi | undefined;
@@ -51,7 +52,8 @@ describe('memory with a remote embedder', () => {
     fake = await startFakeOllama({ dim: 32 });
     const other = createOllamaEmbedder({ baseUrl: fake.url, model: 'mxbai-embed-large', dim: 32, timeoutMs: 2000 });
     hub = await buildTestHub({ dir, embedder: other });
-    const { memory, vectors } = hub.services;
+    const { memory } = hub.services;
+    const { vectors } = internals(hub.services);
     expect(vectors.state).toBe('stale');
     expect(hub.warnings.join(' ')).toMatch(/hearth-local-v2:384 .* mxbai-embed-large:32/);
     const w = await memory.remember(RememberInput.parse({ entity_name: 'Anna', fact: 'Anna swims on Thursdays' }));

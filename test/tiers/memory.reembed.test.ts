@@ -5,6 +5,7 @@ import { createUseLiteEmbedder, type UseLiteEmbedder } from '../../src/ai/use-li
 import { RecallInput, RememberInput } from '../../src/tiers/memory/memory.schemas.js';
 import { buildTestHub, get, tempDir, type TestHub } from '../helpers/hub.js';
 import { login, TOKEN } from '../http/admin/helpers.js';
+import { internals } from '../../src/internals.js';
 
 // One model load for the file.
 let neural: UseLiteEmbedder;
@@ -39,7 +40,8 @@ describe('switching the embedder on an existing store', () => {
     const dir = tempDir();
     await localStore(dir);
     hub = await buildTestHub({ dir, embedder: neural });
-    const { memory, vectors, reembed } = hub.services;
+    const { memory, reembed } = hub.services;
+    const { vectors } = internals(hub.services);
     expect(vectors.state).toBe('stale');
     const before = n(hub, 'SELECT count(*) n FROM memories');
 
@@ -89,7 +91,8 @@ describe('switching the embedder on an existing store', () => {
       },
     };
     hub = await buildTestHub({ dir, embedder: flaky, config: { http: { token: TOKEN } } });
-    const { reembed, vectors } = hub.services;
+    const { reembed } = hub.services;
+    const { vectors } = internals(hub.services);
     const failed = await reembed.run();
     expect(failed).toMatchObject({ state: 'failed', error: 'backend went away', done: 64 });
     expect(vectors.state).toBe('stale');
@@ -121,13 +124,13 @@ describe('switching the embedder on an existing store', () => {
     const other = await buildTestHub({ dir, embedder: neural });
     hub = await buildTestHub({ dir, embedder: neural });
     try {
-      expect(old.services.vectors.state).toBe('ready');
+      expect(old.services.status.snapshot().vectors.state).toBe('ready');
       const oldRecall = await old.services.memory.recall(RecallInput.parse({ query: 'sensor number 7 in the shed', mode: 'vector' }));
       expect(oldRecall.mode_used).toBe('vector'); // its code scan / float KNN is on the old table
       const [a, b] = await Promise.all([hub.services.reembed.run(), other.services.reembed.run()]);
       expect([a.state, b.state]).toEqual(['done', 'done']);
       for (const h of [hub, other]) {
-        expect(h.services.vectors.state).toBe('ready');
+        expect(h.services.status.snapshot().vectors.state).toBe('ready');
         const job = await h.services.memory.recall(RecallInput.parse({ query: "what is Maya's job", mode: 'vector' }));
         expect(job.results[0].fact).toMatch(/nurse/);
       }
@@ -135,7 +138,7 @@ describe('switching the embedder on an existing store', () => {
       expect(n(hub, `SELECT count(*) n FROM ${live}`)).toBe(FACTS.length);
 
       // The old model's process: no "no such table", keyword answers, its writes wait for a vector.
-      expect(old.services.vectors.state).toBe('stale');
+      expect(old.services.status.snapshot().vectors.state).toBe('stale');
       const during = await old.services.memory.recall(RecallInput.parse({ query: 'who plays the guitar' }));
       expect(during.mode_used).toBe('keyword');
       expect(during.results[0].fact).toMatch(/guitar/);

@@ -36,7 +36,7 @@ describe('remember', () => {
     const b = await remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 66°F at night', fact_key: 'bedroom_temp_night' });
     expect(b.action).toBe('superseded');
     expect(b.superseded).toBe(a.id);
-    const old = hub.services.memory.repo.get(a.id)!;
+    const old = hub.services.memory.get(a.id)!;
     expect(old.status).toBe('superseded');
     expect(old.superseded_by).toBe(b.id);
     expect(old.valid_until).toBe(hub.clock.now());
@@ -54,8 +54,8 @@ describe('remember', () => {
     const sensor = await remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 70°F at night', fact_key: 'bedroom_temp_night', source_trust: 3, source: 'pattern_engine' });
     expect(sensor.action).toBe('contested');
     expect(sensor.superseded).toBe(user.id);
-    expect(hub.services.memory.repo.get(user.id)!.status).toBe('active');
-    expect(hub.services.memory.repo.get(sensor.id)!.status).toBe('contested');
+    expect(hub.services.memory.get(user.id)!.status).toBe('active');
+    expect(hub.services.memory.get(sensor.id)!.status).toBe('contested');
     const current = await recall({ query: 'bedroom night temperature' });
     expect(current.results.map((r) => r.id)).toEqual([user.id]);
     const withContested = await recall({ query: 'bedroom night temperature', include_superseded: true });
@@ -73,7 +73,7 @@ describe('remember', () => {
     expect(b.action).toBe('reinforced');
     expect(b.id).toBe(a.id);
     expect(count('SELECT count(*) n FROM memories')).toBe(1);
-    const m = hub.services.memory.repo.get(a.id)!;
+    const m = hub.services.memory.get(a.id)!;
     expect(m.confidence).toBe(0.9);
     expect(m.last_confirmed).toBe(hub.clock.now());
   });
@@ -93,7 +93,7 @@ describe('remember', () => {
     const a = await remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 68°F at night', category: 'preference' });
     const b = await remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 68°F at night', category: 'preference', fact_key: 'bedroom_temp_night' });
     expect(b).toMatchObject({ action: 'reinforced', id: a.id });
-    expect(hub.services.memory.repo.get(a.id)!.fact_key).toBe('bedroom_temp_night');
+    expect(hub.services.memory.get(a.id)!.fact_key).toBe('bedroom_temp_night');
     expect(count('SELECT count(*) n FROM memories')).toBe(1);
     // The key now supersedes it as any keyed fact would.
     const c = await remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 66°F at night', category: 'preference', fact_key: 'bedroom_temp_night' });
@@ -177,20 +177,20 @@ describe('recall', () => {
   it('bumps last_accessed and access_count, written together a moment later (not a write per recall)', async () => {
     const r = await recall({ query: 'oat milk' });
     const id = r.results[0].id;
-    expect(hub.services.memory.repo.get(id)!.access_count).toBe(0);
+    expect(hub.services.memory.get(id)!.access_count).toBe(0);
     hub.clock.advance(60);
     await recall({ query: 'oat milk' });
     const changes = hub.db.prepare('SELECT total_changes() AS n').pluck();
     const before = changes.get() as number;
     hub.services.memory.flushTouches();
-    const m = hub.services.memory.repo.get(id)!;
+    const m = hub.services.memory.get(id)!;
     expect(m.access_count).toBe(2);
     expect(m.last_accessed).toBe(hub.clock.now());
     expect((changes.get() as number) - before).toBe(r.results.length);
     // and on their own within TOUCH_FLUSH_MS, and at stop (main.ts)
     await recall({ query: 'oat milk' });
     await new Promise((resolve) => setTimeout(resolve, TOUCH_FLUSH_MS + 200));
-    expect(hub.services.memory.repo.get(id)!.access_count).toBe(3);
+    expect(hub.services.memory.get(id)!.access_count).toBe(3);
   });
 
   it('writes pending access bumps when the hub stops', async () => {
@@ -201,7 +201,7 @@ describe('recall', () => {
     await h.stop();
     const again = await buildTestHub({ dir });
     try {
-      expect(again.services.memory.repo.get(r.results[0].id)!.access_count).toBe(1);
+      expect(again.services.memory.get(r.results[0].id)!.access_count).toBe(1);
     } finally {
       await again.close();
       rmSync(dir, { recursive: true, force: true });
@@ -249,7 +249,7 @@ describe('decay', () => {
     const twice = hub.services.memory.fading({ threshold: 0.5, limit: 10 });
     expect(once.memories[0].effective_confidence).toBeCloseTo(0.2, 6);
     expect(twice).toEqual(once);
-    expect(hub.services.memory.repo.get(r.id)!.confidence).toBe(0.8);
+    expect(hub.services.memory.get(r.id)!.confidence).toBe(0.8);
     // Restating confirms it: no longer fading.
     await remember({ entity_name: 'Brian', fact: 'Brian waters the ferns on Sundays', category: 'habit' });
     expect(hub.services.memory.fading({ threshold: 0.5, limit: 10 }).memories).toEqual([]);

@@ -99,7 +99,8 @@ describe('search_sessions with use-lite', () => {
     const recording: Embedder = { ...neural, embed: (texts, opts) => (calls.push({ n: texts.length, write: !!opts?.write }), neural.embed(texts, opts)) };
     const h = await buildTestHub({ embedder: recording });
     try {
-      const { episodic, db } = h.services;
+      const { episodic } = h.services;
+      const { db } = h;
       const vectors = () => (db.prepare('SELECT count(*) AS n FROM turn_vectors').get() as { n: number }).n;
       const { session_id } = episodic.openSession({ entity_name: 'Anna', meta: {} });
       episodic.logTurn({ session_id, role: 'user', content: "Let's book the trampoline park for Maya's birthday on the 14th" });

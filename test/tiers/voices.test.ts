@@ -13,6 +13,7 @@ import { HubError } from '../../src/lib/errors.js';
 import { buildTestHub, get, post, type TestHub } from '../helpers/hub.js';
 import { createLocalEmbedder } from '../../src/ai/local-embedder.js';
 import { vectorTables } from '../../src/db/vectors.js';
+import { internals } from '../../src/internals.js';
 
 const DIM = 192;
 const rand = prng(15).next;
@@ -123,7 +124,7 @@ describe('merge', () => {
     await post(hub, '/relate', { entity_a: 'Brian', entity_b: 'kitchen', rel_type: 'works_in' });
     await post(hub, '/locate', { entity_name: src, container_name: 'kitchen', entity_type: 'person' });
     await post(hub, '/locate', { entity_name: 'glasses', container_name: src, container_type: 'person' });
-    hub.services.rollups.run();
+    internals(hub.services).rollups.run();
     const srcId = hub.services.entities.find(src)!.id;
     const before = totals();
 
@@ -207,11 +208,11 @@ describe('merge with a neural index (binary codes searched in memory)', () => {
       await post(neural, '/remember', { entity_name: 'Brian', fact: 'Brian likes jazz in the evening' });
       // A search loads the in-memory copy of the codes; wait until searches use it.
       await post(neural, '/recall', { query: fact, mode: 'vector' });
-      for (let i = 0; i < 200 && neural.services.vectors.codes !== 'ready'; i++) await new Promise((r) => setImmediate(r));
-      expect(neural.services.vectors.codes).toBe('ready');
+      for (let i = 0; i < 200 && internals(neural.services).vectors.codes !== 'ready'; i++) await new Promise((r) => setImmediate(r));
+      expect(internals(neural.services).vectors.codes).toBe('ready');
       down = true;
       expect((await post(neural, '/voices/merge', { source_name: 'Carl', target_name: 'Brian' })).status).toBe(200);
-      expect(neural.services.memory.repo.pendingCount()).toBe(1);
+      expect(neural.services.memory.pendingCount()).toBe(1);
       const r = await post(neural, '/recall', { query: fact, entity_name: 'Brian', mode: 'vector' });
       expect(r.body.results.map((x: any) => x.fact)).toEqual([fact]);
     } finally {
@@ -235,7 +236,7 @@ describe('with the embedder down', () => {
       const m = await post(down, '/voices/merge', { source_name: 'Carl', target_name: 'Brian' });
       expect(m.status).toBe(200);
       expect(m.body.memories_merged).toBe(1);
-      expect(down.services.memory.repo.pendingCount()).toBe(1);
+      expect(down.services.memory.pendingCount()).toBe(1);
     } finally {
       await down.close();
     }

@@ -78,7 +78,7 @@ export function actionRoutes(app: FastifyInstance, s: Services, sessions: Sessio
 
   /** The row as the page that sent the form shows it (the dashboard names the entity; the entity page can edit). */
   function rowFor(req: FastifyRequest, id: number, next: string) {
-    const m = s.memory.repo.get(id)!;
+    const m = s.memory.get(id)!;
     const dashboard = next === '/admin/';
     const view = { ...m, effective_confidence: effectiveConfidence(m, s.clock.now(), s.config.memory) };
     return memoryRow(req, view, s.clock.now(), { next, withEntity: dashboard, edit: !dashboard });
@@ -88,13 +88,13 @@ export function actionRoutes(app: FastifyInstance, s: Services, sessions: Sessio
     const { id } = req.params as { id: number };
     const next = backTo((req.body as z.infer<typeof Form>).next);
     s.memory.confirm({ memory_id: id }, 'admin');
-    return isHtmx(req) ? sendPage(reply, rowFor(req, id, next)) : done(req, reply, next, `Confirmed: ${s.memory.repo.get(id)?.fact ?? ''}`);
+    return isHtmx(req) ? sendPage(reply, rowFor(req, id, next)) : done(req, reply, next, `Confirmed: ${s.memory.get(id)?.fact ?? ''}`);
   });
 
   app.post('/admin/memory/:id/forget', { schema: { ...hide, params: MemoryParams, body: Form } }, async (req, reply) => {
     const { id } = req.params as { id: number };
     const next = backTo((req.body as z.infer<typeof Form>).next);
-    const m = s.memory.repo.get(id);
+    const m = s.memory.get(id);
     s.memory.forget({ memory_id: id }, 'admin');
     if (!isHtmx(req)) return done(req, reply, next, `Forgotten: ${m?.fact ?? ''}`);
     // The entity page's "Memories (n)" follows (admin.js listens for this event).
@@ -106,7 +106,7 @@ export function actionRoutes(app: FastifyInstance, s: Services, sessions: Sessio
   app.post('/admin/memory/:id/edit', { schema: { ...hide, params: MemoryParams, body: EditForm } }, async (req, reply) => {
     const { id } = req.params as { id: number };
     const body = req.body as z.infer<typeof EditForm>;
-    const m = s.memory.repo.get(id);
+    const m = s.memory.get(id);
     if (!m) throw notFound(`memory_id: no memory with id ${id}`);
     const again = (errors: Record<string, string>, error?: string) =>
       sendPage(reply, entityPage(req, s, m.entity_name, 'raw', { edit: { id, fact: body.fact, category: body.category, errors }, error }), 400);
@@ -132,7 +132,7 @@ export function actionRoutes(app: FastifyInstance, s: Services, sessions: Sessio
     const r = await s.memory.remember(RememberInput.parse({ entity_name: e.name, fact: f.fact, category: f.category, source: 'admin', source_trust: 5, fact_key: f.fact_key || undefined }), 'admin');
     const message = {
       added: `Saved: ${f.fact}`,
-      reinforced: `Already known — confirmed: ${s.memory.repo.get(r.id)?.fact ?? f.fact}`,
+      reinforced: `Already known — confirmed: ${s.memory.get(r.id)?.fact ?? f.fact}`,
       superseded: `Saved: ${f.fact} (it replaces the earlier version)`,
       contested: `Kept as contested: ${f.fact} — a more trusted source says otherwise`,
     }[r.action];

@@ -31,18 +31,18 @@ export const systemRoutes = (s: Services, extra?: () => Record<string, unknown>)
       return { result: entries.map((e) => `${new Date(e.ts * 1000).toISOString()} ${e.actor} ${e.op} ${e.target ?? ''}`).join('\n') || 'No audit entries match.', entries };
     }, 'Audit trail of every change, newest first');
     r.get('/health', null, async () => {
-      const count = (table: string) => (s.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-      const counts = { entities: count('entities'), memories: count('memories'), relations: count('relations') };
+      const snap = s.status.snapshot();
+      const counts = { entities: snap.entities, memories: snap.memories.total, relations: snap.relations.total };
       const answers = await embedderAnswers();
       const embedder = {
         provider: s.embedder.provider,
         model: s.embedder.model,
         dim: s.embedder.dim,
         answers,
-        vectors: s.vectors.state,
-        pending: s.memory.repo.pendingCount(),
+        vectors: snap.vectors.state,
+        pending: snap.pending_embedding,
         ...(s.embedder.note && { note: s.embedder.note }),
-        ...(s.vectors.state === 'stale' && { warning: s.vectors.staleReason() }),
+        ...(snap.vectors.stale_reason && { warning: snap.vectors.stale_reason }),
         ...(s.reembed.status.state !== 'idle' && { reembed: s.reembed.status }),
       };
       const llm = s.llm ? { provider: s.llm.provider, model: s.llm.model } : null;

@@ -75,6 +75,7 @@ export function createMemoryRepo(db: Db) {
   const activeByKey = db.prepare(
     `${SELECT} WHERE m.entity_id = ? AND m.fact_key = ? AND m.status = 'active' ORDER BY m.valid_from DESC LIMIT 1`,
   );
+  const activeFact = db.prepare("SELECT 1 FROM memories WHERE entity_id = ? AND fact = ? AND status = 'active'").pluck();
   const contestedByKey = db.prepare(`${SELECT} WHERE m.entity_id = ? AND m.fact_key = ? AND m.status = 'contested'`);
   const reinforce = db.prepare(
     'UPDATE memories SET confidence = max(confidence, ?), last_confirmed = ?, updated = ? WHERE id = ?',
@@ -110,6 +111,8 @@ export function createMemoryRepo(db: Db) {
     },
     get: (id: number) => byId.get(id) as MemoryRow | undefined,
     activeByKey: (entityId: number, key: string) => activeByKey.get(entityId, key) as MemoryRow | undefined,
+    /** Whether the entity holds exactly this fact, active. */
+    hasActiveFact: (entityId: number, fact: string) => activeFact.get(entityId, fact) !== undefined,
     contestedByKey: (entityId: number, key: string) => contestedByKey.all(entityId, key) as MemoryRow[],
     reinforce: (id: number, confidence: number, now: number) => void reinforce.run(confidence, now, now, id),
     supersede: (id: number, by: number, at: number, now: number) => void supersede.run(by, at, now, id),

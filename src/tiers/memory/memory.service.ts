@@ -8,6 +8,7 @@
  */
 import { createForgetting } from './forget.js';
 import { createMemoryContext, type MemoryDeps } from './memory.context.js';
+import type { MemoryRow } from './memory.repo.js';
 import type { RecallInput } from './memory.schemas.js';
 import { recall, type RecallOutcome } from './recall.js';
 import { recallText } from './recall-text.js';
@@ -61,6 +62,16 @@ export function createMemoryService(deps: MemoryDeps) {
         batch.forEach((m, i) => ctx.storeVector(m.id, m.entity_id, m.category, m.status === 'active', vecs[i])),
       )();
       return { embedded: batch.length, remaining: repo.pendingCount() };
+    },
+
+    /** One memory by id (any status), or undefined. */
+    get: (id: number): MemoryRow | undefined => repo.get(id),
+    /** Memories waiting for a vector. */
+    pendingCount: (): number => repo.pendingCount(),
+    /** Whether `entity_name` (a name or an alias) holds exactly this fact, active (a replayed MQTT remember). */
+    knows(entityName: string, fact: string): boolean {
+      const e = entities.find(entityName);
+      return Boolean(e && repo.hasActiveFact(e.id, fact));
     },
   };
 }

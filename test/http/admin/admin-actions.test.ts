@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestHub, post, type TestHub } from '../../helpers/hub.js';
 import { csrfIn, form, login, rememberAt, TOKEN } from './helpers.js';
+import { internals } from '../../../src/internals.js';
 
 let hub: TestHub;
 let auth: { cookie: string; csrf: string };
@@ -20,9 +21,9 @@ describe('memory actions', () => {
     const old = await rememberAt(hub, 'Brian', 'Brian prefers the bedroom at 66°F at night', 10);
     const res = await form(hub, `/admin/memory/${old}/edit`, { _csrf: auth.csrf, fact: 'Brian prefers the bedroom at 68°F at night', category: 'preference', next: '/admin/entity/Brian' }, { cookie: auth.cookie });
     expect(res.statusCode).toBe(303);
-    const before = hub.services.memory.repo.get(old)!;
+    const before = hub.services.memory.get(old)!;
     expect(before.status).toBe('superseded');
-    const now = hub.services.memory.repo.get(before.superseded_by!)!;
+    const now = hub.services.memory.get(before.superseded_by!)!;
     expect(now).toMatchObject({ fact: 'Brian prefers the bedroom at 68°F at night', status: 'active', source: 'admin', source_trust: 5 });
     const audit = hub.services.audit.query({ actor: 'admin', op: 'memory.supersede', limit: 5 });
     expect(audit[0]).toMatchObject({ target: String(now.id) });
@@ -35,7 +36,7 @@ describe('memory actions', () => {
   it('edit of a keyed fact keeps its key; a superseded version cannot be edited', async () => {
     const r = await hub.services.memory.remember({ entity_name: 'Anna', fact: 'Anna wakes at 6:30', category: 'routine', confidence: 1, source: 'manual', entity_type: 'person', fact_key: 'wake_time' }, 'http');
     await form(hub, `/admin/memory/${r.id}/edit`, { _csrf: auth.csrf, fact: 'Anna wakes at 7:00' }, { cookie: auth.cookie });
-    const current = hub.services.memory.repo.activeByKey(r.entity_id, 'wake_time')!;
+    const current = internals(hub.services).memoryRepo.activeByKey(r.entity_id, 'wake_time')!;
     expect(current).toMatchObject({ fact: 'Anna wakes at 7:00', category: 'routine' });
     const again = await form(hub, `/admin/memory/${r.id}/edit`, { _csrf: auth.csrf, fact: 'Anna wakes at 8:00' }, { cookie: auth.cookie });
     expect(again.statusCode).toBe(400);
@@ -57,7 +58,7 @@ describe('memory actions', () => {
     const after = (await hub.app.inject({ url: '/fading', headers: bearer })).json().memories.map((m: { id: number }) => m.id);
     expect(after).not.toContain(fading);
     expect(after).not.toContain(doomed);
-    expect(hub.services.memory.repo.get(doomed)).toBeUndefined();
+    expect(hub.services.memory.get(doomed)).toBeUndefined();
     expect(hub.services.audit.query({ actor: 'admin', op: 'memory.*', limit: 10 }).map((a) => a.op)).toEqual(expect.arrayContaining(['memory.confirm', 'memory.forget']));
     const missing = await form(hub, `/admin/memory/${doomed}/forget`, { _csrf: auth.csrf }, hx);
     expect(missing.statusCode).toBe(404);
@@ -85,11 +86,11 @@ describe('prune', () => {
     const preview = await hub.app.inject({ url: '/admin/prune', headers: { cookie: auth.cookie } });
     expect(preview.body).toContain('Would delete 5 raw readings');
     expect(preview.body).toMatch(/porch[\s\S]*humidity[\s\S]*>5</);
-    expect(s.overview.counts().readings).toBe(6);
+    expect(s.status.snapshot({ readings: true }).readings?.n).toBe(6);
     const csrf = csrfIn(preview.body);
     const done = await form(hub, '/admin/prune', { _csrf: csrf }, { cookie: auth.cookie });
     expect(done.body).toContain('Deleted 5 raw readings');
-    expect(s.overview.counts().readings).toBe(1);
+    expect(s.status.snapshot({ readings: true }).readings?.n).toBe(1);
     expect(s.audit.query({ actor: 'admin', op: 'readings.prune', limit: 1 })).toHaveLength(1);
   });
 });

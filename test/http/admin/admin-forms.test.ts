@@ -110,7 +110,7 @@ describe('plain words for values and history', () => {
     expect(anna).not.toContain('{&quot;mood&quot;');
     const r = await hub.services.memory.remember({ entity_name: 'Anna', fact: 'Anna wakes at 6:30', category: 'routine', confidence: 1, source: 'manual', fact_key: 'wake' }, 'http');
     await hub.services.memory.remember({ entity_name: 'Anna', fact: 'Anna wakes at 7:15', category: 'routine', confidence: 1, source: 'manual', fact_key: 'wake' }, 'http');
-    expect(hub.services.memory.repo.get(r.id)!.status).toBe('superseded');
+    expect(hub.services.memory.get(r.id)!.status).toBe('superseded');
     const page = (await hub.app.inject({ url: '/admin/entity/Anna', headers: { cookie: auth.cookie } })).body;
     expect(page).toContain('<td data-label="Replaced by">Anna wakes at 7:15</td>');
   });

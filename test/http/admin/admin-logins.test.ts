@@ -36,7 +36,7 @@ async function expectLockedOut(hub: TestHub, auth: { cookie: string; csrf: strin
   expect(forget.statusCode).toBe(401);
   const hx = await form(hub, `/admin/memory/${id}/forget`, { _csrf: auth.csrf, next: '/admin/' }, { cookie: auth.cookie, 'hx-request': 'true' });
   expect(hx.statusCode).toBe(401);
-  expect(hub.services.memory.repo.get(id)!.status).toBe('active');
+  expect(hub.services.memory.get(id)!.status).toBe('active');
   const fresh = await login(hub);
   expect((await hub.app.inject({ url: '/admin/entity/Brian', headers: { cookie: fresh.cookie } })).statusCode).toBe(200);
 }
@@ -120,12 +120,12 @@ describe("a form's next is checked before the action (item 3)", () => {
           expect(res.headers['set-cookie'] ?? '').not.toContain('x=1');
         }
       }
-      expect(hub.services.memory.repo.get(id)!.status).toBe('active');
+      expect(hub.services.memory.get(id)!.status).toBe('active');
       // A next that is no path of this UI (but sendable) still falls back to the dashboard, after acting.
       const ok = await form(hub, `/admin/memory/${id}/forget`, { _csrf: csrf, next: '/admin/entity/Brian\u00e9\u20ac' }, { cookie });
       expect(ok.statusCode).toBe(303);
       expect(ok.headers.location).toBe('/admin/');
-      expect(hub.services.memory.repo.get(id)?.status).not.toBe('active');
+      expect(hub.services.memory.get(id)?.status).not.toBe('active');
     });
   });
 });

@@ -39,7 +39,7 @@ describe('without the token', () => {
       const res = await form(hub, url, { fact: 'x' });
       expect(res.statusCode, url).toBe(401);
     }
-    expect((await hub.services.memory.repo.get(brianFact))?.status).toBe('active');
+    expect((await hub.services.memory.get(brianFact))?.status).toBe('active');
   });
 
   it('a browser gets the login form in place, with a strict CSP allowing only its own style', async () => {
@@ -127,12 +127,12 @@ describe('with a session', () => {
     expect(wrong.statusCode).toBe(403);
     const foreign = await form(hub, `/admin/memory/${brianFact}/confirm`, { _csrf: csrf }, { cookie, origin: 'https://evil.example' });
     expect(foreign.statusCode).toBe(403);
-    const before = hub.services.memory.repo.get(brianFact)!.last_confirmed;
+    const before = hub.services.memory.get(brianFact)!.last_confirmed;
     expect(before).toBeLessThan(hub.clock.now() - 300 * 86_400);
     const ok = await form(hub, `/admin/memory/${brianFact}/confirm`, { _csrf: csrf, next: '/admin/entity/Brian' }, { cookie, origin: 'http://localhost:80' });
     expect(ok.statusCode).toBe(303);
     expect(ok.headers.location).toBe('/admin/entity/Brian');
-    expect(hub.services.memory.repo.get(brianFact)!.last_confirmed).toBe(hub.clock.now());
+    expect(hub.services.memory.get(brianFact)!.last_confirmed).toBe(hub.clock.now());
     // a script holding the token needs no CSRF token (a browser cannot add the header cross-site)
     const bearer = await form(hub, `/admin/memory/${brianFact}/confirm`, {}, { authorization: `Bearer ${TOKEN}` });
     expect(bearer.statusCode).toBe(303);
@@ -179,6 +179,6 @@ describe('hostile input at every admin door', () => {
       }
     }
     expect([...statuses].filter((s) => s >= 500)).toEqual([]);
-    expect(hub.services.memory.repo.get(brianFact)).toBeDefined();
+    expect(hub.services.memory.get(brianFact)).toBeDefined();
   }, 60_000);
 });

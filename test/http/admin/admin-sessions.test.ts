@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildTestHub, tempDir, type TestHub } from '../../helpers/hub.js';
 import { csrfIn, form, login, TOKEN } from './helpers.js';
+import { internals } from '../../../src/internals.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -36,7 +37,7 @@ describe('across a restart', () => {
       expect((await hub.app.inject({ url: '/admin/entity/Brian', headers: { cookie: auth.cookie, ...html } })).statusCode).toBe(200);
       const res = await form(hub, `/admin/memory/${id}/edit`, { _csrf: auth.csrf, fact: 'Brian keeps the bedroom at 66°F at night', next: '/admin/entity/Brian' }, { cookie: auth.cookie, ...html });
       expect(res.statusCode).toBe(303);
-      expect(hub.services.memory.repo.get(id)!.status).toBe('superseded');
+      expect(hub.services.memory.get(id)!.status).toBe('superseded');
       // Log out: the same cookie stays dead after another restart.
       expect((await form(hub, '/admin/logout', { _csrf: auth.csrf }, { cookie: auth.cookie })).statusCode).toBe(303);
     });
@@ -88,7 +89,7 @@ describe('a form the hub cannot accept as sent', () => {
       const cookie = String(again.headers['set-cookie']).split(';')[0];
       const sent = await form(hub, '/admin/entity/Anna/remember', { _csrf: csrfIn(again.body), fact: typed, category: 'preference', fact_key: 'drink' }, { cookie });
       expect(sent.statusCode).toBe(303);
-      expect(hub.services.memory.repo.activeByKey(hub.services.entities.get('Anna', 'name').id, 'drink')?.fact).toBe(typed);
+      expect(internals(hub.services).memoryRepo.activeByKey(hub.services.entities.get('Anna', 'name').id, 'drink')?.fact).toBe(typed);
     });
   });
 
@@ -122,11 +123,11 @@ describe('a form the hub cannot accept as sent', () => {
       expect(res.body).toContain('Send your change again');
       expect(res.body).toContain('>Carol likes cool jazz</textarea>');
       expect(res.body).toContain('<a href="/admin/entity/Carol">Back to the page you came from</a>');
-      expect(hub.services.memory.repo.get(r.id)!.status).toBe('active');
+      expect(hub.services.memory.get(r.id)!.status).toBe('active');
       const cookie = String(res.headers['set-cookie']).split(';')[0];
       const sent = await form(hub, `/admin/memory/${r.id}/edit`, { _csrf: csrfIn(res.body), fact: 'Carol likes cool jazz', next: '/admin/entity/Carol' }, { cookie });
       expect(sent.statusCode).toBe(303);
-      expect(hub.services.memory.repo.get(r.id)!.status).toBe('superseded');
+      expect(hub.services.memory.get(r.id)!.status).toBe('superseded');
       // From another site: refused, and the text is not offered again.
       const foreign = await form(hub, `/admin/memory/${r.id}/edit`, { _csrf: 'x', fact: 'pwned by evil' }, { ...html, origin: 'https://evil.example' });
       expect(foreign.statusCode).toBe(403);

@@ -19,7 +19,7 @@ const withTimeout = <T>(p: Promise<T>, ms: number, fallback: T) =>
 export async function dashboardPage(req: FastifyRequest, d: DashboardDeps) {
   const s = d.services;
   const now = s.clock.now();
-  const c = s.overview.counts();
+  const c = s.status.snapshot({ readings: true });
   const rate = d.rate.rates();
   const answers = await withTimeout(s.embedder.ping(), 500, false);
   const mqtt = (d.health?.().mqtt ?? { mode: 'off' }) as { mode: string; url?: string; connected?: boolean; bridge?: { received: number; ingested: number; unparseable: number } };
@@ -36,9 +36,9 @@ export async function dashboardPage(req: FastifyRequest, d: DashboardDeps) {
 ${tile('entities', c.entities, '/admin/entities')}
 ${tile('memories', c.memories.active)}
 ${tile('replaced / disputed', `${c.memories.superseded} / ${c.memories.contested}`, undefined, 'superseded / contested: older versions, and facts two sources disagree on')}
-${tile('relations', c.relations, '/graph')}
+${tile('relations', c.relations.current, '/graph')}
 ${tile('things measured', c.series, '/admin/readings', 'series: one per entity and metric')}
-${tile(c.readings_exact ? 'readings' : 'readings (from ids)', c.readings)}
+${tile(c.readings?.exact ? 'readings' : 'readings (from ids)', c.readings?.n ?? 0)}
 ${tile('sessions', c.sessions)}
 ${tile('open tasks', c.open_tasks)}
 ${tile('intentions', c.active_intentions)}
@@ -50,7 +50,7 @@ ${tile('patterns', c.promoted_patterns)}
 <section><h2>Status</h2>
 <dl class="status">
 <dt>Ingest</dt><dd><span id="rate-minute">${rate.last_minute}</span> readings in the last minute, ${rate.last_hour} in the last hour</dd>
-<dt>Embedder</dt><dd>${s.embedder.provider} / ${s.embedder.model} (${s.embedder.dim}-d): ${answers ? html`<span class="ok">answers</span>` : html`<span class="bad">does not answer</span>`}; ${s.vectors.state === 'ready' ? `vectors ready, ${s.memory.repo.pendingCount()} pending` : html`<span class="bad">vectors stale</span>: ${s.vectors.staleReason()}`}</dd>
+<dt>Embedder</dt><dd>${s.embedder.provider} / ${s.embedder.model} (${s.embedder.dim}-d): ${answers ? html`<span class="ok">answers</span>` : html`<span class="bad">does not answer</span>`}; ${c.vectors.state === 'ready' ? `vectors ready, ${c.pending_embedding} pending` : html`<span class="bad">vectors stale</span>: ${c.vectors.stale_reason}`}</dd>
 <dt>MQTT</dt><dd>${mqtt.mode}${mqtt.url ? html` at <code>${mqtt.url}</code>` : ''}${mqtt.mode !== 'off' ? html`: ${mqtt.connected ? html`<span class="ok">up</span>` : html`<span class="bad">down</span>`}` : ''}${mqtt.bridge ? `; ${mqtt.bridge.received} messages, ${mqtt.bridge.ingested} ingested, ${mqtt.bridge.unparseable} unparseable` : ''}</dd>
 <dt>Pattern engine</dt><dd>${last ? html`last run ${when(last.at, now)}${last.dry_run ? ' (dry run)' : ''}: ${last.found.length} found, ${last.promoted.length} new or changed, ${last.errors.length} errors` : 'not run since the hub started'}</dd>
 </dl>

@@ -61,7 +61,7 @@ ${table(MEMORY_HEAD, memories.map((m) => memoryRow(req, m, now, { next: self, ed
 <h3>History (${history.length})</h3>
 ${table(
   ['Fact', 'Status', 'Source', 'Stored confidence', 'Valid', 'Replaced by'],
-  history.map((m) => html`<tr class="${m.status}"><td data-label="Fact" class="fact">${m.fact}</td><td data-label="Status">${statusWord(m.status)}</td><td data-label="Source">${sourceCell(m)}</td><td data-label="Stored confidence">${pct(m.confidence)}</td><td data-label="Valid">${when(m.valid_from, now)} → ${m.valid_until ? when(m.valid_until, now) : 'now'}</td><td data-label="Replaced by">${m.superseded_by ? (s.memory.repo.get(m.superseded_by)?.fact ?? 'a version since forgotten') : ''}</td></tr>`),
+  history.map((m) => html`<tr class="${m.status}"><td data-label="Fact" class="fact">${m.fact}</td><td data-label="Status">${statusWord(m.status)}</td><td data-label="Source">${sourceCell(m)}</td><td data-label="Stored confidence">${pct(m.confidence)}</td><td data-label="Valid">${when(m.valid_from, now)} → ${m.valid_until ? when(m.valid_until, now) : 'now'}</td><td data-label="Replaced by">${m.superseded_by ? (s.memory.get(m.superseded_by)?.fact ?? 'a version since forgotten') : ''}</td></tr>`),
   'No older or disputed versions.',
 )}
 </section>

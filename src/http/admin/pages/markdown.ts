@@ -41,7 +41,7 @@ ${err('content')}
 }
 
 export function markdownPage(req: FastifyRequest, s: Services, st?: MarkdownFormState): Html {
-  const n = s.overview.counts().entities;
+  const n = s.status.snapshot().entities;
   const body = html`
 <section><h2>Export</h2>
 <p>Every entity as one Markdown note (Obsidian-compatible): its facts, relations and where each came from — ${plural(n, 'note')}.</p>

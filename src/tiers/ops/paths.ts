@@ -5,9 +5,9 @@
  */
 import { constants, statSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { can, whoAmI } from '../db/errors.js';
-import { isSqliteFile } from '../db/open.js';
-import { HubError, invalid } from '../lib/errors.js';
+import { can, whoAmI } from '../../db/errors.js';
+import { isSqliteFile } from '../../db/open.js';
+import { HubError, invalid } from '../../lib/errors.js';
 
 type Found = Stats | 'missing' | 'denied';
 
