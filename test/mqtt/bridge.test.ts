@@ -123,7 +123,7 @@ describe('MQTT bridge on the embedded broker', () => {
 
 describe('/metrics', () => {
   it('exposes ingest and bridge counters in Prometheus text', async () => {
-    hub.services.rollups.run();
+    hub.services.timeseries.rollup();
     // A persistent session that went away holds what it subscribed to until it comes back.
     const away = await connect({ clientId: 'metrics-away', clean: false });
     await away.subscribeAsync('zigbee2mqtt/away_probe', { qos: 1 });
