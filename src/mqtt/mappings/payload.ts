@@ -199,14 +199,24 @@ export function inRange(sec: number, what = 'ts'): number {
   return sec;
 }
 
-/** An entity, metric or container name taken from a topic or payload. */
+/**
+ * An entity, metric or container name taken from a topic or payload: present, and not a key that
+ * could reach an object's prototype downstream. Its length and characters are checked once, by the
+ * shared schema the bridge hands it to (EntityName, MetricName), like a name from any other door.
+ */
 export function name(s: unknown, what: string): string {
   if (typeof s !== 'string' || s.trim() === '') throw new ParseError(`${what} is empty`);
-  if (s.length > 200) throw new ParseError(`${what} longer than 200 characters`);
-  if (CONTROL.test(s)) throw new ParseError(`${what} contains control characters`);
   // Downstream code may key objects by these names; a device has no business using these three.
   if (FORBIDDEN_KEYS.has(s)) throw new ParseError(`${what} "${s}" is reserved`);
   return s;
+}
+
+/** A name that no schema checks after the mapping (an OwnTracks region used as a presence value). */
+export function label(s: unknown, what: string): string {
+  const n = name(s, what);
+  if (n.length > 200) throw new ParseError(`${what} longer than 200 characters`);
+  if (CONTROL.test(n)) throw new ParseError(`${what} contains control characters`);
+  return n;
 }
 
 /** An optional string field of a JSON payload. */
