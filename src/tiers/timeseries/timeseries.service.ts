@@ -59,7 +59,7 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
     return deps.rollups.run({ seriesIds, maxReadings: opts.maxReadings });
   }
 
-  const describe = (r: WriteResult & { ok: true }, input: { entity_name: string; metric: string; value: unknown; unit?: string }) =>
+  const describe = (input: { entity_name: string; metric: string; value: unknown; unit?: string }) =>
     `Recorded ${input.entity_name} ${input.metric} = ${typeof input.value === 'object' ? JSON.stringify(input.value) : String(input.value)}${input.unit ? ` ${input.unit}` : ''}`;
 
   return {
@@ -79,7 +79,7 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
     async record(input: RecordInput) {
       const [r] = await ingest([input]);
       if (!r.ok) throw new HubError(r.error as never, r.message);
-      return { result: describe(r, input), id: r.id, value_type: r.value_type, children: r.children };
+      return { result: describe(input), id: r.id, value_type: r.value_type, children: r.children };
     },
 
     /** Valid items commit together; each item gets its own result. */
