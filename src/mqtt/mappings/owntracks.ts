@@ -22,7 +22,7 @@
  * so retained or replayed messages do not move anybody back.
  */
 import { guarded, inRange, isObject, label, name, optString, parseJson, text } from './payload.js';
-import { matchTopic } from './topic.js';
+import { matchTopic } from '../../lib/mqtt-topic.js';
 import { ParseError, type BuiltinConfig, type Ingest, type LocateIngest, type ReadingIngest } from './types.js';
 import type { Mapping } from './types.js';
 

@@ -3,6 +3,7 @@
  * throws `ParseError`: payloads come from any device on the network and are treated as hostile
  * (size, encoding, nesting depth, prototype keys, non-finite numbers).
  */
+import { FORBIDDEN_KEYS } from '../../lib/json-path.js';
 import { epochProblem, MAX_EPOCH_S as MAX_TS, MIN_EPOCH_S as MIN_TS, parseIsoWithZone } from '../../lib/datetime.js';
 import { ParseError, type CompositeValue, type Ingest, type MappingContext } from './types.js';
 
@@ -17,7 +18,7 @@ export const MAX_FIELDS = 1000;
 /** Longest categorical string value kept as a reading. */
 export const MAX_STRING = 1024;
 /** Keys that could reach `Object.prototype` when copied; always skipped. */
-export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+export { FORBIDDEN_KEYS };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 // Strict decimal number: no hex, no `Infinity`, no `1_000`, no empty string (all of which Number() takes).
