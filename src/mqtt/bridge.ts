@@ -8,6 +8,7 @@ import type { Services } from '../services.js';
 import { RememberInput } from '../tiers/memory/memory.schemas.js';
 import { LocateInput } from '../tiers/spatial/spatial.schemas.js';
 import { HaNamesInput } from '../tiers/entities/aliases.schemas.js';
+import type { BridgeStats } from '../lib/bridge-stats.js';
 import { nameKey } from '../lib/names.js';
 import type { Dedupe } from '../tiers/timeseries/intake.js';
 import { check } from '../lib/validation.js';
@@ -16,19 +17,11 @@ import { fromStorageError, isHubError } from '../lib/errors.js';
 import { ParseError, type Ingest, type MappingContext } from './mappings/types.js';
 import type { MappingSet } from './mappings/index.js';
 
+export type { BridgeStats };
+
 const LOG_EVERY_MS = 60_000;
 /** Whether two names are one entity (`nameKey`, the one identity rule). */
 const sameName = (a: string | undefined, b: string) => a !== undefined && nameKey(a) === nameKey(b);
-
-export interface BridgeStats {
-  received: number;
-  ingested: number;
-  ignored: number;
-  unparseable: number;
-  rejected: number;
-  /** unparseable/rejected messages per topic (bounded to the most recent topics) */
-  errors_by_topic: Record<string, number>;
-}
 
 export function createBridge(deps: { services: Services; mappings: MappingSet; timeZone: string; log: (msg: string) => void }) {
   const { services, mappings, log } = deps;
