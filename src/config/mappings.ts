@@ -11,7 +11,12 @@ import { isValidFilter, isValidRoot, plusCount } from '../lib/mqtt-topic.js';
 export const PLACEHOLDER = /\{(\d+|#)\}/g;
 
 const Template = z.string().trim().min(1).max(200);
-const Path = z.string().trim().min(1).max(200).refine((p) => parsePath(p) !== null, 'not a JSON path like $.a.b');
+const Path = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .refine((p) => parsePath(p) !== null, 'not a JSON path like $.a.b');
 
 export const UserMappingSchema = z
   .object({
@@ -34,8 +39,7 @@ export const UserMappingSchema = z
         ctx.addIssue({ code: 'custom', path: [field], message: 'braces must form {n} or {#}' });
       }
       for (const [, p] of t.matchAll(PLACEHOLDER)) {
-        const bad =
-          p === '#' ? !hasHash : Number(p) < 1 || (!hasHash && Number(p) > plus);
+        const bad = p === '#' ? !hasHash : Number(p) < 1 || (!hasHash && Number(p) > plus);
         if (bad) ctx.addIssue({ code: 'custom', path: [field], message: `{${p}} has no wildcard in "${m.topic}"` });
       }
     }

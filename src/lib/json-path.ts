@@ -23,4 +23,3 @@ export function parsePath(path: string): Segment[] | null {
   }
   return segs.length > 32 ? null : segs;
 }
-

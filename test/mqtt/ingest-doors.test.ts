@@ -17,7 +17,8 @@ beforeAll(async () => {
   hub = await buildTestHub({ config: { http: { token: 'tok' }, mqtt: { mode: 'embedded', port: 0 } } });
   hub.clock.set(Math.round(Date.now() / 1000));
   // The bridge logs through the app logger (silent in tests): capture it.
-  (hub.app.log as unknown as { warn: (m: unknown) => void }).warn = (m) => logs.push(typeof m === 'string' ? m : JSON.stringify(m));
+  (hub.app.log as unknown as { warn: (m: unknown) => void }).warn = (m) =>
+    logs.push(typeof m === 'string' ? m : JSON.stringify(m));
   const { mqtt: url } = await hub.start();
   client = mqtt.connect(url!, { reconnectPeriod: 0 });
   await new Promise<void>((resolve, reject) => (client.once('connect', () => resolve()), client.once('error', reject)));
@@ -32,7 +33,9 @@ async function viaMqtt(entity: string, metric: string, payload: object): Promise
   const topic = `hearth/record/${entity}/${metric}`;
   const before = hub.mqtt!.bridge.stats.rejected;
   const from = logs.length;
-  await new Promise<void>((resolve, reject) => client.publish(topic, JSON.stringify(payload), { qos: 1 }, (e) => (e ? reject(e) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    client.publish(topic, JSON.stringify(payload), { qos: 1 }, (e) => (e ? reject(e) : resolve())),
+  );
   expect(hub.mqtt!.bridge.stats.rejected).toBe(before + 1);
   // The log caps a long topic; each topic here is refused once, so its line is the one logged now.
   const line = logs.slice(from).find((l) => l.startsWith(`mqtt: rejected message on ${topic.slice(0, 60)}`));
@@ -49,7 +52,12 @@ async function viaBulk(reading: object): Promise<string> {
 }
 
 async function viaWrite(line: string, entity: string, metric: string): Promise<string> {
-  const res = await hub.app.inject({ method: 'POST', url: '/write?precision=s', payload: line, headers: { 'content-type': 'text/plain', ...auth } });
+  const res = await hub.app.inject({
+    method: 'POST',
+    url: '/write?precision=s',
+    payload: line,
+    headers: { 'content-type': 'text/plain', ...auth },
+  });
   expect(res.statusCode).toBe(400);
   const m = /^body: partial write, 0 readings stored; (.*)$/.exec(res.json().message as string);
   expect(m, res.json().message).not.toBeNull();

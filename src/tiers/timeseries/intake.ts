@@ -59,7 +59,9 @@ export function createIntake(deps: { clock: Clock; retentionDays: number; writer
     const ts = toEpoch(input.ts) ?? now;
     if (ts > now + MAX_FUTURE_S) throw invalid(`ts: ${new Date(ts * 1000).toISOString()} is in the future`);
     if (ts < now - retentionDays * DAY) {
-      throw invalid(`ts: older than the ${retentionDays}-day retention window (RETENTION_DAYS); raw readings that old are not kept`);
+      throw invalid(
+        `ts: older than the ${retentionDays}-day retention window (RETENTION_DAYS); raw readings that old are not kept`,
+      );
     }
     const { entity_name, entity_type, metric, value, unit, source } = input;
     return { entity_name, entity_type, metric, value, unit, source, ts_ms: Math.round(ts * 1000), dedupe };
@@ -91,7 +93,9 @@ export function createIntake(deps: { clock: Clock; retentionDays: number; writer
     }
     for (let from = 0; from < ready.length; from += chunk) {
       if (from) await turn();
-      const written = await writer.submit(from === 0 && chunk >= ready.length ? ready : ready.slice(from, from + chunk));
+      const written = await writer.submit(
+        from === 0 && chunk >= ready.length ? ready : ready.slice(from, from + chunk),
+      );
       written.forEach((r, j) => {
         const i = at[from + j];
         results[i] = r.ok ? r : { ok: false, error: r.error, message: `${prefix(i)}${r.message}`, stage: 'write' };

@@ -49,8 +49,14 @@ class Acc {
 /** The bucket writers of one rollup job over `db`. */
 export function createWeekRoller(db: Db, bucketer: Bucketer, cache: WarmCache) {
   const ranges = (col: string) => ({
-    all: db.prepare(`SELECT id, ts_ms, ${col} FROM readings WHERE series_id = ? AND ts_ms >= ? AND ts_ms < ? ORDER BY ts_ms`).raw(),
-    fresh: db.prepare(`SELECT id, ts_ms, ${col} FROM readings WHERE series_id = ? AND ts_ms >= ? AND ts_ms < ? AND +id > ? AND +id <= ?`).raw(),
+    all: db
+      .prepare(`SELECT id, ts_ms, ${col} FROM readings WHERE series_id = ? AND ts_ms >= ? AND ts_ms < ? ORDER BY ts_ms`)
+      .raw(),
+    fresh: db
+      .prepare(
+        `SELECT id, ts_ms, ${col} FROM readings WHERE series_id = ? AND ts_ms >= ? AND ts_ms < ? AND +id > ? AND +id <= ?`,
+      )
+      .raw(),
   });
   const numRange = ranges('value_num');
   const catRange = ranges('value_cat');
@@ -67,7 +73,8 @@ export function createWeekRoller(db: Db, bucketer: Bucketer, cache: WarmCache) {
   );
 
   const prep = (s: SeriesRow, v: Value[]): Bag => bagOf(v, s.value_type === 'numeric');
-  const remember = (s: SeriesRow, type: 'day' | 'week', entry: { start: number; upTo: number; bag: Bag }) => cache.remember(s.id, type, entry);
+  const remember = (s: SeriesRow, type: 'day' | 'week', entry: { start: number; upTo: number; bag: Bag }) =>
+    cache.remember(s.id, type, entry);
 
   /** Writes one bucket from all its rows ≤ the pass's id, of which `old` were rolled up before. */
   function emit(s: SeriesRow, type: BucketType, start: number, bag: Bag, fresh: Value[], old: number): number {
@@ -121,7 +128,14 @@ export function createWeekRoller(db: Db, bucketer: Bucketer, cache: WarmCache) {
    * of the watermark: fetch only the new rows, merge, and re-read just the dirty hours. Returns null
    * (cold path) when the cache is missing or stale.
    */
-  function warmWeek(s: SeriesRow, ws: number, dirty: Dirty, oldId: number, upTo: number, fromMs: number): number | null {
+  function warmWeek(
+    s: SeriesRow,
+    ws: number,
+    dirty: Dirty,
+    oldId: number,
+    upTo: number,
+    fromMs: number,
+  ): number | null {
     const { day, week } = cache.get(s.id);
     const we = bucketer.next('week', ws);
     const days = [...dirty.day].filter((d) => d >= ws && d < we);
@@ -134,11 +148,26 @@ export function createWeekRoller(db: Db, bucketer: Bucketer, cache: WarmCache) {
     let n = 0;
     for (const hs of dirty.hour) {
       if (hs < ws || hs >= we) continue;
-      const rows = (q.all.all(s.id, hs * 1000, bucketer.next('hour', hs) * 1000) as Row[]).filter((r) => r[0] <= upTo && r[2] !== null);
+      const rows = (q.all.all(s.id, hs * 1000, bucketer.next('hour', hs) * 1000) as Row[]).filter(
+        (r) => r[0] <= upTo && r[2] !== null,
+      );
       const isNew = rows.filter((r) => r[0] > oldId);
-      n += emit(s, 'hour', hs, prep(s, rows.map((r) => r[2]!)), isNew.map((r) => r[2]!), rows.length - isNew.length);
+      n += emit(
+        s,
+        'hour',
+        hs,
+        prep(
+          s,
+          rows.map((r) => r[2]!),
+        ),
+        isNew.map((r) => r[2]!),
+        rows.length - isNew.length,
+      );
     }
-    for (const [type, w] of [['day', day], ['week', week]] as const) {
+    for (const [type, w] of [
+      ['day', day],
+      ['week', week],
+    ] as const) {
       const bag = mergeBags(w.bag, freshBag);
       n += emit(s, type, w.start, bag, fresh, w.bag.n);
       remember(s, type, { start: w.start, upTo, bag });

@@ -69,7 +69,8 @@ export function createRollups(db: Db, { timeZone, chunkRows = 100_000, cacheByte
   const topId = db.prepare('SELECT max(id) FROM readings').pluck();
   // Bumped by a trigger for every deleted reading (migration 007), whichever connection deleted it.
   const deletions = db.prepare("SELECT n FROM counters WHERE name = 'readings_deleted'").pluck();
-  const tsEdge = (dir: string) => db.prepare(`SELECT ts_ms FROM readings WHERE series_id = ? ORDER BY ts_ms ${dir} LIMIT 1`).pluck();
+  const tsEdge = (dir: string) =>
+    db.prepare(`SELECT ts_ms FROM readings WHERE series_id = ? ORDER BY ts_ms ${dir} LIMIT 1`).pluck();
   const [firstTs, lastTs] = [tsEdge('ASC'), tsEdge('DESC')];
   const maxId = db.prepare('SELECT max(id) FROM readings WHERE series_id = ?').pluck();
   const countRows = db.prepare('SELECT count(*) FROM readings WHERE series_id = ?').pluck();
@@ -109,7 +110,11 @@ export function createRollups(db: Db, { timeZone, chunkRows = 100_000, cacheByte
         n += warmWeek(s, ws, dirty, oldId, upTo, weekFrom.get(ws)!) ?? coldWeek(s, ws, dirty, oldId, upTo);
       }
     }
-    saveWatermark(s, upTo, ts.reduce((a, b) => Math.max(a, b), -Infinity));
+    saveWatermark(
+      s,
+      upTo,
+      ts.reduce((a, b) => Math.max(a, b), -Infinity),
+    );
     return n;
   });
 
@@ -171,11 +176,17 @@ export function createRollups(db: Db, { timeZone, chunkRows = 100_000, cacheByte
     if (fresh.size === 0) return result;
     if (result.readings <= chunkRows) {
       // The usual pass (a few readings per series): one commit, one fsync, not one per series.
-      result.buckets = rollPass.immediate([...fresh].map(([seriesId, f]) => [pending.get(seriesId)!, f.ids, f.ts] as const));
+      result.buckets = rollPass.immediate(
+        [...fresh].map(([seriesId, f]) => [pending.get(seriesId)!, f.ids, f.ts] as const),
+      );
     } else {
       for (const [seriesId, { ids, ts }] of fresh) {
         for (let i = 0; i < ids.length; i += chunkRows) {
-          result.buckets += rollChunk.immediate(pending.get(seriesId)!, ids.slice(i, i + chunkRows), ts.slice(i, i + chunkRows));
+          result.buckets += rollChunk.immediate(
+            pending.get(seriesId)!,
+            ids.slice(i, i + chunkRows),
+            ts.slice(i, i + chunkRows),
+          );
         }
       }
     }

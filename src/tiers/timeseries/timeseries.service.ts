@@ -44,10 +44,13 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
   // Readings another process (`hearth mcp`) committed count too: `PRAGMA data_version` moves with its commits.
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
   let versionAtRollup = dataVersion.get() as number;
-  const writer = createIngestWriter(db, repo, { flushMs: deps.flushMs, onCommit: (items, results) => {
-    newSinceRollup = 1;
-    deps.onCommitted?.(items, results);
-  } });
+  const writer = createIngestWriter(db, repo, {
+    flushMs: deps.flushMs,
+    onCommit: (items, results) => {
+      newSinceRollup = 1;
+      deps.onCommitted?.(items, results);
+    },
+  });
   const { ingest } = createIntake({ clock, retentionDays: deps.retentionDays, writer });
 
   /**
@@ -85,9 +88,17 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
     /** Valid items commit together; each item gets its own result. */
     async recordBulk(input: RecordBulkInput) {
       const results = await ingest(input.readings, { label: (i) => `readings.${i}` });
-      const out = results.map((r) => (r.ok ? { ok: true as const, id: r.id } : { ok: false as const, error: r.error, message: r.message }));
+      const out = results.map((r) =>
+        r.ok ? { ok: true as const, id: r.id } : { ok: false as const, error: r.error, message: r.message },
+      );
       const inserted = out.filter((r) => r.ok).length;
-      return { result: `Recorded ${inserted} of ${out.length} readings`, count: out.length, inserted, rejected: out.length - inserted, results: out };
+      return {
+        result: `Recorded ${inserted} of ${out.length} readings`,
+        count: out.length,
+        inserted,
+        rejected: out.length - inserted,
+        results: out,
+      };
     },
 
     /**
@@ -107,14 +118,27 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
         points.push(...chunk.points);
         slices.push({ errors: chunk.errors.map((e) => `line ${e.line}: ${e.message}`), end: points.length });
         if (points.length > MAX_READINGS) {
-          throw new HubError('too_large', `body: more than ${MAX_READINGS} readings in one request; nothing was stored. Send smaller batches (Telegraf: metric_batch_size)`);
+          throw new HubError(
+            'too_large',
+            `body: more than ${MAX_READINGS} readings in one request; nothing was stored. Send smaller batches (Telegraf: metric_batch_size)`,
+          );
         }
         await turn(); // let other requests and MQTT acks in
       }
-      const items = points.map((p) => ({ entity_name: p.entity_name, metric: p.metric, value: p.value, unit: p.unit, ts: p.ts, source: p.source, entity_type: p.entity_type }));
+      const items = points.map((p) => ({
+        entity_name: p.entity_name,
+        metric: p.metric,
+        value: p.value,
+        unit: p.unit,
+        ts: p.ts,
+        source: p.source,
+        entity_type: p.entity_type,
+      }));
       const results = await ingest(items, { label: 'line', chunk: WRITE_CHUNK });
-      const problem = (i: number) => `${points[i].entity_name} ${points[i].metric}: ${(results[i] as { message: string }).message}`;
-      const refused = (i: number, stage: 'check' | 'write') => !results[i].ok && (results[i] as { stage: string }).stage === stage;
+      const problem = (i: number) =>
+        `${points[i].entity_name} ${points[i].metric}: ${(results[i] as { message: string }).message}`;
+      const refused = (i: number, stage: 'check' | 'write') =>
+        !results[i].ok && (results[i] as { stage: string }).stage === stage;
       const problems: string[] = [];
       let from = 0;
       for (const { errors, end } of slices) {
@@ -134,35 +158,72 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
       if (end < start) throw invalid('end_ts: before start_ts');
       if (input.granularity === 'raw') {
         const rows = prepared(
-            `SELECT r.ts_ms, r.value_num, r.value_cat, r.value_json, src.name AS source FROM readings r LEFT JOIN sources src ON src.id = r.source_id
+          `SELECT r.ts_ms, r.value_num, r.value_cat, r.value_json, src.name AS source FROM readings r LEFT JOIN sources src ON src.id = r.source_id
               WHERE r.series_id = ? AND r.ts_ms >= ? AND r.ts_ms <= ? ORDER BY r.ts_ms DESC, r.id DESC LIMIT ?`,
-          )
-          .all(s.id, Math.round(start * 1000), Math.round(end * 1000), input.limit) as { ts_ms: number; value_num: number | null; value_cat: string | null; value_json: string | null; source: string }[];
+        ).all(s.id, Math.round(start * 1000), Math.round(end * 1000), input.limit) as {
+          ts_ms: number;
+          value_num: number | null;
+          value_cat: string | null;
+          value_json: string | null;
+          source: string;
+        }[];
         const points = rows.reverse().map((r) => ({
           ts: r.ts_ms / 1000,
           value: r.value_json !== null ? JSON.parse(r.value_json) : (r.value_num ?? r.value_cat),
           unit: s.unit,
           source: r.source,
         }));
-        return { result: `${points.length} ${input.metric} readings for ${input.entity_name}`, entity_name: input.entity_name, metric: input.metric, granularity: 'raw', unit: s.unit, value_type: s.value_type, points };
+        return {
+          result: `${points.length} ${input.metric} readings for ${input.entity_name}`,
+          entity_name: input.entity_name,
+          metric: input.metric,
+          granularity: 'raw',
+          unit: s.unit,
+          value_type: s.value_type,
+          points,
+        };
       }
       rollup([s.id]);
       const rows = prepared(
-          `SELECT bucket_ts, count, avg_num, min_num, max_num, p10_num, p90_num, mode_cat FROM reading_rollups
+        `SELECT bucket_ts, count, avg_num, min_num, max_num, p10_num, p90_num, mode_cat FROM reading_rollups
             WHERE series_id = ? AND bucket_type = ? AND bucket_ts >= ? AND bucket_ts <= ? ORDER BY bucket_ts DESC LIMIT ?`,
-        )
-        .all(s.id, input.granularity, start, end, input.limit) as Record<string, number | string | null>[];
+      ).all(s.id, input.granularity, start, end, input.limit) as Record<string, number | string | null>[];
       const points = rows.reverse().map((r) => ({
-        bucket_ts: r.bucket_ts, count: r.count, avg: r.avg_num, min: r.min_num, max: r.max_num, p10: r.p10_num, p90: r.p90_num, mode: r.mode_cat,
+        bucket_ts: r.bucket_ts,
+        count: r.count,
+        avg: r.avg_num,
+        min: r.min_num,
+        max: r.max_num,
+        p10: r.p10_num,
+        p90: r.p90_num,
+        mode: r.mode_cat,
       }));
-      return { result: `${points.length} ${input.granularity} buckets of ${input.metric} for ${input.entity_name}`, entity_name: input.entity_name, metric: input.metric, granularity: input.granularity, unit: s.unit, value_type: s.value_type, points };
+      return {
+        result: `${points.length} ${input.granularity} buckets of ${input.metric} for ${input.entity_name}`,
+        entity_name: input.entity_name,
+        metric: input.metric,
+        granularity: input.granularity,
+        unit: s.unit,
+        value_type: s.value_type,
+        points,
+      };
     },
 
     /** Daily rollup rows of a series in [from, to) (for trends). */
     dailyRollups(seriesId: number, from: number, to: number) {
       return prepared(`SELECT bucket_ts, count, avg_num, min_num, max_num, mode_cat FROM reading_rollups
-                   WHERE series_id = ? AND bucket_type = 'day' AND bucket_ts >= ? AND bucket_ts < ? ORDER BY bucket_ts`)
-        .all(seriesId, from, to) as { bucket_ts: number; count: number; avg_num: number | null; min_num: number | null; max_num: number | null; mode_cat: string | null }[];
+                   WHERE series_id = ? AND bucket_type = 'day' AND bucket_ts >= ? AND bucket_ts < ? ORDER BY bucket_ts`).all(
+        seriesId,
+        from,
+        to,
+      ) as {
+        bucket_ts: number;
+        count: number;
+        avg_num: number | null;
+        min_num: number | null;
+        max_num: number | null;
+        mode_cat: string | null;
+      }[];
     },
 
     /**
@@ -171,17 +232,27 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
      */
     matchSeries(query: string, limit = 10) {
       // Indexed (series-index.ts): only the best-scored series pay for their name and latest reading.
-      const named = prepared('SELECT e.name AS entity_name, s.metric, s.unit FROM series s JOIN entities e ON e.id = s.entity_id WHERE s.id = ?');
-      const latestOf = prepared('SELECT ts_ms, value_num, value_cat, value_json FROM readings WHERE series_id = ? ORDER BY ts_ms DESC LIMIT 1');
+      const named = prepared(
+        'SELECT e.name AS entity_name, s.metric, s.unit FROM series s JOIN entities e ON e.id = s.entity_id WHERE s.id = ?',
+      );
+      const latestOf = prepared(
+        'SELECT ts_ms, value_num, value_cat, value_json FROM readings WHERE series_id = ? ORDER BY ts_ms DESC LIMIT 1',
+      );
       const out = [];
       for (const { id, score } of seriesIndex.match(query)) {
         if (out.length >= limit) break;
-        const last = latestOf.get(id) as { ts_ms: number; value_num: number | null; value_cat: string | null; value_json: string | null } | undefined;
+        const last = latestOf.get(id) as
+          | { ts_ms: number; value_num: number | null; value_cat: string | null; value_json: string | null }
+          | undefined;
         if (!last) continue; // a series without readings says nothing
         const r = named.get(id) as { entity_name: string; metric: string; unit: string | null } | undefined;
         if (!r) continue; // forgotten meanwhile
         out.push({
-          entity_name: r.entity_name, metric: r.metric, unit: r.unit, ts: last.ts_ms / 1000, score,
+          entity_name: r.entity_name,
+          metric: r.metric,
+          unit: r.unit,
+          ts: last.ts_ms / 1000,
+          score,
           value: last.value_json !== null ? JSON.parse(last.value_json) : (last.value_num ?? last.value_cat),
         });
       }
@@ -191,14 +262,27 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
     /** Latest value of every metric of an entity (for profiles and context). */
     latest(entityId: number) {
       return prepared(
-          `SELECT s.metric, s.unit, s.value_type, r.ts_ms, r.value_num, r.value_cat, r.value_json
+        `SELECT s.metric, s.unit, s.value_type, r.ts_ms, r.value_num, r.value_cat, r.value_json
              FROM series s JOIN readings r ON r.id = (SELECT id FROM readings WHERE series_id = s.id ORDER BY ts_ms DESC LIMIT 1)
             WHERE s.entity_id = ? ORDER BY s.metric`,
-        )
+      )
         .all(entityId)
         .map((r) => {
-          const x = r as { metric: string; unit: string | null; value_type: string; ts_ms: number; value_num: number | null; value_cat: string | null; value_json: string | null };
-          return { metric: x.metric, value: x.value_json !== null ? JSON.parse(x.value_json) : (x.value_num ?? x.value_cat), unit: x.unit, ts: x.ts_ms / 1000 };
+          const x = r as {
+            metric: string;
+            unit: string | null;
+            value_type: string;
+            ts_ms: number;
+            value_num: number | null;
+            value_cat: string | null;
+            value_json: string | null;
+          };
+          return {
+            metric: x.metric,
+            value: x.value_json !== null ? JSON.parse(x.value_json) : (x.value_num ?? x.value_cat),
+            unit: x.unit,
+            ts: x.ts_ms / 1000,
+          };
         });
     },
   };
