@@ -57,7 +57,7 @@ export function createScheduler(services: Services, log: (msg: string) => void, 
     // /write is ~20 slices of ~0.1 s instead of one multi-second pass that holds every door).
     let total = 0;
     for (;;) {
-      const r = internals(services).rollups.run({ maxReadings: ROLLUP_SLICE });
+      const r = services.timeseries.rollup(undefined, { maxReadings: ROLLUP_SLICE });
       total += r.readings;
       if (!r.more) return { ...r, readings: total };
       await new Promise((resolve) => setImmediate(resolve));

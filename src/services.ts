@@ -79,7 +79,7 @@ export function createServices(deps: ServiceDeps) {
   const retention = createRetention(db, clock, { retentionDays: config.timeseries.retention_days });
   const timeseries = createTimeseriesService({
     db, clock, retentionDays: config.timeseries.retention_days, flushMs: config.timeseries.ingest_flush_ms,
-    rollup: (seriesIds) => rollups.run({ seriesIds }),
+    rollups,
     onCommitted: (items, results) => events.emit('readings_committed', { items, results }),
   });
   const schedule = createScheduleService({ db, clock, entities, audit, timeZone: tz });
@@ -106,9 +106,9 @@ export function createServices(deps: ServiceDeps) {
   const log = deps.log ?? ((m: string) => console.error(m));
   const patterns = createPatternEngine({
     db, clock, timeZone: tz, memory, events, detectors: deps.detectors ?? [], config: config.patterns,
-    beforeRun: () => rollups.run(), log,
+    beforeRun: () => timeseries.rollup(), log,
   });
-  const trends = createTrends({ timeseries, clock, llm, rollup: (ids) => rollups.run({ seriesIds: ids }) });
+  const trends = createTrends({ timeseries, clock, llm });
 
   const readingText = (r: { entity_name: string; metric: string; value: unknown; unit: string | null }) =>
     `${r.entity_name} ${r.metric}: ${typeof r.value === 'object' ? JSON.stringify(r.value) : String(r.value)}${r.unit ? ` ${r.unit}` : ''}`;
@@ -163,18 +163,18 @@ export function createServices(deps: ServiceDeps) {
 
   /** Rolls up what is new, then deletes raw readings past retention that are rolled up. */
   function prune(input: PruneInput, actor: Actor = 'system') {
-    rollups.run();
+    timeseries.rollup();
     const r = retention.prune({ dryRun: input.dry_run });
     if (!input.dry_run && r.deleted) audit.record(actor, 'readings.prune', null, null, { deleted: r.deleted, cutoff_ts: r.cutoff_ts });
     const verb = input.dry_run ? 'Would delete' : 'Deleted';
     return { result: `${verb} ${plural(r.deleted, 'raw reading')} older than ${plural(config.timeseries.retention_days, 'day')}; rollups kept`, dry_run: input.dry_run, ...r };
   }
 
-  const memoryMcpImport = createMemoryMcpImporter({ db, clock, audit, entities, memory, relations, timeseries, schedule, rollup: () => rollups.run() });
+  const memoryMcpImport = createMemoryMcpImporter({ db, clock, audit, entities, memory, relations, timeseries, schedule, rollup: () => timeseries.rollup() });
 
 
   const voices = createVoicesService({
-    db, clock, entities, audit, onEntityChanged: () => timeseries.repo.invalidate(), rollup: () => rollups.run(),
+    db, clock, entities, audit, onEntityChanged: () => timeseries.repo.invalidate(), rollup: () => timeseries.rollup(),
     embedPending: async () => {
       for (let r = await memory.embedPending(256); r.embedded && r.remaining; r = await memory.embedPending(256));
     },
@@ -182,7 +182,7 @@ export function createServices(deps: ServiceDeps) {
 
   // A changed alias changes what a name means: name-keyed caches re-resolve (the MQTT bridge listens too).
   const aliases = createAliasesService({
-    db, clock, entities, audit, log, rollup: () => rollups.run(),
+    db, clock, entities, audit, log, rollup: () => timeseries.rollup(),
     onChanged: () => (timeseries.repo.invalidate(), events.emit('aliases_changed', null)),
   });
 

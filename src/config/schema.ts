@@ -4,7 +4,7 @@
  * not a silent typo.
  */
 import { z } from 'zod';
-import { MappingsConfigSchema } from '../mqtt/mappings/index.js';
+import { MappingsConfigSchema } from './mappings.js';
 import { PatternsConfigSchema } from '../patterns/patterns.schemas.js';
 
 const port = z.number().int().min(0).max(65535);

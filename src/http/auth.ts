@@ -2,18 +2,12 @@
  * Bearer-token auth for every route but /health (SPEC §6), compared in constant time; failed
  * logins limited per client address; /health without the token reduced to liveness and status.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isAdminPath } from './admin/paths.js';
 import { fromAnotherSite } from './browser-guard.js';
+import { tokenMatches } from '../lib/token.js';
 
-const digest = (s: string) => createHash('sha256').update(s).digest();
-
-/** Constant-time comparison; hashing first makes the lengths equal so length doesn't leak either. */
-export function tokenMatches(given: string | undefined, expected: string): boolean {
-  if (given === undefined) return false;
-  return timingSafeEqual(digest(given), digest(expected));
-}
+export { tokenMatches };
 
 /**
  * The token a request carries: `Authorization: Bearer <t>`, InfluxDB clients' `Token <t>` (v2) or

@@ -1,6 +1,6 @@
 /** Prometheus text exposition (format 0.0.4) of Hearth's counters, written by hand: a few lines, no dependency. */
 import type { Services } from '../services.js';
-import type { BridgeStats } from '../mqtt/bridge.js';
+import type { BridgeStats } from '../lib/bridge-stats.js';
 
 const esc = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 

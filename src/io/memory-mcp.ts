@@ -46,7 +46,7 @@ export interface ImporterDeps {
   relations: RelationsService;
   timeseries: TimeseriesService;
   schedule: ScheduleService;
-  /** Rolls up new readings (services.rollups.run). */
+  /** Rolls up new readings (services.timeseries.rollup). */
   rollup: () => unknown;
 }
 

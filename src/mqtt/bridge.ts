@@ -6,28 +6,22 @@
  */
 import type { Services } from '../services.js';
 import { RememberInput } from '../tiers/memory/memory.schemas.js';
-import { RecordInput } from '../tiers/timeseries/timeseries.schemas.js';
 import { LocateInput } from '../tiers/spatial/spatial.schemas.js';
 import { HaNamesInput } from '../tiers/entities/aliases.schemas.js';
+import type { BridgeStats } from '../lib/bridge-stats.js';
 import { nameKey } from '../lib/names.js';
-import type { PreparedReading } from '../tiers/timeseries/readings.repo.js';
+import type { Dedupe } from '../tiers/timeseries/intake.js';
 import { check } from '../lib/validation.js';
 import { capName, MAX_TRACKED_NAMES } from '../lib/tracked-names.js';
 import { fromStorageError, isHubError } from '../lib/errors.js';
 import { ParseError, type Ingest, type MappingContext } from './mappings/types.js';
 import type { MappingSet } from './mappings/index.js';
 
-const LOG_EVERY_MS = 60_000;
+export type { BridgeStats };
 
-export interface BridgeStats {
-  received: number;
-  ingested: number;
-  ignored: number;
-  unparseable: number;
-  rejected: number;
-  /** unparseable/rejected messages per topic (bounded to the most recent topics) */
-  errors_by_topic: Record<string, number>;
-}
+const LOG_EVERY_MS = 60_000;
+/** Whether two names are one entity (`nameKey`, the one identity rule). */
+const sameName = (a: string | undefined, b: string) => a !== undefined && nameKey(a) === nameKey(b);
 
 export function createBridge(deps: { services: Services; mappings: MappingSet; timeZone: string; log: (msg: string) => void }) {
   const { services, mappings, log } = deps;
@@ -91,21 +85,15 @@ export function createBridge(deps: { services: Services; mappings: MappingSet; t
   async function apply(topic: string, items: Ingest[], retain: boolean): Promise<boolean> {
     let failed = 0;
     const fail = (t: string, kind: 'unparseable' | 'rejected', reason: string) => (failed++, recordFail(t, kind, reason));
-    const readings: PreparedReading[] = [];
+    // Readings go to the one ingest entry point together (checked there, committed before it resolves).
+    const readings: unknown[] = [];
+    const dedupe: Dedupe[] = [];
     for (const item of items) {
       if (item.kind === 'reading') {
         const { kind: _, ...reading } = item;
-        const parsed = check(RecordInput, { ...reading, unit: item.unit ?? ctx.units.get(item.entity_name, item.metric) }, 'payload');
-        if (!parsed.success) {
-          fail(topic, 'rejected', parsed.message);
-          continue;
-        }
-        try {
-          // A retained message is replayed on every (re)subscribe: skip it when already stored.
-          readings.push(services.timeseries.prepare(parsed.data, { dedupe: retain ? (item.ts === undefined ? 'latest' : 'exact') : undefined }));
-        } catch (e) {
-          fail(topic, 'rejected', (e as Error).message);
-        }
+        readings.push({ ...reading, unit: item.unit ?? ctx.units.get(item.entity_name, item.metric) });
+        // A retained message is replayed on every (re)subscribe: skip it when already stored.
+        dedupe.push(retain ? (item.ts === undefined ? 'latest' : 'exact') : undefined);
       } else if (item.kind === 'remember') {
         const { kind: _, ...fact } = item;
         const parsed = check(RememberInput, fact, 'payload');
@@ -117,7 +105,7 @@ export function createBridge(deps: { services: Services; mappings: MappingSet; t
         const { kind: _, ...place } = item;
         const parsed = check(LocateInput, place, 'payload');
         if (!parsed.success) fail(topic, 'rejected', parsed.message);
-        else if (retain && item.ts === undefined && services.spatial.current(parsed.data.entity_name)?.container_name.toLowerCase() === parsed.data.container_name.toLowerCase()) {
+        else if (retain && item.ts === undefined && sameName(services.spatial.current(parsed.data.entity_name)?.container_name, parsed.data.container_name)) {
           stats.ignored++; // a retained replay without a time must not re-confirm on every reconnect
         } else {
           if (await attempt(topic, () => services.spatial.locate(parsed.data, 'mqtt'))) stats.ingested++;
@@ -135,8 +123,7 @@ export function createBridge(deps: { services: Services; mappings: MappingSet; t
       }
     }
     if (readings.length) {
-      const results = await services.timeseries.writer.submit(readings);
-      for (const r of results) {
+      for (const r of await services.timeseries.ingest(readings, { label: 'payload', dedupe: (i) => dedupe[i] })) {
         if (r.ok) stats.ingested++;
         else fail(topic, 'rejected', r.message);
       }

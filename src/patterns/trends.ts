@@ -22,7 +22,7 @@ export function numbersPreserved(original: string, rephrased: string): boolean {
   return used.length > 0 && used.every((n) => allowed.has(n));
 }
 
-export function createTrends(deps: { timeseries: TimeseriesService; clock: Clock; llm: Llm | null; rollup: (ids: number[]) => unknown }) {
+export function createTrends(deps: { timeseries: TimeseriesService; clock: Clock; llm: Llm | null }) {
   const { timeseries, clock } = deps;
 
   function daily(seriesId: number, from: number, to: number) {
@@ -32,7 +32,7 @@ export function createTrends(deps: { timeseries: TimeseriesService; clock: Clock
   return async function getTrends(input: GetTrendsInput) {
     const s = timeseries.repo.seriesId(input.entity_name, input.metric);
     if (!s) throw notFound(`metric: no readings of ${input.metric} for ${input.entity_name}`);
-    deps.rollup([s.id]);
+    timeseries.rollup([s.id]);
     const now = clock.now();
     const cur = daily(s.id, now - input.days * DAY, now + 1);
     const prev = daily(s.id, now - 2 * input.days * DAY, now - input.days * DAY);

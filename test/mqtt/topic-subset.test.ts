@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { filterWithin, matchTopic } from '../../src/mqtt/mappings/topic.js';
+import { filterWithin, matchTopic } from '../../src/lib/mqtt-topic.js';
 
 describe('filterWithin', () => {
   it.each([

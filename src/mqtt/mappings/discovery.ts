@@ -12,7 +12,7 @@
  * The state topic is only remembered, never subscribed to: discovery is metadata.
  */
 import { entries, guarded, isObject, parseJson, text } from './payload.js';
-import { matchTopic } from './topic.js';
+import { matchTopic } from '../../lib/mqtt-topic.js';
 import { ParseError, type BuiltinConfig, type DiscoveryIngest, type Ingest, type Mapping } from './types.js';
 
 const ABBREVIATIONS: Record<string, string> = {

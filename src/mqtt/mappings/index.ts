@@ -1,64 +1,28 @@
 /**
- * The MQTT bridge's mapping table (SPEC §7): config schema, the enabled mappings in routing order,
- * and topic routing. The bridge builds `createMappingSet(cfg)`, subscribes to `set.filters()` and,
- * for each message, calls `set.route(topic)?.parse(topic, payload, ctx)`.
+ * The MQTT bridge's mapping table (SPEC §7): the enabled mappings in routing order, and topic routing
+ * (their config schema is config/mappings.ts). The bridge builds `createMappingSet(cfg)`, subscribes
+ * to `set.filters()` and, for each message, calls `set.route(topic)?.parse(topic, payload, ctx)`.
  *
  * Routing order (first matching filter wins): user mappings (so a user can override a built-in),
  * native, discovery (before Statestream: both default to the `homeassistant` root, and a
  * `…/<object_id>/config` topic is discovery), Statestream, Zigbee2MQTT, Tasmota.
  */
 import { owntracksMapping } from './owntracks.js';
-import { z } from 'zod';
 import { discoveryMapping } from './discovery.js';
 import { nativeMapping } from './native.js';
 import { statestreamMapping } from './statestream.js';
 import { tasmotaMapping } from './tasmota.js';
-import { isValidRoot, matchTopic } from './topic.js';
-import type { BuiltinConfig, DiscoveryIngest, Ingest, Mapping, MappingContext, ReadingIngest } from './types.js';
-import { UserMappingSchema, userMapping } from './user.js';
+import { MappingsConfigSchema, type BuiltinConfig, type MappingsConfig } from '../../config/mappings.js';
+import { matchTopic } from '../../lib/mqtt-topic.js';
+import type { DiscoveryIngest, Ingest, Mapping, MappingContext, ReadingIngest } from './types.js';
+import { userMapping } from './user.js';
 import { zigbee2mqttMapping } from './zigbee2mqtt.js';
 
-export { matchTopic, isValidFilter, filterWithin } from './topic.js';
+export { matchTopic, isValidFilter, filterWithin } from '../../lib/mqtt-topic.js';
+export { MappingsConfigSchema, type MappingsConfig, type MappingsConfigInput } from '../../config/mappings.js';
 export { ParseError } from './types.js';
 export type { Ingest, Mapping, MappingContext } from './types.js';
-export { UserMappingSchema } from './user.js';
-
-const Root = z
-  .string()
-  .trim()
-  .min(1)
-  .max(200)
-  .refine(isValidRoot, 'must be literal topic levels: no +, #, empty level or leading/trailing /');
-
-const builtin = (root: string) =>
-  z
-    .object({ enabled: z.boolean().default(true), root: Root.default(root) })
-    .strict()
-    .prefault({});
-
-/** `[mqtt.mappings]`: every built-in enabled by default, with its ecosystem's usual root. */
-export const MappingsConfigSchema = z
-  .object({
-    native: builtin('hearth'),
-    statestream: builtin('homeassistant'),
-    zigbee2mqtt: builtin('zigbee2mqtt'),
-    tasmota: builtin('tele'),
-    owntracks: z
-      .object({
-        enabled: z.boolean().default(true),
-        root: Root.default('owntracks'),
-        /** Region names that mean presence = home. */
-        home_regions: z.array(z.string().trim().min(1).max(100)).max(50).default(['home']),
-      })
-      .strict()
-      .prefault({}),
-    discovery: builtin('homeassistant'),
-    user: z.array(UserMappingSchema).max(200).default([]),
-  })
-  .strict()
-  .prefault({});
-export type MappingsConfig = z.output<typeof MappingsConfigSchema>;
-export type MappingsConfigInput = z.input<typeof MappingsConfigSchema>;
+export { UserMappingSchema } from '../../config/mappings.js';
 
 const BUILTINS: [keyof Omit<MappingsConfig, 'user'>, (cfg: BuiltinConfig) => Mapping][] = [
   ['native', nativeMapping],

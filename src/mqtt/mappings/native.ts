@@ -35,7 +35,7 @@ import {
   scalar,
   text,
 } from './payload.js';
-import { matchTopic } from './topic.js';
+import { matchTopic } from '../../lib/mqtt-topic.js';
 import {
   ParseError,
   type BuiltinConfig,

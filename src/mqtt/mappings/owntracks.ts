@@ -21,8 +21,8 @@
  * `tst` is the reading/sighting time; the spatial tier ignores a sighting older than the stored one,
  * so retained or replayed messages do not move anybody back.
  */
-import { guarded, inRange, isObject, name, optString, parseJson, text } from './payload.js';
-import { matchTopic } from './topic.js';
+import { guarded, inRange, isObject, label, name, optString, parseJson, text } from './payload.js';
+import { matchTopic } from '../../lib/mqtt-topic.js';
 import { ParseError, type BuiltinConfig, type Ingest, type LocateIngest, type ReadingIngest } from './types.js';
 import type { Mapping } from './types.js';
 
@@ -73,7 +73,7 @@ export function owntracksMapping(cfg: OwntracksConfig = { enabled: true, root: '
     const regions = Object.hasOwn(o, 'inregions') ? o.inregions : undefined;
     if (regions !== undefined && regions !== null) {
       if (!Array.isArray(regions) || !regions.every((r) => typeof r === 'string')) throw new ParseError('inregions must be a list of names');
-      const names = (regions as string[]).filter((r) => r.trim() !== '').map((r) => name(r, 'region'));
+      const names = (regions as string[]).filter((r) => r.trim() !== '').map((r) => label(r, 'region'));
       if (names.length) out.push(reading(user, 'presence', names.some((r) => homes.has(r.toLowerCase())) ? 'home' : names[0], ts));
     }
     return out;
@@ -106,7 +106,7 @@ export function owntracksMapping(cfg: OwntracksConfig = { enabled: true, root: '
       const m = matchTopic(filters[0], topic) ?? matchTopic(filters[1], topic);
       if (!m) return [];
       const user = name(m[0], 'user');
-      const device = name(m[1], 'device');
+      const device = label(m[1], 'device');
       const raw = text(payload);
       // An empty payload is how a retained location is cleared (mosquitto_pub -r -n): nothing to read.
       if (raw.trim() === '') return [];

@@ -3,6 +3,7 @@
  * throws `ParseError`: payloads come from any device on the network and are treated as hostile
  * (size, encoding, nesting depth, prototype keys, non-finite numbers).
  */
+import { FORBIDDEN_KEYS } from '../../lib/json-path.js';
 import { epochProblem, MAX_EPOCH_S as MAX_TS, MIN_EPOCH_S as MIN_TS, parseIsoWithZone } from '../../lib/datetime.js';
 import { ParseError, type CompositeValue, type Ingest, type MappingContext } from './types.js';
 
@@ -17,7 +18,7 @@ export const MAX_FIELDS = 1000;
 /** Longest categorical string value kept as a reading. */
 export const MAX_STRING = 1024;
 /** Keys that could reach `Object.prototype` when copied; always skipped. */
-export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+export { FORBIDDEN_KEYS };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 // Strict decimal number: no hex, no `Infinity`, no `1_000`, no empty string (all of which Number() takes).
@@ -199,14 +200,24 @@ export function inRange(sec: number, what = 'ts'): number {
   return sec;
 }
 
-/** An entity, metric or container name taken from a topic or payload. */
+/**
+ * An entity, metric or container name taken from a topic or payload: present, and not a key that
+ * could reach an object's prototype downstream. Its length and characters are checked once, by the
+ * shared schema the bridge hands it to (EntityName, MetricName), like a name from any other door.
+ */
 export function name(s: unknown, what: string): string {
   if (typeof s !== 'string' || s.trim() === '') throw new ParseError(`${what} is empty`);
-  if (s.length > 200) throw new ParseError(`${what} longer than 200 characters`);
-  if (CONTROL.test(s)) throw new ParseError(`${what} contains control characters`);
   // Downstream code may key objects by these names; a device has no business using these three.
   if (FORBIDDEN_KEYS.has(s)) throw new ParseError(`${what} "${s}" is reserved`);
   return s;
+}
+
+/** A name that no schema checks after the mapping (an OwnTracks region used as a presence value). */
+export function label(s: unknown, what: string): string {
+  const n = name(s, what);
+  if (n.length > 200) throw new ParseError(`${what} longer than 200 characters`);
+  if (CONTROL.test(n)) throw new ParseError(`${what} contains control characters`);
+  return n;
 }
 
 /** An optional string field of a JSON payload. */

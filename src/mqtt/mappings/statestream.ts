@@ -22,7 +22,7 @@
  */
 import { epochSeconds, guarded, learnedUnit, name, numeric, parseJson, text } from './payload.js';
 import { haEntityType } from '../../tiers/entities/entity-types.js';
-import { matchTopic } from './topic.js';
+import { matchTopic } from '../../lib/mqtt-topic.js';
 import { ParseError, type BuiltinConfig, type Ingest, type Mapping } from './types.js';
 
 const SOURCE = 'homeassistant';

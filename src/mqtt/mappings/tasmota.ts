@@ -17,7 +17,7 @@
  */
 import { parseLocalTime } from './local-time.js';
 import { epochSeconds, flatten, guarded, isObject, learnedUnit, name, parseJson, text } from './payload.js';
-import { matchTopic } from './topic.js';
+import { matchTopic } from '../../lib/mqtt-topic.js';
 import { ParseError, type BuiltinConfig, type Ingest, type Mapping, type MappingContext, type ReadingIngest } from './types.js';
 
 const SOURCE = 'tasmota';

@@ -137,8 +137,4 @@ export class ParseError extends Error {
   }
 }
 
-/** Config of one built-in mapping: can be switched off and re-rooted. */
-export interface BuiltinConfig {
-  enabled: boolean;
-  root: string;
-}
+export type { BuiltinConfig } from '../../config/mappings.js';

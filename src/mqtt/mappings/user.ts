@@ -22,31 +22,16 @@
  * value" (ignored), a missing path is a ParseError. `ts` is an optional JSON path to the time (epoch
  * seconds or ISO-8601 with a zone). Unit: config `unit`, else the payload's, else a learned one.
  */
-import { z } from 'zod';
+import { PLACEHOLDER, type UserMapping } from '../../config/mappings.js';
+import { parsePath, type Segment } from '../../lib/json-path.js';
+import { matchTopic, plusCount } from '../../lib/mqtt-topic.js';
 import { parseRecordPayload } from './native.js';
-import { FORBIDDEN_KEYS, epochSeconds, guarded, isObject, jsonValue, learnedUnit, name, parseJson, scalar, text } from './payload.js';
-import { isValidFilter, matchTopic, plusCount } from './topic.js';
+import { epochSeconds, guarded, isObject, jsonValue, learnedUnit, name, parseJson, scalar, text } from './payload.js';
 import { ParseError, type Ingest, type Mapping, type ReadingIngest } from './types.js';
 
-type Segment = string | number;
-const PLACEHOLDER = /\{(\d+|#)\}/g;
-
-/** Parse a JSON path into segments, or null when it is not one. */
-export function parsePath(path: string): Segment[] | null {
-  let s = path.trim();
-  const segs: Segment[] = [];
-  if (s.startsWith('$')) s = s.slice(1);
-  else if (/^[^.[\]'"]/.test(s)) s = `.${s}`;
-  while (s !== '') {
-    const m = /^\.([^.[\]'"]+)/.exec(s) ?? /^\[(\d{1,6})\]/.exec(s) ?? /^\[['"]([^'"]+)['"]\]/.exec(s);
-    if (!m) return null;
-    const seg = m[0].startsWith('[') && /^\d+$/.test(m[1]) && !/['"]/.test(m[0]) ? Number(m[1]) : m[1];
-    if (typeof seg === 'string' && FORBIDDEN_KEYS.has(seg)) return null;
-    segs.push(seg);
-    s = s.slice(m[0].length);
-  }
-  return segs.length > 32 ? null : segs;
-}
+// The schema of an entry lives with the configuration (it is part of it); re-exported for the mapping's users.
+export { parsePath } from '../../lib/json-path.js';
+export { UserMappingSchema, type UserMapping, type UserMappingInput } from '../../config/mappings.js';
 
 function extract(doc: unknown, path: Segment[], label: string): unknown {
   let v = doc;
@@ -57,39 +42,6 @@ function extract(doc: unknown, path: Segment[], label: string): unknown {
   }
   return v;
 }
-
-const Template = z.string().trim().min(1).max(200);
-const Path = z.string().trim().min(1).max(200).refine((p) => parsePath(p) !== null, 'not a JSON path like $.a.b');
-
-export const UserMappingSchema = z
-  .object({
-    topic: z.string().min(1).max(1024).refine(isValidFilter, 'not a valid MQTT topic filter'),
-    entity: Template.describe('entity name template, e.g. "{1}"'),
-    metric: Template.describe('metric name template, e.g. "{2}.{3}" or "temperature"'),
-    value: Path.optional().describe('JSON path of the value in the payload, e.g. "$.temp"'),
-    ts: Path.optional().describe('JSON path of the reading time (epoch seconds or ISO-8601 with a zone)'),
-    unit: z.string().trim().min(1).max(32).optional(),
-    source: z.string().trim().min(1).max(100).default('mqtt'),
-    entity_type: z.string().trim().min(1).max(50).optional(),
-  })
-  .strict()
-  .superRefine((m, ctx) => {
-    const hasHash = m.topic.endsWith('#');
-    const plus = plusCount(m.topic);
-    for (const field of ['entity', 'metric'] as const) {
-      const t = m[field];
-      if (t.replace(PLACEHOLDER, '').match(/[{}]/)) {
-        ctx.addIssue({ code: 'custom', path: [field], message: 'braces must form {n} or {#}' });
-      }
-      for (const [, p] of t.matchAll(PLACEHOLDER)) {
-        const bad =
-          p === '#' ? !hasHash : Number(p) < 1 || (!hasHash && Number(p) > plus);
-        if (bad) ctx.addIssue({ code: 'custom', path: [field], message: `{${p}} has no wildcard in "${m.topic}"` });
-      }
-    }
-  });
-export type UserMapping = z.output<typeof UserMappingSchema>;
-export type UserMappingInput = z.input<typeof UserMappingSchema>;
 
 function render(template: string, captures: string[], plus: number): string {
   return template.replace(PLACEHOLDER, (_, p: string) => {

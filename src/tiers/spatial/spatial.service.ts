@@ -21,6 +21,7 @@
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
 import { invalid, notFound } from '../../lib/errors.js';
+import { nameKey } from '../../lib/names.js';
 import { toEpoch } from '../../lib/schema.js';
 import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
@@ -117,7 +118,7 @@ export function createSpatialService(deps: SpatialDeps) {
   const sightedAt = (ts: LocateInput['ts'], now: number) => Math.min(toEpoch(ts) ?? now, now);
 
   function locate(input: LocateInput, actor: Actor = 'system') {
-    if (input.entity_name.toLowerCase() === input.container_name.toLowerCase()) {
+    if (nameKey(input.entity_name) === nameKey(input.container_name)) {
       throw invalid('container_name: must differ from entity_name (nothing is inside itself)');
     }
     const now = clock.now();
@@ -128,7 +129,7 @@ export function createSpatialService(deps: SpatialDeps) {
       const cur = current.get(obj.id) as LocationRow | undefined;
       const base = { entity_name: obj.name, container_name: cont.name, previous_container: cur?.container_name ?? null };
       if (cur && at < cur.last_confirmed_ts) return { ...base, id: cur.id, action: 'stale' as LocateAction, container_name: cur.container_name };
-      if (cur && (cur.container_id === cont.id || cur.container_name.toLowerCase() === cont.name.toLowerCase())) {
+      if (cur && (cur.container_id === cont.id || nameKey(cur.container_name) === nameKey(cont.name))) {
         const confidence = Math.max(cur.confidence, input.confidence);
         confirm.run(at, confidence, input.source ?? null, input.note ?? null, cur.id);
         audit.record(actor, 'location.confirm', cur.id, { confidence: cur.confidence, last_confirmed_ts: cur.last_confirmed_ts }, { confidence, last_confirmed_ts: at });
@@ -201,7 +202,7 @@ export function createSpatialService(deps: SpatialDeps) {
         const { best } = rankNames(input.entity_name, allActive.all() as LocationRow[], (r) => r.entity_name, wordnet);
         if (best) (cur = best.item), (obj = entities.byId(best.item.entity_id)), (input = { ...input, entity_name: best.item.entity_name });
       }
-      const move = input.container_name !== undefined && (!cur || cur.container_name.toLowerCase() !== input.container_name.toLowerCase());
+      const move = input.container_name !== undefined && (!cur || nameKey(cur.container_name) !== nameKey(input.container_name));
       if (move) {
         const r = locate({ entity_name: input.entity_name, container_name: input.container_name!, entity_type: 'object', confidence: 1, source: input.source, ts: input.ts }, actor);
         const c = current.get(entities.get(r.entity_name).id) as LocationRow;

@@ -12,7 +12,8 @@
  * cannot be recomputed exactly, so count/avg/min/max are merged from the stored row and the new
  * readings, and p10/p90/mode_cat keep their stored values (computed from far more data).
  *
- * Statistics (type-7 quantiles, order-independent averages, categorical modes) are in bag.ts.
+ * Statistics (type-7 quantiles, order-independent averages, categorical modes) are in bag.ts; the
+ * bucket writers (cold and warm paths) in rollup-week.ts; the day/week cache in rollup-cache.ts.
  * Composite parents have no rollups (their parts are child series), but their watermark moves so
  * retention can prune them.
  *
@@ -26,8 +27,9 @@
  * readings ~10 ms.
  */
 import type { Db } from '../../db/open.js';
-import { bagBytes, bagOf, bagStats, mergeBags, type Bag, type Stats, type Value } from './bag.js';
-import { createBucketer, type BucketType } from './buckets.js';
+import { createBucketer } from './buckets.js';
+import { createWarmCache } from './rollup-cache.js';
+import { createWeekRoller, type Dirty, type SeriesRow } from './rollup-week.js';
 
 export interface RollupOptions {
   /** IANA zone of day and week buckets (config `timeseries.timezone`, `HEARTH_TZ`). */
@@ -47,60 +49,16 @@ export interface RollupResult {
   more?: boolean;
 }
 
-type Row = [id: number, tsMs: number, value: Value | null];
-type Dirty = Record<BucketType, Set<number>>;
-
-interface SeriesRow {
-  id: number;
-  value_type: 'numeric' | 'categorical' | 'composite';
-  last_id: number | null;
-  last_ts: number | null;
-}
-
-/** Values of a series' latest day or week as of reading id `upTo`, so on-time readings are added without re-reading it. */
-interface Warm {
-  start: number;
-  upTo: number;
-  bag: Bag;
-}
-
 /** Offsets, hence bucket starts, are constant within a quarter hour (see buckets.ts). */
 const SLOT_MS = 900_000;
 /** Rows (~5 ms) a shared rowid scan may reach back; a series further behind is read on its own. */
 const SCAN_SLACK = 20_000;
 
-/** Stored row plus readings it has not seen, for a bucket whose older rows were pruned. */
-function mergeStats(s: Stats, fresh: Value[]): Stats {
-  const count = s.count + fresh.length;
-  if (s.avg_num === null) return { ...s, count };
-  let sum = s.avg_num * s.count;
-  let [min, max] = [s.min_num!, s.max_num!];
-  for (const v of fresh as number[]) (sum += v), (min = Math.min(min, v)), (max = Math.max(max, v));
-  return { ...s, count, avg_num: sum / count, min_num: min, max_num: max };
-}
-
-/** A bucket being filled while streaming rows in ts order. */
-class Acc {
-  start = 0;
-  endMs = -Infinity;
-  dirty = false;
-  all: Value[] = [];
-  fresh: Value[] = [];
-  old = 0;
-  reset(start: number, endSec: number, dirty: boolean) {
-    [this.start, this.endMs, this.dirty, this.all, this.fresh, this.old] = [start, endSec * 1000, dirty, [], [], 0];
-  }
-  add(v: Value, isNew: boolean) {
-    this.all.push(v);
-    if (isNew) this.fresh.push(v);
-    else this.old++;
-  }
-}
-
 /** Builds the rollup job over `db`. Synchronous; transactions of at most `chunkRows` new readings. */
 export function createRollups(db: Db, { timeZone, chunkRows = 100_000, cacheBytes = 8 * 2 ** 20 }: RollupOptions) {
   const bucketer = createBucketer(timeZone);
-  const warm = new Map<number, { day?: Warm; week?: Warm }>();
+  const cache = createWarmCache(cacheBytes);
+  const { coldWeek, warmWeek } = createWeekRoller(db, bucketer, cache);
   const seriesAll = db.prepare(
     `SELECT s.id, s.value_type, w.last_id, w.last_ts FROM series s
      LEFT JOIN rollup_watermarks w ON w.series_id = s.id ORDER BY s.id`,
@@ -111,126 +69,15 @@ export function createRollups(db: Db, { timeZone, chunkRows = 100_000, cacheByte
   const topId = db.prepare('SELECT max(id) FROM readings').pluck();
   // Bumped by a trigger for every deleted reading (migration 007), whichever connection deleted it.
   const deletions = db.prepare("SELECT n FROM counters WHERE name = 'readings_deleted'").pluck();
-  const ranges = (col: string) => ({
-    all: db.prepare(`SELECT id, ts_ms, ${col} FROM readings WHERE series_id = ? AND ts_ms >= ? AND ts_ms < ? ORDER BY ts_ms`).raw(),
-    fresh: db.prepare(`SELECT id, ts_ms, ${col} FROM readings WHERE series_id = ? AND ts_ms >= ? AND ts_ms < ? AND +id > ? AND +id <= ?`).raw(),
-  });
-  const numRange = ranges('value_num');
-  const catRange = ranges('value_cat');
-  const tsEdge = (dir: string) => db.prepare(`SELECT ts_ms FROM readings WHERE series_id = ? ORDER BY ts_ms ${dir} LIMIT 1`).pluck();
+  const tsEdge = (dir: string) =>
+    db.prepare(`SELECT ts_ms FROM readings WHERE series_id = ? ORDER BY ts_ms ${dir} LIMIT 1`).pluck();
   const [firstTs, lastTs] = [tsEdge('ASC'), tsEdge('DESC')];
   const maxId = db.prepare('SELECT max(id) FROM readings WHERE series_id = ?').pluck();
   const countRows = db.prepare('SELECT count(*) FROM readings WHERE series_id = ?').pluck();
-  const stored = db.prepare(
-    `SELECT count, avg_num, min_num, max_num, p10_num, p90_num, mode_cat FROM reading_rollups
-     WHERE series_id = ? AND bucket_type = ? AND bucket_ts = ?`,
-  );
-  const upsert = db.prepare(
-    `INSERT INTO reading_rollups (series_id, bucket_type, bucket_ts, count, avg_num, min_num, max_num, p10_num, p90_num, mode_cat)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (series_id, bucket_type, bucket_ts) DO UPDATE SET count = excluded.count, avg_num = excluded.avg_num,
-       min_num = excluded.min_num, max_num = excluded.max_num, p10_num = excluded.p10_num, p90_num = excluded.p90_num,
-       mode_cat = excluded.mode_cat`,
-  );
   const setWatermark = db.prepare(
     `INSERT INTO rollup_watermarks (series_id, last_id, last_ts) VALUES (?, ?, ?)
      ON CONFLICT (series_id) DO UPDATE SET last_id = excluded.last_id, last_ts = excluded.last_ts`,
   );
-
-  const prep = (s: SeriesRow, v: Value[]): Bag => bagOf(v, s.value_type === 'numeric');
-
-  /** Writes one bucket from all its rows ≤ the pass's id, of which `old` were rolled up before. */
-  function emit(s: SeriesRow, type: BucketType, start: number, bag: Bag, fresh: Value[], old: number): number {
-    if (bag.n === 0) return 0;
-    const prev = stored.get(s.id, type, start) as Stats | undefined;
-    const st = prev && prev.count > old ? mergeStats(prev, fresh) : bagStats(bag);
-    upsert.run(s.id, type, start, st.count, st.avg_num, st.min_num, st.max_num, st.p10_num, st.p90_num, st.mode_cat);
-    return 1;
-  }
-
-  let [warmBytes, seenDeletions] = [0, -1];
-  const entryBytes = (w: { day?: Warm; week?: Warm }) => (w.day ? bagBytes(w.day.bag) : 0) + (w.week ? bagBytes(w.week.bag) : 0);
-
-  /** Caches a series' latest day or week, or drops the series from the cache when over budget. */
-  function remember(s: SeriesRow, type: 'day' | 'week', entry: Warm) {
-    const w = warm.get(s.id) ?? {};
-    warmBytes -= entryBytes(w);
-    if (!w[type] || w[type]!.start <= entry.start) w[type] = entry;
-    if (warmBytes + entryBytes(w) > cacheBytes) {
-      warm.delete(s.id);
-      return;
-    }
-    warm.set(s.id, w);
-    warmBytes += entryBytes(w);
-  }
-
-  /**
-   * Streams one week's raw rows (one indexed range query, ts order) through hour, day and week
-   * accumulators; weeks start at a local midnight and hours split at days, so buckets nest. Rows with
-   * id > `upTo` are left for the next pass. `dirty` null = every bucket (recomputeAll).
-   */
-  function coldWeek(s: SeriesRow, ws: number, dirty: Dirty | null, oldId: number, upTo: number): number {
-    const we = bucketer.next('week', ws);
-    const rows = (s.value_type === 'numeric' ? numRange : catRange).all.all(s.id, ws * 1000, we * 1000) as Row[];
-    const [hour, day, week] = [new Acc(), new Acc(), new Acc()];
-    week.reset(ws, we, true);
-    let n = 0;
-    const flush = (type: BucketType, a: Acc) => {
-      if (!a.dirty || a.all.length === 0) return;
-      const bag = prep(s, a.all);
-      n += emit(s, type, a.start, bag, a.fresh, a.old);
-      if (dirty && type !== 'hour') remember(s, type, { start: a.start, upTo, bag });
-    };
-    for (const [id, ts, v] of rows) {
-      if (id > upTo || v === null) continue;
-      if (ts >= hour.endMs) {
-        flush('hour', hour);
-        const hs = bucketer.hour(ts / 1000);
-        hour.reset(hs, bucketer.next('hour', hs), !dirty || dirty.hour.has(hs));
-      }
-      if (ts >= day.endMs) {
-        flush('day', day);
-        const ds = bucketer.day(ts / 1000);
-        day.reset(ds, bucketer.next('day', ds), !dirty || dirty.day.has(ds));
-      }
-      const isNew = id > oldId;
-      if (hour.dirty) hour.add(v, isNew);
-      if (day.dirty) day.add(v, isNew);
-      week.add(v, isNew);
-    }
-    flush('hour', hour), flush('day', day), flush('week', week);
-    return n;
-  }
-
-  /**
-   * The common case — new readings all in the latest day, whose values and its week's are cached as
-   * of the watermark: fetch only the new rows, merge, and re-read just the dirty hours. Returns null
-   * (cold path) when the cache is missing or stale.
-   */
-  function warmWeek(s: SeriesRow, ws: number, dirty: Dirty, oldId: number, upTo: number, fromMs: number): number | null {
-    const { day, week } = warm.get(s.id) ?? {};
-    const we = bucketer.next('week', ws);
-    const days = [...dirty.day].filter((d) => d >= ws && d < we);
-    if (!day || !week || week.start !== ws || days.length !== 1 || days[0] !== day.start) return null;
-    if (day.upTo !== oldId || week.upTo !== oldId) return null;
-    const q = s.value_type === 'numeric' ? numRange : catRange;
-    const freshRows = q.fresh.all(s.id, fromMs, we * 1000, oldId, upTo) as Row[];
-    const fresh = freshRows.map((r) => r[2]).filter((v): v is Value => v !== null);
-    const freshBag = prep(s, fresh);
-    let n = 0;
-    for (const hs of dirty.hour) {
-      if (hs < ws || hs >= we) continue;
-      const rows = (q.all.all(s.id, hs * 1000, bucketer.next('hour', hs) * 1000) as Row[]).filter((r) => r[0] <= upTo && r[2] !== null);
-      const isNew = rows.filter((r) => r[0] > oldId);
-      n += emit(s, 'hour', hs, prep(s, rows.map((r) => r[2]!)), isNew.map((r) => r[2]!), rows.length - isNew.length);
-    }
-    for (const [type, w] of [['day', day], ['week', week]] as const) {
-      const bag = mergeBags(w.bag, freshBag);
-      n += emit(s, type, w.start, bag, fresh, w.bag.n);
-      remember(s, type, { start: w.start, upTo, bag });
-    }
-    return n;
-  }
 
   function saveWatermark(s: SeriesRow, lastId: number, maxTsMs: number) {
     s.last_id = lastId;
@@ -241,12 +88,7 @@ export function createRollups(db: Db, { timeZone, chunkRows = 100_000, cacheByte
   /** One transaction: new readings `ids[i]`/`ts[i]` (ascending ids) of one series. */
   const rollChunk = db.transaction((s: SeriesRow, ids: number[], ts: number[]): number => {
     const upTo = ids[ids.length - 1];
-    const deleted = deletions.get() as number;
-    if (deleted !== seenDeletions) {
-      // rows may be gone from cached buckets
-      warm.clear();
-      [seenDeletions, warmBytes] = [deleted, 0];
-    }
+    cache.checkDeletions(deletions.get() as number); // rows may be gone from cached buckets
     let n = 0;
     if (s.value_type !== 'composite') {
       const dirty: Dirty = { hour: new Set(), day: new Set(), week: new Set() };
@@ -268,7 +110,11 @@ export function createRollups(db: Db, { timeZone, chunkRows = 100_000, cacheByte
         n += warmWeek(s, ws, dirty, oldId, upTo, weekFrom.get(ws)!) ?? coldWeek(s, ws, dirty, oldId, upTo);
       }
     }
-    saveWatermark(s, upTo, ts.reduce((a, b) => Math.max(a, b), -Infinity));
+    saveWatermark(
+      s,
+      upTo,
+      ts.reduce((a, b) => Math.max(a, b), -Infinity),
+    );
     return n;
   });
 
@@ -330,11 +176,17 @@ export function createRollups(db: Db, { timeZone, chunkRows = 100_000, cacheByte
     if (fresh.size === 0) return result;
     if (result.readings <= chunkRows) {
       // The usual pass (a few readings per series): one commit, one fsync, not one per series.
-      result.buckets = rollPass.immediate([...fresh].map(([seriesId, f]) => [pending.get(seriesId)!, f.ids, f.ts] as const));
+      result.buckets = rollPass.immediate(
+        [...fresh].map(([seriesId, f]) => [pending.get(seriesId)!, f.ids, f.ts] as const),
+      );
     } else {
       for (const [seriesId, { ids, ts }] of fresh) {
         for (let i = 0; i < ids.length; i += chunkRows) {
-          result.buckets += rollChunk.immediate(pending.get(seriesId)!, ids.slice(i, i + chunkRows), ts.slice(i, i + chunkRows));
+          result.buckets += rollChunk.immediate(
+            pending.get(seriesId)!,
+            ids.slice(i, i + chunkRows),
+            ts.slice(i, i + chunkRows),
+          );
         }
       }
     }
@@ -374,7 +226,7 @@ export function createRollups(db: Db, { timeZone, chunkRows = 100_000, cacheByte
   }
 
   /** What the day/week cache holds: series and bytes (for /metrics). */
-  const cacheStats = () => ({ series: warm.size, bytes: warmBytes });
+  const cacheStats = cache.stats;
 
   return { run, recomputeAll, bucketer, cacheStats };
 }

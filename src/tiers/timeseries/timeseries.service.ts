@@ -1,26 +1,25 @@
 /**
- * Tier 2 — time series: record (single and bulk, committed before the answer), query_stream (raw
- * or rollups), latest readings for profiles, and the ingest counters for /health and /metrics.
+ * Tier 2 — time series: record (single, bulk, line protocol and the MQTT bridge, all through
+ * `ingest`, committed before the answer), query_stream (raw or rollups), latest readings for
+ * profiles, the ingest counters for /health and /metrics, and `rollup`, the one way to ask for rollups.
  */
+import { setImmediate as turn } from 'node:timers/promises';
 import type { Db } from '../../db/open.js';
 import { statementCache } from '../../db/statements.js';
 import type { Clock } from '../../lib/clock.js';
 import { HubError, invalid, notFound } from '../../lib/errors.js';
 import { toEpoch } from '../../lib/schema.js';
 import { createIngestWriter } from './ingest.js';
+import { createIntake, MAX_FUTURE_S } from './intake.js';
+import { type LineReading, lineProtocolChunks, MAX_READINGS, type Precision } from './line-protocol.js';
 import { createReadingsRepo, type PreparedReading, type WriteResult } from './readings.repo.js';
-import { RecordInput, type QueryStreamInput, type RecordBulkInput } from './timeseries.schemas.js';
-import { check } from '../../lib/validation.js';
-import { lineProtocolChunks, MAX_READINGS, type Precision } from './line-protocol.js';
-import { setImmediate as turn } from 'node:timers/promises';
+import type { Rollups } from './rollup.js';
 import { createSeriesIndex } from './series-index.js';
+import type { QueryStreamInput, RecordBulkInput, RecordInput } from './timeseries.schemas.js';
 
-const DAY = 86_400;
-/** Sensors with a wrong clock should not write into next year; a day of skew is tolerated. */
-const MAX_FUTURE_S = DAY;
-/** Line-protocol lines parsed and validated between two turns of the event loop (≈ 10 ms on a Pi-class core). */
+/** Line-protocol lines parsed between two turns of the event loop (≈ 10 ms on a Pi-class core). */
 const LINES_PER_SLICE = 50;
-/** Readings parsed and validated between two turns, whatever the lines (a line may hold 1,000 fields). */
+/** Readings parsed between two turns, whatever the lines (a line may hold 1,000 fields). */
 const POINTS_PER_SLICE = 500;
 /** Readings of one large /write committed per transaction. */
 const WRITE_CHUNK = 2000;
@@ -30,8 +29,8 @@ export interface TimeseriesDeps {
   clock: Clock;
   retentionDays: number;
   flushMs?: number;
-  /** Incremental rollups, run before rollup queries (set by services.ts). */
-  rollup?: (seriesIds?: number[]) => unknown;
+  /** The incremental hour/day/week rollups (rollup.ts), run through `rollup`. */
+  rollups: Rollups;
   /** Called after each committed ingest batch (the admin UI's live stream listens through events). */
   onCommitted?: (items: PreparedReading[], results: WriteResult[]) => void;
 }
@@ -45,38 +44,32 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
   // Readings another process (`hearth mcp`) committed count too: `PRAGMA data_version` moves with its commits.
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
   let versionAtRollup = dataVersion.get() as number;
-  const writer = createIngestWriter(db, repo, { flushMs: deps.flushMs, onCommit: (items, results) => {
-    newSinceRollup = 1;
-    deps.onCommitted?.(items, results);
-  } });
+  const writer = createIngestWriter(db, repo, {
+    flushMs: deps.flushMs,
+    onCommit: (items, results) => {
+      newSinceRollup = 1;
+      deps.onCommitted?.(items, results);
+    },
+  });
+  const { ingest } = createIntake({ clock, retentionDays: deps.retentionDays, writer });
 
-  /** Normalises a validated record into a storable reading, or throws naming the field. */
-  function prepare(input: RecordInput, opts: { dedupe?: PreparedReading['dedupe'] } = {}): PreparedReading {
-    const now = clock.now();
-    const ts = toEpoch(input.ts) ?? now;
-    if (ts > now + MAX_FUTURE_S) throw invalid(`ts: ${new Date(ts * 1000).toISOString()} is in the future`);
-    if (ts < now - deps.retentionDays * DAY) {
-      throw invalid(`ts: older than the ${deps.retentionDays}-day retention window (RETENTION_DAYS); raw readings that old are not kept`);
-    }
-    return {
-      entity_name: input.entity_name,
-      entity_type: input.entity_type,
-      metric: input.metric,
-      value: input.value,
-      unit: input.unit,
-      source: input.source,
-      ts_ms: Math.round(ts * 1000),
-      dedupe: opts.dedupe,
-    };
+  /**
+   * Brings rollups up to date: of the given series, else of all. The one way to ask for rollups
+   * (scheduler, prune, patterns, trends, voices, aliases, the importer, rollup queries). `maxReadings`
+   * makes it a slice that says `more` when it stopped at the limit.
+   */
+  function rollup(seriesIds?: number[], opts: { maxReadings?: number } = {}) {
+    return deps.rollups.run({ seriesIds, maxReadings: opts.maxReadings });
   }
 
-  const describe = (r: WriteResult & { ok: true }, input: { entity_name: string; metric: string; value: unknown; unit?: string }) =>
+  const describe = (input: { entity_name: string; metric: string; value: unknown; unit?: string }) =>
     `Recorded ${input.entity_name} ${input.metric} = ${typeof input.value === 'object' ? JSON.stringify(input.value) : String(input.value)}${input.unit ? ` ${input.unit}` : ''}`;
 
   return {
     repo,
     writer,
-    prepare,
+    ingest,
+    rollup,
     get dirty() {
       return newSinceRollup > 0 || dataVersion.get() !== versionAtRollup;
     },
@@ -85,75 +78,76 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
       versionAtRollup = dataVersion.get() as number;
     },
 
+    /** One reading (POST /record, the `record` tool); a refusal throws naming the field. */
     async record(input: RecordInput) {
-      const [r] = await writer.submit([prepare(input)]);
+      const [r] = await ingest([input]);
       if (!r.ok) throw new HubError(r.error as never, r.message);
-      return { result: describe(r, input), id: r.id, value_type: r.value_type, children: r.children };
+      return { result: describe(input), id: r.id, value_type: r.value_type, children: r.children };
     },
 
     /** Valid items commit together; each item gets its own result. */
     async recordBulk(input: RecordBulkInput) {
-      const results: (WriteResult | null)[] = new Array(input.readings.length).fill(null);
-      const prepared: PreparedReading[] = [];
-      const at: number[] = [];
-      input.readings.forEach((raw, i) => {
-        const parsed = check(RecordInput, raw, `readings.${i}`, `readings.${i}.`);
-        if (!parsed.success) return void (results[i] = { ok: false, error: 'invalid', message: parsed.message });
-        try {
-          prepared.push(prepare(parsed.data));
-          at.push(i);
-        } catch (e) {
-          results[i] = { ok: false, error: (e as HubError).code ?? 'invalid', message: `readings.${i}.${(e as Error).message}` };
-        }
-      });
-      const written = prepared.length ? await writer.submit(prepared) : [];
-      written.forEach((r, j) => (results[at[j]] = r.ok ? r : { ...r, message: `readings.${at[j]}.${r.message}` }));
-      const out = results.map((r) => (r!.ok ? { ok: true as const, id: r!.id } : { ok: false as const, error: r!.error, message: r!.message }));
+      const results = await ingest(input.readings, { label: (i) => `readings.${i}` });
+      const out = results.map((r) =>
+        r.ok ? { ok: true as const, id: r.id } : { ok: false as const, error: r.error, message: r.message },
+      );
       const inserted = out.filter((r) => r.ok).length;
-      return { result: `Recorded ${inserted} of ${out.length} readings`, count: out.length, inserted, rejected: out.length - inserted, results: out };
+      return {
+        result: `Recorded ${inserted} of ${out.length} readings`,
+        count: out.length,
+        inserted,
+        rejected: out.length - inserted,
+        results: out,
+      };
     },
 
     /**
      * InfluxDB line protocol (Telegraf, Home Assistant's InfluxDB integration): valid lines are
      * committed, bad ones reported. One request holds the event loop for one slice at a time
-     * (issue #26 item 17): parsed and validated at most LINES_PER_SLICE lines or POINTS_PER_SLICE
-     * readings between two turns, committed WRITE_CHUNK readings per transaction with a turn between,
-     * so /health and MQTT PUBACKs interleave with a large body. More than MAX_READINGS readings is
-     * refused whole (413) before anything is stored. Every chunk is committed before the answer; a
-     * body interrupted by a crash may be partly stored (as with InfluxDB).
+     * (issue #26 item 17): parsed at most LINES_PER_SLICE lines or POINTS_PER_SLICE readings between
+     * two turns, then checked and committed by `ingest` in slices too, WRITE_CHUNK readings per
+     * transaction, so /health and MQTT PUBACKs interleave with a large body. More than MAX_READINGS
+     * readings is refused whole (413) before anything is stored. Every chunk is committed before the
+     * answer; a body interrupted by a crash may be partly stored (as with InfluxDB).
      */
     async writeLines(body: string, precision: Precision) {
-      const problems: string[] = [];
-      let written = 0;
-      let readings = 0;
-      const pending: PreparedReading[] = [];
-      for (const { points, errors } of lineProtocolChunks(body, precision, clock.now(), LINES_PER_SLICE, POINTS_PER_SLICE)) {
-        for (const e of errors) problems.push(`line ${e.line}: ${e.message}`);
-        readings += points.length;
-        if (readings > MAX_READINGS) {
-          throw new HubError('too_large', `body: more than ${MAX_READINGS} readings in one request; nothing was stored. Send smaller batches (Telegraf: metric_batch_size)`);
-        }
-        for (const p of points) {
-          const parsed = check(RecordInput, { entity_name: p.entity_name, metric: p.metric, value: p.value, unit: p.unit, ts: p.ts, source: p.source, entity_type: p.entity_type }, 'line');
-          if (!parsed.success) {
-            problems.push(`${p.entity_name} ${p.metric}: ${parsed.message}`);
-            continue;
-          }
-          try {
-            pending.push(prepare(parsed.data));
-          } catch (e) {
-            problems.push(`${p.entity_name} ${p.metric}: ${(e as Error).message}`);
-          }
+      const points: LineReading[] = [];
+      /** Per parse slice: its line errors and the points it ended at (problems keep that order). */
+      const slices: { errors: string[]; end: number }[] = [];
+      for (const chunk of lineProtocolChunks(body, precision, clock.now(), LINES_PER_SLICE, POINTS_PER_SLICE)) {
+        points.push(...chunk.points);
+        slices.push({ errors: chunk.errors.map((e) => `line ${e.line}: ${e.message}`), end: points.length });
+        if (points.length > MAX_READINGS) {
+          throw new HubError(
+            'too_large',
+            `body: more than ${MAX_READINGS} readings in one request; nothing was stored. Send smaller batches (Telegraf: metric_batch_size)`,
+          );
         }
         await turn(); // let other requests and MQTT acks in
       }
-      for (let from = 0; from < pending.length; from += WRITE_CHUNK) {
-        const batch = pending.slice(from, from + WRITE_CHUNK);
-        const results = await writer.submit(batch);
-        results.forEach((r, i) => (r.ok ? written++ : problems.push(`${batch[i].entity_name} ${batch[i].metric}: ${r.message}`)));
-        if (from + WRITE_CHUNK < pending.length) await turn();
+      const items = points.map((p) => ({
+        entity_name: p.entity_name,
+        metric: p.metric,
+        value: p.value,
+        unit: p.unit,
+        ts: p.ts,
+        source: p.source,
+        entity_type: p.entity_type,
+      }));
+      const results = await ingest(items, { label: 'line', chunk: WRITE_CHUNK });
+      const problem = (i: number) =>
+        `${points[i].entity_name} ${points[i].metric}: ${(results[i] as { message: string }).message}`;
+      const refused = (i: number, stage: 'check' | 'write') =>
+        !results[i].ok && (results[i] as { stage: string }).stage === stage;
+      const problems: string[] = [];
+      let from = 0;
+      for (const { errors, end } of slices) {
+        problems.push(...errors);
+        for (let i = from; i < end; i++) if (refused(i, 'check')) problems.push(problem(i));
+        from = end;
       }
-      return { written, problems };
+      for (let i = 0; i < points.length; i++) if (refused(i, 'write')) problems.push(problem(i));
+      return { written: results.filter((r) => r.ok).length, problems };
     },
 
     queryStream(input: QueryStreamInput) {
@@ -164,35 +158,72 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
       if (end < start) throw invalid('end_ts: before start_ts');
       if (input.granularity === 'raw') {
         const rows = prepared(
-            `SELECT r.ts_ms, r.value_num, r.value_cat, r.value_json, src.name AS source FROM readings r LEFT JOIN sources src ON src.id = r.source_id
+          `SELECT r.ts_ms, r.value_num, r.value_cat, r.value_json, src.name AS source FROM readings r LEFT JOIN sources src ON src.id = r.source_id
               WHERE r.series_id = ? AND r.ts_ms >= ? AND r.ts_ms <= ? ORDER BY r.ts_ms DESC, r.id DESC LIMIT ?`,
-          )
-          .all(s.id, Math.round(start * 1000), Math.round(end * 1000), input.limit) as { ts_ms: number; value_num: number | null; value_cat: string | null; value_json: string | null; source: string }[];
+        ).all(s.id, Math.round(start * 1000), Math.round(end * 1000), input.limit) as {
+          ts_ms: number;
+          value_num: number | null;
+          value_cat: string | null;
+          value_json: string | null;
+          source: string;
+        }[];
         const points = rows.reverse().map((r) => ({
           ts: r.ts_ms / 1000,
           value: r.value_json !== null ? JSON.parse(r.value_json) : (r.value_num ?? r.value_cat),
           unit: s.unit,
           source: r.source,
         }));
-        return { result: `${points.length} ${input.metric} readings for ${input.entity_name}`, entity_name: input.entity_name, metric: input.metric, granularity: 'raw', unit: s.unit, value_type: s.value_type, points };
+        return {
+          result: `${points.length} ${input.metric} readings for ${input.entity_name}`,
+          entity_name: input.entity_name,
+          metric: input.metric,
+          granularity: 'raw',
+          unit: s.unit,
+          value_type: s.value_type,
+          points,
+        };
       }
-      deps.rollup?.([s.id]);
+      rollup([s.id]);
       const rows = prepared(
-          `SELECT bucket_ts, count, avg_num, min_num, max_num, p10_num, p90_num, mode_cat FROM reading_rollups
+        `SELECT bucket_ts, count, avg_num, min_num, max_num, p10_num, p90_num, mode_cat FROM reading_rollups
             WHERE series_id = ? AND bucket_type = ? AND bucket_ts >= ? AND bucket_ts <= ? ORDER BY bucket_ts DESC LIMIT ?`,
-        )
-        .all(s.id, input.granularity, start, end, input.limit) as Record<string, number | string | null>[];
+      ).all(s.id, input.granularity, start, end, input.limit) as Record<string, number | string | null>[];
       const points = rows.reverse().map((r) => ({
-        bucket_ts: r.bucket_ts, count: r.count, avg: r.avg_num, min: r.min_num, max: r.max_num, p10: r.p10_num, p90: r.p90_num, mode: r.mode_cat,
+        bucket_ts: r.bucket_ts,
+        count: r.count,
+        avg: r.avg_num,
+        min: r.min_num,
+        max: r.max_num,
+        p10: r.p10_num,
+        p90: r.p90_num,
+        mode: r.mode_cat,
       }));
-      return { result: `${points.length} ${input.granularity} buckets of ${input.metric} for ${input.entity_name}`, entity_name: input.entity_name, metric: input.metric, granularity: input.granularity, unit: s.unit, value_type: s.value_type, points };
+      return {
+        result: `${points.length} ${input.granularity} buckets of ${input.metric} for ${input.entity_name}`,
+        entity_name: input.entity_name,
+        metric: input.metric,
+        granularity: input.granularity,
+        unit: s.unit,
+        value_type: s.value_type,
+        points,
+      };
     },
 
     /** Daily rollup rows of a series in [from, to) (for trends). */
     dailyRollups(seriesId: number, from: number, to: number) {
       return prepared(`SELECT bucket_ts, count, avg_num, min_num, max_num, mode_cat FROM reading_rollups
-                   WHERE series_id = ? AND bucket_type = 'day' AND bucket_ts >= ? AND bucket_ts < ? ORDER BY bucket_ts`)
-        .all(seriesId, from, to) as { bucket_ts: number; count: number; avg_num: number | null; min_num: number | null; max_num: number | null; mode_cat: string | null }[];
+                   WHERE series_id = ? AND bucket_type = 'day' AND bucket_ts >= ? AND bucket_ts < ? ORDER BY bucket_ts`).all(
+        seriesId,
+        from,
+        to,
+      ) as {
+        bucket_ts: number;
+        count: number;
+        avg_num: number | null;
+        min_num: number | null;
+        max_num: number | null;
+        mode_cat: string | null;
+      }[];
     },
 
     /**
@@ -201,17 +232,27 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
      */
     matchSeries(query: string, limit = 10) {
       // Indexed (series-index.ts): only the best-scored series pay for their name and latest reading.
-      const named = prepared('SELECT e.name AS entity_name, s.metric, s.unit FROM series s JOIN entities e ON e.id = s.entity_id WHERE s.id = ?');
-      const latestOf = prepared('SELECT ts_ms, value_num, value_cat, value_json FROM readings WHERE series_id = ? ORDER BY ts_ms DESC LIMIT 1');
+      const named = prepared(
+        'SELECT e.name AS entity_name, s.metric, s.unit FROM series s JOIN entities e ON e.id = s.entity_id WHERE s.id = ?',
+      );
+      const latestOf = prepared(
+        'SELECT ts_ms, value_num, value_cat, value_json FROM readings WHERE series_id = ? ORDER BY ts_ms DESC LIMIT 1',
+      );
       const out = [];
       for (const { id, score } of seriesIndex.match(query)) {
         if (out.length >= limit) break;
-        const last = latestOf.get(id) as { ts_ms: number; value_num: number | null; value_cat: string | null; value_json: string | null } | undefined;
+        const last = latestOf.get(id) as
+          | { ts_ms: number; value_num: number | null; value_cat: string | null; value_json: string | null }
+          | undefined;
         if (!last) continue; // a series without readings says nothing
         const r = named.get(id) as { entity_name: string; metric: string; unit: string | null } | undefined;
         if (!r) continue; // forgotten meanwhile
         out.push({
-          entity_name: r.entity_name, metric: r.metric, unit: r.unit, ts: last.ts_ms / 1000, score,
+          entity_name: r.entity_name,
+          metric: r.metric,
+          unit: r.unit,
+          ts: last.ts_ms / 1000,
+          score,
           value: last.value_json !== null ? JSON.parse(last.value_json) : (last.value_num ?? last.value_cat),
         });
       }
@@ -221,14 +262,27 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
     /** Latest value of every metric of an entity (for profiles and context). */
     latest(entityId: number) {
       return prepared(
-          `SELECT s.metric, s.unit, s.value_type, r.ts_ms, r.value_num, r.value_cat, r.value_json
+        `SELECT s.metric, s.unit, s.value_type, r.ts_ms, r.value_num, r.value_cat, r.value_json
              FROM series s JOIN readings r ON r.id = (SELECT id FROM readings WHERE series_id = s.id ORDER BY ts_ms DESC LIMIT 1)
             WHERE s.entity_id = ? ORDER BY s.metric`,
-        )
+      )
         .all(entityId)
         .map((r) => {
-          const x = r as { metric: string; unit: string | null; value_type: string; ts_ms: number; value_num: number | null; value_cat: string | null; value_json: string | null };
-          return { metric: x.metric, value: x.value_json !== null ? JSON.parse(x.value_json) : (x.value_num ?? x.value_cat), unit: x.unit, ts: x.ts_ms / 1000 };
+          const x = r as {
+            metric: string;
+            unit: string | null;
+            value_type: string;
+            ts_ms: number;
+            value_num: number | null;
+            value_cat: string | null;
+            value_json: string | null;
+          };
+          return {
+            metric: x.metric,
+            value: x.value_json !== null ? JSON.parse(x.value_json) : (x.value_num ?? x.value_cat),
+            unit: x.unit,
+            ts: x.ts_ms / 1000,
+          };
         });
     },
   };

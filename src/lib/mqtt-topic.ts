@@ -77,7 +77,8 @@ export function filterWithin(filter: string, pattern: string): boolean {
     if (i === f.length) return false;
     // The filter's `#` here matches every deeper topic (at least one level when i = 0, topics are
     // never empty): only `#`, or `+/#` at the first level, accepts all of them.
-    if (f[i] === '#') return p.length - 1 - i <= (i === 0 ? 1 : 0) && p[p.length - 1] === '#' && p.slice(i, -1).every((l) => l === '+');
+    if (f[i] === '#')
+      return p.length - 1 - i <= (i === 0 ? 1 : 0) && p[p.length - 1] === '#' && p.slice(i, -1).every((l) => l === '+');
     if (p[i] !== '+' && f[i] !== p[i]) return false;
   }
 }

@@ -1,0 +1,179 @@
+/**
+ * Writing one week of a series' buckets (hour, day, week) during a rollup pass: the cold path streams
+ * the week's raw rows through nested accumulators; the warm path, for new readings all in the cached
+ * latest day, reads only the new rows and the dirty hours. See rollup.ts for the invariants.
+ */
+import type { Db } from '../../db/open.js';
+import { bagOf, bagStats, mergeBags, type Bag, type Stats, type Value } from './bag.js';
+import type { Bucketer, BucketType } from './buckets.js';
+import type { WarmCache } from './rollup-cache.js';
+
+export type Row = [id: number, tsMs: number, value: Value | null];
+export type Dirty = Record<BucketType, Set<number>>;
+
+export interface SeriesRow {
+  id: number;
+  value_type: 'numeric' | 'categorical' | 'composite';
+  last_id: number | null;
+  last_ts: number | null;
+}
+
+/** Stored row plus readings it has not seen, for a bucket whose older rows were pruned. */
+function mergeStats(s: Stats, fresh: Value[]): Stats {
+  const count = s.count + fresh.length;
+  if (s.avg_num === null) return { ...s, count };
+  let sum = s.avg_num * s.count;
+  let [min, max] = [s.min_num!, s.max_num!];
+  for (const v of fresh as number[]) (sum += v), (min = Math.min(min, v)), (max = Math.max(max, v));
+  return { ...s, count, avg_num: sum / count, min_num: min, max_num: max };
+}
+
+/** A bucket being filled while streaming rows in ts order. */
+class Acc {
+  start = 0;
+  endMs = -Infinity;
+  dirty = false;
+  all: Value[] = [];
+  fresh: Value[] = [];
+  old = 0;
+  reset(start: number, endSec: number, dirty: boolean) {
+    [this.start, this.endMs, this.dirty, this.all, this.fresh, this.old] = [start, endSec * 1000, dirty, [], [], 0];
+  }
+  add(v: Value, isNew: boolean) {
+    this.all.push(v);
+    if (isNew) this.fresh.push(v);
+    else this.old++;
+  }
+}
+
+/** The bucket writers of one rollup job over `db`. */
+export function createWeekRoller(db: Db, bucketer: Bucketer, cache: WarmCache) {
+  const ranges = (col: string) => ({
+    all: db
+      .prepare(`SELECT id, ts_ms, ${col} FROM readings WHERE series_id = ? AND ts_ms >= ? AND ts_ms < ? ORDER BY ts_ms`)
+      .raw(),
+    fresh: db
+      .prepare(
+        `SELECT id, ts_ms, ${col} FROM readings WHERE series_id = ? AND ts_ms >= ? AND ts_ms < ? AND +id > ? AND +id <= ?`,
+      )
+      .raw(),
+  });
+  const numRange = ranges('value_num');
+  const catRange = ranges('value_cat');
+  const stored = db.prepare(
+    `SELECT count, avg_num, min_num, max_num, p10_num, p90_num, mode_cat FROM reading_rollups
+     WHERE series_id = ? AND bucket_type = ? AND bucket_ts = ?`,
+  );
+  const upsert = db.prepare(
+    `INSERT INTO reading_rollups (series_id, bucket_type, bucket_ts, count, avg_num, min_num, max_num, p10_num, p90_num, mode_cat)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (series_id, bucket_type, bucket_ts) DO UPDATE SET count = excluded.count, avg_num = excluded.avg_num,
+       min_num = excluded.min_num, max_num = excluded.max_num, p10_num = excluded.p10_num, p90_num = excluded.p90_num,
+       mode_cat = excluded.mode_cat`,
+  );
+
+  const prep = (s: SeriesRow, v: Value[]): Bag => bagOf(v, s.value_type === 'numeric');
+  const remember = (s: SeriesRow, type: 'day' | 'week', entry: { start: number; upTo: number; bag: Bag }) =>
+    cache.remember(s.id, type, entry);
+
+  /** Writes one bucket from all its rows ≤ the pass's id, of which `old` were rolled up before. */
+  function emit(s: SeriesRow, type: BucketType, start: number, bag: Bag, fresh: Value[], old: number): number {
+    if (bag.n === 0) return 0;
+    const prev = stored.get(s.id, type, start) as Stats | undefined;
+    const st = prev && prev.count > old ? mergeStats(prev, fresh) : bagStats(bag);
+    upsert.run(s.id, type, start, st.count, st.avg_num, st.min_num, st.max_num, st.p10_num, st.p90_num, st.mode_cat);
+    return 1;
+  }
+
+  /**
+   * Streams one week's raw rows (one indexed range query, ts order) through hour, day and week
+   * accumulators; weeks start at a local midnight and hours split at days, so buckets nest. Rows with
+   * id > `upTo` are left for the next pass. `dirty` null = every bucket (recomputeAll).
+   */
+  function coldWeek(s: SeriesRow, ws: number, dirty: Dirty | null, oldId: number, upTo: number): number {
+    const we = bucketer.next('week', ws);
+    const rows = (s.value_type === 'numeric' ? numRange : catRange).all.all(s.id, ws * 1000, we * 1000) as Row[];
+    const [hour, day, week] = [new Acc(), new Acc(), new Acc()];
+    week.reset(ws, we, true);
+    let n = 0;
+    const flush = (type: BucketType, a: Acc) => {
+      if (!a.dirty || a.all.length === 0) return;
+      const bag = prep(s, a.all);
+      n += emit(s, type, a.start, bag, a.fresh, a.old);
+      if (dirty && type !== 'hour') remember(s, type, { start: a.start, upTo, bag });
+    };
+    for (const [id, ts, v] of rows) {
+      if (id > upTo || v === null) continue;
+      if (ts >= hour.endMs) {
+        flush('hour', hour);
+        const hs = bucketer.hour(ts / 1000);
+        hour.reset(hs, bucketer.next('hour', hs), !dirty || dirty.hour.has(hs));
+      }
+      if (ts >= day.endMs) {
+        flush('day', day);
+        const ds = bucketer.day(ts / 1000);
+        day.reset(ds, bucketer.next('day', ds), !dirty || dirty.day.has(ds));
+      }
+      const isNew = id > oldId;
+      if (hour.dirty) hour.add(v, isNew);
+      if (day.dirty) day.add(v, isNew);
+      week.add(v, isNew);
+    }
+    flush('hour', hour), flush('day', day), flush('week', week);
+    return n;
+  }
+
+  /**
+   * The common case — new readings all in the latest day, whose values and its week's are cached as
+   * of the watermark: fetch only the new rows, merge, and re-read just the dirty hours. Returns null
+   * (cold path) when the cache is missing or stale.
+   */
+  function warmWeek(
+    s: SeriesRow,
+    ws: number,
+    dirty: Dirty,
+    oldId: number,
+    upTo: number,
+    fromMs: number,
+  ): number | null {
+    const { day, week } = cache.get(s.id);
+    const we = bucketer.next('week', ws);
+    const days = [...dirty.day].filter((d) => d >= ws && d < we);
+    if (!day || !week || week.start !== ws || days.length !== 1 || days[0] !== day.start) return null;
+    if (day.upTo !== oldId || week.upTo !== oldId) return null;
+    const q = s.value_type === 'numeric' ? numRange : catRange;
+    const freshRows = q.fresh.all(s.id, fromMs, we * 1000, oldId, upTo) as Row[];
+    const fresh = freshRows.map((r) => r[2]).filter((v): v is Value => v !== null);
+    const freshBag = prep(s, fresh);
+    let n = 0;
+    for (const hs of dirty.hour) {
+      if (hs < ws || hs >= we) continue;
+      const rows = (q.all.all(s.id, hs * 1000, bucketer.next('hour', hs) * 1000) as Row[]).filter(
+        (r) => r[0] <= upTo && r[2] !== null,
+      );
+      const isNew = rows.filter((r) => r[0] > oldId);
+      n += emit(
+        s,
+        'hour',
+        hs,
+        prep(
+          s,
+          rows.map((r) => r[2]!),
+        ),
+        isNew.map((r) => r[2]!),
+        rows.length - isNew.length,
+      );
+    }
+    for (const [type, w] of [
+      ['day', day],
+      ['week', week],
+    ] as const) {
+      const bag = mergeBags(w.bag, freshBag);
+      n += emit(s, type, w.start, bag, fresh, w.bag.n);
+      remember(s, type, { start: w.start, upTo, bag });
+    }
+    return n;
+  }
+
+  return { coldWeek, warmWeek };
+}
