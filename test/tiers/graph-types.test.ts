@@ -76,7 +76,7 @@ describe('graph types', () => {
       expect.objectContaining({ from: id('passport'), to: id('blue box'), label: 'in' }),
       expect.objectContaining({ from: id('blue box'), to: id('attic'), label: 'in' }),
     ]));
-    expect(hub.services.overview.counts().located_objects).toBe(located.length);
+    expect(hub.services.status.snapshot().located_objects).toBe(located.length);
   });
 
   it('filters by room: the place, what is in it (and inside that), and what is related to them', () => {
