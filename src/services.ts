@@ -31,6 +31,12 @@ import { createProspectiveService } from './tiers/prospective/prospective.servic
 import { createSpatialService } from './tiers/spatial/spatial.service.js';
 import { isWhereQuestion } from './tiers/spatial/object-match.js';
 import { createMemoryMcpImporter } from './io/memory-mcp.js';
+import { createImportMap } from './tiers/imports/import-map.js';
+import { createEpisodicImport } from './tiers/episodic/import.js';
+import { createWorkingImport } from './tiers/working/import.js';
+import { createProspectiveImport } from './tiers/prospective/import.js';
+import { createSpatialImport } from './tiers/spatial/import.js';
+import { createPatternsImport } from './patterns/import.js';
 import { createMarkdownSync } from './io/markdown/markdown.service.js';
 import { createVoicesService } from './tiers/voices/voices.service.js';
 import { createAliasesService } from './tiers/entities/aliases.service.js';
@@ -163,7 +169,13 @@ export function createServices(deps: ServiceDeps) {
     return { result: `${verb} ${plural(r.deleted, 'raw reading')} older than ${plural(config.timeseries.retention_days, 'day')}; rollups kept`, dry_run: input.dry_run, ...r };
   }
 
-  const memoryMcpImport = createMemoryMcpImporter({ db, clock, audit, entities, memory, relations, timeseries, schedule, rollup: () => rollups.run() });
+  const memoryMcpImport = createMemoryMcpImporter({
+    map: createImportMap(db), clock, audit, entities, memory, relations, timeseries, schedule, rollup: () => rollups.run(),
+    writers: {
+      episodic: createEpisodicImport({ db, entities, repo: episodic.repo }), working: createWorkingImport({ db, entities }),
+      prospective: createProspectiveImport({ db, entities }), spatial: createSpatialImport({ db, entities }), patterns: createPatternsImport({ db, entities }),
+    },
+  });
 
   const markdown = createMarkdownSync({ db, clock, entities, memory, relations, audit });
 
