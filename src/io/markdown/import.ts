@@ -13,7 +13,7 @@
  * an entity, memory or relation the hub forgot or ended after the export, two files naming one entity.
  * Importing the same files twice changes nothing the second time.
  */
-import type { ServiceDeps } from '../../services.js';
+import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
 import { nameKey } from '../../lib/names.js';
 import { check } from '../../lib/validation.js';
@@ -27,7 +27,6 @@ import { oneLine, parseEntity, type MdEntity, type MdMemory } from './format.js'
 import { entityVersion, loadHistory, type RelationById } from './history.js';
 import type { ImportMarkdownInput } from './markdown.schemas.js';
 
-type Db = ServiceDeps['db'];
 export interface ImportDeps { db: Db; clock: Clock; entities: EntitiesRepo; memory: MemoryService; relations: RelationsService; audit: AuditRepo }
 
 const ACTOR = 'import' as const;
