@@ -15,6 +15,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { Server as TlsServer } from 'node:tls';
+import { triage } from './triage.js';
 
 /** File descriptors left beside HTTP's for MQTT clients, SQLite (WAL, -shm) and logs. */
 export const FD_HEADROOM = 256;
@@ -36,7 +37,7 @@ export interface ConnectionLimits {
   maxConnections: number;
 }
 
-export const HTTP_LIMIT_DEFAULTS: ConnectionLimits = { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxConnections: 512 };
+export const HTTP_LIMIT_DEFAULTS: ConnectionLimits = { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxConnections: 128 };
 
 /** How long a connection in the /health reserve may stay open. */
 export const RESERVE_GRACE_MS = 2000;
@@ -109,7 +110,6 @@ export function capConnections(app: FastifyInstance, l: ConnectionLimits): void 
   const grace = Math.min(RESERVE_GRACE_MS, l.headersTimeoutMs);
   /** Served connections: requests in flight and answered on each (idle = between requests of a keep-alive client). */
   const served = new Map<Socket, { inFlight: number; answered: number; since: number }>();
-  const triage = new WeakSet<Socket>();
   /** Idle connections closed to make room whose 'close' has not come yet: their slots are free already. */
   const closing = new Set<Socket>();
   let evictedAt = 0;
@@ -125,41 +125,39 @@ export function capConnections(app: FastifyInstance, l: ConnectionLimits): void 
       socket.destroy();
     }
   }
-  // Over TLS the requests' socket is the TLS one, there once the handshake is done.
-  server.on(server instanceof TlsServer ? 'secureConnection' : 'connection', (socket: Socket) => {
+  const refusal = () => ({
+    message: `too many open connections (${open}; http.max_connections = ${l.maxConnections}, the last ones kept for /health); retry in ${RETRY_AFTER_S} s`,
+    retryAfterS: RETRY_AFTER_S,
+  });
+  // The connection event Node's HTTP parser takes sockets from (over TLS the TLS socket, once the
+  // handshake is done): a connection past the served ones never reaches it.
+  const event = server instanceof TlsServer ? 'secureConnection' : 'connection';
+  const parsers = server.listeners(event) as ((socket: Socket) => void)[];
+  for (const f of parsers) server.removeListener(event, f);
+  server.on(event, (socket: Socket) => {
     open++;
-    if (open - closing.size > soft) evictIdle();
-    if (open - closing.size > soft) {
-      triage.add(socket);
-      setTimeout(() => socket.destroy(), grace).unref();
-    } else served.set(socket, { inFlight: 0, answered: 0, since: 0 });
     socket.once('close', () => {
       open--;
       served.delete(socket);
       closing.delete(socket);
     });
-  });
-  app.addHook('onRequest', async (req, reply) => {
-    const socket = req.raw.socket as Socket;
-    const s = served.get(socket);
-    if (s) {
-      s.inFlight++;
-      reply.raw.once('close', () => {
-        s.inFlight--;
-        s.answered++;
-        s.since = Date.now();
-      });
+    if (open - closing.size > soft) evictIdle();
+    if (open - closing.size > soft) {
+      setTimeout(() => socket.destroy(), grace).unref();
+      triage(app, socket, refusal);
       return;
     }
-    if (!triage.has(socket)) return; // app.inject: no socket of the server
-    // One answer, then the connection closes and makes room.
-    reply.header('connection', 'close');
-    if (req.url.split('?')[0] === '/health') return;
-    reply.header('retry-after', String(RETRY_AFTER_S));
-    return reply.code(503).send({
-      ok: false,
-      error: 'unavailable',
-      message: `too many open connections (${open}; http.max_connections = ${l.maxConnections}, the last ones kept for /health); retry in ${RETRY_AFTER_S} s`,
+    served.set(socket, { inFlight: 0, answered: 0, since: 0 });
+    for (const f of parsers) f.call(server, socket);
+  });
+  app.addHook('onRequest', async (req, reply) => {
+    const s = served.get(req.raw.socket as Socket);
+    if (!s) return; // app.inject (a triaged /health): no socket of the server
+    s.inFlight++;
+    reply.raw.once('close', () => {
+      s.inFlight--;
+      s.answered++;
+      s.since = Date.now();
     });
   });
 }
