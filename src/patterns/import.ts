@@ -6,7 +6,10 @@
 import type { Db } from '../db/open.js';
 import type { EntitiesRepo } from '../tiers/entities/entities.repo.js';
 
-export interface ImportedPattern { entity_name: string; metric: string; pattern_key: string; detector: string; memory_id: number | null; detected: number; evidence: Record<string, unknown> }
+export interface ImportedPattern {
+  entity_name: string; metric: string; pattern_key: string; detector: string; memory_id: number | null; detected: number;
+  evidence: Record<string, unknown>;
+}
 
 export function createPatternsImport(deps: { db: Db; entities: EntitiesRepo }) {
   const { db, entities } = deps;

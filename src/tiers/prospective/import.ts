@@ -9,7 +9,9 @@ import type { EntitiesRepo } from '../entities/entities.repo.js';
 import type { IntendInput } from './prospective.schemas.js';
 import { triggerTerms } from './trigger-match.js';
 
-export interface IntentionKept { active: boolean; created: number; fired_count: number; last_fired: number | null; expires_at: number | null }
+export interface IntentionKept {
+  active: boolean; created: number; fired_count: number; last_fired: number | null; expires_at: number | null;
+}
 
 export function createProspectiveImport(deps: { db: Db; entities: EntitiesRepo }) {
   const { db, entities } = deps;
