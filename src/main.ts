@@ -2,6 +2,7 @@
  * Wires config → database → AI providers → services → doors, and starts/stops each door in its
  * own try/catch so one failing extension is reported by name (z2m lib/controller.ts).
  */
+import { LISTEN_BACKLOG } from './http/limits.js';
 import type { FastifyInstance } from 'fastify';
 import { createAi, type StoredEmbedder } from './ai/providers.js';
 import type { Embedder, Llm } from './ai/types.js';
@@ -105,7 +106,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
       const { startMqtt } = await import('./mqtt/index.js');
       let http: string | undefined;
       if (config.http.enabled) {
-        await hub.app.listen({ host: config.http.host, port: config.http.port }).catch((e: NodeJS.ErrnoException) => {
+        await hub.app.listen({ host: config.http.host, port: config.http.port, backlog: LISTEN_BACKLOG }).catch((e: NodeJS.ErrnoException) => {
           if (e.code !== 'EADDRINUSE') throw e;
           throw new HubError('conflict', `http: port ${config.http.port} on ${config.http.host} is already in use (another hearth serve?): stop it, or set http.port (HEARTH_HTTP_PORT)`);
         });

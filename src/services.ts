@@ -34,6 +34,12 @@ import { createProspectiveService } from './tiers/prospective/prospective.servic
 import { createSpatialService } from './tiers/spatial/spatial.service.js';
 import { isWhereQuestion } from './tiers/spatial/object-match.js';
 import { createMemoryMcpImporter } from './io/memory-mcp.js';
+import { createImportMap } from './tiers/imports/import-map.js';
+import { createEpisodicImport } from './tiers/episodic/import.js';
+import { createWorkingImport } from './tiers/working/import.js';
+import { createProspectiveImport } from './tiers/prospective/import.js';
+import { createSpatialImport } from './tiers/spatial/import.js';
+import { createPatternsImport } from './patterns/import.js';
 import { createMarkdownSync } from './io/markdown/markdown.service.js';
 import { createVoicesService } from './tiers/voices/voices.service.js';
 import { createAliasesService } from './tiers/entities/aliases.service.js';
@@ -170,7 +176,13 @@ export function createServices(deps: ServiceDeps) {
     return { result: `${verb} ${plural(r.deleted, 'raw reading')} older than ${plural(config.timeseries.retention_days, 'day')}; rollups kept`, dry_run: input.dry_run, ...r };
   }
 
-  const memoryMcpImport = createMemoryMcpImporter({ db, clock, audit, entities, memory, relations, timeseries, schedule, rollup: () => timeseries.rollup() });
+  const memoryMcpImport = createMemoryMcpImporter({
+    map: createImportMap(db), clock, audit, entities, memory, relations, timeseries, schedule, rollup: () => timeseries.rollup(),
+    writers: {
+      episodic: createEpisodicImport({ db, entities, repo: episodic.repo }), working: createWorkingImport({ db, entities }),
+      prospective: createProspectiveImport({ db, entities }), spatial: createSpatialImport({ db, entities }), patterns: createPatternsImport({ db, entities }),
+    },
+  });
 
 
   const voices = createVoicesService({
@@ -191,7 +203,7 @@ export function createServices(deps: ServiceDeps) {
   });
 
   const overview = createOverviewService({ db, clock, decay: config.memory });
-  const manage = createEntityManageService({ db, clock, entities, audit, memory, relations, aliases, onChanged: () => (timeseries.repo.invalidate(), events.emit('aliases_changed', null)), rollup: () => rollups.run() });
+  const manage = createEntityManageService({ db, clock, entities, audit, memory, relations, aliases, onChanged: () => (timeseries.repo.invalidate(), events.emit('aliases_changed', null)), rollup: () => timeseries.rollup() });
   const status = createStatusService({ db, vectors, rollupCache: () => rollups.cacheStats() });
   const services = {
     memoryMcpImport, markdown, voices, aliases, clock, config, embedder, wordnet, llm, events, reembed, relations, context,

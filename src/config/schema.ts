@@ -58,8 +58,8 @@ export const ConfigSchema = z
         headers_timeout_ms: z.number().int().min(100).max(3_600_000).default(10_000),
         /** An idle keep-alive connection closes after this. */
         keep_alive_timeout_ms: z.number().int().min(100).max(3_600_000).default(5_000),
-        /** Open connections at most; the last few are kept for /health, and the rest of the file limit for MQTT. */
-        max_connections: z.number().int().min(4).max(100_000).default(512),
+        /** Connections served at once (the last few only for /health); past them each new one gets one answer (/health, or 503 + Retry-After) and is closed. */
+        max_connections: z.number().int().min(4).max(100_000).default(128),
         /** PEM files: set both to serve HTTPS. */
         tls_cert: z.string().default(''),
         tls_key: z.string().default(''),

@@ -20,7 +20,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import type { Db } from '../db/open.js';
 import type { Clock } from '../lib/clock.js';
 import { HubError, invalid, unavailable } from '../lib/errors.js';
 import type { AuditRepo } from '../tiers/audit/audit.repo.js';
@@ -28,9 +27,10 @@ import type { EntitiesRepo } from '../tiers/entities/entities.repo.js';
 import type { MemoryService } from '../tiers/memory/memory.service.js';
 import type { RelationsService } from '../tiers/memory/relations.service.js';
 import type { ScheduleService } from '../tiers/schedule/schedule.service.js';
+import type { ImportMap } from '../tiers/imports/import-map.js';
 import type { TimeseriesService } from '../tiers/timeseries/timeseries.service.js';
 import type { Row } from './memory-mcp/rows.js';
-import { copyTables, MCP_TABLES, type McpTable } from './memory-mcp/tables.js';
+import { copyTables, type ImportWriters, MCP_TABLES, type McpTable } from './memory-mcp/tables.js';
 
 export { MCP_TABLES, type McpTable };
 
@@ -38,7 +38,10 @@ export { MCP_TABLES, type McpTable };
 export interface TableCount { source: number; imported: number; already: number; skipped: number }
 
 export interface ImporterDeps {
-  db: Db;
+  /** The ledger of copied rows, and the transaction every write runs in (tiers/imports/import-map.ts). */
+  map: ImportMap;
+  /** The tiers' import writers for the tables without a door-level writer that keeps original times. */
+  writers: ImportWriters;
   clock: Clock;
   audit: AuditRepo;
   entities: EntitiesRepo;
@@ -71,26 +74,21 @@ const legacySource = (src: Database.Database) => {
 };
 const MAX_WARNINGS = 200;
 
+/** Rows written in one transaction (a savepoint of the run's): a refused one redoes its chunk row by row. */
+const CHUNK = 512;
+/** What happened to one source row. */
+type Outcome = { r: Row; id?: number; already?: boolean; why?: string };
+
 export function createMemoryMcpImporter(deps: ImporterDeps) {
-  const { db } = deps;
-  const mapGet = db.prepare('SELECT dst_id FROM import_map WHERE source = ? AND tbl = ? AND src_id = ?');
-  const mapPut = db.prepare('INSERT INTO import_map (source, tbl, src_id, dst_id) VALUES (?, ?, ?, ?)');
-  const anyOf = db.prepare('SELECT 1 FROM import_map WHERE source = ? LIMIT 1');
-  // Built once: better-sqlite3 prepares a transaction's statements when the wrapper is made.
-  // A refused row rolls its savepoint back (Skip), so whatever it wrote before the refusal is gone too.
-  const inSavepoint = db.transaction((write: (r: Row) => number | string, r: Row, key: string, table: McpTable) => {
-    const id = write(r);
-    if (typeof id === 'string') throw new Skip(id);
-    mapPut.run(key, table, r.id, id);
-    return id;
-  });
+  const { map: ledger } = deps;
+  const cache = deps.timeseries.repo; // the time-series writer's id caches, undone with a rolled-back chunk
 
   function copy(src: Database.Database) {
     const counts = Object.fromEntries(MCP_TABLES.map((t) => [t, { source: 0, imported: 0, already: 0, skipped: 0 }])) as Record<McpTable, TableCount>;
     const warnings: string[] = [];
     const ids = new Map<McpTable, Map<unknown, number>>(MCP_TABLES.map((t) => [t, new Map()]));
     const legacy = legacySource(src);
-    const hasLegacy = !!anyOf.get(legacy);
+    const hasLegacy = ledger.has(legacy);
     const map = (t: McpTable, id: unknown) => (id === null || id === undefined ? undefined : ids.get(t)!.get(id));
     const has = (table: string) => !!src.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
     const source = {
@@ -98,40 +96,74 @@ export function createMemoryMcpImporter(deps: ImporterDeps) {
       // streamed: a year of readings need not sit in memory at once
       stream: (t: string) => (has(t) ? (src.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).iterate() as Iterable<Row>) : []),
     };
-    const each = (table: McpTable, rows: Iterable<Row>, write: (r: Row) => number | string) => {
-      const c = counts[table];
-      const skip = (r: Row, why: string) => {
-        c.skipped++;
-        if (warnings.length < MAX_WARNINGS) warnings.push(`${table} ${r.id}: ${why}`);
-      };
-      for (const r of rows) {
-        c.source++;
-        const key = fingerprint(table, r);
-        const done = (mapGet.get(key, table, r.id) as { dst_id: number } | undefined) ?? (hasLegacy ? (mapGet.get(legacy, table, r.id) as { dst_id: number } | undefined) : undefined);
-        if (done) {
-          ids.get(table)!.set(r.id, done.dst_id);
-          c.already++;
-          continue;
-        }
-        // Each row in its own savepoint: a row refused half-way leaves nothing behind.
-        let out: number | string;
-        try {
-          out = inSavepoint(write, r, key, table);
-        } catch (e) {
-          // The tiers' caches (series and entity ids) may hold what the savepoint just rolled back.
-          if (!(e instanceof Skip)) deps.timeseries.repo.invalidate();
-          if (e instanceof Skip || e instanceof HubError) out = e.message;
-          else if ((e as Error).name === 'SqliteError') out = `not stored (${(e as Error).message})`;
-          else throw e;
-        }
-        if (typeof out === 'string') {
-          skip(r, out);
-          continue;
-        }
-        ids.get(table)!.set(r.id, out);
-        if (table === 'readings') deps.timeseries.repo.commit(); // keeps the caches' undo log short; a failed run invalidates them
-        c.imported++;
+
+    /** One row: already copied, copied now (its id, recorded in the ledger), or refused before writing (why). */
+    const step = (table: McpTable, r: Row, write: (r: Row) => number | string): Outcome => {
+      const key = fingerprint(table, r);
+      const done = ledger.get(key, table, r.id) ?? (hasLegacy ? ledger.get(legacy, table, r.id) : undefined);
+      if (done !== undefined) {
+        ids.get(table)!.set(r.id, done);
+        return { r, id: done, already: true };
       }
+      const id = write(r);
+      if (typeof id === 'string') return { r, why: id };
+      ledger.put(key, table, r.id, id);
+      ids.get(table)!.set(r.id, id); // later rows of the chunk may name it
+      return { r, id };
+    };
+    /** A row alone in its savepoint: a refusal after a partial write leaves nothing behind. */
+    const alone = (table: McpTable, r: Row, write: (r: Row) => number | string): Outcome => {
+      const mark = cache.mark();
+      try {
+        return ledger.atomic(() => {
+          const o = step(table, r, write);
+          if (o.why !== undefined) throw new Skip(o.why);
+          return o;
+        });
+      } catch (e) {
+        cache.undo(mark);
+        ids.get(table)!.delete(r.id);
+        if (e instanceof Skip || e instanceof HubError) return { r, why: e.message };
+        if ((e as Error).name === 'SqliteError') return { r, why: `not stored (${(e as Error).message})` };
+        throw e;
+      }
+    };
+    /**
+     * A chunk of rows in one savepoint (the writers refuse a bad row before writing, so a refusal
+     * costs nothing); a throw rolls the chunk back, and it is redone one row per savepoint so only
+     * the bad row is lost.
+     */
+    const chunk = (table: McpTable, rows: Row[], write: (r: Row) => number | string) => {
+      const mark = cache.mark();
+      let out: Outcome[];
+      try {
+        out = ledger.atomic(() => rows.map((r) => step(table, r, write)));
+      } catch (e) {
+        if (!(e instanceof HubError) && (e as Error).name !== 'SqliteError') throw e;
+        cache.undo(mark);
+        for (const r of rows) ids.get(table)!.delete(r.id);
+        out = rows.map((r) => alone(table, r, write));
+      }
+      cache.commit(); // keeps the caches' undo log short; a failed run invalidates them
+      const c = counts[table];
+      for (const o of out) {
+        c.source++;
+        if (o.why !== undefined) {
+          c.skipped++;
+          if (warnings.length < MAX_WARNINGS) warnings.push(`${table} ${o.r.id}: ${o.why}`);
+        } else if (o.already) c.already++;
+        else c.imported++;
+      }
+    };
+    const each = (table: McpTable, rows: Iterable<Row>, write: (r: Row) => number | string) => {
+      let batch: Row[] = [];
+      for (const r of rows) {
+        batch.push(r);
+        if (batch.length < CHUNK) continue;
+        chunk(table, batch, write);
+        batch = [];
+      }
+      if (batch.length) chunk(table, batch, write);
     };
     copyTables(deps, source, each, map);
     return { counts, warnings };
@@ -156,14 +188,14 @@ export function createMemoryMcpImporter(deps: ImporterDeps) {
         try {
           // One transaction: an import that stops half-way (disk full, a damaged source) leaves nothing.
           // A dry run writes every row exactly as a real one would, then rolls it all back.
-          out = db.transaction(() => {
+          out = ledger.atomic(() => {
             deps.timeseries.repo.begin(); // drops cached ids another process may have made stale
             const r = copy(src);
             if (dryRun) throw new DryRun(r);
             const imported = Object.fromEntries(Object.entries(r.counts).filter(([, c]) => c.imported).map(([t, c]) => [t, c.imported]));
             if (!dryRun && Object.keys(imported).length) deps.audit.record('import', 'import.memory-mcp', path, null, { path, counts: imported });
             return r;
-          })();
+          });
         } catch (e) {
           deps.timeseries.repo.invalidate(); // a rolled-back run leaves no ids behind in the caches
           if (e instanceof DryRun) out = e.result;

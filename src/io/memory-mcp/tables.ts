@@ -1,19 +1,24 @@
 /**
- * How each checked memory-mcp row is written. Entities, memories, relations, readings and schedule
- * events go through their tier's own writers (`entities.ensure`, `memory.repo.insert`,
- * `relations.relate`, `timeseries.repo.write`, `schedule.schedule`, with a narrow `kept` option for the
- * original times where the tier stamps `now`); sessions, working memory, intentions, sightings and
- * promoted patterns are still inserted here, after the same door schema checked them (rows.ts).
+ * How each checked memory-mcp row is written: every table through its tier's own writer, never an
+ * INSERT here — `entities.ensure`, `memory.repo.insert`, `relations.relate`, `timeseries.repo.write`,
+ * `schedule.schedule` (with a narrow `kept` option for the original times where the tier stamps `now`),
+ * and the tiers' import writers for sessions and turns, working memory, intentions, sightings and
+ * promoted patterns (tiers/episodic|working|prospective|spatial/import.ts, patterns/import.ts), after
+ * the door's schema checked the row (rows.ts). A writer returns the new id, or why the row is refused
+ * before it wrote anything; one that throws after writing is undone by the caller (memory-mcp.ts).
  * See docs/import-memory-mcp.md for every mapping.
  */
-import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
+import type { PatternsImport } from '../../patterns/import.js';
 import type { EntitiesRepo } from '../../tiers/entities/entities.repo.js';
 import type { MemoryService } from '../../tiers/memory/memory.service.js';
 import type { RelationsService } from '../../tiers/memory/relations.service.js';
 import { indexText, terms } from '../../tiers/memory/text-match.js';
 import { toEpoch } from '../../lib/schema.js';
-import { triggerTerms } from '../../tiers/prospective/trigger-match.js';
+import type { EpisodicImport } from '../../tiers/episodic/import.js';
+import type { ProspectiveImport } from '../../tiers/prospective/import.js';
+import type { SpatialImport } from '../../tiers/spatial/import.js';
+import type { WorkingImport } from '../../tiers/working/import.js';
 import type { ScheduleService } from '../../tiers/schedule/schedule.service.js';
 import type { TimeseriesService } from '../../tiers/timeseries/timeseries.service.js';
 import * as rows from './rows.js';
@@ -25,9 +30,12 @@ export const MCP_TABLES = [
 ] as const;
 export type McpTable = (typeof MCP_TABLES)[number];
 
+/** The tiers' import writers (each tier's own file, e.g. tiers/episodic/import.ts). */
+export interface ImportWriters { episodic: EpisodicImport; working: WorkingImport; prospective: ProspectiveImport; spatial: SpatialImport; patterns: PatternsImport }
+
 export interface TableDeps {
-  db: Db; clock: Clock; entities: EntitiesRepo; memory: MemoryService; relations: RelationsService;
-  timeseries: TimeseriesService; schedule: ScheduleService;
+  clock: Clock; entities: EntitiesRepo; memory: MemoryService; relations: RelationsService;
+  timeseries: TimeseriesService; schedule: ScheduleService; writers: ImportWriters;
 }
 /** Runs `write` for each source row not imported yet: it returns the new id, or why the row is skipped. */
 export type Each = (table: McpTable, rows: Iterable<Row>, write: (r: Row) => number | string) => void;
@@ -35,10 +43,11 @@ export type Each = (table: McpTable, rows: Iterable<Row>, write: (r: Row) => num
 export type MapId = (table: McpTable, id: unknown) => number | undefined;
 
 const ts = (t: number | string) => toEpoch(t);
+const opt = (t: number | string | null | undefined) => (t == null ? null : toEpoch(t));
 
 export function copyTables(deps: TableDeps, src: { rows: (t: string) => Row[]; stream: (t: string) => Iterable<Row> }, each: Each, map: MapId) {
-  const { db, entities, memory, relations } = deps;
-  const P = (sql: string) => db.prepare(sql);
+  const { entities, memory, relations } = deps;
+  const { episodic, working, prospective, spatial, patterns } = deps.writers;
   const names = new Map<number, string | undefined>(); // Hearth entity id → name: readings ask per row
   const nameOf = (table: McpTable, id: unknown) => {
     const dst = map(table, id);
@@ -101,76 +110,68 @@ export function copyTables(deps: TableDeps, src: { rows: (t: string) => Row[]; s
     return deps.schedule.schedule(c.data.input, 'import', { created: ts(c.data.kept.created) }).id;
   });
 
-  // Sessions arrive open so their turns can be appended (a trigger refuses turns of closed ones), then close.
+  // Sessions arrive open so their turns can be appended, then close (episodic/import.ts).
   const sessions = src.rows('sessions');
   each('sessions', sessions, (r) => {
     const name = nameOf('entities', r.entity_id);
     if (!name) return 'its entity was not imported';
     const c = rows.session(r, name);
     if (!c.ok) return problem(c);
-    return Number(P("INSERT INTO sessions (entity_id, started_at, ended_at, summary, meta, status) VALUES (?, ?, NULL, ?, ?, 'open')")
-      .run(map('entities', r.entity_id), ts(c.data.kept.started_at), c.data.kept.summary, JSON.stringify(c.data.input.meta ?? {})).lastInsertRowid);
+    return episodic.session(c.data.input, { started_at: ts(c.data.kept.started_at), summary: c.data.kept.summary });
   });
   each('session_turns', src.rows('session_turns'), (r) => {
     const s = map('sessions', r.session_id);
     if (s === undefined) return 'its session was not imported';
     const c = rows.turn(r, s);
     if (!c.ok) return problem(c);
-    return Number(P('INSERT INTO session_turns (session_id, role, content, ts) VALUES (?, ?, ?, ?)').run(s, c.data.role, c.data.content, ts(c.data.ts!)).lastInsertRowid);
+    return episodic.turn({ ...c.data, ts: ts(c.data.ts!) });
   });
   for (const r of sessions) {
     const s = map('sessions', r.id);
     const ended = rows.session(r, 'x');
-    if (s !== undefined && ended.ok && ended.data.kept.ended_at != null) P("UPDATE sessions SET status = 'closed', ended_at = ? WHERE id = ? AND status = 'open'").run(ts(ended.data.kept.ended_at), s);
+    if (s !== undefined && ended.ok && ended.data.kept.ended_at != null) episodic.close(s, ts(ended.data.kept.ended_at));
   }
 
-  const statuses = new Set(['open', 'closed', 'expired']);
   each('working_memory_tasks', src.rows('working_memory_tasks'), (r) => {
     const c = rows.task(r, nameOf('entities', r.entity_id));
     if (!c.ok) return problem(c);
     const k = c.data.kept;
     // The seed's promotion writes "Working task '<name>' summary: …" (source working_memory).
     const promoted = memRows.find((m) => m.source === 'working_memory' && String(m.fact).startsWith(`Working task '${r.name}'`));
-    return Number(P('INSERT INTO working_memory_tasks (name, entity_id, status, ttl_ts, created, closed_at, promoted_memory_id) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(c.data.input.task_name, map('entities', r.entity_id) ?? null, statuses.has(r.status) ? r.status : 'closed', k.ttl_ts == null ? null : ts(k.ttl_ts), ts(k.created),
-        k.closed_at == null ? null : ts(k.closed_at), promoted ? (map('memories', promoted.id) ?? null) : null).lastInsertRowid);
+    return working.task(c.data.input, {
+      status: String(r.status), created: ts(k.created), ttl_ts: opt(k.ttl_ts), closed_at: opt(k.closed_at),
+      promoted_memory_id: promoted ? (map('memories', promoted.id) ?? null) : null,
+    });
   });
   each('working_memory_slots', src.rows('working_memory_slots'), (r) => {
     const t = map('working_memory_tasks', r.task_id);
     if (t === undefined) return 'its task was not imported';
     const c = rows.slot(r, t);
     if (!c.ok) return problem(c);
-    return Number(P('INSERT INTO working_memory_slots (task_id, key, value, created, updated) VALUES (?, ?, ?, ?, ?)')
-      .run(t, c.data.input.key, JSON.stringify(c.data.input.value), ts(c.data.kept.created), ts(c.data.kept.updated ?? c.data.kept.created)).lastInsertRowid);
+    return working.slot(c.data.input, { created: ts(c.data.kept.created), updated: ts(c.data.kept.updated ?? c.data.kept.created) });
   });
 
-  // The seed's intentions stay active after firing (intention 1 fired and is still active): once = 0.
+  // The seed's intentions stay active after firing (intention 1 fired and is still active): once = false (rows.ts).
   each('intentions', src.rows('intentions'), (r) => {
     const name = nameOf('entities', r.entity_id);
     if (!name) return 'it has no entity (Hearth intentions belong to one)';
     const c = rows.intention(r, name);
     if (!c.ok) return problem(c);
     const i = c.data.input, k = c.data.kept;
-    const t = triggerTerms(i.trigger_text);
-    if (!t.length) return 'trigger_text: has no words to match on';
-    const id = Number(P('INSERT INTO intentions (entity_id, trigger_text, action_text, active, once, expires_at, created, fired_count, last_fired) VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?)')
-      .run(map('entities', r.entity_id), i.trigger_text, i.action_text, r.active ? 1 : 0, i.expires_ts === undefined ? null : ts(i.expires_ts), ts(k.created), k.fired_count, k.last_fired == null ? null : ts(k.last_fired)).lastInsertRowid);
-    P('INSERT INTO intention_fts (rowid, terms) VALUES (?, ?)').run(id, t.join(' '));
-    return id;
+    return prospective.intention(i, {
+      active: Boolean(r.active), created: ts(k.created), fired_count: k.fired_count, last_fired: opt(k.last_fired),
+      expires_at: i.expires_ts === undefined ? null : ts(i.expires_ts),
+    });
   });
 
-  const activeLoc = P('SELECT id FROM locations WHERE entity_id = ? AND active = 1');
   each('locations', src.rows('locations'), (r) => {
     const name = nameOf('entities', r.entity_id);
     if (!name) return 'its entity was not imported';
     const c = rows.location(r, name);
     if (!c.ok) return problem(c);
-    const e = map('entities', r.entity_id)!;
-    const l = c.data.input;
-    // Hearth keeps one active row per object; one already there (newer, Hearth's own) wins.
-    const active = r.active && !activeLoc.get(e) ? 1 : 0;
-    return Number(P('INSERT INTO locations (entity_id, container_id, container_name, confidence, last_confirmed_ts, active, source, note, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(e, map('entities', r.container_id) ?? null, l.container_name, l.confidence, ts(l.ts!), active, l.source ?? null, l.note ?? null, ts(c.data.kept.created)).lastInsertRowid);
+    return spatial.location({ ...c.data.input, ts: ts(c.data.input.ts!) }, {
+      active: Boolean(r.active), created: ts(c.data.kept.created), container_id: map('entities', r.container_id) ?? null,
+    });
   });
 
   each('promoted_patterns', src.rows('promoted_patterns'), (r) => {
@@ -179,11 +180,11 @@ export function copyTables(deps: TableDeps, src: { rows: (t: string) => Row[]; s
     const c = rows.pattern(r);
     if (!c.ok) return problem(c);
     // The seed's keys are unique per (entity, metric); Hearth's globally, and name their detector.
-    const key = `memory-mcp:${name}:${c.data.metric}:${c.data.pattern_key}`;
-    const evidence = JSON.stringify({ imported_from: 'memory-mcp', pattern_key: c.data.pattern_key });
-    const res = P("INSERT OR IGNORE INTO promoted_patterns (entity_id, metric, pattern_key, detector, memory_id, detected, evidence) VALUES (?, ?, ?, 'memory-mcp', ?, ?, ?)")
-      .run(map('entities', r.entity_id), c.data.metric, key, map('memories', r.memory_id) ?? null, ts(c.data.detected), evidence);
-    return res.changes ? Number(res.lastInsertRowid) : (P('SELECT id FROM promoted_patterns WHERE pattern_key = ?').get(key) as { id: number }).id;
+    return patterns.promoted({
+      entity_name: name, metric: c.data.metric, pattern_key: `memory-mcp:${name}:${c.data.metric}:${c.data.pattern_key}`, detector: 'memory-mcp',
+      memory_id: map('memories', r.memory_id) ?? null, detected: ts(c.data.detected),
+      evidence: { imported_from: 'memory-mcp', pattern_key: c.data.pattern_key },
+    });
   });
   return { memRows };
 }

@@ -1,0 +1,35 @@
+/**
+ * Intentions from an importer (io/memory-mcp), already checked by `IntendInput`: the prospective
+ * tier's own rule (a trigger needs words to match on) and writes (the row and its keyword index),
+ * keeping whether it is active, its firings and times. The trigger's vector is made later, as for an
+ * intention stored before the embedder changed (prospective.service re-makes missing ones).
+ */
+import type { Db } from '../../db/open.js';
+import type { EntitiesRepo } from '../entities/entities.repo.js';
+import type { IntendInput } from './prospective.schemas.js';
+import { triggerTerms } from './trigger-match.js';
+
+export interface IntentionKept {
+  active: boolean; created: number; fired_count: number; last_fired: number | null; expires_at: number | null;
+}
+
+export function createProspectiveImport(deps: { db: Db; entities: EntitiesRepo }) {
+  const { db, entities } = deps;
+  const insert = db.prepare(
+    'INSERT INTO intentions (entity_id, trigger_text, action_text, active, once, expires_at, created, fired_count, last_fired) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const fts = db.prepare('INSERT INTO intention_fts (rowid, terms) VALUES (?, ?)');
+  return {
+    /** The new intention's id, or why it is refused (before anything is written). */
+    intention(input: IntendInput, kept: IntentionKept): number | string {
+      const terms = triggerTerms(input.trigger_text);
+      if (!terms.length) return 'trigger_text: has no words to match on';
+      const e = entities.get(input.entity_name);
+      const id = Number(insert.run(e.id, input.trigger_text, input.action_text, kept.active ? 1 : 0, input.once ? 1 : 0, kept.expires_at, kept.created,
+        kept.fired_count, kept.last_fired).lastInsertRowid);
+      fts.run(id, terms.join(' '));
+      return id;
+    },
+  };
+}
+export type ProspectiveImport = ReturnType<typeof createProspectiveImport>;
