@@ -28,8 +28,7 @@ module.exports = {
     },
     {
       name: 'io-imports-db',
-      comment:
-        'Importers and exporters (src/io) write through the validating services, never straight into tables.',
+      comment: 'Importers and exporters (src/io) write through the validating services, never straight into tables.',
       severity: 'error',
       from: { path: '^src/io/' },
       to: { path: '^src/db/' },

@@ -10,6 +10,13 @@ import timeOfDayRoutine from './time_of_day_routine/index.js';
 import trend from './trend/index.js';
 import type { Detector } from '../src/patterns/detector.js';
 
-export const BUILTIN_DETECTORS: Detector[] = [stableValue, trend, categoricalDominance, timeOfDayRoutine, correlation, anomaly];
+export const BUILTIN_DETECTORS: Detector[] = [
+  stableValue,
+  trend,
+  categoricalDominance,
+  timeOfDayRoutine,
+  correlation,
+  anomaly,
+];
 
 export { anomaly, categoricalDominance, correlation, stableValue, timeOfDayRoutine, trend };

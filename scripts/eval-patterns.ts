@@ -18,7 +18,14 @@ import type { Detector, Finding } from '../src/patterns/detector.js';
 import { generateHousehold, loadHousehold, type Household, type Role } from './lib/household-generator.js';
 import { fillPatternFixture } from './bench/patterns.js';
 
-interface Row { recall: number[]; precision: number[]; planted: number; noise: number; nearMiss: number; ms: number[] }
+interface Row {
+  recall: number[];
+  precision: number[];
+  planted: number;
+  noise: number;
+  nearMiss: number;
+  ms: number[];
+}
 
 function scratch(): { db: Db; done: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'hearth-eval-patterns-'));
@@ -48,7 +55,9 @@ export async function runDetectors(db: Db, tz: string, now: number, detectors: D
 }
 
 async function evaluate(seeds: number, verbose: boolean) {
-  const rows = new Map<string, Row>(BUILTIN_DETECTORS.map((d) => [d.name, { recall: [], precision: [], planted: 0, noise: 0, nearMiss: 0, ms: [] }]));
+  const rows = new Map<string, Row>(
+    BUILTIN_DETECTORS.map((d) => [d.name, { recall: [], precision: [], planted: 0, noise: 0, nearMiss: 0, ms: [] }]),
+  );
   for (let seed = 1; seed <= seeds; seed++) {
     const h = generateHousehold(seed);
     const { db, done } = scratch();
@@ -69,7 +78,9 @@ async function evaluate(seeds: number, verbose: boolean) {
       }
       if (verbose) {
         for (const k of want) if (!got.has(k)) console.log(`  seed ${seed} MISSED ${k}`);
-        for (const f of findings) if (!want.includes(f.pattern_key)) console.log(`  seed ${seed} EXTRA  ${f.pattern_key} — ${f.fact} ${JSON.stringify(f.evidence)}`);
+        for (const f of findings)
+          if (!want.includes(f.pattern_key))
+            console.log(`  seed ${seed} EXTRA  ${f.pattern_key} — ${f.fact} ${JSON.stringify(f.evidence)}`);
         if (seed === 1) for (const f of findings) console.log(`  [${f.confidence}] ${f.fact}`);
       }
     }
@@ -88,9 +99,14 @@ function table(rows: Map<string, Row>, seeds: number): string {
     `|---|---|---|---|---|---|---|`,
   ];
   for (const [name, r] of rows) {
-    lines.push(`| \`${name}\` | ${r.planted} | ${fmt(min(r.recall))} / ${fmt(avg(r.recall))} | ${fmt(min(r.precision))} / ${fmt(avg(r.precision))} | ${r.noise} | ${r.nearMiss} | ${avg(r.ms).toFixed(1)} |`);
+    lines.push(
+      `| \`${name}\` | ${r.planted} | ${fmt(min(r.recall))} / ${fmt(avg(r.recall))} | ${fmt(min(r.precision))} / ${fmt(avg(r.precision))} | ${r.noise} | ${r.nearMiss} | ${avg(r.ms).toFixed(1)} |`,
+    );
   }
-  lines.push('', `${seeds} seeds; controls per seed: 8 noise series (2 random walks, uniform and Gaussian noise, random moods, window and presence states) and 6 near misses.`);
+  lines.push(
+    '',
+    `${seeds} seeds; controls per seed: 8 noise series (2 random walks, uniform and Gaussian noise, random moods, window and presence states) and 6 near misses.`,
+  );
   return lines.join('\n');
 }
 
@@ -100,17 +116,27 @@ async function perf() {
   const now = Date.parse('2025-11-30T21:00:00-05:00') / 1000;
   const t0 = performance.now();
   const n = fillPatternFixture(db, now, 'America/New_York');
-  console.log(`perf: ${n} readings in 500 series loaded and rolled up in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `perf: ${n} readings in 500 series loaded and rolled up in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
   for (let i = 0; i < 3; i++) {
     const res = await runDetectors(db, 'America/New_York', now);
     const total = res.reduce((a, x) => a + x.ms, 0);
-    console.log(`run ${i + 1}: total ${total.toFixed(0)} ms — ${res.map((x) => `${x.name} ${x.ms.toFixed(0)} ms (${x.findings.length})`).join(', ')}`);
+    console.log(
+      `run ${i + 1}: total ${total.toFixed(0)} ms — ${res.map((x) => `${x.name} ${x.ms.toFixed(0)} ms (${x.findings.length})`).join(', ')}`,
+    );
   }
   done();
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { seeds: { type: 'string', default: '10' }, verbose: { type: 'boolean', default: false }, perf: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: {
+      seeds: { type: 'string', default: '10' },
+      verbose: { type: 'boolean', default: false },
+      perf: { type: 'boolean', default: false },
+    },
+  });
   if (values.perf) return perf();
   const seeds = Number(values.seeds);
   const rows = await evaluate(seeds, values.verbose);

@@ -19,9 +19,25 @@ import type { EvalSet } from './lib/eval-data.js';
 import { figures, type TierFigures } from './lib/eval-confidence.js';
 import { internals } from '../src/internals.js';
 
-export interface Scores { recall5: number; mrr: number; answered: number; n: number }
-export interface ModeReport { mode: RecallMode; byKind: Record<string, Scores>; abstention: number; falseAbstention: number; overall: Scores; tiers: TierFigures }
-export interface SetReport { modes: ModeReport[]; supersessions: { right: number; n: number; wrong: string[] }; scoped: { right: number; n: number; wrong: string[] } }
+export interface Scores {
+  recall5: number;
+  mrr: number;
+  answered: number;
+  n: number;
+}
+export interface ModeReport {
+  mode: RecallMode;
+  byKind: Record<string, Scores>;
+  abstention: number;
+  falseAbstention: number;
+  overall: Scores;
+  tiers: TierFigures;
+}
+export interface SetReport {
+  modes: ModeReport[];
+  supersessions: { right: number; n: number; wrong: string[] };
+  scoped: { right: number; n: number; wrong: string[] };
+}
 
 const K = 5;
 
@@ -39,14 +55,36 @@ export function cachedEmbedder(e: Embedder): Embedder {
   };
 }
 
-export async function evaluate(embedder: Embedder, data: EvalSet, tuning: RecallTuning = DEFAULT_TUNING, verbose = false): Promise<SetReport> {
+export async function evaluate(
+  embedder: Embedder,
+  data: EvalSet,
+  tuning: RecallTuning = DEFAULT_TUNING,
+  verbose = false,
+): Promise<SetReport> {
   const h = scratchServices(embedder);
   const s = h.services;
-  const memory = createMemoryService({ db: h.db, clock: h.clock, embedder, vectors: internals(s).vectors, entities: internals(s).entities, audit: internals(s).audit, config: s.config.memory, tuning, wordnet: s.wordnet });
+  const memory = createMemoryService({
+    db: h.db,
+    clock: h.clock,
+    embedder,
+    vectors: internals(s).vectors,
+    entities: internals(s).entities,
+    audit: internals(s).audit,
+    config: s.config.memory,
+    tuning,
+    wordnet: s.wordnet,
+  });
   const idOf = new Map<number, string>();
   for (const f of data.facts) {
     h.clock.advance(3600);
-    const r = await memory.remember(RememberInput.parse({ entity_name: f.entity_name, entity_type: f.entity_type, category: f.category, fact: f.fact }));
+    const r = await memory.remember(
+      RememberInput.parse({
+        entity_name: f.entity_name,
+        entity_type: f.entity_type,
+        category: f.category,
+        fact: f.fact,
+      }),
+    );
     if (r.action !== 'added') throw new Error(`fact ${f.id} was ${r.action}, expected added`);
     idOf.set(r.id, f.id);
   }
@@ -59,7 +97,9 @@ export async function evaluate(embedder: Embedder, data: EvalSet, tuning: Recall
     let answerable = 0;
     const tierRows: Parameters<typeof figures<string>>[0] = [];
     for (const q of data.queries) {
-      const out = await memory.recall(RecallInput.parse({ query: q.query, top_k: K, mode, ...(q.entity_name && { entity_name: q.entity_name }) }));
+      const out = await memory.recall(
+        RecallInput.parse({ query: q.query, top_k: K, mode, ...(q.entity_name && { entity_name: q.entity_name }) }),
+      );
       const got = out.results.map((r) => idOf.get(r.id)!);
       tierRows.push({ q, gold: new Set(q.relevant), results: got, possible: out.possible.map((r) => idOf.get(r.id)!) });
       if (q.kind === 'no_evidence') {
@@ -76,17 +116,30 @@ export async function evaluate(embedder: Embedder, data: EvalSet, tuning: Recall
       const first = got.findIndex((id) => q.relevant.includes(id));
       k.rr.push(first < 0 ? 0 : 1 / (first + 1));
       if (got.length) k.answered++;
-      if (verbose && first !== 0) console.log(`  [${mode}] ${q.id} ${q.kind} rank ${first < 0 ? '-' : first + 1}: "${q.query}" → ${out.results[0]?.fact ?? '(nothing)'}`);
+      if (verbose && first !== 0)
+        console.log(
+          `  [${mode}] ${q.id} ${q.kind} rank ${first < 0 ? '-' : first + 1}: "${q.query}" → ${out.results[0]?.fact ?? '(nothing)'}`,
+        );
     }
     const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
-    const scores = Object.fromEntries(Object.entries(byKind).map(([kind, v]) => [kind, { recall5: mean(v.r), mrr: mean(v.rr), answered: v.answered, n: v.r.length }]));
+    const scores = Object.fromEntries(
+      Object.entries(byKind).map(([kind, v]) => [
+        kind,
+        { recall5: mean(v.r), mrr: mean(v.rr), answered: v.answered, n: v.r.length },
+      ]),
+    );
     const all = Object.values(byKind);
     modes.push({
       mode,
       byKind: scores,
       abstention: noEvidence ? abstained / noEvidence : 1,
       falseAbstention: answerable ? falseAbst / answerable : 0,
-      overall: { recall5: mean(all.flatMap((v) => v.r)), mrr: mean(all.flatMap((v) => v.rr)), answered: answerable - falseAbst, n: answerable },
+      overall: {
+        recall5: mean(all.flatMap((v) => v.r)),
+        mrr: mean(all.flatMap((v) => v.rr)),
+        answered: answerable - falseAbst,
+        n: answerable,
+      },
       tiers: figures(tierRows),
     });
   }
@@ -96,7 +149,8 @@ export async function evaluate(embedder: Embedder, data: EvalSet, tuning: Recall
     const out = await memory.recall(RecallInput.parse({ query: q.query, top_k: K, entity_name: q.entity_name }));
     const first = [...out.results, ...out.possible].slice(0, K).map((r) => idOf.get(r.id)!);
     if (!q.relevant.some((id) => first.includes(id))) scopedWrong.push(q.id);
-    if (verbose && scopedWrong.at(-1) === q.id) console.log(`  [scoped] ${q.id}: "${q.query}" → ${first.join(', ') || '(nothing)'}`);
+    if (verbose && scopedWrong.at(-1) === q.id)
+      console.log(`  [scoped] ${q.id}: "${q.query}" → ${first.join(', ') || '(nothing)'}`);
   }
   // Supersessions: the newer fact answers (hybrid, scoped to the entity), the replaced one never does, not even as possible.
   const wrong: string[] = [];
@@ -108,13 +162,23 @@ export async function evaluate(embedder: Embedder, data: EvalSet, tuning: Recall
     const neu = await memory.remember(RememberInput.parse({ ...base, fact: u.new }));
     const out = await memory.recall(RecallInput.parse({ query: u.query, top_k: K, entity_name: u.entity_name }));
     const ids = out.results.map((r) => r.id);
-    if (neu.action !== 'superseded' || !ids.includes(neu.id) || ids.includes(old.id) || out.possible.some((r) => r.id === old.id)) wrong.push(u.id);
+    if (
+      neu.action !== 'superseded' ||
+      !ids.includes(neu.id) ||
+      ids.includes(old.id) ||
+      out.possible.some((r) => r.id === old.id)
+    )
+      wrong.push(u.id);
   }
   h.close();
   const n = data.scoped?.length ?? 0;
   return {
     modes,
-    supersessions: { right: (data.supersessions?.length ?? 0) - wrong.length, n: data.supersessions?.length ?? 0, wrong },
+    supersessions: {
+      right: (data.supersessions?.length ?? 0) - wrong.length,
+      n: data.supersessions?.length ?? 0,
+      wrong,
+    },
     scoped: { right: n - scopedWrong.length, n, wrong: scopedWrong },
   };
 }
@@ -122,9 +186,14 @@ export async function evaluate(embedder: Embedder, data: EvalSet, tuning: Recall
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 export function table(reports: ModeReport[]): string {
-  const rows = ['| mode | recall@5 | MRR | recall@5 lexical | recall@5 paraphrase | abstention (no-evidence → empty) | answerable left empty |', '|---|---|---|---|---|---|---|'];
+  const rows = [
+    '| mode | recall@5 | MRR | recall@5 lexical | recall@5 paraphrase | abstention (no-evidence → empty) | answerable left empty |',
+    '|---|---|---|---|---|---|---|',
+  ];
   for (const r of reports) {
-    rows.push(`| ${r.mode} | ${pct(r.overall.recall5)} | ${r.overall.mrr.toFixed(3)} | ${pct(r.byKind.lexical?.recall5 ?? 0)} | ${pct(r.byKind.paraphrase?.recall5 ?? 0)} | ${pct(r.abstention)} | ${pct(r.falseAbstention)} |`);
+    rows.push(
+      `| ${r.mode} | ${pct(r.overall.recall5)} | ${r.overall.mrr.toFixed(3)} | ${pct(r.byKind.lexical?.recall5 ?? 0)} | ${pct(r.byKind.paraphrase?.recall5 ?? 0)} | ${pct(r.abstention)} | ${pct(r.falseAbstention)} |`,
+    );
   }
   return rows.join('\n');
 }
@@ -136,7 +205,9 @@ export function tierTable(reports: ModeReport[]): string {
     '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const { mode, tiers: t } of reports) {
-    rows.push(`| ${mode} | ${pct(t.firstR5)} | ${pct(t.firstLexical)} | ${pct(t.firstParaphrase)} | ${pct(t.confidentR5)} | ${pct(t.confidentParaphrase)} | ${pct(t.abstention)} | ${pct(t.wrongConfident)} | ${pct(t.neverStatedPossible)} |`);
+    rows.push(
+      `| ${mode} | ${pct(t.firstR5)} | ${pct(t.firstLexical)} | ${pct(t.firstParaphrase)} | ${pct(t.confidentR5)} | ${pct(t.confidentParaphrase)} | ${pct(t.abstention)} | ${pct(t.wrongConfident)} | ${pct(t.neverStatedPossible)} |`,
+    );
   }
   return rows.join('\n');
 }
@@ -144,7 +215,16 @@ export function tierTable(reports: ModeReport[]): string {
 /** Builds one provider's embedder the way the hub does (MEMORY_AI_* env for remote ones). */
 export async function embedderFor(provider: string): Promise<Embedder> {
   const { config } = loadConfig({ overrides: { 'ai.provider': provider } });
-  const ai = await createAi({ provider: config.ai.provider, baseUrl: config.ai.base_url, llmBaseUrl: config.ai.llm_base_url, apiKey: config.ai.api_key || undefined, embedModel: config.ai.embed_model, embedDim: config.ai.embed_dim, llmModel: config.ai.llm_model, timeoutSeconds: config.ai.timeout });
+  const ai = await createAi({
+    provider: config.ai.provider,
+    baseUrl: config.ai.base_url,
+    llmBaseUrl: config.ai.llm_base_url,
+    apiKey: config.ai.api_key || undefined,
+    embedModel: config.ai.embed_model,
+    embedDim: config.ai.embed_dim,
+    llmModel: config.ai.llm_model,
+    timeoutSeconds: config.ai.timeout,
+  });
   for (const w of ai.warnings) console.error(w);
   return ai.embedder;
 }
@@ -155,7 +235,9 @@ const SETS = [
 ] as const;
 
 async function main() {
-  const { values } = parseArgs({ options: { verbose: { type: 'boolean', short: 'v' }, provider: { type: 'string' }, data: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { verbose: { type: 'boolean', short: 'v' }, provider: { type: 'string' }, data: { type: 'string' } },
+  });
   let providers = values.provider?.split(',');
   if (!providers) {
     providers = ['local', 'use-lite'];
@@ -171,13 +253,23 @@ async function main() {
       const data: EvalSet = JSON.parse(readFileSync(file, 'utf8'));
       const kinds = data.queries.reduce((m: Record<string, number>, q) => ((m[q.kind] = (m[q.kind] ?? 0) + 1), m), {});
       console.log(`### ${provider} — ${file}${label ? ` (${label})` : ''}\n`);
-      console.log(`${data.facts.length} facts, ${data.queries.length} queries (${Object.entries(kinds).map(([k, n]) => `${n} ${k}`).join(', ')}); embedder ${embedder.fingerprint}; top_k ${K}\n`);
+      console.log(
+        `${data.facts.length} facts, ${data.queries.length} queries (${Object.entries(kinds)
+          .map(([k, n]) => `${n} ${k}`)
+          .join(', ')}); embedder ${embedder.fingerprint}; top_k ${K}\n`,
+      );
       const r = await evaluate(embedder, data, DEFAULT_TUNING, values.verbose);
       console.log(tierTable(r.modes));
       console.log('\nconfident tier (`results`) alone:\n');
       console.log(table(r.modes));
-      if (r.scoped.n) console.log(`\nscoped questions (entity with ≤ 30 facts, other words; answer in the first five of both tiers): ${r.scoped.right}/${r.scoped.n}${r.scoped.wrong.length ? ` — wrong: ${r.scoped.wrong.join(', ')}` : ''}`);
-      if (r.supersessions.n) console.log(`\nsupersessions (hybrid, newer fact found, replaced one absent from both tiers): ${r.supersessions.right}/${r.supersessions.n}${r.supersessions.wrong.length ? ` — wrong: ${r.supersessions.wrong.join(', ')}` : ''}`);
+      if (r.scoped.n)
+        console.log(
+          `\nscoped questions (entity with ≤ 30 facts, other words; answer in the first five of both tiers): ${r.scoped.right}/${r.scoped.n}${r.scoped.wrong.length ? ` — wrong: ${r.scoped.wrong.join(', ')}` : ''}`,
+        );
+      if (r.supersessions.n)
+        console.log(
+          `\nsupersessions (hybrid, newer fact found, replaced one absent from both tiers): ${r.supersessions.right}/${r.supersessions.n}${r.supersessions.wrong.length ? ` — wrong: ${r.supersessions.wrong.join(', ')}` : ''}`,
+        );
       console.log('');
     }
     await raw.close?.();

@@ -14,7 +14,8 @@ import { prepareQuery } from '../src/ai/wordnet-coverage.js';
 const WARM = 30;
 
 function questions(): string[] {
-  const read = (f: string) => (JSON.parse(readFileSync(f, 'utf8')) as { queries: { query: string }[] }).queries.map((q) => q.query);
+  const read = (f: string) =>
+    (JSON.parse(readFileSync(f, 'utf8')) as { queries: { query: string }[] }).queries.map((q) => q.query);
   return [...read('eval/household.json'), ...read('eval/household-heldout.json')];
 }
 

@@ -61,7 +61,9 @@ function storageHandles(rel, text) {
     if (/^\s*(\/\/|\*|\/\*)/.test(line)) return;
     const m = storageHandle.exec(line);
     if (!m) return;
-    console.error(`lint-deps: ${rel}:${i + 1} door-reaches-storage: "${m[0]}" — a door asks a service, never the database or a repo`);
+    console.error(
+      `lint-deps: ${rel}:${i + 1} door-reaches-storage: "${m[0]}" — a door asks a service, never the database or a repo`,
+    );
     process.exitCode = 1;
   });
 }

@@ -24,6 +24,7 @@ const over = roots
   .map((p) => ({ file: relative(root, p), lines: readFileSync(p, 'utf8').split('\n').length - 1 }))
   .filter((f) => f.lines > max)
   .sort((a, b) => b.lines - a.lines);
-for (const f of over) console.error(`${f.file}: ${f.lines} lines (the house rule is at most ${max}): split it by what it does`);
+for (const f of over)
+  console.error(`${f.file}: ${f.lines} lines (the house rule is at most ${max}): split it by what it does`);
 if (over.length) process.exit(1);
 console.log(`size: every source file is at most ${max} lines`);

@@ -15,7 +15,9 @@ let tsc;
 try {
   tsc = join(dirname(createRequire(join(root, 'package.json')).resolve('typescript/package.json')), 'bin', 'tsc');
 } catch {
-  console.error('prepare: TypeScript is not installed (npm install --omit=dev in a checkout?); dist/ not rebuilt. Run `npm install` then `npm run build`.');
+  console.error(
+    'prepare: TypeScript is not installed (npm install --omit=dev in a checkout?); dist/ not rebuilt. Run `npm install` then `npm run build`.',
+  );
   process.exit(0);
 }
 const r = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });

@@ -48,15 +48,19 @@ if (ort) {
 }
 const sodium = findPackage('sodium-native');
 if (sodium) {
-  for (const d of dirs(join(sodium, 'prebuilds'))) if (d !== `${platform}-${arch}`) drop(join(sodium, 'prebuilds', d), `sodium-native ${d}`);
+  for (const d of dirs(join(sodium, 'prebuilds')))
+    if (d !== `${platform}-${arch}`) drop(join(sodium, 'prebuilds', d), `sodium-native ${d}`);
 }
 // better-sqlite3 compiled from source keeps its object files and a test extension beside the one
 // addon it loads (build/Release/better_sqlite3.node); `npm rebuild better-sqlite3` recreates them.
 const sqlite = findPackage('better-sqlite3');
 if (sqlite) {
   const release = join(sqlite, 'build', 'Release');
-  for (const f of ['obj', 'obj.target', '.deps', 'sqlite3.a', 'test_extension.node']) if (existsSync(join(release, f))) drop(join(release, f), `better-sqlite3 build/Release/${f}`);
+  for (const f of ['obj', 'obj.target', '.deps', 'sqlite3.a', 'test_extension.node'])
+    if (existsSync(join(release, f))) drop(join(release, f), `better-sqlite3 build/Release/${f}`);
 }
 if (removed.length) {
-  console.log(`hearth: ${dry ? 'would remove' : 'removed'} what ${platform}/${arch} cannot use (${(bytes / 1048576).toFixed(0)} MB): ${removed.join(', ')}`);
+  console.log(
+    `hearth: ${dry ? 'would remove' : 'removed'} what ${platform}/${arch} cannot use (${(bytes / 1048576).toFixed(0)} MB): ${removed.join(', ')}`,
+  );
 }

@@ -15,16 +15,21 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const i = process.argv.indexOf('--out');
-const out = resolve(i > 0 ? process.argv[i + 1] ?? '.' : root);
+const out = resolve(i > 0 ? (process.argv[i + 1] ?? '.') : root);
 mkdirSync(out, { recursive: true });
 const { name, version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 const shrinkwrap = join(root, 'npm-shrinkwrap.json');
-if (existsSync(shrinkwrap)) throw new Error(`${shrinkwrap} exists; remove it (release.mjs writes it from package-lock.json)`);
+if (existsSync(shrinkwrap))
+  throw new Error(`${shrinkwrap} exists; remove it (release.mjs writes it from package-lock.json)`);
 copyFileSync(join(root, 'package-lock.json'), shrinkwrap);
 let r;
 try {
-  r = spawnSync('npm', ['pack', '--pack-destination', out], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  r = spawnSync('npm', ['pack', '--pack-destination', out], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+  });
 } finally {
   rmSync(shrinkwrap, { force: true });
 }

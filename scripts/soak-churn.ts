@@ -31,14 +31,25 @@ export interface ChurnReport {
   problems: string[];
 }
 
-export async function startChurn(opts: { dataDir: string; mqttUrl: string; everySeconds: number; victimRate?: number }) {
+export async function startChurn(opts: {
+  dataDir: string;
+  mqttUrl: string;
+  everySeconds: number;
+  victimRate?: number;
+}) {
   const problems: string[] = [];
   const mcp = new Client({ name: 'soak-churn', version: '1.0.0' });
   await mcp.connect(
     new StdioClientTransport({
       command: process.execPath,
       args: [join(process.cwd(), 'dist/src/cli.js'), 'mcp'],
-      env: { PATH: process.env.PATH ?? '', HEARTH_DATA_DIR: opts.dataDir, MEMORY_AI_PROVIDER: 'local', HEARTH_MQTT_MODE: 'off', HEARTH_LOG_LEVEL: 'error' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HEARTH_DATA_DIR: opts.dataDir,
+        MEMORY_AI_PROVIDER: 'local',
+        HEARTH_MQTT_MODE: 'off',
+        HEARTH_LOG_LEVEL: 'error',
+      },
       stderr: 'inherit',
     }),
   );
@@ -62,7 +73,9 @@ export async function startChurn(opts: { dataDir: string; mqttUrl: string; every
         const seq = sent[v].length;
         const entry = { at: Date.now(), acked: false };
         sent[v].push(entry);
-        client.publish(`hearth/record/victim${v}/level`, String((v + 1) * MARK + seq), { qos: 1 }, (e) => (e ? problems.push(`victim mqtt: ${e.message}`) : (entry.acked = true)));
+        client.publish(`hearth/record/victim${v}/level`, String((v + 1) * MARK + seq), { qos: 1 }, (e) =>
+          e ? problems.push(`victim mqtt: ${e.message}`) : (entry.acked = true),
+        );
       }
       await new Promise((r) => setTimeout(r, 1000 / rate));
     }
@@ -80,7 +93,10 @@ export async function startChurn(opts: { dataDir: string; mqttUrl: string; every
       // New entities right after the forget: under id reuse they would take the freed ids.
       const name = `fresh${cycles}`;
       const r = await call('record', { entity_name: name, metric: 'level', value: -1 - cycles });
-      const m = await call('remember', { entity_name: name, fact: `${name} was created by the churn process in cycle ${cycles}` });
+      const m = await call('remember', {
+        entity_name: name,
+        fact: `${name} was created by the churn process in cycle ${cycles}`,
+      });
       if (r.ok && m.ok) freshCreated++;
       else problems.push(`create ${name}: ${(r.ok ? m : r).text.slice(0, 200)}`);
       cycles++;
@@ -92,15 +108,18 @@ export async function startChurn(opts: { dataDir: string; mqttUrl: string; every
     async stop(): Promise<void> {
       stop = true;
       await Promise.all([publisher, churner]);
-      for (let i = 0; i < 100 && sent.some((s) => s.some((e) => !e.acked)); i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 100 && sent.some((s) => s.some((e) => !e.acked)); i++)
+        await new Promise((r) => setTimeout(r, 100));
       await client.endAsync(true); // unacknowledged messages are not waited for: they count as not acknowledged
       await mcp.close();
     },
     /** Checks the database (after serve has stopped) against what was acknowledged. */
     verify(db: Database.Database): ChurnReport {
-      const values = db.prepare(
-        "SELECT r.value_num AS v FROM readings r JOIN series s ON s.id = r.series_id JOIN entities e ON e.id = s.entity_id WHERE e.name = ? AND s.metric = 'level'",
-      ).pluck();
+      const values = db
+        .prepare(
+          "SELECT r.value_num AS v FROM readings r JOIN series s ON s.id = r.series_id JOIN entities e ON e.id = s.entity_id WHERE e.name = ? AND s.metric = 'level'",
+        )
+        .pluck();
       let victimAcked = 0;
       let victimMustExist = 0;
       let victimStored = 0;
@@ -108,22 +127,34 @@ export async function startChurn(opts: { dataDir: string; mqttUrl: string; every
         const stored = values.all(`victim${v}`) as number[];
         victimStored += stored.length;
         const wrong = stored.filter((x) => Math.floor(x / MARK) !== v + 1);
-        if (wrong.length) problems.push(`victim${v}/level holds ${wrong.length} readings sent elsewhere, e.g. ${wrong[0]}`);
+        if (wrong.length)
+          problems.push(`victim${v}/level holds ${wrong.length} readings sent elsewhere, e.g. ${wrong[0]}`);
         const have = new Set(stored.map((x) => x - (v + 1) * MARK));
         sent[v].forEach((e, seq) => {
           if (!e.acked) return;
           victimAcked++;
           if (e.at <= forgotAt[v]) return;
           victimMustExist++;
-          if (!have.has(seq)) problems.length < 50 && problems.push(`victim${v}: acknowledged reading ${seq} (sent after the last forget) is missing`);
+          if (!have.has(seq))
+            problems.length < 50 &&
+              problems.push(`victim${v}: acknowledged reading ${seq} (sent after the last forget) is missing`);
         });
       }
       for (let c = 0; c < cycles; c++) {
         const stored = values.all(`fresh${c}`) as number[];
-        if (stored.length !== 1 || stored[0] !== -1 - c) problems.push(`fresh${c}/level holds ${JSON.stringify(stored.slice(0, 5))}, expected [${-1 - c}]`);
-        const memories = db.prepare('SELECT count(*) FROM memories m JOIN entities e ON e.id = m.entity_id WHERE e.name = ?').pluck().get(`fresh${c}`);
+        if (stored.length !== 1 || stored[0] !== -1 - c)
+          problems.push(`fresh${c}/level holds ${JSON.stringify(stored.slice(0, 5))}, expected [${-1 - c}]`);
+        const memories = db
+          .prepare('SELECT count(*) FROM memories m JOIN entities e ON e.id = m.entity_id WHERE e.name = ?')
+          .pluck()
+          .get(`fresh${c}`);
         if (memories !== 1) problems.push(`fresh${c} has ${memories} memories, expected 1`);
-        const other = db.prepare("SELECT count(*) FROM series s JOIN entities e ON e.id = s.entity_id WHERE e.name = ? AND s.metric != 'level'").pluck().get(`fresh${c}`);
+        const other = db
+          .prepare(
+            "SELECT count(*) FROM series s JOIN entities e ON e.id = s.entity_id WHERE e.name = ? AND s.metric != 'level'",
+          )
+          .pluck()
+          .get(`fresh${c}`);
         if (other !== 0) problems.push(`fresh${c} has ${other} series it was never sent`);
       }
       return { cycles, forgets, freshCreated, victimAcked, victimMustExist, victimStored, problems };

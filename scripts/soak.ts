@@ -44,7 +44,16 @@ export interface SoakOptions {
 }
 
 export interface SoakReport {
-  samples: { t: number; rss_mb: number; rss_peak_mb: number; settled_mb: number | null; p95_ms: number; recalls: number; readings: number; breakdown: string }[];
+  samples: {
+    t: number;
+    rss_mb: number;
+    rss_peak_mb: number;
+    settled_mb: number | null;
+    p95_ms: number;
+    recalls: number;
+    readings: number;
+    breakdown: string;
+  }[];
   acked: number;
   stored: number;
   memoriesAcked: number;
@@ -83,7 +92,15 @@ export async function soak(opts: SoakOptions): Promise<SoakReport> {
   const [httpPort, mqttPort] = [await freePort(), await freePort()];
   const base = `http://127.0.0.1:${httpPort}`;
   const child = spawn(process.execPath, [join(process.cwd(), 'dist/src/cli.js'), 'serve'], {
-    env: { PATH: process.env.PATH ?? '', HEARTH_DATA_DIR: join(dir, 'data'), HEARTH_HTTP_PORT: String(httpPort), HEARTH_MQTT_PORT: String(mqttPort), MEMORY_AI_PROVIDER: 'local', HEARTH_LOG_LEVEL: 'error', HEARTH_RATE_LIMIT_PER_MINUTE: '0' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HEARTH_DATA_DIR: join(dir, 'data'),
+      HEARTH_HTTP_PORT: String(httpPort),
+      HEARTH_MQTT_PORT: String(mqttPort),
+      MEMORY_AI_PROVIDER: 'local',
+      HEARTH_LOG_LEVEL: 'error',
+      HEARTH_RATE_LIMIT_PER_MINUTE: '0',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   // Ctrl-C or a timeout must not leave the hub running.
@@ -95,14 +112,35 @@ export async function soak(opts: SoakOptions): Promise<SoakReport> {
   const errors: string[] = [];
   try {
     for (let i = 0; i < 200; i++) {
-      if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${base}/health`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       await new Promise((r) => setTimeout(r, 50));
     }
-    const json = (path: string, body: unknown) => fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    for (let i = 0; i < 200; i++) await json('/remember', { entity_name: `person${i % 20}`, fact: `person${i % 20} likes hobby number ${i} on weekends` });
+    const json = (path: string, body: unknown) =>
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    for (let i = 0; i < 200; i++)
+      await json('/remember', {
+        entity_name: `person${i % 20}`,
+        fact: `person${i % 20} likes hobby number ${i} on weekends`,
+      });
 
     const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { reconnectPeriod: 0 });
-    const churn = opts.churnSeconds ? await startChurn({ dataDir: join(dir, 'data'), mqttUrl: `mqtt://127.0.0.1:${mqttPort}`, everySeconds: opts.churnSeconds }) : null;
+    const churn = opts.churnSeconds
+      ? await startChurn({
+          dataDir: join(dir, 'data'),
+          mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
+          everySeconds: opts.churnSeconds,
+        })
+      : null;
     const ackedBy = new Array<number>(50).fill(0);
     let acked = 0;
     let sent = 0;
@@ -120,7 +158,9 @@ export async function soak(opts: SoakOptions): Promise<SoakReport> {
         const due = Math.floor(((Date.now() - started) / 1000) * opts.rate) - sent;
         for (let i = 0; i < due; i++) {
           const n = sent++;
-          client.publish(`hearth/record/room${n % 50}/temperature`, String(18 + (n % 70) / 10), { qos: 1 }, (e) => (e ? errors.push(`mqtt: ${e.message}`) : (acked++, ackedBy[n % 50]++)));
+          client.publish(`hearth/record/room${n % 50}/temperature`, String(18 + (n % 70) / 10), { qos: 1 }, (e) =>
+            e ? errors.push(`mqtt: ${e.message}`) : (acked++, ackedBy[n % 50]++),
+          );
         }
         await new Promise((r) => setTimeout(r, tick));
       }
@@ -128,7 +168,10 @@ export async function soak(opts: SoakOptions): Promise<SoakReport> {
     const recaller = (async () => {
       while (!stop && Date.now() < end) {
         const t0 = performance.now();
-        const r = await json('/recall', { query: `hobby number ${recalls % 200}`, top_k: 5 }).catch((e: Error) => ({ ok: false, status: e.message }));
+        const r = await json('/recall', { query: `hobby number ${recalls % 200}`, top_k: 5 }).catch((e: Error) => ({
+          ok: false,
+          status: e.message,
+        }));
         latencies.push(performance.now() - t0);
         recalls++;
         if (!r.ok) errors.push(`recall: ${r.status}`);
@@ -138,7 +181,10 @@ export async function soak(opts: SoakOptions): Promise<SoakReport> {
     const rememberer = (async () => {
       let i = 0;
       while (!stop && Date.now() < end) {
-        const r = await json('/remember', { entity_name: 'soak', fact: `soak fact ${i++} about the garden shed` }).catch((e: Error) => ({ ok: false, status: e.message }));
+        const r = await json('/remember', {
+          entity_name: 'soak',
+          fact: `soak fact ${i++} about the garden shed`,
+        }).catch((e: Error) => ({ ok: false, status: e.message }));
         if (r.ok) memoriesAcked++;
         else errors.push(`remember: ${r.status}`);
         await new Promise((res) => setTimeout(res, 500));
@@ -158,7 +204,8 @@ export async function soak(opts: SoakOptions): Promise<SoakReport> {
       const metrics = await fetch(`${base}/metrics`).then((r) => r.text());
       const gauge = (name: string) => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(metrics)?.[1] ?? 0) / 2 ** 20;
       const rss = gauge('process_resident_memory_bytes');
-      if (rss < floor) breakdown = `heap ${gauge('nodejs_heap_used_bytes').toFixed(1)} ext ${gauge('nodejs_external_memory_bytes').toFixed(1)} ${procBreakdown(child.pid)}`;
+      if (rss < floor)
+        breakdown = `heap ${gauge('nodejs_heap_used_bytes').toFixed(1)} ext ${gauge('nodejs_external_memory_bytes').toFixed(1)} ${procBreakdown(child.pid)}`;
       floor = Math.min(floor, rss);
       raw.push({ t: (Date.now() - started) / 1000, rss });
       peak = Math.max(peak, rss);
@@ -168,9 +215,20 @@ export async function soak(opts: SoakOptions): Promise<SoakReport> {
       const window = raw.filter((x) => x.t > Math.max(warmup, t - settle)).map((x) => x.rss);
       const judged = t - opts.intervalSeconds >= warmup - 1; // the whole interval is past warm-up
       const settled = judged && window.length ? Math.round(Math.min(...window) * 10) / 10 : null;
-      const s = { t: Math.round(t), rss_mb: Math.round(floor * 10) / 10, rss_peak_mb: Math.round(peak * 10) / 10, settled_mb: settled, p95_ms: Math.round(percentile(latencies, 95) * 10) / 10, recalls: latencies.length, readings: acked, breakdown };
+      const s = {
+        t: Math.round(t),
+        rss_mb: Math.round(floor * 10) / 10,
+        rss_peak_mb: Math.round(peak * 10) / 10,
+        settled_mb: settled,
+        p95_ms: Math.round(percentile(latencies, 95) * 10) / 10,
+        recalls: latencies.length,
+        readings: acked,
+        breakdown,
+      };
       samples.push(s);
-      log(`t=${s.t}s rss floor=${s.rss_mb} MB peak=${s.rss_peak_mb} MB settled=${s.settled_mb ?? '(warm-up)'} MB p95 recall=${s.p95_ms} ms recalls=${s.recalls} readings acked=${s.readings} (at floor, MB: ${breakdown})`);
+      log(
+        `t=${s.t}s rss floor=${s.rss_mb} MB peak=${s.rss_peak_mb} MB settled=${s.settled_mb ?? '(warm-up)'} MB p95 recall=${s.p95_ms} ms recalls=${s.recalls} readings acked=${s.readings} (at floor, MB: ${breakdown})`,
+      );
       latencies = [];
       floor = Infinity;
       peak = 0;
@@ -183,9 +241,23 @@ export async function soak(opts: SoakOptions): Promise<SoakReport> {
     await new Promise((r) => child.once('exit', r));
 
     const db = new Database(join(dir, 'data', 'hearth.db'), { readonly: true });
-    const stored = (db.prepare("SELECT count(*) AS n FROM readings r JOIN series s ON s.id = r.series_id WHERE s.metric = 'temperature'").get() as { n: number }).n;
-    const memoriesStored = (db.prepare("SELECT count(*) AS n FROM memories m JOIN entities e ON e.id = m.entity_id WHERE e.name = 'soak'").get() as { n: number }).n;
-    const perRoom = db.prepare("SELECT count(*) FROM readings r JOIN series s ON s.id = r.series_id JOIN entities e ON e.id = s.entity_id WHERE e.name = ? AND s.metric = 'temperature'").pluck();
+    const stored = (
+      db
+        .prepare(
+          "SELECT count(*) AS n FROM readings r JOIN series s ON s.id = r.series_id WHERE s.metric = 'temperature'",
+        )
+        .get() as { n: number }
+    ).n;
+    const memoriesStored = (
+      db
+        .prepare("SELECT count(*) AS n FROM memories m JOIN entities e ON e.id = m.entity_id WHERE e.name = 'soak'")
+        .get() as { n: number }
+    ).n;
+    const perRoom = db
+      .prepare(
+        "SELECT count(*) FROM readings r JOIN series s ON s.id = r.series_id JOIN entities e ON e.id = s.entity_id WHERE e.name = ? AND s.metric = 'temperature'",
+      )
+      .pluck();
     const shortSeries = ackedBy.flatMap((n, room) => {
       const have = perRoom.get(`room${room}`) as number;
       return have < n ? [`room${room}/temperature: ${have} stored of ${n} acknowledged`] : [];
@@ -196,8 +268,27 @@ export async function soak(opts: SoakOptions): Promise<SoakReport> {
     const rssDriftPct = settledAll.length ? (Math.max(...settledAll) / Math.min(...settledAll) - 1) * 100 : 0;
     const p95s = samples.map((s) => s.p95_ms).filter((x) => x > 0);
     const p95Ratio = p95s.length ? Math.max(...p95s) / Math.min(...p95s) : 1;
-    const ok = errors.length === 0 && stored >= acked && shortSeries.length === 0 && !churnReport?.problems.length && memoriesStored >= memoriesAcked && rssDriftPct <= 10 && p95Ratio <= 2;
-    return { samples, acked, stored, memoriesAcked, memoriesStored, errors, shortSeries, churn: churnReport, rssDriftPct, p95Ratio, ok };
+    const ok =
+      errors.length === 0 &&
+      stored >= acked &&
+      shortSeries.length === 0 &&
+      !churnReport?.problems.length &&
+      memoriesStored >= memoriesAcked &&
+      rssDriftPct <= 10 &&
+      p95Ratio <= 2;
+    return {
+      samples,
+      acked,
+      stored,
+      memoriesAcked,
+      memoriesStored,
+      errors,
+      shortSeries,
+      churn: churnReport,
+      rssDriftPct,
+      p95Ratio,
+      ok,
+    };
   } finally {
     process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
     if (child.exitCode === null) child.kill('SIGKILL');
@@ -206,21 +297,43 @@ export async function soak(opts: SoakOptions): Promise<SoakReport> {
 }
 
 if (process.argv[1]?.endsWith('soak.js')) {
-  const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, rate: { type: 'string', default: '2000' }, interval: { type: 'string', default: '60' }, warmup: { type: 'string' }, churn: { type: 'string' } } });
-  const r = await soak({
-    seconds: Number(values.minutes) * 60, rate: Number(values.rate), intervalSeconds: Number(values.interval),
-    warmupSeconds: values.warmup === undefined ? undefined : Number(values.warmup), churnSeconds: values.churn === undefined ? undefined : Number(values.churn),
+  const { values } = parseArgs({
+    options: {
+      minutes: { type: 'string', default: '10' },
+      rate: { type: 'string', default: '2000' },
+      interval: { type: 'string', default: '60' },
+      warmup: { type: 'string' },
+      churn: { type: 'string' },
+    },
   });
-  console.log('\n| minute | RSS floor MB | RSS peak MB | settled RSS MB | p95 recall ms | recalls | readings acked |\n|---|---|---|---|---|---|---|');
-  for (const s of r.samples) console.log(`| ${(s.t / 60).toFixed(1)} | ${s.rss_mb} | ${s.rss_peak_mb} | ${s.settled_mb ?? 'warm-up'} | ${s.p95_ms} | ${s.recalls} | ${s.readings} |`);
-  console.log(`\nreadings acked ${r.acked}, stored ${r.stored} (rooms short of their acks: ${r.shortSeries.length}); memories acked ${r.memoriesAcked}, stored ${r.memoriesStored}; errors ${r.errors.length}`);
+  const r = await soak({
+    seconds: Number(values.minutes) * 60,
+    rate: Number(values.rate),
+    intervalSeconds: Number(values.interval),
+    warmupSeconds: values.warmup === undefined ? undefined : Number(values.warmup),
+    churnSeconds: values.churn === undefined ? undefined : Number(values.churn),
+  });
+  console.log(
+    '\n| minute | RSS floor MB | RSS peak MB | settled RSS MB | p95 recall ms | recalls | readings acked |\n|---|---|---|---|---|---|---|',
+  );
+  for (const s of r.samples)
+    console.log(
+      `| ${(s.t / 60).toFixed(1)} | ${s.rss_mb} | ${s.rss_peak_mb} | ${s.settled_mb ?? 'warm-up'} | ${s.p95_ms} | ${s.recalls} | ${s.readings} |`,
+    );
+  console.log(
+    `\nreadings acked ${r.acked}, stored ${r.stored} (rooms short of their acks: ${r.shortSeries.length}); memories acked ${r.memoriesAcked}, stored ${r.memoriesStored}; errors ${r.errors.length}`,
+  );
   if (r.churn) {
     const c = r.churn;
-    console.log(`churn: ${c.cycles} cycles, ${c.forgets} forgets, ${c.freshCreated} new entities; victim readings acked ${c.victimAcked}, ${c.victimMustExist} sent after their victim's last forget, stored ${c.victimStored}; problems ${c.problems.length}`);
+    console.log(
+      `churn: ${c.cycles} cycles, ${c.forgets} forgets, ${c.freshCreated} new entities; victim readings acked ${c.victimAcked}, ${c.victimMustExist} sent after their victim's last forget, stored ${c.victimStored}; problems ${c.problems.length}`,
+    );
     if (c.problems.length) console.log(c.problems.slice(0, 10).join('\n'));
   }
   if (r.shortSeries.length) console.log(r.shortSeries.slice(0, 10).join('\n'));
-  console.log(`settled RSS max/min after warm-up +${r.rssDriftPct.toFixed(1)}% (target ≤ 10%); p95 max/min ${r.p95Ratio.toFixed(2)} (target ≤ 2); ${r.ok ? 'PASS' : 'FAIL'}`);
+  console.log(
+    `settled RSS max/min after warm-up +${r.rssDriftPct.toFixed(1)}% (target ≤ 10%); p95 max/min ${r.p95Ratio.toFixed(2)} (target ≤ 2); ${r.ok ? 'PASS' : 'FAIL'}`,
+  );
   if (r.errors.length) console.log(r.errors.slice(0, 10).join('\n'));
   process.exit(r.ok ? 0 : 1);
 }

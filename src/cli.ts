@@ -20,7 +20,8 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-const version = () => (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+const version = () =>
+  (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 
 async function main(argv: string[]): Promise<number | undefined> {
   const line = parseCommandLine(argv, COMMANDS);
@@ -39,7 +40,9 @@ async function main(argv: string[]): Promise<number | undefined> {
       return 2;
   }
   // `serve --port 9000` and the like: the same setting as the variable, named by the flag in errors.
-  const settings = Object.entries(line.spec.settings ?? {}).flatMap(([name, s]) => (typeof line.flags[name] === 'string' ? [{ name: `--${name}`, env: s.env, value: line.flags[name] as string }] : []));
+  const settings = Object.entries(line.spec.settings ?? {}).flatMap(([name, s]) =>
+    typeof line.flags[name] === 'string' ? [{ name: `--${name}`, env: s.env, value: line.flags[name] as string }] : [],
+  );
   const { config, file } = loadConfig({ configPath: line.configPath, settings });
   const problem = dataDirProblem(line.name, config.data_dir);
   if (problem) throw new DataError(problem);
@@ -56,8 +59,9 @@ main(process.argv.slice(2)).then(
     if (code !== undefined && code !== null) process.exitCode = code;
   },
   (e: unknown) => {
-    const known = e instanceof ConfigError || e instanceof SchemaError || e instanceof HubError || e instanceof DataError;
-    process.stderr.write(`hearth: ${known ? (e as Error).message : (e as Error).stack ?? String(e)}\n`);
+    const known =
+      e instanceof ConfigError || e instanceof SchemaError || e instanceof HubError || e instanceof DataError;
+    process.stderr.write(`hearth: ${known ? (e as Error).message : ((e as Error).stack ?? String(e))}\n`);
     process.exitCode = known && e instanceof HubError && e.code === 'invalid' ? 2 : 1;
   },
 );

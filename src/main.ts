@@ -69,24 +69,38 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
   let ai: { embedder: Embedder; llm: Llm | null; warm?: () => void };
   if (opts.ai) ai = opts.ai;
   else {
-    const stored = opts.quickStart ? (db.prepare('SELECT provider, model, dim FROM embed_meta WHERE id = 1').get() as StoredEmbedder | undefined) : undefined;
-    const built = await createAi({
-      provider: config.ai.provider,
-      baseUrl: config.ai.base_url,
-      llmBaseUrl: config.ai.llm_base_url,
-      apiKey: config.ai.api_key || undefined,
-      embedModel: config.ai.embed_model,
-      embedDim: config.ai.embed_dim,
-      llmModel: config.ai.llm_model,
-      timeoutSeconds: config.ai.timeout,
-      embedWorkers: config.ai.embed_workers,
-      useLiteRuntime: config.ai.use_lite_runtime,
-    }, undefined, opts.quickStart ? { stored } : undefined);
+    const stored = opts.quickStart
+      ? (db.prepare('SELECT provider, model, dim FROM embed_meta WHERE id = 1').get() as StoredEmbedder | undefined)
+      : undefined;
+    const built = await createAi(
+      {
+        provider: config.ai.provider,
+        baseUrl: config.ai.base_url,
+        llmBaseUrl: config.ai.llm_base_url,
+        apiKey: config.ai.api_key || undefined,
+        embedModel: config.ai.embed_model,
+        embedDim: config.ai.embed_dim,
+        llmModel: config.ai.llm_model,
+        timeoutSeconds: config.ai.timeout,
+        embedWorkers: config.ai.embed_workers,
+        useLiteRuntime: config.ai.use_lite_runtime,
+      },
+      undefined,
+      opts.quickStart ? { stored } : undefined,
+    );
     warnings.push(...built.warnings);
     notes.push(...(built.notes ?? []));
     ai = built;
   }
-  const services = createServices({ db, clock, config, embedder: ai.embedder, llm: ai.llm, detectors: BUILTIN_DETECTORS, log });
+  const services = createServices({
+    db,
+    clock,
+    config,
+    embedder: ai.embedder,
+    llm: ai.llm,
+    detectors: BUILTIN_DETECTORS,
+    log,
+  });
   await services.patterns.load();
   const { vectors } = internals(services);
   if (vectors.state === 'stale') warnings.push(vectors.staleReason());
@@ -106,10 +120,15 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
       const { startMqtt } = await import('./mqtt/index.js');
       let http: string | undefined;
       if (config.http.enabled) {
-        await hub.app.listen({ host: config.http.host, port: config.http.port, backlog: LISTEN_BACKLOG }).catch((e: NodeJS.ErrnoException) => {
-          if (e.code !== 'EADDRINUSE') throw e;
-          throw new HubError('conflict', `http: port ${config.http.port} on ${config.http.host} is already in use (another hearth serve?): stop it, or set http.port (HEARTH_HTTP_PORT)`);
-        });
+        await hub.app
+          .listen({ host: config.http.host, port: config.http.port, backlog: LISTEN_BACKLOG })
+          .catch((e: NodeJS.ErrnoException) => {
+            if (e.code !== 'EADDRINUSE') throw e;
+            throw new HubError(
+              'conflict',
+              `http: port ${config.http.port} on ${config.http.host} is already in use (another hearth serve?): stop it, or set http.port (HEARTH_HTTP_PORT)`,
+            );
+          });
         // The address actually bound (0.0.0.0 stays 0.0.0.0), not the first one Fastify prints.
         const a = hub.app.server.address() as { address: string; port: number };
         http = `${config.http.tls_cert ? 'https' : 'http'}://${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}`;
@@ -181,7 +200,15 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
     logger: opts.logger ?? false,
     health: () => ({
       ...(mqttError && { status: 'degraded' }),
-      mqtt: hub.mqtt ? { mode: hub.mqtt.mode, url: hub.mqtt.url, connected: hub.mqtt.connected(), bridge: hub.mqtt.bridge.stats, offline_queue: hub.mqtt.offlineQueue() } : { mode: mqttError ? config.mqtt.mode : 'off', ...(mqttError && { error: mqttError }) },
+      mqtt: hub.mqtt
+        ? {
+            mode: hub.mqtt.mode,
+            url: hub.mqtt.url,
+            connected: hub.mqtt.connected(),
+            bridge: hub.mqtt.bridge.stats,
+            offline_queue: hub.mqtt.offlineQueue(),
+          }
+        : { mode: mqttError ? config.mqtt.mode : 'off', ...(mqttError && { error: mqttError }) },
       ingest: services.timeseries.writer.stats,
       ...integrity.health(),
     }),

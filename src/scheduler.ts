@@ -21,7 +21,11 @@ export interface Scheduler {
 /** New readings rolled up per slice of the scheduler's rollup pass. */
 export const ROLLUP_SLICE = 50_000;
 
-export function createScheduler(services: Services, log: (msg: string) => void, opts: { maintenance?: string } = {}): Scheduler {
+export function createScheduler(
+  services: Services,
+  log: (msg: string) => void,
+  opts: { maintenance?: string } = {},
+): Scheduler {
   const tasks = new Map<string, { task: ScheduledTask; job: () => unknown | Promise<unknown> }>();
   const guarded = (name: string, job: () => unknown | Promise<unknown>) => async () => {
     try {
@@ -35,7 +39,11 @@ export function createScheduler(services: Services, log: (msg: string) => void, 
   const scheduler: Scheduler = {
     add(name, expression, job) {
       const fn = guarded(name, job);
-      const task = cron.schedule(expression, fn, { name, noOverlap: true, timezone: services.config.timeseries.timezone });
+      const task = cron.schedule(expression, fn, {
+        name,
+        noOverlap: true,
+        timezone: services.config.timeseries.timezone,
+      });
       task.unref?.();
       tasks.set(name, { task, job: fn });
     },
@@ -63,8 +71,12 @@ export function createScheduler(services: Services, log: (msg: string) => void, 
       await new Promise((resolve) => setImmediate(resolve));
     }
   });
-  scheduler.add('embed_pending', '30 * * * * *', async () => ({ ...(await services.memory.embedPending(256)), turns: await services.episodic.embedTurns() }));
-  if (services.config.patterns.enabled) scheduler.add('patterns', services.config.patterns.schedule, () => services.patterns.run({ dry_run: false }));
+  scheduler.add('embed_pending', '30 * * * * *', async () => ({
+    ...(await services.memory.embedPending(256)),
+    turns: await services.episodic.embedTurns(),
+  }));
+  if (services.config.patterns.enabled)
+    scheduler.add('patterns', services.config.patterns.schedule, () => services.patterns.run({ dry_run: false }));
   scheduler.add('wm_expiry', '*/1 * * * *', () => services.working.expireDue());
   scheduler.add('maintenance', opts.maintenance ?? '0 * * * *', () => {
     const pruned = services.prune({ dry_run: false }, 'scheduler');

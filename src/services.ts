@@ -72,7 +72,14 @@ export function createServices(deps: ServiceDeps) {
   const audit = createAuditRepo(db, clock);
   const vectors = createVectorStore(db, embedder);
   const memory = createMemoryService({
-    db, clock, embedder, vectors, entities, audit, config: config.memory, wordnet,
+    db,
+    clock,
+    embedder,
+    vectors,
+    entities,
+    audit,
+    config: config.memory,
+    wordnet,
     onAdded: (m) => events.emit('memory_added', m),
     onEntityForgotten: (name) => events.emit('entity_forgotten', { entity_name: name }),
   });
@@ -84,7 +91,10 @@ export function createServices(deps: ServiceDeps) {
   const rollups = createRollups(db, { timeZone: tz });
   const retention = createRetention(db, clock, { retentionDays: config.timeseries.retention_days });
   const timeseries = createTimeseriesService({
-    db, clock, retentionDays: config.timeseries.retention_days, flushMs: config.timeseries.ingest_flush_ms,
+    db,
+    clock,
+    retentionDays: config.timeseries.retention_days,
+    flushMs: config.timeseries.ingest_flush_ms,
     rollups,
     onCommitted: (items, results) => events.emit('readings_committed', { items, results }),
   });
@@ -97,13 +107,24 @@ export function createServices(deps: ServiceDeps) {
     build(entity) {
       const latest = timeseries.latest(entity.id);
       if (!latest.length) return null;
-      return { data: latest, lines: latest.map((r) => `- ${r.metric}: ${typeof r.value === 'object' ? JSON.stringify(r.value) : r.value}${r.unit ? ` ${r.unit}` : ''}`) };
+      return {
+        data: latest,
+        lines: latest.map(
+          (r) =>
+            `- ${r.metric}: ${typeof r.value === 'object' ? JSON.stringify(r.value) : r.value}${r.unit ? ` ${r.unit}` : ''}`,
+        ),
+      };
     },
   });
   context.addSection({
     key: 'schedule',
     build(entity) {
-      const items = schedule.upcoming({ entityId: entity.id, from: clock.now(), to: clock.now() + 7 * 86_400, limit: 20 });
+      const items = schedule.upcoming({
+        entityId: entity.id,
+        from: clock.now(),
+        to: clock.now() + 7 * 86_400,
+        limit: 20,
+      });
       if (!items.length) return null;
       return { data: items, lines: items.map((o) => `- ${o.when}: ${o.title}`) };
     },
@@ -111,8 +132,15 @@ export function createServices(deps: ServiceDeps) {
 
   const log = deps.log ?? ((m: string) => console.error(m));
   const patterns = createPatternEngine({
-    db, clock, timeZone: tz, memory, events, detectors: deps.detectors ?? [], config: config.patterns,
-    beforeRun: () => timeseries.rollup(), log,
+    db,
+    clock,
+    timeZone: tz,
+    memory,
+    events,
+    detectors: deps.detectors ?? [],
+    config: config.patterns,
+    beforeRun: () => timeseries.rollup(),
+    log,
   });
   const trends = createTrends({ timeseries, clock, llm });
 
@@ -120,29 +148,65 @@ export function createServices(deps: ServiceDeps) {
     `${r.entity_name} ${r.metric}: ${typeof r.value === 'object' ? JSON.stringify(r.value) : String(r.value)}${r.unit ? ` ${r.unit}` : ''}`;
   /** An entity's latest readings, or the series whose names match the query, each with a match score. */
   const readingsFor = (entity: { id: number; name: string } | undefined, query: string | undefined, limit?: number) =>
-    entity ? timeseries.latest(entity.id).map((r) => ({ ...r, entity_name: entity.name, score: 0.5 })) : query ? timeseries.matchSeries(query, limit) : [];
+    entity
+      ? timeseries.latest(entity.id).map((r) => ({ ...r, entity_name: entity.name, score: 0.5 }))
+      : query
+        ? timeseries.matchSeries(query, limit)
+        : [];
   context.addSource({
     name: 'readings',
     collect({ entity, query, includeReadings }) {
       if (!includeReadings) return [];
-      return readingsFor(entity, query).map((r) => ({ tier: 'reading' as const, id: `${r.entity_name}/${r.metric}`, text: readingText(r), score: 0.3 + 0.3 * r.score }));
+      return readingsFor(entity, query).map((r) => ({
+        tier: 'reading' as const,
+        id: `${r.entity_name}/${r.metric}`,
+        text: readingText(r),
+        score: 0.3 + 0.3 * r.score,
+      }));
     },
   });
   context.addSource({
     name: 'schedule',
     collect({ entity }) {
-      const items = schedule.upcoming({ entityId: entity?.id, from: clock.now(), to: clock.now() + (entity ? 7 : 2) * 86_400, limit: 20 });
-      return items.map((o) => ({ tier: 'schedule' as const, id: o.event_id, text: `${o.when} ${o.entity_name}: ${o.title}`, score: 0.55 }));
+      const items = schedule.upcoming({
+        entityId: entity?.id,
+        from: clock.now(),
+        to: clock.now() + (entity ? 7 : 2) * 86_400,
+        limit: 20,
+      });
+      return items.map((o) => ({
+        tier: 'schedule' as const,
+        id: o.event_id,
+        text: `${o.when} ${o.entity_name}: ${o.title}`,
+        score: 0.55,
+      }));
     },
   });
   context.addCrossSource({
     tier: 'reading',
-    search: (query, entity, topK) => readingsFor(entity, query, topK).slice(0, topK).map((r) => ({ ...r, text: readingText(r) })),
+    search: (query, entity, topK) =>
+      readingsFor(entity, query, topK)
+        .slice(0, topK)
+        .map((r) => ({ ...r, text: readingText(r) })),
   });
 
   const episodic = createEpisodicService({ db, clock, entities, audit, llm, embedder });
-  const working = createWorkingService({ db, clock, entities, audit, remember: (input, actor) => memory.remember(input, actor) });
-  const prospective = createProspectiveService({ db, clock, embedder, entities, audit, wordnet, onTriggered: (t) => events.emit('intention_triggered', t) });
+  const working = createWorkingService({
+    db,
+    clock,
+    entities,
+    audit,
+    remember: (input, actor) => memory.remember(input, actor),
+  });
+  const prospective = createProspectiveService({
+    db,
+    clock,
+    embedder,
+    entities,
+    audit,
+    wordnet,
+    onTriggered: (t) => events.emit('intention_triggered', t),
+  });
   const spatial = createSpatialService({ db, clock, entities, audit, config: config.memory, wordnet });
   // cross_query: where an object is, first for a where-question (a memory about a spare key is not the answer).
   context.addCrossSource({
@@ -150,43 +214,87 @@ export function createServices(deps: ServiceDeps) {
     leads: isWhereQuestion,
     search: (query) => {
       const out = spatial.find({ query });
-      if (out.found) return [{ text: out.result, entity_name: out.entity_name, container_name: out.container_name, confidence: out.confidence, age_text: out.age_text }];
+      if (out.found)
+        return [
+          {
+            text: out.result,
+            entity_name: out.entity_name,
+            container_name: out.container_name,
+            confidence: out.confidence,
+            age_text: out.age_text,
+          },
+        ];
       if (!isWhereQuestion(query)) return [];
-      return out.candidates.map((c) => ({ text: `${c.entity_name}: ${c.container_name}, last confirmed ${c.age_text}`, entity_name: c.entity_name, container_name: c.container_name, confidence: c.confidence, age_text: c.age_text }));
+      return out.candidates.map((c) => ({
+        text: `${c.entity_name}: ${c.container_name}, last confirmed ${c.age_text}`,
+        entity_name: c.entity_name,
+        container_name: c.container_name,
+        confidence: c.confidence,
+        age_text: c.age_text,
+      }));
     },
   });
   context.addSource({
     name: 'tasks',
     collect({ entity }) {
       const { tasks } = working.wmList({ status: 'open', entity_name: entity?.name, limit: 20 });
-      return tasks.map((t) => ({ tier: 'task' as const, id: t.task_id, text: `Open task: ${t.task_name} (${t.slot_count} notes)`, score: 0.5 }));
+      return tasks.map((t) => ({
+        tier: 'task' as const,
+        id: t.task_id,
+        text: `Open task: ${t.task_name} (${t.slot_count} notes)`,
+        score: 0.5,
+      }));
     },
   });
   context.addCrossSource({
     tier: 'session',
-    search: async (query, entity, topK) => (await episodic.searchSessions({ query, entity_name: entity?.name, limit: topK })).results.map((r) => ({ ...r, text: r.snippet })),
+    search: async (query, entity, topK) =>
+      (await episodic.searchSessions({ query, entity_name: entity?.name, limit: topK })).results.map((r) => ({
+        ...r,
+        text: r.snippet,
+      })),
   });
 
   /** Rolls up what is new, then deletes raw readings past retention that are rolled up. */
   function prune(input: PruneInput, actor: Actor = 'system') {
     timeseries.rollup();
     const r = retention.prune({ dryRun: input.dry_run });
-    if (!input.dry_run && r.deleted) audit.record(actor, 'readings.prune', null, null, { deleted: r.deleted, cutoff_ts: r.cutoff_ts });
+    if (!input.dry_run && r.deleted)
+      audit.record(actor, 'readings.prune', null, null, { deleted: r.deleted, cutoff_ts: r.cutoff_ts });
     const verb = input.dry_run ? 'Would delete' : 'Deleted';
-    return { result: `${verb} ${plural(r.deleted, 'raw reading')} older than ${plural(config.timeseries.retention_days, 'day')}; rollups kept`, dry_run: input.dry_run, ...r };
+    return {
+      result: `${verb} ${plural(r.deleted, 'raw reading')} older than ${plural(config.timeseries.retention_days, 'day')}; rollups kept`,
+      dry_run: input.dry_run,
+      ...r,
+    };
   }
 
   const memoryMcpImport = createMemoryMcpImporter({
-    map: createImportMap(db), clock, audit, entities, memory, relations, timeseries, schedule, rollup: () => timeseries.rollup(),
+    map: createImportMap(db),
+    clock,
+    audit,
+    entities,
+    memory,
+    relations,
+    timeseries,
+    schedule,
+    rollup: () => timeseries.rollup(),
     writers: {
-      episodic: createEpisodicImport({ db, entities, repo: episodic.repo }), working: createWorkingImport({ db, entities }),
-      prospective: createProspectiveImport({ db, entities }), spatial: createSpatialImport({ db, entities }), patterns: createPatternsImport({ db, entities }),
+      episodic: createEpisodicImport({ db, entities, repo: episodic.repo }),
+      working: createWorkingImport({ db, entities }),
+      prospective: createProspectiveImport({ db, entities }),
+      spatial: createSpatialImport({ db, entities }),
+      patterns: createPatternsImport({ db, entities }),
     },
   });
 
-
   const voices = createVoicesService({
-    db, clock, entities, audit, onEntityChanged: () => timeseries.repo.invalidate(), rollup: () => timeseries.rollup(),
+    db,
+    clock,
+    entities,
+    audit,
+    onEntityChanged: () => timeseries.repo.invalidate(),
+    rollup: () => timeseries.rollup(),
     embedPending: async () => {
       for (let r = await memory.embedPending(256); r.embedded && r.remaining; r = await memory.embedPending(256));
     },
@@ -194,21 +302,64 @@ export function createServices(deps: ServiceDeps) {
 
   // A changed alias changes what a name means: name-keyed caches re-resolve (the MQTT bridge listens too).
   const aliases = createAliasesService({
-    db, clock, entities, audit, log, rollup: () => timeseries.rollup(),
+    db,
+    clock,
+    entities,
+    audit,
+    log,
+    rollup: () => timeseries.rollup(),
     onChanged: () => (timeseries.repo.invalidate(), events.emit('aliases_changed', null)),
   });
 
   const markdown = createMarkdownSync({
-    clock, entities, memory, relations, audit, aliases, transaction: <T>(fn: () => T) => db.transaction(fn)(),
+    clock,
+    entities,
+    memory,
+    relations,
+    audit,
+    aliases,
+    transaction: <T>(fn: () => T) => db.transaction(fn)(),
   });
 
   const overview = createOverviewService({ db, clock, decay: config.memory });
-  const manage = createEntityManageService({ db, clock, entities, audit, memory, relations, aliases, onChanged: () => (timeseries.repo.invalidate(), events.emit('aliases_changed', null)), rollup: () => timeseries.rollup() });
+  const manage = createEntityManageService({
+    db,
+    clock,
+    entities,
+    audit,
+    memory,
+    relations,
+    aliases,
+    onChanged: () => (timeseries.repo.invalidate(), events.emit('aliases_changed', null)),
+    rollup: () => timeseries.rollup(),
+  });
   const status = createStatusService({ db, vectors, rollupCache: () => rollups.cacheStats() });
   const services = {
-    memoryMcpImport, markdown, voices, aliases, clock, config, embedder, wordnet, llm, events, reembed, relations, context,
-    schedule, prune, patterns, trends, extract: createExtractor({ llm, memory }), episodic, working, prospective, spatial,
-    overview, status, manage,
+    memoryMcpImport,
+    markdown,
+    voices,
+    aliases,
+    clock,
+    config,
+    embedder,
+    wordnet,
+    llm,
+    events,
+    reembed,
+    relations,
+    context,
+    schedule,
+    prune,
+    patterns,
+    trends,
+    extract: createExtractor({ llm, memory }),
+    episodic,
+    working,
+    prospective,
+    spatial,
+    overview,
+    status,
+    manage,
     /** Lookups only; entities are created and changed by the tier services. */
     entities: createEntitiesReader(entities),
     /** The audit trail, read-only (every service writes its own entries). */
@@ -216,7 +367,16 @@ export function createServices(deps: ServiceDeps) {
     memory: without(memory, 'repo'),
     timeseries: without(timeseries, 'repo'),
   };
-  attachInternals(services, { db, vectors, entities, audit, rollups, retention, memoryRepo: memory.repo, seriesRepo: timeseries.repo });
+  attachInternals(services, {
+    db,
+    vectors,
+    entities,
+    audit,
+    rollups,
+    retention,
+    memoryRepo: memory.repo,
+    seriesRepo: timeseries.repo,
+  });
   return services;
 }
 export type Services = ReturnType<typeof createServices>;

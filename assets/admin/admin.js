@@ -24,7 +24,9 @@ function toast(text) {
   el.textContent = text;
   el.hidden = false;
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { el.hidden = true; }, 8000);
+  toast.timer = setTimeout(() => {
+    el.hidden = true;
+  }, 8000);
 }
 document.addEventListener('htmx:responseError', (ev) => toast(explain(ev.detail && ev.detail.xhr)));
 document.addEventListener('htmx:sendError', () => toast(explain(null)));
@@ -40,11 +42,26 @@ function initMenu() {
   const top = document.querySelector('header.top');
   const button = top && top.querySelector('.menu-button');
   if (!button) return;
-  const set = (open) => { top.classList.toggle('open', open); button.setAttribute('aria-expanded', String(open)); };
-  button.addEventListener('click', (ev) => { ev.preventDefault(); set(!top.classList.contains('open')); });
-  document.addEventListener('keydown', (ev) => { if (ev.key === 'Escape') { set(false); document.querySelectorAll('details.more[open]').forEach((d) => { d.open = false; }); } });
+  const set = (open) => {
+    top.classList.toggle('open', open);
+    button.setAttribute('aria-expanded', String(open));
+  };
+  button.addEventListener('click', (ev) => {
+    ev.preventDefault();
+    set(!top.classList.contains('open'));
+  });
+  document.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Escape') {
+      set(false);
+      document.querySelectorAll('details.more[open]').forEach((d) => {
+        d.open = false;
+      });
+    }
+  });
   document.addEventListener('click', (ev) => {
-    document.querySelectorAll('details.more[open]').forEach((d) => { if (!d.contains(ev.target)) d.open = false; });
+    document.querySelectorAll('details.more[open]').forEach((d) => {
+      if (!d.contains(ev.target)) d.open = false;
+    });
   });
 }
 
@@ -52,7 +69,14 @@ function initMenu() {
 // of the same locale ("3 hours ago", "il y a 3 heures").
 const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const RELATIVE = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
-const STEPS = [[31536000, 'year'], [2592000, 'month'], [604800, 'week'], [86400, 'day'], [3600, 'hour'], [60, 'minute']];
+const STEPS = [
+  [31536000, 'year'],
+  [2592000, 'month'],
+  [604800, 'week'],
+  [86400, 'day'],
+  [3600, 'hour'],
+  [60, 'minute'],
+];
 function ago(seconds) {
   for (const [size, unit] of STEPS) if (seconds >= size) return RELATIVE.format(-Math.floor(seconds / size), unit);
   return RELATIVE.format(-Math.max(1, Math.round(seconds)), 'second'); // "5 seconds ago": a reading is never "now"
@@ -72,4 +96,5 @@ function initPage() {
   localTimes(document);
 }
 document.addEventListener('htmx:afterSwap', (ev) => localTimes(ev.target));
-if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', initPage); else initPage();
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', initPage);
+else initPage();

@@ -44,7 +44,10 @@
   }
   function draw(el, data) {
     const pts = data.points || [];
-    if (!pts.length) { el.textContent = 'No points at this granularity yet.'; return; }
+    if (!pts.length) {
+      el.textContent = 'No points at this granularity yet.';
+      return;
+    }
     const raw = data.granularity === 'raw';
     const x = pts.map((p) => (raw ? p.ts : p.bucket_ts));
     const series = [{ value: (u, v) => (v === null || v === undefined ? '' : FULL.format(new Date(v * 1000))) }];
@@ -53,19 +56,40 @@
       cols.push(pts.map((p) => (typeof p.value === 'number' ? p.value : null)));
       series.push({ label: data.metric + (data.unit ? ' (' + data.unit + ')' : ''), stroke: '#8a3b12', width: 2 });
     } else {
-      cols.push(pts.map((p) => p.avg), pts.map((p) => p.min), pts.map((p) => p.max));
-      series.push({ label: 'avg', stroke: '#8a3b12', width: 2 }, { label: 'min', stroke: '#1f6fb2' }, { label: 'max', stroke: '#b23a48' });
+      cols.push(
+        pts.map((p) => p.avg),
+        pts.map((p) => p.min),
+        pts.map((p) => p.max),
+      );
+      series.push(
+        { label: 'avg', stroke: '#8a3b12', width: 2 },
+        { label: 'min', stroke: '#1f6fb2' },
+        { label: 'max', stroke: '#b23a48' },
+      );
     }
     el.textContent = '';
     const scales = { x: { time: true, range: xRange(data.granularity, x) }, y: { range: yRange(data.unit) } };
-    const plot = new uPlot({ width: Math.max(200, el.clientWidth), height: 200, series, scales, axes: [{ values: xValues, size: 50, space: 70 }, { size: 50 }], legend: { live: false } }, cols, el);
+    const plot = new uPlot(
+      {
+        width: Math.max(200, el.clientWidth),
+        height: 200,
+        series,
+        scales,
+        axes: [{ values: xValues, size: 50, space: 70 }, { size: 50 }],
+        legend: { live: false },
+      },
+      cols,
+      el,
+    );
     charts.push({ el, plot });
   }
   function load(el) {
     fetch(el.dataset.src, { credentials: 'same-origin', headers: { accept: 'application/json' } })
       .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
       .then((data) => draw(el, data))
-      .catch((e) => { el.textContent = 'Could not load the chart (' + e.message + ').'; });
+      .catch((e) => {
+        el.textContent = 'Could not load the chart (' + e.message + ').';
+      });
   }
   function init() {
     if (typeof uPlot === 'undefined') return;
@@ -73,8 +97,12 @@
     let t;
     window.addEventListener('resize', () => {
       clearTimeout(t);
-      t = setTimeout(() => charts.forEach((c) => c.plot.setSize({ width: Math.max(200, c.el.clientWidth), height: 200 })), 150);
+      t = setTimeout(
+        () => charts.forEach((c) => c.plot.setSize({ width: Math.max(200, c.el.clientWidth), height: 200 })),
+        150,
+      );
     });
   }
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init); else init();
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init);
+  else init();
 })();

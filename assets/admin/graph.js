@@ -2,7 +2,18 @@
 // they do not overlap); colour by type (the legend's, fixed per type), a seeded layout, tap opens the entity.
 'use strict';
 (function () {
-  const PALETTE = ['#8a3b12', '#1f6fb2', '#2f8a3c', '#a0529c', '#c58a00', '#0f8a8a', '#b23a48', '#5a5a5a', '#6b4ea8', '#7a8a1f'];
+  const PALETTE = [
+    '#8a3b12',
+    '#1f6fb2',
+    '#2f8a3c',
+    '#a0529c',
+    '#c58a00',
+    '#0f8a8a',
+    '#b23a48',
+    '#5a5a5a',
+    '#6b4ea8',
+    '#7a8a1f',
+  ];
   // mulberry32: a small seeded generator, so the layout does not change between loads.
   function seeded(seed) {
     let a = seed >>> 0;
@@ -18,7 +29,10 @@
   function circle(nodes) {
     const out = {};
     const r = 40 * Math.max(3, nodes.length);
-    nodes.forEach((n, i) => { const a = (2 * Math.PI * i) / Math.max(1, nodes.length); out['n' + n.id] = { x: r * Math.cos(a), y: r * Math.sin(a) }; });
+    nodes.forEach((n, i) => {
+      const a = (2 * Math.PI * i) / Math.max(1, nodes.length);
+      out['n' + n.id] = { x: r * Math.cos(a), y: r * Math.sin(a) };
+    });
     return out;
   }
   const READABLE = 0.65;
@@ -26,24 +40,79 @@
     const el = document.getElementById('graph');
     if (!el || typeof cytoscape === 'undefined') return;
     const colour = {};
-    document.querySelectorAll('[data-type][data-color-index]').forEach((s) => { colour[s.dataset.type] = PALETTE[Number(s.dataset.colorIndex)]; });
+    document.querySelectorAll('[data-type][data-color-index]').forEach((s) => {
+      colour[s.dataset.type] = PALETTE[Number(s.dataset.colorIndex)];
+    });
     fetch(el.dataset.src, { credentials: 'same-origin', headers: { accept: 'application/json' } })
       .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
       .then((g) => {
-        const elements = g.nodes.map((n) => ({ data: { id: 'n' + n.id, label: n.label, type: n.type, inferred: n.inferred || '', colour: colour[n.type] || '#5a5a5a' } }))
-          .concat(g.edges.map((e) => ({ data: { id: (e.kind === 'location' ? 'l' : 'e') + e.id, kind: e.kind, source: 'n' + e.from, target: 'n' + e.to, label: String(e.label).replace(/_/g, ' ') } })));
+        const elements = g.nodes
+          .map((n) => ({
+            data: {
+              id: 'n' + n.id,
+              label: n.label,
+              type: n.type,
+              inferred: n.inferred || '',
+              colour: colour[n.type] || '#5a5a5a',
+            },
+          }))
+          .concat(
+            g.edges.map((e) => ({
+              data: {
+                id: (e.kind === 'location' ? 'l' : 'e') + e.id,
+                kind: e.kind,
+                source: 'n' + e.from,
+                target: 'n' + e.to,
+                label: String(e.label).replace(/_/g, ' '),
+              },
+            })),
+          );
         const cy = cytoscape({
           container: el,
           elements,
           minZoom: 0.3,
           maxZoom: 3,
           style: [
-            { selector: 'node', style: { 'background-color': 'data(colour)', label: 'data(label)', 'font-size': 15, color: '#222', 'text-valign': 'bottom', 'text-margin-y': 5,
-              'text-wrap': 'ellipsis', 'text-max-width': '150px', 'text-background-color': '#fff', 'text-background-opacity': 0.85, 'text-background-padding': '2px', width: 26, height: 26 } },
-            { selector: 'edge', style: { width: 2, 'line-color': '#b9b0aa', 'target-arrow-color': '#b9b0aa', 'target-arrow-shape': 'triangle', 'curve-style': 'bezier',
-              label: 'data(label)', 'font-size': 13, color: '#5a4a40', 'text-rotation': 'autorotate', 'text-background-color': '#f6f5f2', 'text-background-opacity': 1,
-              'text-background-padding': '2px', 'text-background-shape': 'roundrectangle' } },
-            { selector: 'edge[kind = "location"]', style: { 'line-style': 'dashed', 'line-color': '#9cbfa3', 'target-arrow-color': '#9cbfa3' } },
+            {
+              selector: 'node',
+              style: {
+                'background-color': 'data(colour)',
+                label: 'data(label)',
+                'font-size': 15,
+                color: '#222',
+                'text-valign': 'bottom',
+                'text-margin-y': 5,
+                'text-wrap': 'ellipsis',
+                'text-max-width': '150px',
+                'text-background-color': '#fff',
+                'text-background-opacity': 0.85,
+                'text-background-padding': '2px',
+                width: 26,
+                height: 26,
+              },
+            },
+            {
+              selector: 'edge',
+              style: {
+                width: 2,
+                'line-color': '#b9b0aa',
+                'target-arrow-color': '#b9b0aa',
+                'target-arrow-shape': 'triangle',
+                'curve-style': 'bezier',
+                label: 'data(label)',
+                'font-size': 13,
+                color: '#5a4a40',
+                'text-rotation': 'autorotate',
+                'text-background-color': '#f6f5f2',
+                'text-background-opacity': 1,
+                'text-background-padding': '2px',
+                'text-background-shape': 'roundrectangle',
+              },
+            },
+            {
+              selector: 'edge[kind = "location"]',
+              style: { 'line-style': 'dashed', 'line-color': '#9cbfa3', 'target-arrow-color': '#9cbfa3' },
+            },
           ],
           layout: { name: 'preset', positions: circle(g.nodes) },
         });
@@ -55,10 +124,27 @@
         Math.random = seeded(g.nodes.length + 1);
         try {
           const fcose = typeof cytoscape('layout', 'fcose') === 'function';
-          cy.layout(fcose
-            ? { name: 'fcose', quality: 'proof', randomize: true, animate: false, fit: true, padding: 24, nodeDimensionsIncludeLabels: true, tile: false,
-              idealEdgeLength: () => 90, nodeSeparation: 60, nodeRepulsion: () => 6000, edgeElasticity: () => 0.45, gravity: 1.2, gravityRange: 1.2, numIter: 2500 }
-            : { name: 'cose', animate: false, randomize: false, padding: 20 }).run();
+          cy.layout(
+            fcose
+              ? {
+                  name: 'fcose',
+                  quality: 'proof',
+                  randomize: true,
+                  animate: false,
+                  fit: true,
+                  padding: 24,
+                  nodeDimensionsIncludeLabels: true,
+                  tile: false,
+                  idealEdgeLength: () => 90,
+                  nodeSeparation: 60,
+                  nodeRepulsion: () => 6000,
+                  edgeElasticity: () => 0.45,
+                  gravity: 1.2,
+                  gravityRange: 1.2,
+                  numIter: 2500,
+                }
+              : { name: 'cose', animate: false, randomize: false, padding: 20 },
+          ).run();
         } finally {
           Math.random = random;
         }
@@ -68,11 +154,16 @@
           cy.zoom(READABLE);
           cy.center(cy.nodes().max((n) => n.degree()).ele);
         }
-        cy.on('tap', 'node', (ev) => { window.location.href = '/admin/entity/' + encodeURIComponent(ev.target.data('label')); });
+        cy.on('tap', 'node', (ev) => {
+          window.location.href = '/admin/entity/' + encodeURIComponent(ev.target.data('label'));
+        });
         el.dataset.ready = String(g.nodes.length);
         window.hearthGraph = cy; // for tests and the curious: the cytoscape instance
       })
-      .catch((e) => { el.textContent = 'Could not load the graph (' + e.message + ').'; });
+      .catch((e) => {
+        el.textContent = 'Could not load the graph (' + e.message + ').';
+      });
   }
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init); else init();
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init);
+  else init();
 })();

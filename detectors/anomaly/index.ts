@@ -58,14 +58,21 @@ export default defineDetector({
     const recentStart = Math.floor((ctx.now - o.recent_hours * 3600) / 3600) * 3600;
     const baseStart = recentStart - o.baseline_days * DAY;
     for (const s of numeric(ctx)) {
-      const recent = ctx.rollups(s.id, 'hour', recentStart, ctx.now + 1).filter((h) => h.avg !== null && Number.isFinite(h.avg));
+      const recent = ctx
+        .rollups(s.id, 'hour', recentStart, ctx.now + 1)
+        .filter((h) => h.avg !== null && Number.isFinite(h.avg));
       if (recent.length === 0) continue;
       // Exact shortcut: a day's mean lies between its hours' means, so a recent hour inside the range
       // of the means of days wholly in the baseline is inside the baseline's hourly range (gate 3).
-      const full = ctx.rollups(s.id, 'day', baseStart, recentStart).filter((d) => d.avg !== null && d.bucket_ts + DAY + 3600 <= recentStart);
+      const full = ctx
+        .rollups(s.id, 'day', baseStart, recentStart)
+        .filter((d) => d.avg !== null && d.bucket_ts + DAY + 3600 <= recentStart);
       const means = full.map((d) => d.avg!);
       if (means.length && recent.every((h) => h.avg! >= Math.min(...means) && h.avg! <= Math.max(...means))) continue;
-      const hours = [...ctx.rollups(s.id, 'hour', baseStart, recentStart).filter((h) => h.avg !== null && Number.isFinite(h.avg)), ...recent];
+      const hours = [
+        ...ctx.rollups(s.id, 'hour', baseStart, recentStart).filter((h) => h.avg !== null && Number.isFinite(h.avg)),
+        ...recent,
+      ];
       const split = hours.findIndex((h) => h.bucket_ts >= recentStart);
       if (split <= 0) continue; // no recent data, or no baseline
       const base = hours.slice(0, split);
@@ -77,7 +84,9 @@ export default defineDetector({
       const center = byHour.map((v) => (v.length >= 3 ? median(v) : level));
       const resid = base.map((h, i) => h.avg! - center[locals[i].hour]);
       const pooled = Math.max(robustSd(resid), o.min_scale_frac * Math.abs(level), 1e-9 * (1 + Math.abs(level)));
-      const scaleAt = byHour.map((v, hr) => (v.length >= 7 ? Math.max(pooled, robustSd(v.map((x) => x - center[hr]))) : pooled));
+      const scaleAt = byHour.map((v, hr) =>
+        v.length >= 7 ? Math.max(pooled, robustSd(v.map((x) => x - center[hr]))) : pooled,
+      );
       let [lo, hi] = [Infinity, -Infinity];
       for (const h of base) (lo = Math.min(lo, h.avg!)), (hi = Math.max(hi, h.avg!));
       const recentCount = hours.length - split;
@@ -98,7 +107,8 @@ export default defineDetector({
         while (f > 0 && Math.sign(scored[f - 1].z) === Math.sign(c.z) && Math.abs(scored[f - 1].z) >= thr) f--;
         const onsetFrom = scored[f].h.bucket_ts - o.onset_hours * 3600;
         let sudden = false;
-        for (let k = f - 1; k >= 0 && scored[k].h.bucket_ts >= onsetFrom; k--) if (Math.abs(scored[k].z) < thr / 2) sudden = true;
+        for (let k = f - 1; k >= 0 && scored[k].h.bucket_ts >= onsetFrom; k--)
+          if (Math.abs(scored[k].z) < thr / 2) sudden = true;
         if (!sudden) continue;
         const prev = best.get(c.date);
         if (!prev || Math.abs(c.z) > Math.abs(prev.z)) best.set(c.date, c);
@@ -108,7 +118,9 @@ export default defineDetector({
         const value = above ? (c.h.max ?? c.h.avg!) : (c.h.min ?? c.h.avg!);
         const label = ctx.label(s.entity, s.metric);
         const when = shortDate(localAt(ctx, c.h.bucket_ts));
-        const what = above ? `reached ${ctx.format(value, s.unit)}, far above` : `dropped to ${ctx.format(value, s.unit)}, far below`;
+        const what = above
+          ? `reached ${ctx.format(value, s.unit)}, far above`
+          : `dropped to ${ctx.format(value, s.unit)}, far below`;
         out.push({
           pattern_key: `anomaly:${s.entity}:${s.metric}:${date}`,
           entity: s.entity,
@@ -117,8 +129,17 @@ export default defineDetector({
           fact: `On ${when} ${label} ${what} its usual ${ctx.format(c.expected, s.unit)}`,
           confidence: Math.min(0.95, Math.round((0.6 + 0.35 * Math.min(1, (Math.abs(c.z) - thr) / thr)) * 20) / 20),
           evidence: {
-            at: c.h.bucket_ts, hour_mean: r4(c.h.avg!), extreme: r4(value), expected: r4(c.expected), z: r4(c.z), threshold: r4(thr),
-            scale: r4(scaleAt[localAt(ctx, c.h.bucket_ts).hour]), baseline_range: [r4(lo), r4(hi)], level: r4(level), baseline_hours: split, unit: s.unit,
+            at: c.h.bucket_ts,
+            hour_mean: r4(c.h.avg!),
+            extreme: r4(value),
+            expected: r4(c.expected),
+            z: r4(c.z),
+            threshold: r4(thr),
+            scale: r4(scaleAt[localAt(ctx, c.h.bucket_ts).hour]),
+            baseline_range: [r4(lo), r4(hi)],
+            level: r4(level),
+            baseline_hours: split,
+            unit: s.unit,
           },
         });
       }

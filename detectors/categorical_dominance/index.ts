@@ -56,7 +56,15 @@ export default defineDetector({
         category: 'habit',
         fact: `${capitalize(ctx.label(s.entity, s.metric))} is predominantly '${value}' (${how})`,
         confidence: confidence((share - o.min_share) / (1 - o.min_share || 1), days.length / o.window_days),
-        evidence: { value, days_dominant: c, days: days.length, share: r4(share), p_value: r4(p), modes: Object.fromEntries(counts), window_days: o.window_days },
+        evidence: {
+          value,
+          days_dominant: c,
+          days: days.length,
+          share: r4(share),
+          p_value: r4(p),
+          modes: Object.fromEntries(counts),
+          window_days: o.window_days,
+        },
       });
     }
     return out;

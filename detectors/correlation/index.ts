@@ -67,7 +67,8 @@ export default defineDetector({
       }
       const d = new Float64Array(W).fill(NaN);
       const seq: number[] = [];
-      for (let k = 1; k < W; k++) if (!Number.isNaN(y[k]) && !Number.isNaN(y[k - 1])) seq.push((d[k] = y[k] - y[k - 1]));
+      for (let k = 1; k < W; k++)
+        if (!Number.isNaN(y[k]) && !Number.isNaN(y[k - 1])) seq.push((d[k] = y[k] - y[k - 1]));
       // Changes below 1e-9 of the level are rounding noise of a constant series, not movement.
       let [lo, hi, scale] = [Infinity, -Infinity, 0];
       for (const v of seq) (lo = Math.min(lo, v)), (hi = Math.max(hi, v));
@@ -119,12 +120,23 @@ export default defineDetector({
         fact: `${capitalize(ctx.label(a.entity, a.metric))} and ${ctx.label(b.entity, b.metric)} ${how} (r≈${r1} over ${c.days} days)`,
         confidence: confidence((Math.abs(c.r) - o.min_abs_r) / (1 - o.min_abs_r || 1), c.days / W),
         evidence: {
-          a: c.a.key, b: c.b.key, r: r4(c.r), changes: c.m, days: c.days, n_eff: r4(nEff), p_value: r4(p), pairs_tested: tests,
-          window_days: W, basis: 'day-to-day changes of daily means',
+          a: c.a.key,
+          b: c.b.key,
+          r: r4(c.r),
+          changes: c.m,
+          days: c.days,
+          n_eff: r4(nEff),
+          p_value: r4(p),
+          pairs_tested: tests,
+          window_days: W,
+          basis: 'day-to-day changes of daily means',
         },
       });
     }
-    out.sort((p, q) => Math.abs(q.evidence.r as number) - Math.abs(p.evidence.r as number) || (p.pattern_key < q.pattern_key ? -1 : 1));
+    out.sort(
+      (p, q) =>
+        Math.abs(q.evidence.r as number) - Math.abs(p.evidence.r as number) || (p.pattern_key < q.pattern_key ? -1 : 1),
+    );
     return out.slice(0, o.max_findings);
   },
 });

@@ -47,17 +47,14 @@ export function localDayStart(ctx: PatternContext, ts: number): number {
  * Days with a value and at least `minCount` readings — and at least a quarter of the window's
  * median daily count, so a day the sensor was off for most of is not read as a typical day — are kept.
  */
-export function completeDays(
-  ctx: PatternContext,
-  s: SeriesInfo,
-  days: number,
-  minCount = 1,
-): RollupPoint[] {
+export function completeDays(ctx: PatternContext, s: SeriesInfo, days: number, minCount = 1): RollupPoint[] {
   const today = localDayStart(ctx, ctx.now);
   // Local midnights are 24 h ± 1 h apart: the 2 h margin finds the right first bucket across DST.
   const from = today - days * DAY - 7200;
   const rows = ctx.rollups(s.id, 'day', from, today);
-  const present = rows.filter((r) => (s.value_type === 'numeric' ? r.avg !== null && Number.isFinite(r.avg) : r.mode !== null));
+  const present = rows.filter((r) =>
+    s.value_type === 'numeric' ? r.avg !== null && Number.isFinite(r.avg) : r.mode !== null,
+  );
   if (present.length === 0) return [];
   const floor = Math.max(minCount, 0.25 * median(present.map((r) => r.count)));
   return present.filter((r) => r.count >= floor);

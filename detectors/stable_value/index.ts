@@ -27,7 +27,13 @@
  * Confidence: 0.5 + 0.3 × margin below the tightest threshold + 0.15 × days/window, ≤ 0.95.
  */
 import { z } from 'zod';
-import { defineDetector, type Finding, type PatternContext, type RollupPoint, type SeriesInfo } from '../../src/patterns/detector.js';
+import {
+  defineDetector,
+  type Finding,
+  type PatternContext,
+  type RollupPoint,
+  type SeriesInfo,
+} from '../../src/patterns/detector.js';
 import { DAY, capitalize, completeDays, dayIndex, localAt, localDayStart, numeric } from '../lib/days.js';
 import { mean, median, sampleStandardDeviation as sd } from 'simple-statistics';
 import { confidence, consecutiveRuns, linearFit, localLevel, r4, roundSig } from '../lib/stats.js';
@@ -82,7 +88,10 @@ function assess(spans: Span[], before: Span[], o: Opts): Verdict {
   const abs = Math.abs(level);
   const cv = sd(means) / abs;
   const spread = median(spans.map((s) => s.spread)) / abs;
-  const fit = linearFit(spans.map((s) => s.day), means);
+  const fit = linearFit(
+    spans.map((s) => s.day),
+    means,
+  );
   // A significant line (OLS t ≥ 4, i.e. p < ~0.01 for ≥ 6 days) that explains most of the variation.
   const t = fit.r2 < 1 ? Math.sqrt((fit.r2 * (spans.length - 2)) / (1 - fit.r2)) : Infinity;
   const change = Math.abs(fit.slope) * (spans[spans.length - 1].day - spans[0].day);
@@ -90,7 +99,8 @@ function assess(spans: Span[], before: Span[], o: Opts): Verdict {
   const ll = localLevel([...consecutiveRuns(before), ...consecutiveRuns(spans)]);
   const wander = ll ? Math.sqrt(ll.eta2 * o.window_days) / abs : 0;
   const defined = abs >= 1e-9 && Number.isFinite(cv) && Number.isFinite(spread);
-  const ok = defined && spans.length >= o.min_days && cv < o.max_cv && spread < o.max_spread && !trending && wander < o.max_cv;
+  const ok =
+    defined && spans.length >= o.min_days && cv < o.max_cv && spread < o.max_spread && !trending && wander < o.max_cv;
   const strength = 1 - Math.max(cv / o.max_cv, spread / o.max_spread);
   return { ok, level, cv, spread, trending, wander, strength };
 }
@@ -140,7 +150,16 @@ function finding(ctx: PatternContext, s: SeriesInfo, v: Verdict, n: number, o: O
     category: 'preference',
     fact: `${capitalize(ctx.label(s.entity, s.metric))} is consistently around ${around}${night ? ' at night' : ''}`,
     confidence: confidence(v.strength, n / o.window_days),
-    evidence: { segment: night ? 'night' : 'day', level: r4(v.level), cv: r4(v.cv), spread: r4(v.spread), wander: r4(v.wander), days: n, window_days: o.window_days, unit: s.unit },
+    evidence: {
+      segment: night ? 'night' : 'day',
+      level: r4(v.level),
+      cv: r4(v.cv),
+      spread: r4(v.spread),
+      wander: r4(v.wander),
+      days: n,
+      window_days: o.window_days,
+      unit: s.unit,
+    },
   };
 }
 
@@ -161,7 +180,11 @@ export default defineDetector({
       }));
       const days = all.filter(inWindow);
       if (days.length < o.min_days) continue;
-      const whole = assess(days, all.filter((x) => !inWindow(x)), o);
+      const whole = assess(
+        days,
+        all.filter((x) => !inWindow(x)),
+        o,
+      );
       if (whole.ok) {
         out.push(finding(ctx, s, whole, days.length, o, false));
         continue;
@@ -171,7 +194,8 @@ export default defineDetector({
       if (n.length < o.min_days) continue;
       let v = assess(n, [], o);
       // Earlier nights only matter to the wandering test; most series fail before it.
-      if (v.cv < o.max_cv && v.spread < o.max_spread) v = assess(n, nights(ctx, s, o, ref, -history, -o.window_days), o);
+      if (v.cv < o.max_cv && v.spread < o.max_spread)
+        v = assess(n, nights(ctx, s, o, ref, -history, -o.window_days), o);
       if (v.ok) out.push(finding(ctx, s, v, n.length, o, true));
     }
     return out;

@@ -64,7 +64,8 @@ interface Routine {
   sdMinutes: number;
 }
 
-const onTime = (times: number[], m: number, o: Opts) => times.filter((t) => Math.abs(cdiff(t, m)) <= o.tolerance_minutes).length;
+const onTime = (times: number[], m: number, o: Opts) =>
+  times.filter((t) => Math.abs(cdiff(t, m)) <= o.tolerance_minutes).length;
 
 function routine(times: number[], days: number, o: Opts): Routine | null {
   if (times.length < o.min_occurrences || days === 0) return null;
@@ -96,7 +97,8 @@ const WHEN: Record<Group, string> = { weekdays: 'on weekdays', weekends: 'on wee
 
 export default defineDetector({
   name: 'time_of_day_routine',
-  description: 'A categorical value first reached at about the same local time on most days (weekdays, weekends or daily)',
+  description:
+    'A categorical value first reached at about the same local time on most days (weekdays, weekends or daily)',
   options: Options,
   detect(ctx, o) {
     const out: Finding[] = [];
@@ -120,7 +122,9 @@ export default defineDetector({
       const nDays = { weekdays: 0, weekends: 0, daily: dates.size };
       for (const weekend of dates.values()) nDays[weekend ? 'weekends' : 'weekdays']++;
       // The most frequent transitions first (ties by name), so the cap keeps the informative ones.
-      const values = [...first.keys()].sort((a, b) => first.get(b)!.size - first.get(a)!.size || (a < b ? -1 : 1)).slice(0, o.max_values);
+      const values = [...first.keys()]
+        .sort((a, b) => first.get(b)!.size - first.get(a)!.size || (a < b ? -1 : 1))
+        .slice(0, o.max_values);
       for (const v of values) {
         const byDate = first.get(v)!;
         const times = { weekdays: [] as number[], weekends: [] as number[], daily: [] as number[] };
@@ -134,13 +138,18 @@ export default defineDetector({
         const all = routine(times.daily, nDays.daily, o);
         const groups = ['weekdays', 'weekends'] as const;
         // Every day: the all-days routine holds within each group too (a weekday commute is not daily).
-        if (all && groups.every((g) => nDays[g] === 0 || onTime(times[g], all.median, o) / nDays[g] >= o.min_share)) found.push(['daily', all]);
+        if (all && groups.every((g) => nDays[g] === 0 || onTime(times[g], all.median, o) / nDays[g] >= o.min_share))
+          found.push(['daily', all]);
         else {
-          for (const [g, other] of [['weekdays', 'weekends'], ['weekends', 'weekdays']] as const) {
+          for (const [g, other] of [
+            ['weekdays', 'weekends'],
+            ['weekends', 'weekdays'],
+          ] as const) {
             const r = routine(times[g], nDays[g], o);
             if (!r) continue;
             // Only on these days: the other group is clearly less on time (one-sided Fisher exact test).
-            const p = nDays[other] < 2 ? 0 : fisherGreater(r.inside, nDays[g], onTime(times[other], r.median, o), nDays[other]);
+            const p =
+              nDays[other] < 2 ? 0 : fisherGreater(r.inside, nDays[g], onTime(times[other], r.median, o), nDays[other]);
             if (p <= o.max_p) found.push([g, r]);
           }
         }
@@ -154,8 +163,17 @@ export default defineDetector({
             fact: `${phrase(s, v, ctx.label(s.entity, s.metric))} around ${clock(at)} ${WHEN[g]}`,
             confidence: confidence((r.share - o.min_share) / (1 - o.min_share || 1), r.inside / r.days),
             evidence: {
-              value: v, group: g, median_minutes: r4(r.median), sd_minutes: r4(r.sdMinutes), time: clock(at), on_time_days: r.inside, occurrences: r.occurrences,
-              days: r.days, share: r4(r.share), tolerance_minutes: o.tolerance_minutes, time_zone: ctx.timeZone,
+              value: v,
+              group: g,
+              median_minutes: r4(r.median),
+              sd_minutes: r4(r.sdMinutes),
+              time: clock(at),
+              on_time_days: r.inside,
+              occurrences: r.occurrences,
+              days: r.days,
+              share: r4(r.share),
+              tolerance_minutes: o.tolerance_minutes,
+              time_zone: ctx.timeZone,
             },
           });
         }

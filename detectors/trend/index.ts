@@ -71,8 +71,17 @@ export default defineDetector({
         fact: `${capitalize(ctx.label(s.entity, s.metric))} has ${dir} about ${perDay} over the last ${o.window_days} days`,
         confidence: confidence((fit.r2 - o.min_r2) / (1 - o.min_r2 || 1), days.length / o.window_days),
         evidence: {
-          slope_per_day: r4(fit.slope), r2: r4(fit.r2), change: r4(change), level: r4(mean(y)), resid_sd: r4(fit.residSd),
-          t: r4(t), walk_sd: r4(Math.sqrt(ll.eta2)), noise_sd: r4(Math.sqrt(ll.eps2)), days: days.length, window_days: o.window_days, unit: s.unit,
+          slope_per_day: r4(fit.slope),
+          r2: r4(fit.r2),
+          change: r4(change),
+          level: r4(mean(y)),
+          resid_sd: r4(fit.residSd),
+          t: r4(t),
+          walk_sd: r4(Math.sqrt(ll.eta2)),
+          noise_sd: r4(Math.sqrt(ll.eps2)),
+          days: days.length,
+          window_days: o.window_days,
+          unit: s.unit,
         },
       });
     }

@@ -49,7 +49,12 @@ export function toReadings(states: HaState[], patterns: string[], seen: Map<stri
     if (seen.get(s.entity_id) === stamp) continue;
     seen.set(s.entity_id, stamp);
     const n = Number(s.state);
-    const r: Reading = { entity_name: s.entity_id, metric: 'state', value: s.state.trim() !== '' && Number.isFinite(n) ? n : s.state, source: 'ha_poller' };
+    const r: Reading = {
+      entity_name: s.entity_id,
+      metric: 'state',
+      value: s.state.trim() !== '' && Number.isFinite(n) ? n : s.state,
+      source: 'ha_poller',
+    };
     const unit = s.attributes?.unit_of_measurement;
     if (unit) r.unit = unit;
     if (s.last_updated) r.ts = s.last_updated;
@@ -61,7 +66,11 @@ export function toReadings(states: HaState[], patterns: string[], seen: Map<stri
 }
 
 /** The chosen person entities' friendly names that changed since `seen` (kept under a separate key). */
-export function toNames(states: HaState[], patterns: string[], seen: Map<string, string>): { entity_id: string; friendly_name: string }[] {
+export function toNames(
+  states: HaState[],
+  patterns: string[],
+  seen: Map<string, string>,
+): { entity_id: string; friendly_name: string }[] {
   const match = patterns.map(glob);
   const out: { entity_id: string; friendly_name: string }[] = [];
   for (const s of states) {
@@ -89,37 +98,56 @@ async function send(o: PollerOptions, path: string, body: unknown, seen: Map<str
   const answer = (await res.json().catch(() => ({}))) as { message?: string };
   if (!res.ok) {
     forget();
-    throw new Error(`Hearth answered ${res.status}: ${answer.message ?? 'no message'}${res.status === 401 ? '; set HEARTH_TOKEN' : ''}`);
+    throw new Error(
+      `Hearth answered ${res.status}: ${answer.message ?? 'no message'}${res.status === 401 ? '; set HEARTH_TOKEN' : ''}`,
+    );
   }
 }
 
 /** One poll: HA → readings → Hearth. Throws one line a person can act on. */
 export async function pollOnce(o: PollerOptions, seen: Map<string, string>): Promise<{ sent: number }> {
-  const res = await fetch(new URL('/api/states', o.haUrl), { headers: { authorization: `Bearer ${o.haToken}` } }).catch((e: Error) => {
-    throw new Error(`Home Assistant at ${o.haUrl} did not answer (${e.message}); check HA_URL`);
-  });
-  if (res.status === 401) throw new Error('Home Assistant refused the token (401); create a long-lived access token in your HA profile and set HA_TOKEN');
+  const res = await fetch(new URL('/api/states', o.haUrl), { headers: { authorization: `Bearer ${o.haToken}` } }).catch(
+    (e: Error) => {
+      throw new Error(`Home Assistant at ${o.haUrl} did not answer (${e.message}); check HA_URL`);
+    },
+  );
+  if (res.status === 401)
+    throw new Error(
+      'Home Assistant refused the token (401); create a long-lived access token in your HA profile and set HA_TOKEN',
+    );
   if (!res.ok) throw new Error(`Home Assistant answered ${res.status} for /api/states`);
   const states = (await res.json()) as HaState[];
   const readings = toReadings(states, o.entities, seen);
   const names = toNames(states, o.entities, seen);
   // Names first: a person's alias is in place before readings under either name arrive.
   const readingKeys = readings.map((r) => r.entity_name);
-  if (names.length) await send(o, '/alias/homeassistant', { names }, seen, [...names.map((n) => `name\u0000${n.entity_id}`), ...readingKeys]);
+  if (names.length)
+    await send(o, '/alias/homeassistant', { names }, seen, [
+      ...names.map((n) => `name\u0000${n.entity_id}`),
+      ...readingKeys,
+    ]);
   if (readings.length) await send(o, '/record/bulk', { readings }, seen, readingKeys);
   return { sent: readings.length };
 }
 
-export function optionsFrom(argv: string[], env: Record<string, string | undefined>): PollerOptions & { once: boolean } {
+export function optionsFrom(
+  argv: string[],
+  env: Record<string, string | undefined>,
+): PollerOptions & { once: boolean } {
   const { values } = parseArgs({
     args: argv,
     options: { once: { type: 'boolean' }, entities: { type: 'string' }, interval: { type: 'string' } },
   });
   const missing = ['HA_URL', 'HA_TOKEN'].filter((k) => !env[k]);
-  if (missing.length) throw new Error(`set ${missing.join(' and ')} (Home Assistant's URL and a long-lived access token)`);
-  const entities = (values.entities ?? env.HA_ENTITIES ?? 'sensor.*,binary_sensor.*').split(',').map((s) => s.trim()).filter(Boolean);
+  if (missing.length)
+    throw new Error(`set ${missing.join(' and ')} (Home Assistant's URL and a long-lived access token)`);
+  const entities = (values.entities ?? env.HA_ENTITIES ?? 'sensor.*,binary_sensor.*')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const intervalSeconds = Number(values.interval ?? env.POLL_SECONDS ?? 30);
-  if (!Number.isFinite(intervalSeconds) || intervalSeconds < 1) throw new Error('--interval / POLL_SECONDS: a number of seconds ≥ 1');
+  if (!Number.isFinite(intervalSeconds) || intervalSeconds < 1)
+    throw new Error('--interval / POLL_SECONDS: a number of seconds ≥ 1');
   return {
     haUrl: env.HA_URL!,
     haToken: env.HA_TOKEN!,

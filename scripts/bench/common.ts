@@ -60,9 +60,17 @@ export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
  * Waits until `count()` reaches `total`, or until the sender has finished (`senderDone`) and the count
  * has not moved for `stallMs` — so a lost message ends the wait instead of hanging the bench.
  */
-export async function waitForCount(count: () => number, total: number, senderDone: Promise<unknown>, stallMs = 3000): Promise<void> {
+export async function waitForCount(
+  count: () => number,
+  total: number,
+  senderDone: Promise<unknown>,
+  stallMs = 3000,
+): Promise<void> {
   let finished = false;
-  void senderDone.then(() => (finished = true), () => (finished = true));
+  void senderDone.then(
+    () => (finished = true),
+    () => (finished = true),
+  );
   let last = -1;
   let lastChange = performance.now();
   while (count() < total) {
@@ -86,7 +94,10 @@ export function fmt(x: number): string {
 
 /** The markdown table printed at the end (and pasted into README.md). */
 export function markdownTable(rows: BenchRow[]): string {
-  const out = ['| part | measurement | value | baseline (same run) | ratio | target | met |', '|---|---|---|---|---|---|---|'];
+  const out = [
+    '| part | measurement | value | baseline (same run) | ratio | target | met |',
+    '|---|---|---|---|---|---|---|',
+  ];
   for (const r of rows) {
     const base = r.baseline ? `${r.baseline.what}: ${fmt(r.baseline.value)}` : '—';
     const ratio = r.ratio === undefined ? '—' : `${r.ratio.toFixed(2)}×`;
@@ -117,17 +128,26 @@ export async function freePort(): Promise<number> {
 export function exactKnn(db: Db): (vector: Float32Array, k: number) => { memory_id: number; distance: number }[] {
   const [live] = vectorTables(db);
   const dim = (db.prepare('SELECT dim FROM embed_meta WHERE id = 1').get() as { dim: number }).dim;
-  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS bench_exact_knn USING vec0(memory_id INTEGER PRIMARY KEY, embedding float[${dim}] distance_metric=cosine)`);
+  db.exec(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS bench_exact_knn USING vec0(memory_id INTEGER PRIMARY KEY, embedding float[${dim}] distance_metric=cosine)`,
+  );
   const have = (db.prepare('SELECT count(*) AS n FROM bench_exact_knn').get() as { n: number }).n;
   const want = (db.prepare(`SELECT count(*) AS n FROM ${floatTable(live)}`).get() as { n: number }).n;
   if (have !== want) {
     db.exec('DELETE FROM bench_exact_knn');
-    const rows = db.prepare(`SELECT memory_id, embedding FROM ${floatTable(live)}`).all() as { memory_id: number; embedding: Buffer }[];
+    const rows = db.prepare(`SELECT memory_id, embedding FROM ${floatTable(live)}`).all() as {
+      memory_id: number;
+      embedding: Buffer;
+    }[];
     const ins = db.prepare('INSERT INTO bench_exact_knn (memory_id, embedding) VALUES (?, ?)');
     db.transaction(() => rows.forEach((r) => ins.run(BigInt(r.memory_id), r.embedding)))();
   }
   const stmt = db.prepare('SELECT memory_id, distance FROM bench_exact_knn WHERE embedding MATCH ? AND k = ?');
-  return (vector, k) => (stmt.all(vector, BigInt(k)) as { memory_id: number | bigint; distance: number }[]).map((r) => ({ memory_id: Number(r.memory_id), distance: r.distance }));
+  return (vector, k) =>
+    (stmt.all(vector, BigInt(k)) as { memory_id: number | bigint; distance: number }[]).map((r) => ({
+      memory_id: Number(r.memory_id),
+      distance: r.distance,
+    }));
 }
 
 /**
@@ -144,7 +164,7 @@ export function knnAgreement(exact: { distance: number }[], got: { similarity: n
   let hit = 0;
   for (const s of want) {
     const n = have.get(s) ?? 0;
-    if (n > 0) (hit++, have.set(s, n - 1));
+    if (n > 0) hit++, have.set(s, n - 1);
   }
   return want.length ? hit / want.length : 1;
 }

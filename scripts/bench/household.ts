@@ -14,17 +14,31 @@ const FIRST = `Brian Alice Maya Leo Sofia Omar Priya Jonas Nora Felix Grace Hugo
 const ROOMS = `kitchen;living room;bedroom;master bedroom;guest room;bathroom;en-suite;hallway;garage;basement;attic;
   office;study;nursery;playroom;laundry room;dining room;porch;patio;garden;shed;pantry;mudroom;loft;conservatory;
   workshop;gym;cellar;balcony;driveway;utility room;den;library;sunroom;boot room;kids bathroom;upstairs landing;
-  downstairs toilet;music room;tv room`.split(';').map((s) => s.trim());
+  downstairs toilet;music room;tv room`
+  .split(';')
+  .map((s) => s.trim());
 const DEVICE_KINDS = `thermostat;dehumidifier;air purifier;robot vacuum;smart plug;ceiling fan;heat pump;water heater;
   dishwasher;washing machine;dryer;fridge;freezer;oven;doorbell;smoke alarm;motion sensor;door sensor;speaker;tv;
-  router;space heater;humidifier;kettle;coffee machine;garage door;sprinkler;blinds;lamp;camera`.split(';').map((s) => s.trim());
+  router;space heater;humidifier;kettle;coffee machine;garage door;sprinkler;blinds;lamp;camera`
+  .split(';')
+  .map((s) => s.trim());
 
-const FOODS = 'oat milk,espresso,green tea,sourdough,porridge,mushrooms,spicy curry,sushi,cilantro,peanut butter,dark chocolate,lasagne,pancakes,mint tea,kimchi'.split(',');
-const ACTIVITIES = 'yoga,running,piano practice,reading,gaming,knitting,gardening,cycling,homework,meditation,baking,painting,swimming,chess,podcasts'.split(',');
+const FOODS =
+  'oat milk,espresso,green tea,sourdough,porridge,mushrooms,spicy curry,sushi,cilantro,peanut butter,dark chocolate,lasagne,pancakes,mint tea,kimchi'.split(
+    ',',
+  );
+const ACTIVITIES =
+  'yoga,running,piano practice,reading,gaming,knitting,gardening,cycling,homework,meditation,baking,painting,swimming,chess,podcasts'.split(
+    ',',
+  );
 const DAYS = 'Monday,Tuesday,Wednesday,Thursday,Friday,Saturday,Sunday,weekdays,weekends'.split(',');
 const MUSIC = 'jazz,classical,lo-fi,rock,folk,techno,audiobooks,the news,country,opera'.split(',');
-const RELS = 'sister,brother,daughter,son,partner,grandmother,grandfather,cousin,flatmate,best friend,neighbour,nanny'.split(',');
-const TRAITS = 'allergic to cats,allergic to pollen,lactose intolerant,vegetarian,a light sleeper,colour-blind,hard of hearing,afraid of thunderstorms,an early riser,a night owl'.split(',');
+const RELS =
+  'sister,brother,daughter,son,partner,grandmother,grandfather,cousin,flatmate,best friend,neighbour,nanny'.split(',');
+const TRAITS =
+  'allergic to cats,allergic to pollen,lactose intolerant,vegetarian,a light sleeper,colour-blind,hard of hearing,afraid of thunderstorms,an early riser,a night owl'.split(
+    ',',
+  );
 const COLORS = 'warm white,cool white,amber,soft blue,green,red,purple,daylight'.split(',');
 
 /** A person, room or device facts are about. */
@@ -67,33 +81,190 @@ const people = (all: Entity[]) => all.filter((e) => e.type === 'person');
 /** Fact templates per entity type; each yields the fact and a question a user might ask of it. */
 const TEMPLATES: Record<Entity['type'], Template[]> = {
   person: [
-    (r, e) => { const room = r.pick(ROOMS); const t = r.int(62, 74); return { category: 'preference', fact: `${e.name} keeps the ${room} at ${t}°F at night`, query: `what temperature does ${e.name} like the ${room} at night` }; },
-    (r, e) => { const f = r.pick(FOODS); return { category: 'preference', fact: `${e.name} ${r.pick(['loves', 'likes', 'prefers', 'always orders'])} ${f}${r.chance(0.5) ? ` for ${r.pick(['breakfast', 'lunch', 'dinner'])}` : ''}`, query: `does ${e.name} like ${f}` }; },
-    (r, e) => { const f = r.pick(FOODS); return { category: 'preference', fact: `${e.name} doesn't eat ${f}`, query: `what food does ${e.name} avoid` }; },
-    (r, e) => { const a = r.pick(ACTIVITIES); const d = r.pick(DAYS); return { category: 'habit', fact: `${e.name} does ${a} on ${d} at ${time(r)}`, query: `when does ${e.name} do ${a}` }; },
-    (r, e) => { const t = time(r); return { category: 'routine', fact: `${e.name} usually gets home around ${t} on ${r.pick(DAYS)}`, query: `what time does ${e.name} get home` }; },
-    (r, e) => { const t = time(r); return { category: 'routine', fact: `${e.name} goes to bed at ${t} and reads for ${r.int(5, 60)} minutes`, query: `when does ${e.name} go to bed` }; },
-    (r, e, all) => { const o = r.pick(people(all)).name; const rel = r.pick(RELS); return { category: 'relationship', fact: `${o} is ${e.name}'s ${rel}`, query: `who is ${e.name}'s ${rel}` }; },
-    (r, e) => { const m = r.pick(MUSIC); const room = r.pick(ROOMS); return { category: 'preference', fact: `${e.name} plays ${m} in the ${room} while ${r.pick(['cooking', 'working', 'cleaning', 'relaxing'])}`, query: `what music does ${e.name} play in the ${room}` }; },
-    (r, e) => { const t = r.pick(TRAITS); return { category: 'insight', fact: `${e.name} is ${t}`, query: `is ${e.name} ${t.split(' ').slice(-2).join(' ')}` }; },
-    (r, e) => { const n = r.int(2, 40); return { category: 'general', fact: `${e.name}'s birthday is on the ${n % 28 + 1}th of ${r.pick(['March', 'June', 'October', 'January', 'August'])}`, query: `when is ${e.name}'s birthday` }; },
-    (r, e) => { const c = r.pick(COLORS); const room = r.pick(ROOMS); return { category: 'preference', fact: `${e.name} wants ${c} light at ${r.int(10, 100)}% in the ${room}`, query: `what light does ${e.name} want in the ${room}` }; },
+    (r, e) => {
+      const room = r.pick(ROOMS);
+      const t = r.int(62, 74);
+      return {
+        category: 'preference',
+        fact: `${e.name} keeps the ${room} at ${t}°F at night`,
+        query: `what temperature does ${e.name} like the ${room} at night`,
+      };
+    },
+    (r, e) => {
+      const f = r.pick(FOODS);
+      return {
+        category: 'preference',
+        fact: `${e.name} ${r.pick(['loves', 'likes', 'prefers', 'always orders'])} ${f}${r.chance(0.5) ? ` for ${r.pick(['breakfast', 'lunch', 'dinner'])}` : ''}`,
+        query: `does ${e.name} like ${f}`,
+      };
+    },
+    (r, e) => {
+      const f = r.pick(FOODS);
+      return { category: 'preference', fact: `${e.name} doesn't eat ${f}`, query: `what food does ${e.name} avoid` };
+    },
+    (r, e) => {
+      const a = r.pick(ACTIVITIES);
+      const d = r.pick(DAYS);
+      return {
+        category: 'habit',
+        fact: `${e.name} does ${a} on ${d} at ${time(r)}`,
+        query: `when does ${e.name} do ${a}`,
+      };
+    },
+    (r, e) => {
+      const t = time(r);
+      return {
+        category: 'routine',
+        fact: `${e.name} usually gets home around ${t} on ${r.pick(DAYS)}`,
+        query: `what time does ${e.name} get home`,
+      };
+    },
+    (r, e) => {
+      const t = time(r);
+      return {
+        category: 'routine',
+        fact: `${e.name} goes to bed at ${t} and reads for ${r.int(5, 60)} minutes`,
+        query: `when does ${e.name} go to bed`,
+      };
+    },
+    (r, e, all) => {
+      const o = r.pick(people(all)).name;
+      const rel = r.pick(RELS);
+      return { category: 'relationship', fact: `${o} is ${e.name}'s ${rel}`, query: `who is ${e.name}'s ${rel}` };
+    },
+    (r, e) => {
+      const m = r.pick(MUSIC);
+      const room = r.pick(ROOMS);
+      return {
+        category: 'preference',
+        fact: `${e.name} plays ${m} in the ${room} while ${r.pick(['cooking', 'working', 'cleaning', 'relaxing'])}`,
+        query: `what music does ${e.name} play in the ${room}`,
+      };
+    },
+    (r, e) => {
+      const t = r.pick(TRAITS);
+      return {
+        category: 'insight',
+        fact: `${e.name} is ${t}`,
+        query: `is ${e.name} ${t.split(' ').slice(-2).join(' ')}`,
+      };
+    },
+    (r, e) => {
+      const n = r.int(2, 40);
+      return {
+        category: 'general',
+        fact: `${e.name}'s birthday is on the ${(n % 28) + 1}th of ${r.pick(['March', 'June', 'October', 'January', 'August'])}`,
+        query: `when is ${e.name}'s birthday`,
+      };
+    },
+    (r, e) => {
+      const c = r.pick(COLORS);
+      const room = r.pick(ROOMS);
+      return {
+        category: 'preference',
+        fact: `${e.name} wants ${c} light at ${r.int(10, 100)}% in the ${room}`,
+        query: `what light does ${e.name} want in the ${room}`,
+      };
+    },
   ],
   room: [
-    (r, e) => { const t = r.int(15, 24); return { category: 'general', fact: `The ${e.name} radiator is set to ${t}°C in winter`, query: `what is the ${e.name} radiator set to` }; },
-    (r, e) => { const h = r.int(35, 70); return { category: 'insight', fact: `The ${e.name} humidity rises to ${h}% after ${r.pick(['showers', 'cooking', 'laundry', 'rain'])}`, query: `why is the ${e.name} humid` }; },
-    (r, e) => { const d = r.pick(DAYS); return { category: 'routine', fact: `The ${e.name} is cleaned every ${d} at ${time(r)}`, query: `when is the ${e.name} cleaned` }; },
-    (r, e) => { const c = r.pick(COLORS); return { category: 'preference', fact: `The ${e.name} lights switch to ${c} at ${time(r)}`, query: `when do the ${e.name} lights change colour` }; },
-    (r, e, all) => { const p = r.pick(people(all)).name; return { category: 'general', fact: `${p} has the spare key for the ${e.name} ${r.pick(['window', 'door', 'cabinet', 'safe'])}`, query: `who has the spare key for the ${e.name}` }; },
-    (r, e) => { const w = r.int(2, 9); return { category: 'insight', fact: `The ${e.name} window ${r.pick(['sticks', 'rattles', 'leaks'])} when the wind is above ${w * 5} mph`, query: `what is wrong with the ${e.name} window` }; },
+    (r, e) => {
+      const t = r.int(15, 24);
+      return {
+        category: 'general',
+        fact: `The ${e.name} radiator is set to ${t}°C in winter`,
+        query: `what is the ${e.name} radiator set to`,
+      };
+    },
+    (r, e) => {
+      const h = r.int(35, 70);
+      return {
+        category: 'insight',
+        fact: `The ${e.name} humidity rises to ${h}% after ${r.pick(['showers', 'cooking', 'laundry', 'rain'])}`,
+        query: `why is the ${e.name} humid`,
+      };
+    },
+    (r, e) => {
+      const d = r.pick(DAYS);
+      return {
+        category: 'routine',
+        fact: `The ${e.name} is cleaned every ${d} at ${time(r)}`,
+        query: `when is the ${e.name} cleaned`,
+      };
+    },
+    (r, e) => {
+      const c = r.pick(COLORS);
+      return {
+        category: 'preference',
+        fact: `The ${e.name} lights switch to ${c} at ${time(r)}`,
+        query: `when do the ${e.name} lights change colour`,
+      };
+    },
+    (r, e, all) => {
+      const p = r.pick(people(all)).name;
+      return {
+        category: 'general',
+        fact: `${p} has the spare key for the ${e.name} ${r.pick(['window', 'door', 'cabinet', 'safe'])}`,
+        query: `who has the spare key for the ${e.name}`,
+      };
+    },
+    (r, e) => {
+      const w = r.int(2, 9);
+      return {
+        category: 'insight',
+        fact: `The ${e.name} window ${r.pick(['sticks', 'rattles', 'leaks'])} when the wind is above ${w * 5} mph`,
+        query: `what is wrong with the ${e.name} window`,
+      };
+    },
   ],
   device: [
-    (r, e) => { const n = r.int(1, 12); return { category: 'general', fact: `The ${e.name} filter needs replacing every ${n} months`, query: `how often does the ${e.name} filter need replacing` }; },
-    (r, e) => { const t = time(r); return { category: 'routine', fact: `The ${e.name} turns on at ${t} on ${r.pick(DAYS)}`, query: `when does the ${e.name} turn on` }; },
-    (r, e) => { const w = r.int(5, 2500); return { category: 'insight', fact: `The ${e.name} draws about ${w} watts when running`, query: `how much power does the ${e.name} use` }; },
-    (r, e, all) => { const p = r.pick(people(all)).name; return { category: 'general', fact: `${p} set up the ${e.name} in ${r.int(2015, 2025)}`, query: `who set up the ${e.name}` }; },
-    (r, e) => { const c = r.int(1000, 9999); return { category: 'general', fact: `The ${e.name} warranty code is ${c} and it expires in ${r.int(2025, 2030)}`, query: `when does the ${e.name} warranty expire` }; },
-    (r, e) => { return { category: 'habit', fact: `The ${e.name} gets unplugged when ${r.pick(['we travel', 'storms come', 'guests stay', 'the baby sleeps'])}`, query: `when do we unplug the ${e.name}` }; },
+    (r, e) => {
+      const n = r.int(1, 12);
+      return {
+        category: 'general',
+        fact: `The ${e.name} filter needs replacing every ${n} months`,
+        query: `how often does the ${e.name} filter need replacing`,
+      };
+    },
+    (r, e) => {
+      const t = time(r);
+      return {
+        category: 'routine',
+        fact: `The ${e.name} turns on at ${t} on ${r.pick(DAYS)}`,
+        query: `when does the ${e.name} turn on`,
+      };
+    },
+    (r, e) => {
+      const w = r.int(5, 2500);
+      return {
+        category: 'insight',
+        fact: `The ${e.name} draws about ${w} watts when running`,
+        query: `how much power does the ${e.name} use`,
+      };
+    },
+    (r, e, all) => {
+      const p = r.pick(people(all)).name;
+      return {
+        category: 'general',
+        fact: `${p} set up the ${e.name} in ${r.int(2015, 2025)}`,
+        query: `who set up the ${e.name}`,
+      };
+    },
+    (r, e) => {
+      const c = r.int(1000, 9999);
+      return {
+        category: 'general',
+        fact: `The ${e.name} warranty code is ${c} and it expires in ${r.int(2025, 2030)}`,
+        query: `when does the ${e.name} warranty expire`,
+      };
+    },
+    (r, e) => {
+      return {
+        category: 'habit',
+        fact: `The ${e.name} gets unplugged when ${r.pick(['we travel', 'storms come', 'guests stay', 'the baby sleeps'])}`,
+        query: `when do we unplug the ${e.name}`,
+      };
+    },
   ],
 };
 

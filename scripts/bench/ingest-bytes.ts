@@ -16,13 +16,17 @@ const TARGET = 64;
 /** Bytes of the named b-trees per dbstat, or null when SQLite was built without dbstat. */
 function btreeBytes(db: Db, names: string[]): number | null {
   try {
-    return db.prepare(`SELECT sum(pgsize) FROM dbstat WHERE name IN (${names.map(() => '?').join(',')})`).pluck().get(...names) as number;
+    return db
+      .prepare(`SELECT sum(pgsize) FROM dbstat WHERE name IN (${names.map(() => '?').join(',')})`)
+      .pluck()
+      .get(...names) as number;
   } catch {
     return null;
   }
 }
 
-const fileBytes = (db: Db) => (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
+const fileBytes = (db: Db) =>
+  (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
 
 /** Runs the bytes-per-reading measurement; returns its table row. */
 export async function benchBytesPerReading(opts: BenchOptions): Promise<BenchRow[]> {
@@ -61,7 +65,10 @@ export async function benchBytesPerReading(opts: BenchOptions): Promise<BenchRow
         value: perReading,
         unit: 'B',
         note: `as ingested ${ingested === null ? 'n/a' : (ingested / n).toFixed(1)} B; whole file ${(file / n).toFixed(1)} B`,
-        ...(bare !== null && { baseline: { what: 'bare (series_id, ts_ms, value) B', value: bare / n }, ratio: perReading / (bare / n) }),
+        ...(bare !== null && {
+          baseline: { what: 'bare (series_id, ts_ms, value) B', value: bare / n },
+          ratio: perReading / (bare / n),
+        }),
         target: `≤ ${TARGET} B`,
         met: perReading <= TARGET,
       },

@@ -18,7 +18,12 @@ const METRICS = ['temperature', 'humidity', 'power', 'illuminance'];
 function body(seed: number): string {
   const readings = Array.from({ length: BATCH }, (_, i) => {
     const k = seed * BATCH + i;
-    return { entity_name: `bench_http_${k % 25}`, metric: METRICS[Math.floor(k / 25) % 4], value: Math.round((15 + ((k * 7919) % 1000) / 50) * 100) / 100, unit: 'x' };
+    return {
+      entity_name: `bench_http_${k % 25}`,
+      metric: METRICS[Math.floor(k / 25) % 4],
+      value: Math.round((15 + ((k * 7919) % 1000) / 50) * 100) / 100,
+      unit: 'x',
+    };
   });
   return JSON.stringify({ readings });
 }
@@ -29,11 +34,17 @@ export function rawInsertRate(total: number): number {
   const db = openDatabase({ dataDir: tmp.dir });
   try {
     const now = Date.now();
-    db.prepare("INSERT INTO entities (name, name_key, type, created, updated) VALUES ('raw', 'raw', 'room', 0, 0)").run();
+    db.prepare(
+      "INSERT INTO entities (name, name_key, type, created, updated) VALUES ('raw', 'raw', 'room', 0, 0)",
+    ).run();
     db.prepare("INSERT INTO sources (name) VALUES ('api')").run();
-    const addSeries = db.prepare("INSERT INTO series (entity_id, metric, unit, value_type, created) VALUES (1, ?, 'x', 'numeric', 0)");
+    const addSeries = db.prepare(
+      "INSERT INTO series (entity_id, metric, unit, value_type, created) VALUES (1, ?, 'x', 'numeric', 0)",
+    );
     const series = Array.from({ length: 100 }, (_, i) => Number(addSeries.run(`m${i}`).lastInsertRowid));
-    const insert = db.prepare('INSERT INTO readings (series_id, ts_ms, value_num, value_cat, value_json, source_id, parent_id) VALUES (?, ?, ?, NULL, NULL, 1, NULL)');
+    const insert = db.prepare(
+      'INSERT INTO readings (series_id, ts_ms, value_num, value_cat, value_json, source_id, parent_id) VALUES (?, ?, ?, NULL, NULL, 1, NULL)',
+    );
     const batch = db.transaction((from: number) => {
       for (let k = from; k < from + BATCH; k++) insert.run(series[k % 100], now + k, 15 + ((k * 7919) % 1000) / 50);
     });
@@ -53,7 +64,13 @@ export async function benchHttpBulk(h: BenchHub, opts: BenchOptions): Promise<Be
   const rawBefore = rawInsertRate(total);
   const stats = h.hub.services.timeseries.writer.stats;
   const accepted0 = stats.accepted;
-  const load = await startLoad({ kind: 'http', url: h.urls.http, clients: CLIENTS, batches, bodies: Array.from({ length: 8 }, (_, i) => body(i)) });
+  const load = await startLoad({
+    kind: 'http',
+    url: h.urls.http,
+    clients: CLIENTS,
+    batches,
+    bodies: Array.from({ length: 8 }, (_, i) => body(i)),
+  });
   load.go();
   const done = await load.done;
   const rawAfter = rawInsertRate(total);

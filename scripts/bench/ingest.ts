@@ -21,7 +21,10 @@ const INFLIGHT = 1000;
 const METRICS = ['temperature', 'humidity', 'power', 'illuminance'];
 
 /** 100 series: 25 rooms × 4 metrics on Hearth's native topic. */
-export const TOPICS = Array.from({ length: 100 }, (_, i) => `hearth/record/bench_room_${Math.floor(i / 4)}/${METRICS[i % 4]}`);
+export const TOPICS = Array.from(
+  { length: 100 },
+  (_, i) => `hearth/record/bench_room_${Math.floor(i / 4)}/${METRICS[i % 4]}`,
+);
 
 /** A bare aedes broker on a free port: the pub→sub baseline. */
 async function rawBroker(): Promise<{ url: string; close: () => Promise<void> }> {
@@ -36,7 +39,12 @@ async function rawBroker(): Promise<{ url: string; close: () => Promise<void> }>
 }
 
 /** Messages/s from the publishers to one subscriber of the raw broker. */
-async function rawPubSub(url: string, qos: 0 | 1, publishers: number, total: number): Promise<{ rate: number; received: number }> {
+async function rawPubSub(
+  url: string,
+  qos: 0 | 1,
+  publishers: number,
+  total: number,
+): Promise<{ rate: number; received: number }> {
   const sub = await mqtt.connectAsync(url, { clientId: `bench-sub-${qos}-${publishers}`, reconnectPeriod: 0 });
   let received = 0;
   sub.on('message', () => void received++);
@@ -54,7 +62,15 @@ async function rawPubSub(url: string, qos: 0 | 1, publishers: number, total: num
 async function hearthMqtt(h: BenchHub, qos: 0 | 1, publishers: number, total: number) {
   const stats = h.hub.services.timeseries.writer.stats;
   const before = stats.accepted;
-  const load = await startLoad({ kind: 'mqtt', url: h.urls.mqtt, qos, publishers, total, inflight: INFLIGHT, topics: TOPICS });
+  const load = await startLoad({
+    kind: 'mqtt',
+    url: h.urls.mqtt,
+    qos,
+    publishers,
+    total,
+    inflight: INFLIGHT,
+    topics: TOPICS,
+  });
   const t0 = load.go();
   await waitForCount(() => stats.accepted - before, total, load.done);
   const ms = since(t0);
@@ -70,7 +86,9 @@ async function defaultThrottle(opts: BenchOptions, total: number): Promise<Bench
     const limit = d.hub.services.config.mqtt.max_msgs_per_sec;
     // The bucket starts full (a burst of `limit`), so send well past it to see the sustained rate.
     const r = await hearthMqtt(d, 0, 1, Math.max(total, 3 * limit));
-    opts.log(`ingest: MQTT QoS 0 × 1 pub, default config (max_msgs_per_sec ${limit}): ${r.rate.toFixed(0)} readings/s (${r.committed} committed)`);
+    opts.log(
+      `ingest: MQTT QoS 0 × 1 pub, default config (max_msgs_per_sec ${limit}): ${r.rate.toFixed(0)} readings/s (${r.committed} committed)`,
+    );
     return {
       part: 'ingest',
       what: `MQTT QoS 0, 1 publisher, default config`,
@@ -92,7 +110,9 @@ export async function benchIngest(opts: BenchOptions): Promise<BenchRow[]> {
   // the defaults to show what a single busy client (Zigbee2MQTT publishes as one) gets.
   const h = await benchHub({ max_msgs_per_sec: 0 });
   const raw = await rawBroker();
-  opts.log(`ingest: hub mqtt ${h.urls.mqtt}, http ${h.urls.http}; raw aedes ${raw.url}; ${total} messages per run over ${TOPICS.length} series`);
+  opts.log(
+    `ingest: hub mqtt ${h.urls.mqtt}, http ${h.urls.http}; raw aedes ${raw.url}; ${total} messages per run over ${TOPICS.length} series`,
+  );
   try {
     for (const qos of [0, 1] as const) {
       for (const publishers of [1, 4]) {

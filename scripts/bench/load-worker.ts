@@ -24,9 +24,14 @@ export interface LoadDone {
   errors: string[];
 }
 
-async function mqttLoad(spec: Extract<LoadSpec, { kind: 'mqtt' }>, go: Promise<void>): Promise<Omit<LoadDone, 'done' | 'ms'>> {
+async function mqttLoad(
+  spec: Extract<LoadSpec, { kind: 'mqtt' }>,
+  go: Promise<void>,
+): Promise<Omit<LoadDone, 'done' | 'ms'>> {
   const clients = await Promise.all(
-    Array.from({ length: spec.publishers }, (_, i) => mqtt.connectAsync(spec.url, { clientId: `bench-pub-${i}-${process.pid}`, reconnectPeriod: 0, clean: true })),
+    Array.from({ length: spec.publishers }, (_, i) =>
+      mqtt.connectAsync(spec.url, { clientId: `bench-pub-${i}-${process.pid}`, reconnectPeriod: 0, clean: true }),
+    ),
   );
   // QoS 0 callbacks wait for 'drain' when the socket is full: many waiters, none leaked.
   for (const c of clients) c.stream.setMaxListeners(0);
@@ -62,16 +67,27 @@ async function mqttLoad(spec: Extract<LoadSpec, { kind: 'mqtt' }>, go: Promise<v
   return { sent: spec.total, acked, errors };
 }
 
-async function httpLoad(spec: Extract<LoadSpec, { kind: 'http' }>, go: Promise<void>): Promise<Omit<LoadDone, 'done' | 'ms'>> {
+async function httpLoad(
+  spec: Extract<LoadSpec, { kind: 'http' }>,
+  go: Promise<void>,
+): Promise<Omit<LoadDone, 'done' | 'ms'>> {
   const agent = new Agent({ keepAlive: true, maxSockets: spec.clients });
   const url = new URL('/record/bulk', spec.url);
   const post = (body: string) =>
     new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
-      });
+      const req = request(
+        url,
+        {
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });

@@ -13,11 +13,23 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, sleep, tempDir } from './common.js';
 
-export async function logVolume(readings: number, level = 'info'): Promise<{ bytes: number; lines: number; startBytes: number }> {
+export async function logVolume(
+  readings: number,
+  level = 'info',
+): Promise<{ bytes: number; lines: number; startBytes: number }> {
   const tmp = tempDir('logs');
   const [httpPort, mqttPort] = [await freePort(), await freePort()];
   const child = spawn(process.execPath, [join(process.cwd(), 'dist/src/cli.js'), 'serve'], {
-    env: { PATH: process.env.PATH, HEARTH_DATA_DIR: tmp.dir, HEARTH_HTTP_PORT: String(httpPort), HEARTH_MQTT_PORT: String(mqttPort), MEMORY_AI_PROVIDER: 'local', HEARTH_TZ: 'UTC', HEARTH_LOG_LEVEL: level, HEARTH_RATE_LIMIT_PER_MINUTE: '0' },
+    env: {
+      PATH: process.env.PATH,
+      HEARTH_DATA_DIR: tmp.dir,
+      HEARTH_HTTP_PORT: String(httpPort),
+      HEARTH_MQTT_PORT: String(mqttPort),
+      MEMORY_AI_PROVIDER: 'local',
+      HEARTH_TZ: 'UTC',
+      HEARTH_LOG_LEVEL: level,
+      HEARTH_RATE_LIMIT_PER_MINUTE: '0',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let bytes = 0;
@@ -31,16 +43,29 @@ export async function logVolume(readings: number, level = 'info'): Promise<{ byt
   const agent = new Agent({ keepAlive: true, maxSockets: 8 });
   const post = (path: string, body: string) =>
     new Promise<number>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: httpPort, path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: httpPort,
+          path,
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
   try {
     for (let i = 0; ; i++) {
-      const up = await fetch(`http://127.0.0.1:${httpPort}/health`).then((r) => r.ok, () => false);
+      const up = await fetch(`http://127.0.0.1:${httpPort}/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (up) break;
       if (i > 400 || child.exitCode !== null) throw new Error('hearth serve did not start');
       await sleep(50);
@@ -52,7 +77,10 @@ export async function logVolume(readings: number, level = 'info'): Promise<{ byt
       Array.from({ length: 8 }, async () => {
         while (next < readings) {
           const n = next++;
-          const status = await post('/record', JSON.stringify({ entity_name: `room_${n % 20}`, metric: 'temperature', value: 20 + (n % 50) / 10 }));
+          const status = await post(
+            '/record',
+            JSON.stringify({ entity_name: `room_${n % 20}`, metric: 'temperature', value: 20 + (n % 50) / 10 }),
+          );
           if (status !== 201 && status !== 200) throw new Error(`/record answered ${status}`);
         }
       }),
@@ -68,8 +96,12 @@ export async function logVolume(readings: number, level = 'info'): Promise<{ byt
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { readings: { type: 'string', default: '10000' }, level: { type: 'string', default: 'info' } } });
+  const { values } = parseArgs({
+    options: { readings: { type: 'string', default: '10000' }, level: { type: 'string', default: 'info' } },
+  });
   const n = Number(values.readings);
   const r = await logVolume(n, values.level);
-  console.log(`log volume at ${values.level}: ${r.bytes} bytes for ${n} HTTP readings (${(r.bytes / n).toFixed(1)} B/reading); start-up ${r.startBytes} bytes, ${r.lines} lines in all`);
+  console.log(
+    `log volume at ${values.level}: ${r.bytes} bytes for ${n} HTTP readings (${(r.bytes / n).toFixed(1)} B/reading); start-up ${r.startBytes} bytes, ${r.lines} lines in all`,
+  );
 }

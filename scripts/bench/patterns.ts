@@ -18,9 +18,13 @@ import { since, tempDir, type BenchOptions, type BenchRow } from './common.js';
 export function fillPatternFixture(db: Db, nowSec: number, timeZone: string, days = 30): number {
   const start = nowSec - days * 86_400;
   let rnd = 42;
-  const r = () => ((rnd = (rnd * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-  const ent = db.prepare("INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, 'room', '{}', 0, 0) RETURNING id");
-  const ser = db.prepare("INSERT INTO series (entity_id, metric, unit, value_type, created) VALUES (?, ?, 'u', ?, 0) RETURNING id");
+  const r = () => (rnd = (rnd * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const ent = db.prepare(
+    "INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, 'room', '{}', 0, 0) RETURNING id",
+  );
+  const ser = db.prepare(
+    "INSERT INTO series (entity_id, metric, unit, value_type, created) VALUES (?, ?, 'u', ?, 0) RETURNING id",
+  );
   const ins = db.prepare('INSERT INTO readings (series_id, ts_ms, value_num, value_cat) VALUES (?, ?, ?, ?)');
   let n = 0;
   db.transaction(() => {
@@ -57,7 +61,15 @@ export async function benchPatterns(opts: BenchOptions): Promise<BenchRow[]> {
   const db = openDatabase({ dataDir: tmp.dir });
   const clock = manualClock();
   // As the hub builds it (src/main.ts): the built-in detectors, loaded with their default options.
-  const services = createServices({ db, clock, config, embedder: createLocalEmbedder(), llm: null, detectors: BUILTIN_DETECTORS, log: opts.log });
+  const services = createServices({
+    db,
+    clock,
+    config,
+    embedder: createLocalEmbedder(),
+    llm: null,
+    detectors: BUILTIN_DETECTORS,
+    log: opts.log,
+  });
   await services.patterns.load();
   const h = { db, clock, services };
   try {
@@ -68,7 +80,9 @@ export async function benchPatterns(opts: BenchOptions): Promise<BenchRow[]> {
     const t1 = performance.now();
     const report = await h.services.patterns.run({ dry_run: false });
     const ms = since(t1);
-    opts.log(`patterns: one engine run ${ms.toFixed(0)} ms, ${report.found.length} findings, ${report.promoted.length} promoted; scan of ${n} readings ${scan.toFixed(0)} ms`);
+    opts.log(
+      `patterns: one engine run ${ms.toFixed(0)} ms, ${report.found.length} findings, ${report.promoted.length} promoted; scan of ${n} readings ${scan.toFixed(0)} ms`,
+    );
     return [
       {
         part: 'patterns',

@@ -77,7 +77,13 @@ async function startHub(dataDir: string): Promise<PiHub> {
   child.stderr!.on('data', (d) => (out += d));
   const http = `http://127.0.0.1:${h}`;
   for (let i = 0; ; i++) {
-    if (await fetch(`${http}/health`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${http}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (child.exitCode !== null || i > 1200) throw new Error(`hearth serve did not start: ${out}`);
     await sleep(50);
   }
@@ -96,15 +102,32 @@ async function startHub(dataDir: string): Promise<PiHub> {
 }
 
 /** `clients` keep-alive clients each sending requests until `total` are done; requests/s. */
-async function httpRate(base: string, clients: number, total: number, req: (i: number) => { method: string; path: string; body?: string }): Promise<number> {
+async function httpRate(
+  base: string,
+  clients: number,
+  total: number,
+  req: (i: number) => { method: string; path: string; body?: string },
+): Promise<number> {
   const agent = new Agent({ keepAlive: true, maxSockets: clients });
   const send = (i: number) =>
     new Promise<void>((resolve, reject) => {
       const r = req(i);
-      const q = request(`${base}${r.path}`, { method: r.method, agent, headers: r.body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(r.body) } : {} }, (res) => {
-        res.resume();
-        res.on('end', () => (res.statusCode && res.statusCode < 300 ? resolve() : reject(new Error(`${r.path} answered ${res.statusCode}`))));
-      });
+      const q = request(
+        `${base}${r.path}`,
+        {
+          method: r.method,
+          agent,
+          headers: r.body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(r.body) } : {},
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () =>
+            res.statusCode && res.statusCode < 300
+              ? resolve()
+              : reject(new Error(`${r.path} answered ${res.statusCode}`)),
+          );
+        },
+      );
       q.on('error', reject);
       q.end(r.body);
     });
@@ -140,10 +163,13 @@ async function childJson(args: string[]): Promise<Record<string, number>> {
 
 export async function benchPi(opts: BenchOptions): Promise<BenchRow[]> {
   if (pinned) spawnSync('taskset', ['-pc', `0-${cores - 2}`, String(process.pid)], { stdio: 'ignore' });
-  const where = pinned ? `hub on core ${hubCore} of ${cores}, bench on ${cores === 2 ? 'core 0' : `cores 0-${cores - 2}`}` : `unpinned (${hasTaskset ? 'one core' : 'taskset not found'})`;
+  const where = pinned
+    ? `hub on core ${hubCore} of ${cores}, bench on ${cores === 2 ? 'core 0' : `cores 0-${cores - 2}`}`
+    : `unpinned (${hasTaskset ? 'one core' : 'taskset not found'})`;
   opts.log(`pi: ${where}; hub and baselines run with ${HEAP}`);
   const rows: BenchRow[] = [];
-  const row = (what: string, value: number, unit: string, extra: Partial<BenchRow> = {}) => rows.push({ part: 'pi', what, value, unit, ...extra });
+  const row = (what: string, value: number, unit: string, extra: Partial<BenchRow> = {}) =>
+    rows.push({ part: 'pi', what, value, unit, ...extra });
   const q = opts.quick;
 
   // 1. MQTT QoS 1, then HTTP, on a fresh hub.
@@ -151,7 +177,9 @@ export async function benchPi(opts: BenchOptions): Promise<BenchRow[]> {
   try {
     const nMqtt = q ? 5000 : 50_000;
     const port = await freePort();
-    const broker = pinnedNode([join(DIST, 'scripts/bench/pi-child.js'), 'broker', String(port)], { PATH: process.env.PATH });
+    const broker = pinnedNode([join(DIST, 'scripts/bench/pi-child.js'), 'broker', String(port)], {
+      PATH: process.env.PATH,
+    });
     await new Promise<void>((resolve) => broker.stdout!.once('data', () => resolve()));
     const bare = await mqttQos1(`mqtt://127.0.0.1:${port}`, nMqtt);
     broker.kill('SIGTERM');
@@ -160,7 +188,11 @@ export async function benchPi(opts: BenchOptions): Promise<BenchRow[]> {
     row('hub RSS at start (empty database)', hub.rss(), 'MB');
     const m = await mqttQos1(hub.mqtt, nMqtt);
     opts.log(`pi: MQTT QoS 1 ${m.rate.toFixed(0)} readings/s (${m.acked} acked); bare aedes ${bare.rate.toFixed(0)}/s`);
-    row(`MQTT QoS 1, 1 publisher → SQLite (${m.acked} acked)`, m.rate, 'readings/s', { baseline: { what: 'bare aedes QoS 1 PUBACKs/s', value: bare.rate }, ratio: m.rate / bare.rate, note: `RSS after ${hub.rss().toFixed(0)} MB` });
+    row(`MQTT QoS 1, 1 publisher → SQLite (${m.acked} acked)`, m.rate, 'readings/s', {
+      baseline: { what: 'bare aedes QoS 1 PUBACKs/s', value: bare.rate },
+      ratio: m.rate / bare.rate,
+      note: `RSS after ${hub.rss().toFixed(0)} MB`,
+    });
 
     // Interleaved rounds, so a noisy neighbour slows both alike; the rates are means over the rounds.
     const [rounds, perRound] = q ? [3, 1000] : [5, 4000];
@@ -168,20 +200,50 @@ export async function benchPi(opts: BenchOptions): Promise<BenchRow[]> {
     const rs: number[] = [];
     for (let r = 0; r < rounds; r++) {
       hs.push(await httpRate(hub.http, 8, perRound, () => ({ method: 'GET', path: '/health' })));
-      rs.push(await httpRate(hub.http, 8, perRound, (i) => ({ method: 'POST', path: '/record', body: JSON.stringify({ entity_name: `pi_room_${(r * perRound + i) % 25}`, metric: 'temperature', value: 20 + (i % 100) / 10 }) })));
+      rs.push(
+        await httpRate(hub.http, 8, perRound, (i) => ({
+          method: 'POST',
+          path: '/record',
+          body: JSON.stringify({
+            entity_name: `pi_room_${(r * perRound + i) % 25}`,
+            metric: 'temperature',
+            value: 20 + (i % 100) / 10,
+          }),
+        })),
+      );
     }
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const [rec, base] = [mean(rs), mean(hs)];
-    opts.log(`pi: /record c=8 ${rs.map((x) => x.toFixed(0)).join(' ')} req/s; /health c=8 ${hs.map((x) => x.toFixed(0)).join(' ')} req/s (${rounds} interleaved rounds of ${perRound})`);
+    opts.log(
+      `pi: /record c=8 ${rs.map((x) => x.toFixed(0)).join(' ')} req/s; /health c=8 ${hs.map((x) => x.toFixed(0)).join(' ')} req/s (${rounds} interleaved rounds of ${perRound})`,
+    );
     // What the disk allows: each answer waits for an fsync, so 8 clients get at most 8 answers per commit.
     const commitDir = tempDir('pi-commit');
     const commit = await childJson(['commit', commitDir.dir]).finally(() => commitDir.remove());
-    opts.log(`pi: one-row commit ${commit.ms.toFixed(2)} ms → at most ${(8000 / commit.ms).toFixed(0)} answers/s at concurrency 8`);
-    row('one-row commit, WAL + synchronous=FULL (an fsync)', commit.ms, 'ms', { note: `ceiling for 8 clients waiting on commits: ${(8000 / commit.ms).toFixed(0)}/s` });
-    row(`POST /record, concurrency 8 (answer after commit; ${rounds} × ${perRound} interleaved with /health)`, rec, 'requests/s', { baseline: { what: '/health c=8 requests/s', value: base }, ratio: rec / base, target: `≥ ${RECORD_TARGET}× /health`, met: rec / base >= RECORD_TARGET, note: `RSS after ${hub.rss().toFixed(0)} MB` });
+    opts.log(
+      `pi: one-row commit ${commit.ms.toFixed(2)} ms → at most ${(8000 / commit.ms).toFixed(0)} answers/s at concurrency 8`,
+    );
+    row('one-row commit, WAL + synchronous=FULL (an fsync)', commit.ms, 'ms', {
+      note: `ceiling for 8 clients waiting on commits: ${(8000 / commit.ms).toFixed(0)}/s`,
+    });
+    row(
+      `POST /record, concurrency 8 (answer after commit; ${rounds} × ${perRound} interleaved with /health)`,
+      rec,
+      'requests/s',
+      {
+        baseline: { what: '/health c=8 requests/s', value: base },
+        ratio: rec / base,
+        target: `≥ ${RECORD_TARGET}× /health`,
+        met: rec / base >= RECORD_TARGET,
+        note: `RSS after ${hub.rss().toFixed(0)} MB`,
+      },
+    );
     const stopMs = await hub.stop();
     opts.log(`pi: SIGTERM → exit in ${stopMs.toFixed(0)} ms`);
-    row('graceful stop: SIGTERM → exit (writer flushed, WAL checkpointed)', stopMs, 'ms', { target: '< 10,000 ms', met: stopMs < 10_000 });
+    row('graceful stop: SIGTERM → exit (writer flushed, WAL checkpointed)', stopMs, 'ms', {
+      target: '< 10,000 ms',
+      met: stopMs < 10_000,
+    });
   } finally {
     fresh.remove();
   }
@@ -203,10 +265,20 @@ export async function benchPi(opts: BenchOptions): Promise<BenchRow[]> {
     const ask = (body: string) =>
       new Promise<number>((resolve, reject) => {
         const t0 = performance.now();
-        const r = request(`${hub.http}/recall`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-          res.resume();
-          res.on('end', () => (res.statusCode === 200 ? resolve(since(t0)) : reject(new Error(`/recall answered ${res.statusCode}`))));
-        });
+        const r = request(
+          `${hub.http}/recall`,
+          {
+            method: 'POST',
+            agent,
+            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () =>
+              res.statusCode === 200 ? resolve(since(t0)) : reject(new Error(`/recall answered ${res.statusCode}`)),
+            );
+          },
+        );
         r.on('error', reject);
         r.end(body);
       });
@@ -216,8 +288,14 @@ export async function benchPi(opts: BenchOptions): Promise<BenchRow[]> {
     for (const b of bodies) lat.push(await ask(b));
     agent.destroy();
     const s = summarize(lat);
-    opts.log(`pi: hybrid recall at ${size}: p50 ${s.p50.toFixed(2)} ms, p95 ${s.p95.toFixed(2)} ms over HTTP; raw KNN p95 ${knn.p95.toFixed(2)} ms`);
-    row(`hybrid recall p95 over HTTP, ${size / 1000}k memories (p50 ${s.p50.toFixed(1)} ms)`, s.p95, 'ms', { baseline: { what: 'raw vec0 KNN p95 ms', value: knn.p95 }, ratio: s.p95 / knn.p95, note: `RSS after ${hub.rss().toFixed(0)} MB` });
+    opts.log(
+      `pi: hybrid recall at ${size}: p50 ${s.p50.toFixed(2)} ms, p95 ${s.p95.toFixed(2)} ms over HTTP; raw KNN p95 ${knn.p95.toFixed(2)} ms`,
+    );
+    row(`hybrid recall p95 over HTTP, ${size / 1000}k memories (p50 ${s.p50.toFixed(1)} ms)`, s.p95, 'ms', {
+      baseline: { what: 'raw vec0 KNN p95 ms', value: knn.p95 },
+      ratio: s.p95 / knn.p95,
+      note: `RSS after ${hub.rss().toFixed(0)} MB`,
+    });
     await hub.stop();
   } finally {
     recallDir.remove();
@@ -237,12 +315,27 @@ export async function benchPi(opts: BenchOptions): Promise<BenchRow[]> {
     const hub = await startHub(patDir.dir);
     const before = hub.rss();
     const t1 = performance.now();
-    const res = await fetch(`${hub.http}/patterns/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${hub.http}/patterns/run`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     const ms = since(t1);
     const report = (await res.json()) as { found?: unknown[]; promoted?: unknown[] };
     if (!res.ok) throw new Error(`/patterns/run answered ${res.status}`);
-    opts.log(`pi: pattern run ${ms.toFixed(0)} ms (${report.found?.length} findings); scan ${scan.ms.toFixed(0)} ms; RSS ${before.toFixed(0)} → ${hub.rss().toFixed(0)} MB`);
-    row(`one pattern-engine run over HTTP, 50 entities × 10 metrics × ${days} days (${(n / 1e6).toFixed(2)} M readings)`, ms, 'ms', { baseline: { what: 'scan of the same readings, ms', value: scan.ms }, ratio: ms / scan.ms, note: `RSS ${before.toFixed(0)} → ${hub.rss().toFixed(0)} MB` });
+    opts.log(
+      `pi: pattern run ${ms.toFixed(0)} ms (${report.found?.length} findings); scan ${scan.ms.toFixed(0)} ms; RSS ${before.toFixed(0)} → ${hub.rss().toFixed(0)} MB`,
+    );
+    row(
+      `one pattern-engine run over HTTP, 50 entities × 10 metrics × ${days} days (${(n / 1e6).toFixed(2)} M readings)`,
+      ms,
+      'ms',
+      {
+        baseline: { what: 'scan of the same readings, ms', value: scan.ms },
+        ratio: ms / scan.ms,
+        note: `RSS ${before.toFixed(0)} → ${hub.rss().toFixed(0)} MB`,
+      },
+    );
     await hub.stop();
   } finally {
     patDir.remove();

@@ -33,7 +33,11 @@ function value(rng: Prng, s: number, m: number): number {
  * Writes `total` readings ending at the scratch clock's "now" (which is moved past the last one),
  * `SERIES` per minute. Returns the first and last ts (ms).
  */
-export function fillReadings(h: ReturnType<typeof scratchServices>, rng: Prng, total: number): { firstMs: number; lastMs: number } {
+export function fillReadings(
+  h: ReturnType<typeof scratchServices>,
+  rng: Prng,
+  total: number,
+): { firstMs: number; lastMs: number } {
   const minutes = Math.ceil(total / SERIES);
   const endMs = Math.floor(h.clock.now() / 60) * 60 * 1000;
   const firstMs = endMs - minutes * MINUTE_MS;
@@ -42,8 +46,14 @@ export function fillReadings(h: ReturnType<typeof scratchServices>, rng: Prng, t
   for (let k = 0; k < total; k++) {
     const m = Math.floor(k / SERIES);
     const s = k % SERIES;
-    batch.push({ entity_name: `bench_room_${Math.floor(s / 4)}`, metric: METRICS[s % 4], value: value(rng, s, m), source: 'bench', ts_ms: firstMs + m * MINUTE_MS });
-    if (batch.length === BATCH) (writer.writeNow(batch), (batch = []));
+    batch.push({
+      entity_name: `bench_room_${Math.floor(s / 4)}`,
+      metric: METRICS[s % 4],
+      value: value(rng, s, m),
+      source: 'bench',
+      ts_ms: firstMs + m * MINUTE_MS,
+    });
+    if (batch.length === BATCH) writer.writeNow(batch), (batch = []);
   }
   if (batch.length) writer.writeNow(batch);
   h.clock.set(endMs / 1000 + 60);
@@ -51,12 +61,24 @@ export function fillReadings(h: ReturnType<typeof scratchServices>, rng: Prng, t
 }
 
 /** `n` more readings at random minutes of random series between `fromMs` and `toMs` (late arrivals). */
-export function lateReadings(h: ReturnType<typeof scratchServices>, rng: Prng, n: number, fromMs: number, toMs: number): void {
+export function lateReadings(
+  h: ReturnType<typeof scratchServices>,
+  rng: Prng,
+  n: number,
+  fromMs: number,
+  toMs: number,
+): void {
   const batch: PreparedReading[] = [];
   for (let i = 0; i < n; i++) {
     const s = rng.int(0, SERIES - 1);
     const m = rng.int(0, Math.floor((toMs - fromMs) / MINUTE_MS));
-    batch.push({ entity_name: `bench_room_${Math.floor(s / 4)}`, metric: METRICS[s % 4], value: value(rng, s, m), source: 'bench', ts_ms: fromMs + m * MINUTE_MS + rng.int(1, 59_999) });
+    batch.push({
+      entity_name: `bench_room_${Math.floor(s / 4)}`,
+      metric: METRICS[s % 4],
+      value: value(rng, s, m),
+      source: 'bench',
+      ts_ms: fromMs + m * MINUTE_MS + rng.int(1, 59_999),
+    });
   }
   for (let i = 0; i < batch.length; i += BATCH) h.services.timeseries.writer.writeNow(batch.slice(i, i + BATCH));
 }
@@ -65,7 +87,13 @@ export function lateReadings(h: ReturnType<typeof scratchServices>, rng: Prng, n
 export function minuteOfReadings(h: ReturnType<typeof scratchServices>, rng: Prng, tsMs: number): void {
   const batch: PreparedReading[] = [];
   for (let s = 0; s < SERIES; s++) {
-    batch.push({ entity_name: `bench_room_${Math.floor(s / 4)}`, metric: METRICS[s % 4], value: value(rng, s, tsMs / MINUTE_MS), source: 'bench', ts_ms: tsMs });
+    batch.push({
+      entity_name: `bench_room_${Math.floor(s / 4)}`,
+      metric: METRICS[s % 4],
+      value: value(rng, s, tsMs / MINUTE_MS),
+      source: 'bench',
+      ts_ms: tsMs,
+    });
   }
   h.services.timeseries.writer.writeNow(batch);
 }

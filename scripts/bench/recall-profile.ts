@@ -22,7 +22,10 @@ export interface StageTimes {
 const CANDIDATES = 60; // recall.ts: max(CANDIDATES, top_k × 4) with the default top_k 5
 
 /** Times each recall step over `qs` on an already built store. */
-export async function profileRecall(h: Pick<GrowingStore, 'services' | 'db' | 'clock'>, qs: HouseholdQuery[]): Promise<StageTimes> {
+export async function profileRecall(
+  h: Pick<GrowingStore, 'services' | 'db' | 'clock'>,
+  qs: HouseholdQuery[],
+): Promise<StageTimes> {
   const { embedder, entities, memory } = h.services;
   const { vectors, memoryRepo: repo } = internals(h.services);
   const rawKnn = exactKnn(h.db);
@@ -40,7 +43,9 @@ export async function profileRecall(h: Pick<GrowingStore, 'services' | 'db' | 'c
     const filter = { entityId };
     const [qv] = await time('embed query', () => embedder.embed([q.query]));
     await time('raw float vec0 KNN k=60, exact (no filter)', () => rawKnn(qv, CANDIDATES));
-    const hits = await time('vectors.knn k=60: binary codes + exact re-rank (+active/entity filter)', () => vectors.knn(qv, CANDIDATES, { entityId, activeOnly: true }));
+    const hits = await time('vectors.knn k=60: binary codes + exact re-rank (+active/entity filter)', () =>
+      vectors.knn(qv, CANDIDATES, { entityId, activeOnly: true }),
+    );
     const vecIds = hits.slice(0, POOL).map((x) => x.memory_id);
     const qTerms = await time('terms(query)', () => terms(q.query));
     const match = ftsMatch(qTerms);
@@ -48,17 +53,27 @@ export async function profileRecall(h: Pick<GrowingStore, 'services' | 'db' | 'c
     const seen = new Set<number>();
     if (match) {
       const { df, n } = await time('repo.docFreq (memory_vocab)', () => repo.docFreq(qTerms));
-      const idf = new Map(qTerms.map((x) => [x, Math.log(1 + (n - (df.get(x) ?? 0) + 0.5) / ((df.get(x) ?? 0) + 0.5))] as const));
+      const idf = new Map(
+        qTerms.map((x) => [x, Math.log(1 + (n - (df.get(x) ?? 0) + 0.5) / ((df.get(x) ?? 0) + 0.5))] as const),
+      );
       const kw = await time('repo.keyword (FTS5 bm25 + join)', () => repo.keyword(match, CANDIDATES, filter));
-      await time('coverage (JS)', () => kw.forEach((r) => (candidate.add(r.id), seen.add(r.id), coverage(qTerms, new Set(r.terms.split(' ')), idf))));
+      await time('coverage (JS)', () =>
+        kw.forEach((r) => (candidate.add(r.id), seen.add(r.id), coverage(qTerms, new Set(r.terms.split(' ')), idf))),
+      );
       const missing = vecIds.filter((id) => !candidate.has(id));
       await time('repo.termsOf (vector-only hits)', () => repo.termsOf(missing));
     }
     const need = vecIds.filter((id) => !seen.has(id));
     const rows = await time('repo.byIds (vector hits)', () => repo.byIds(need, filter));
     const top = [...rows.map((r) => r.id), ...seen].slice(0, 5);
-    await time('repo.touch (top 5 access bumps; recall batches them every 2 s)', () => repo.touch(new Map(top.map((id) => [id, { n: 1, at: h.clock.now() }]))));
-    const input = RecallInput.parse({ query: q.query, mode: 'hybrid', ...(q.entity_name && { entity_name: q.entity_name }) });
+    await time('repo.touch (top 5 access bumps; recall batches them every 2 s)', () =>
+      repo.touch(new Map(top.map((id) => [id, { n: 1, at: h.clock.now() }]))),
+    );
+    const input = RecallInput.parse({
+      query: q.query,
+      mode: 'hybrid',
+      ...(q.entity_name && { entity_name: q.entity_name }),
+    });
     await time('whole memory.recall (hybrid)', () => memory.recall(input));
   }
   const stages = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, summarize(v)]));

@@ -13,7 +13,16 @@
  * snapshot or from the live store gives the same database.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,7 +83,9 @@ export interface Growth {
 function files(path: string): string[] {
   if (!existsSync(path)) return [];
   if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path).sort().flatMap((f) => (f.endsWith('.map') ? [] : files(join(path, f))));
+  return readdirSync(path)
+    .sort()
+    .flatMap((f) => (f.endsWith('.map') ? [] : files(join(path, f))));
 }
 
 /** sha256 of the keyed compiled files, 200 sample facts of the generator and their vectors. */
@@ -95,7 +106,12 @@ export async function openGrowingStore(embedder: Embedder, opts: { cache: boolea
   const cacheDir = join(tmpdir(), 'hearth-bench-cache', `recall-${await cacheKey(embedder)}`);
   const config = parseConfig({ data_dir: dataDir, mqtt: { mode: 'off' }, timeseries: { timezone: 'UTC' } });
   const ents: Entity[] = entities(prng(SEED));
-  let state: Omit<Sidecar, 'size' | 'from' | 'buildMs' | 'built'> = { attempts: 0, reinforced: 0, clock: manualClock().now(), rng: prng(SEED + 1).state() };
+  let state: Omit<Sidecar, 'size' | 'from' | 'buildMs' | 'built'> = {
+    attempts: 0,
+    reinforced: 0,
+    clock: manualClock().now(),
+    rng: prng(SEED + 1).state(),
+  };
   let stored = 0;
   let db: Db;
   let clock: ManualClock;
@@ -138,7 +154,16 @@ export async function openGrowingStore(embedder: Embedder, opts: { cache: boolea
         state = side;
         stored = side.size;
         open();
-        return { from: side.from, size, cached: true, ms: side.buildMs, rate: ((side.size - side.from) / side.buildMs) * 1000, reinforced: side.reinforced, attempts: side.attempts, built: side.built };
+        return {
+          from: side.from,
+          size,
+          cached: true,
+          ms: side.buildMs,
+          rate: ((side.size - side.from) / side.buildMs) * 1000,
+          reinforced: side.reinforced,
+          attempts: side.attempts,
+          built: side.built,
+        };
       }
       const rng = prng(state.rng);
       const t0 = performance.now();
@@ -148,7 +173,8 @@ export async function openGrowingStore(embedder: Embedder, opts: { cache: boolea
         state.attempts++;
         if (r.action === 'added') stored++;
         else state.reinforced++;
-        if (r.action === 'added' && stored % 5000 === 0) opts.log(`recall: ${stored} memories (${(since(t0) / 1000).toFixed(0)} s this segment)`);
+        if (r.action === 'added' && stored % 5000 === 0)
+          opts.log(`recall: ${stored} memories (${(since(t0) / 1000).toFixed(0)} s this segment)`);
       }
       const ms = since(t0);
       state = { ...state, clock: clock.now(), rng: rng.state() };
@@ -156,13 +182,28 @@ export async function openGrowingStore(embedder: Embedder, opts: { cache: boolea
       if (opts.cache) {
         // Snapshots of other keys are stale (code or embedder changed): keep the disk bounded.
         const root = dirname(cacheDir);
-        if (existsSync(root)) for (const d of readdirSync(root)) if (d.startsWith('recall-') && join(root, d) !== cacheDir) rmSync(join(root, d), { recursive: true, force: true });
+        if (existsSync(root))
+          for (const d of readdirSync(root))
+            if (d.startsWith('recall-') && join(root, d) !== cacheDir)
+              rmSync(join(root, d), { recursive: true, force: true });
         mkdirSync(cacheDir, { recursive: true });
         db.pragma('wal_checkpoint(TRUNCATE)');
         copyFileSync(join(dataDir, 'hearth.db'), snapshot(size));
-        writeFileSync(`${snapshot(size)}.json`, JSON.stringify({ ...state, size, from, buildMs: ms, built } satisfies Sidecar));
+        writeFileSync(
+          `${snapshot(size)}.json`,
+          JSON.stringify({ ...state, size, from, buildMs: ms, built } satisfies Sidecar),
+        );
       }
-      return { from, size, cached: false, ms, rate: ((size - from) / ms) * 1000, reinforced: state.reinforced, attempts: state.attempts, built };
+      return {
+        from,
+        size,
+        cached: false,
+        ms,
+        rate: ((size - from) / ms) * 1000,
+        reinforced: state.reinforced,
+        attempts: state.attempts,
+        built,
+      };
     },
 
     /**

@@ -40,12 +40,29 @@ export async function benchRecall(opts: BenchOptions): Promise<BenchRow[]> {
   try {
     for (const size of sizes) {
       const g = await store.growTo(size);
-      const how = g.cached ? `snapshot built ${g.built.slice(0, 10)} in ${(g.ms / 1000).toFixed(0)} s` : `built now in ${(g.ms / 1000).toFixed(1)} s`;
-      opts.log(`recall: store ${fmtK(g.from)}→${fmtK(size)} ${how}: ${g.rate.toFixed(0)} memories/s (${g.reinforced} of ${g.attempts} remember calls so far reinforced a restatement)`);
-      if (!g.cached) rows.push({ part: 'recall', what: `remember throughput building ${fmtK(g.from)}→${fmtK(size)}`, value: g.rate, unit: 'memories/s', note: `${(g.ms / 1000).toFixed(1)} s` });
+      const how = g.cached
+        ? `snapshot built ${g.built.slice(0, 10)} in ${(g.ms / 1000).toFixed(0)} s`
+        : `built now in ${(g.ms / 1000).toFixed(1)} s`;
+      opts.log(
+        `recall: store ${fmtK(g.from)}→${fmtK(size)} ${how}: ${g.rate.toFixed(0)} memories/s (${g.reinforced} of ${g.attempts} remember calls so far reinforced a restatement)`,
+      );
+      if (!g.cached)
+        rows.push({
+          part: 'recall',
+          what: `remember throughput building ${fmtK(g.from)}→${fmtK(size)}`,
+          value: g.rate,
+          unit: 'memories/s',
+          note: `${(g.ms / 1000).toFixed(1)} s`,
+        });
 
       const res = await measure(store, size, nQueries);
-      rows.push({ part: 'recall', what: `raw float vec0 KNN k=10 p95 (exact), ${fmtK(size)}`, value: res.baseline.p95, unit: 'ms', note: `p50 ${res.baseline.p50.toFixed(2)} ms` });
+      rows.push({
+        part: 'recall',
+        what: `raw float vec0 KNN k=10 p95 (exact), ${fmtK(size)}`,
+        value: res.baseline.p95,
+        unit: 'ms',
+        note: `p50 ${res.baseline.p50.toFixed(2)} ms`,
+      });
       for (const mode of MODES) {
         const m = res.modes[mode];
         const isTarget = mode === 'hybrid' && size === 50_000;
@@ -59,17 +76,35 @@ export async function benchRecall(opts: BenchOptions): Promise<BenchRow[]> {
           ratio: m.p95 / res.baseline.p95,
           ...(isTarget && { target: `< ${TARGET_MS} ms`, met: m.p95 < TARGET_MS }),
         });
-        opts.log(`recall: ${fmtK(size)} ${mode.padEnd(7)} p50 ${m.p50.toFixed(2)} ms  p95 ${m.p95.toFixed(2)} ms  (raw KNN p95 ${res.baseline.p95.toFixed(2)} ms)`);
+        opts.log(
+          `recall: ${fmtK(size)} ${mode.padEnd(7)} p50 ${m.p50.toFixed(2)} ms  p95 ${m.p95.toFixed(2)} ms  (raw KNN p95 ${res.baseline.p95.toFixed(2)} ms)`,
+        );
       }
-      rows.push({ part: 'recall', what: `bench process RSS after recall, ${fmtK(size)}`, value: res.rssMb, unit: 'MB', note: 'hub services in-process: SQLite, vectors, embedder' });
+      rows.push({
+        part: 'recall',
+        what: `bench process RSS after recall, ${fmtK(size)}`,
+        value: res.rssMb,
+        unit: 'MB',
+        note: 'hub services in-process: SQLite, vectors, embedder',
+      });
       opts.log(`recall: ${fmtK(size)} RSS ${res.rssMb.toFixed(0)} MB`);
-      if (size === sizes[sizes.length - 1]) stages = await profileRecall(store, queries(prng(7), store.entities, Math.min(nQueries, 150)));
+      if (size === sizes[sizes.length - 1])
+        stages = await profileRecall(store, queries(prng(7), store.entities, Math.min(nQueries, 150)));
       // Marginal cost of a write at this size (measured every run, cached store or not).
       const p = await store.probe(nProbe);
-      opts.log(`recall: remember at ${fmtK(size)}: ${p.rate.toFixed(0)}/s (${nProbe} calls, ${(p.ms / nProbe).toFixed(2)} ms each)`);
-      rows.push({ part: 'recall', what: `remember throughput at ${fmtK(size)}`, value: p.rate, unit: 'memories/s', note: `${(p.ms / nProbe).toFixed(1)} ms per call, ${nProbe} calls` });
+      opts.log(
+        `recall: remember at ${fmtK(size)}: ${p.rate.toFixed(0)}/s (${nProbe} calls, ${(p.ms / nProbe).toFixed(2)} ms each)`,
+      );
+      rows.push({
+        part: 'recall',
+        what: `remember throughput at ${fmtK(size)}`,
+        value: p.rate,
+        unit: 'memories/s',
+        note: `${(p.ms / nProbe).toFixed(1)} ms per call, ${nProbe} calls`,
+      });
     }
-    if (stages) opts.log(`recall: where hybrid time goes at ${fmtK(sizes[sizes.length - 1])} (ms per query):\n${stages.report}`);
+    if (stages)
+      opts.log(`recall: where hybrid time goes at ${fmtK(sizes[sizes.length - 1])} (ms per query):\n${stages.report}`);
   } finally {
     store.close();
   }
@@ -92,7 +127,8 @@ async function measure(store: GrowingStore, size: number, n: number): Promise<Re
   const unsure: Record<RecallMode, number> = { vector: 0, keyword: 0, hybrid: 0 };
   // Warm-up: JIT, statement caches and the page cache, so the first timed queries are not outliers.
   // (The question's `kind` is the bench's label, not a recall field: recall refuses unknown fields.)
-  for (const { kind: _k, ...q } of qs.slice(0, 10)) for (const mode of MODES) await memory.recall(RecallInput.parse({ ...q, mode }));
+  for (const { kind: _k, ...q } of qs.slice(0, 10))
+    for (const mode of MODES) await memory.recall(RecallInput.parse({ ...q, mode }));
   for (let i = 0; i < qs.length; i++) {
     const { kind: _kind, ...q } = qs[i];
     let t0 = performance.now();

@@ -36,14 +36,18 @@ export async function benchRollup(opts: BenchOptions): Promise<BenchRow[]> {
     const firstMs_ = since(t0);
     const scanAfter = scan();
     const scanMs = (scanBefore + scanAfter) / 2;
-    opts.log(`rollup: first pass ${(firstMs_ / 1000).toFixed(2)} s — ${first.readings} readings, ${first.series} series, ${first.buckets} buckets; scan ${scanMs.toFixed(0)} ms`);
+    opts.log(
+      `rollup: first pass ${(firstMs_ / 1000).toFixed(2)} s — ${first.readings} readings, ${first.series} series, ${first.buckets} buckets; scan ${scanMs.toFixed(0)} ms`,
+    );
 
     // Late readings anywhere in the first 90 % of the range: they dirty old hours, days and weeks.
     lateReadings(h, rng, late, firstMs, firstMs + (lastMs - firstMs) * 0.9);
     const t1 = performance.now();
     const second = h.services.timeseries.rollup();
     const lateMs = since(t1);
-    opts.log(`rollup: after ${late} late readings ${(lateMs / 1000).toFixed(2)} s — ${second.buckets} buckets rewritten over ${second.series} series`);
+    opts.log(
+      `rollup: after ${late} late readings ${(lateMs / 1000).toFixed(2)} s — ${second.buckets} buckets rewritten over ${second.series} series`,
+    );
 
     // The scheduler's everyday pass: one new minute of every series. The first minute re-warms the
     // per-series cache of the latest day and week (the late pass invalidated it); the second is timed.
@@ -60,7 +64,9 @@ export async function benchRollup(opts: BenchOptions): Promise<BenchRow[]> {
     h.services.timeseries.rollup();
     const nosyncMs = since(t3);
     h.db.pragma('synchronous = FULL');
-    opts.log(`rollup: ${third.readings} on-time readings ${ontimeMs.toFixed(1)} ms (${third.series} series; same pass with synchronous=OFF ${nosyncMs.toFixed(1)} ms)`);
+    opts.log(
+      `rollup: ${third.readings} on-time readings ${ontimeMs.toFixed(1)} ms (${third.series} series; same pass with synchronous=OFF ${nosyncMs.toFixed(1)} ms)`,
+    );
 
     const row = (what: string, ms: number, note: string): BenchRow => ({
       part: 'rollup',
@@ -75,8 +81,18 @@ export async function benchRollup(opts: BenchOptions): Promise<BenchRow[]> {
     });
     return [
       row(`incremental rollup of ${total / 1e6}M new readings`, firstMs_, `${first.buckets} buckets`),
-      row(`incremental rollup after ${late.toLocaleString('en-US')} late readings`, lateMs, `${second.buckets} buckets rewritten`),
-      { part: 'rollup', what: `incremental rollup of ${third.readings} on-time readings`, value: ontimeMs, unit: 'ms', note: 'the every-10-s scheduler pass, cache warm' },
+      row(
+        `incremental rollup after ${late.toLocaleString('en-US')} late readings`,
+        lateMs,
+        `${second.buckets} buckets rewritten`,
+      ),
+      {
+        part: 'rollup',
+        what: `incremental rollup of ${third.readings} on-time readings`,
+        value: ontimeMs,
+        unit: 'ms',
+        note: 'the every-10-s scheduler pass, cache warm',
+      },
     ];
   } finally {
     h.close();

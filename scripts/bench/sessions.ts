@@ -15,7 +15,8 @@ const QUESTION = "where is our daughter's celebration being held";
 
 export async function benchSessionSearch(neural: UseLiteEmbedder, opts: BenchOptions): Promise<BenchRow[]> {
   const turns = opts.quick ? 100 : 300;
-  const text = (i: number) => `Turn ${i}: we talked about the ${['boiler', 'school run', 'garden', 'birthday party', 'shopping'][i % 5]} again, item ${i}`;
+  const text = (i: number) =>
+    `Turn ${i}: we talked about the ${['boiler', 'school run', 'garden', 'birthday party', 'shopping'][i % 5]} again, item ${i}`;
   const h = scratchServices(neural);
   try {
     const { episodic } = h.services;
@@ -39,8 +40,22 @@ export async function benchSessionSearch(neural: UseLiteEmbedder, opts: BenchOpt
     const before = since(t0);
     await episodic.embedTurns();
     return [
-      { part: 'recall', what: `search_sessions after ${turns} logged turns, embedded in the background`, value: warm, unit: 'ms', baseline: { what: 'the search embedding them itself (before)', value: before }, ratio: warm / before },
-      { part: 'recall', what: `search_sessions straight after ${turns} turns the background has not seen (it embeds ≤ 64)`, value: backlog, unit: 'ms', baseline: { what: 'the search embedding them itself (before)', value: before }, ratio: backlog / before },
+      {
+        part: 'recall',
+        what: `search_sessions after ${turns} logged turns, embedded in the background`,
+        value: warm,
+        unit: 'ms',
+        baseline: { what: 'the search embedding them itself (before)', value: before },
+        ratio: warm / before,
+      },
+      {
+        part: 'recall',
+        what: `search_sessions straight after ${turns} turns the background has not seen (it embeds ≤ 64)`,
+        value: backlog,
+        unit: 'ms',
+        baseline: { what: 'the search embedding them itself (before)', value: before },
+        ratio: backlog / before,
+      },
     ];
   } finally {
     h.close();

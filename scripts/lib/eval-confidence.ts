@@ -6,7 +6,11 @@ import { DEFAULT_TUNING, judge, type Candidates } from '../../src/tiers/memory/r
 import type { ConfidenceModel } from '../../src/tiers/memory/confidence.js';
 import type { EvalQuery } from './eval-data.js';
 
-export interface Gathered { q: EvalQuery; c: Candidates; gold: Set<number> }
+export interface Gathered {
+  q: EvalQuery;
+  c: Candidates;
+  gold: Set<number>;
+}
 
 /**
  * Logistic regression by Newton steps on the L2-penalised log-likelihood (the bias is not penalised).
@@ -59,9 +63,12 @@ function solve(A: number[][], b: number[]): number[] {
 
 export interface TierFigures {
   /** Recall@5 of the first five of results then possible, over answerable questions; by kind. */
-  firstR5: number; firstLexical: number; firstParaphrase: number;
+  firstR5: number;
+  firstLexical: number;
+  firstParaphrase: number;
   /** Recall@5 of the confident tier alone. */
-  confidentR5: number; confidentParaphrase: number;
+  confidentR5: number;
+  confidentParaphrase: number;
   /** Never-stated questions with no confident result. */
   abstention: number;
   /** Answerable questions whose confident results hold no gold fact (and are not empty). */
@@ -73,9 +80,15 @@ export interface TierFigures {
 /** One question's two tiers, as ids: what recall would return for it under `model` (top_k 5). */
 export function tiers(g: Gathered, model: ConfidenceModel, k = 5): { results: number[]; possible: number[] } {
   const judged = [...judge(g.c, model, DEFAULT_TUNING.keywordMin)].sort((a, b) => b[1].p - a[1].p);
-  const results = judged.filter(([, j]) => j.confident).slice(0, k).map(([id]) => id);
+  const results = judged
+    .filter(([, j]) => j.confident)
+    .slice(0, k)
+    .map(([id]) => id);
   const room = results.length < k ? k : 0;
-  const possible = judged.filter(([id, j]) => !j.confident && (j.p >= model.floor || g.c.scoped.has(id))).slice(0, room).map(([id]) => id);
+  const possible = judged
+    .filter(([id, j]) => !j.confident && (j.p >= model.floor || g.c.scoped.has(id)))
+    .slice(0, room)
+    .map(([id]) => id);
   return { results, possible };
 }
 
@@ -99,7 +112,9 @@ export function figures<T>(rows: { q: EvalQuery; gold: Set<T>; results: T[]; pos
     confidentR5: mean(ans.map((r) => r5(r.results, r.gold))),
     confidentParaphrase: mean(ans.filter((r) => r.q.kind === 'paraphrase').map((r) => r5(r.results, r.gold))),
     abstention: no.length ? no.filter((r) => !r.results.length).length / no.length : 1,
-    wrongConfident: ans.length ? ans.filter((r) => r.results.length && !r.results.some((id) => r.gold.has(id))).length / ans.length : 0,
+    wrongConfident: ans.length
+      ? ans.filter((r) => r.results.length && !r.results.some((id) => r.gold.has(id))).length / ans.length
+      : 0,
     neverStatedPossible: no.length ? no.filter((r) => r.possible.length).length / no.length : 0,
   };
 }

@@ -11,7 +11,12 @@ import type { Embedder } from '../../src/ai/types.js';
 
 export function scratchServices(embedder: Embedder, config: ConfigInput = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'hearth-scratch-'));
-  const cfg = parseConfig({ ...config, data_dir: join(dir, 'data'), mqtt: { mode: 'off' }, timeseries: { timezone: 'UTC' } });
+  const cfg = parseConfig({
+    ...config,
+    data_dir: join(dir, 'data'),
+    mqtt: { mode: 'off' },
+    timeseries: { timezone: 'UTC' },
+  });
   const db = openDatabase({ dataDir: cfg.data_dir });
   const clock = manualClock();
   const services = createServices({ db, clock, config: cfg, embedder, llm: null });

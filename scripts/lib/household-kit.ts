@@ -8,9 +8,27 @@ import { localToUtc, wallTime } from '../../src/lib/tz.js';
 export type Part = number | string;
 export type Value = Part | Record<string, Part>;
 export type Role = 'planted' | 'noise' | 'near_miss';
-export interface GenSeries { entity: string; entityType: string; metric: string; unit: string | null; role: Role; points: [number, Value][] }
-export interface Household { seed: number; timeZone: string; now: number; series: GenSeries[]; expected: string[] }
-export interface Tick { ts: number; d: number; h: number; wd: number }
+export interface GenSeries {
+  entity: string;
+  entityType: string;
+  metric: string;
+  unit: string | null;
+  role: Role;
+  points: [number, Value][];
+}
+export interface Household {
+  seed: number;
+  timeZone: string;
+  now: number;
+  series: GenSeries[];
+  expected: string[];
+}
+export interface Tick {
+  ts: number;
+  d: number;
+  h: number;
+  wd: number;
+}
 
 export const HOUR = 3600;
 export const TAU = 2 * Math.PI;
@@ -44,7 +62,14 @@ export function createKit(seed: number, o: { days?: number; timeZone?: string } 
     return v.map((x) => x / s);
   };
   /** k distinct day indices among the last `w` complete days. */
-  const chooseDays = (w: number, k: number) => new Set(std(w).map((x, i) => [x, D - w + i]).sort((a, b) => a[0] - b[0]).slice(0, k).map((p) => p[1]));
+  const chooseDays = (w: number, k: number) =>
+    new Set(
+      std(w)
+        .map((x, i) => [x, D - w + i])
+        .sort((a, b) => a[0] - b[0])
+        .slice(0, k)
+        .map((p) => p[1]),
+    );
 
   // Days 0..D; day D is today (partial). "now" is 21:00 local on a date that varies with the seed.
   const base = new Date(Date.UTC(2025, 10, 30 + (seed % 7)));
@@ -55,17 +80,38 @@ export function createKit(seed: number, o: { days?: number; timeZone?: string } 
   const at = (d: number, hours: number) => {
     const p = dayParts[d];
     const [h, m] = [Math.floor(hours), (hours % 1) * 60];
-    return localToUtc({ year: p.year, month: p.month, day: p.day, hour: h, minute: Math.floor(m), second: Math.round((m % 1) * 60) }, tz);
+    return localToUtc(
+      { year: p.year, month: p.month, day: p.day, hour: h, minute: Math.floor(m), second: Math.round((m % 1) * 60) },
+      tz,
+    );
   };
   const mid = arr(D + 1, (d) => at(d, 0));
   const start = mid[0];
   const now = at(D, 21);
-  const dateOf = (ts: number) => { const w = wallTime(ts, tz); return `${w.year}-${String(w.month).padStart(2, '0')}-${String(w.day).padStart(2, '0')}`; };
+  const dateOf = (ts: number) => {
+    const w = wallTime(ts, tz);
+    return `${w.year}-${String(w.month).padStart(2, '0')}-${String(w.day).padStart(2, '0')}`;
+  };
 
   const series: GenSeries[] = [];
   const expected: string[] = [];
-  const add = (entity: string, entityType: string, metric: string, unit: string | null, role: Role, points: [number, Value][], ...keys: string[]) => {
-    series.push({ entity, entityType, metric, unit, role, points: points.filter((p) => p[0] < now).sort((a, b) => a[0] - b[0]) });
+  const add = (
+    entity: string,
+    entityType: string,
+    metric: string,
+    unit: string | null,
+    role: Role,
+    points: [number, Value][],
+    ...keys: string[]
+  ) => {
+    series.push({
+      entity,
+      entityType,
+      metric,
+      unit,
+      role,
+      points: points.filter((p) => p[0] < now).sort((a, b) => a[0] - b[0]),
+    });
     expected.push(...keys);
   };
   /** Samples fn on a jittered grid (every `step` s) in local time; null skips a sample. */
@@ -80,7 +126,8 @@ export function createKit(seed: number, o: { days?: number; timeZone?: string } 
     }
     return out;
   };
-  const daily = (hour: number, fn: (d: number) => number): [number, Value][] => arr(D + 1, (d) => [at(d, hour + U(-0.25, 0.25)), fn(d)]);
+  const daily = (hour: number, fn: (d: number) => number): [number, Value][] =>
+    arr(D + 1, (d) => [at(d, hour + U(-0.25, 0.25)), fn(d)]);
   const perDay = (sd: number) => arr(D + 1, () => N(sd));
   /** State changes → the changes plus a report every `step` s (a poller); step 0 = changes only. */
   const states = (events: [number, string][], step = 0): [number, Value][] => {
@@ -95,7 +142,34 @@ export function createKit(seed: number, o: { days?: number; timeZone?: string } 
     return out;
   };
   const days = arr(D, (d) => d); // complete days
-  const spike = (from: number, hours: number) => (ts: number) => ts >= now - from * HOUR && ts < now - (from - hours) * HOUR;
-  return { tz, D, rnd, U, N, pick, arr, std, chooseDays, base, dayParts, at, mid, start, now, dateOf, series, expected, add, grid, daily, perDay, states, days, spike };
+  const spike = (from: number, hours: number) => (ts: number) =>
+    ts >= now - from * HOUR && ts < now - (from - hours) * HOUR;
+  return {
+    tz,
+    D,
+    rnd,
+    U,
+    N,
+    pick,
+    arr,
+    std,
+    chooseDays,
+    base,
+    dayParts,
+    at,
+    mid,
+    start,
+    now,
+    dateOf,
+    series,
+    expected,
+    add,
+    grid,
+    daily,
+    perDay,
+    states,
+    days,
+    spike,
+  };
 }
 export type Kit = ReturnType<typeof createKit>;

@@ -10,7 +10,18 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import type { Services } from '../../src/services.js';
 
-type Schema = { type?: string | string[]; enum?: unknown[]; anyOf?: Schema[]; items?: Schema; description?: string; default?: unknown; minimum?: number; maximum?: number; exclusiveMinimum?: number; maxLength?: number };
+type Schema = {
+  type?: string | string[];
+  enum?: unknown[];
+  anyOf?: Schema[];
+  items?: Schema;
+  description?: string;
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  maxLength?: number;
+};
 
 /** Lists the tools without a database: listing never calls a service. */
 export async function listHearthTools(): Promise<Tool[]> {
@@ -26,7 +37,11 @@ export async function listHearthTools(): Promise<Tool[]> {
 
 /** Every enum value reachable in a property schema (through anyOf and array items). */
 export function enumValues(s: Schema): string[] {
-  return [...(s.enum ?? []).map(String), ...(s.anyOf ?? []).flatMap(enumValues), ...(s.items ? enumValues(s.items) : [])];
+  return [
+    ...(s.enum ?? []).map(String),
+    ...(s.anyOf ?? []).flatMap(enumValues),
+    ...(s.items ? enumValues(s.items) : []),
+  ];
 }
 /** Booleans that also arrive as text ("true", "1") are not choices an assistant must be told. */
 const BOOLEAN_TEXT = new Set(['true', 'false', '1', '0']);
@@ -43,7 +58,8 @@ export function descriptionProblems(tools: Tool[]): string[] {
         continue;
       }
       for (const v of enumValues(p)) {
-        if (!BOOLEAN_TEXT.has(v) && !p.description.includes(v)) problems.push(`${t.name}.${name}: description does not name the value "${v}"`);
+        if (!BOOLEAN_TEXT.has(v) && !p.description.includes(v))
+          problems.push(`${t.name}.${name}: description does not name the value "${v}"`);
       }
     }
   }
@@ -71,9 +87,12 @@ export function renderToolsDoc(tools: Tool[]): string {
     'text plus `structuredContent`, `{"ok": true, "result": "<plain text>", ...}`; errors are tool errors with the HTTP codes.',
     '',
     ...(tools.every((t) => t.inputSchema.additionalProperties === false)
-      ? ['An argument a tool does not list is refused (`additionalProperties: false`): an `invalid` tool error names it and the',
-         'argument it most likely meant (`arguments: unknown field "catgory" — did you mean category?`). Free-form values (`meta`,',
-         'a composite `value`, a `wm_set` value) take any keys.', '']
+      ? [
+          'An argument a tool does not list is refused (`additionalProperties: false`): an `invalid` tool error names it and the',
+          'argument it most likely meant (`arguments: unknown field "catgory" — did you mean category?`). Free-form values (`meta`,',
+          'a composite `value`, a `wm_set` value) take any keys.',
+          '',
+        ]
       : []),
     tools.map((t) => `[\`${t.name}\`](#${t.name})`).join(' · '),
     '',
@@ -81,7 +100,9 @@ export function renderToolsDoc(tools: Tool[]): string {
   for (const t of tools) {
     const props = Object.entries(t.inputSchema.properties ?? {}) as [string, Schema][];
     const required = new Set(t.inputSchema.required ?? []);
-    const hints = Object.entries(t.annotations ?? {}).filter(([k, v]) => k.endsWith('Hint') && v === true).map(([k]) => k.replace(/Hint$/, ''));
+    const hints = Object.entries(t.annotations ?? {})
+      .filter(([k, v]) => k.endsWith('Hint') && v === true)
+      .map(([k]) => k.replace(/Hint$/, ''));
     out.push(`## ${t.name}`, '', t.description ?? '', '');
     if (hints.length) out.push(`Hints: ${hints.join(', ')}.`, '');
     if (t.inputSchema.additionalProperties !== false) out.push('Arguments it does not list are ignored.', '');
@@ -92,7 +113,9 @@ export function renderToolsDoc(tools: Tool[]): string {
     out.push('| argument | type | required | default | description |', '|---|---|---|---|---|');
     for (const [name, p] of props) {
       const dflt = p.default === undefined ? '' : `\`${JSON.stringify(p.default)}\``;
-      out.push(`| \`${name}\` | ${cell(typeOf(p))} | ${required.has(name) ? 'yes' : ''} | ${dflt} | ${cell(p.description ?? '')} |`);
+      out.push(
+        `| \`${name}\` | ${cell(typeOf(p))} | ${required.has(name) ? 'yes' : ''} | ${dflt} | ${cell(p.description ?? '')} |`,
+      );
     }
     out.push('');
   }

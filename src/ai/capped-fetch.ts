@@ -12,12 +12,15 @@ export const MAX_AI_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 export class ResponseTooLargeError extends Error {
   constructor(readonly maxBytes: number) {
-    super(`the answer is larger than ${formatBytes(maxBytes)}, the most the hub reads from an AI backend; check that MEMORY_AI_BASE_URL points at the model server`);
+    super(
+      `the answer is larger than ${formatBytes(maxBytes)}, the most the hub reads from an AI backend; check that MEMORY_AI_BASE_URL points at the model server`,
+    );
     this.name = 'ResponseTooLargeError';
   }
 }
 
-const formatBytes = (n: number) => (n >= 1024 * 1024 && n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : `${n} bytes`);
+const formatBytes = (n: number) =>
+  n >= 1024 * 1024 && n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : `${n} bytes`;
 
 /** `res` with a body that errors with ResponseTooLargeError past `maxBytes` (throws at once when `content-length` says so). */
 export function capResponse(res: Response, maxBytes: number): Response {
@@ -36,7 +39,11 @@ export function capResponse(res: Response, maxBytes: number): Response {
       else controller.enqueue(chunk);
     },
   });
-  return new Response(res.body.pipeThrough(counter), { status: res.status, statusText: res.statusText, headers: res.headers });
+  return new Response(res.body.pipeThrough(counter), {
+    status: res.status,
+    statusText: res.statusText,
+    headers: res.headers,
+  });
 }
 
 /** `fetch` with a timeout over connect, headers and body, and the response-size cap. */

@@ -149,7 +149,8 @@ export function createLocalEmbedder(opts: { dim?: number } = {}): LocalEmbedder 
     throw new HubError('invalid', `local embedder dim must be an integer in ${minDim}..65536, got ${dim}`);
   }
   const words = loadWordVectors();
-  if (words.dim !== SEMANTIC_DIM) throw new HubError('internal', `local embedder: word vectors have ${words.dim} dims, expected ${SEMANTIC_DIM}`);
+  if (words.dim !== SEMANTIC_DIM)
+    throw new HubError('internal', `local embedder: word vectors have ${words.dim} dims, expected ${SEMANTIC_DIM}`);
   const lexDim = dim - SEMANTIC_DIM;
   const lexWeight = Math.sqrt(1 - SEMANTIC_SHARE);
   const semWeight = Math.sqrt(SEMANTIC_SHARE);

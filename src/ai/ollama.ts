@@ -103,7 +103,8 @@ export function createOllamaEmbedder(opts: OllamaEmbedderOptions): Embedder {
     fingerprint: `${model}:${dim}`,
     async embed(texts: string[]): Promise<Float32Array[]> {
       const out: Float32Array[] = [];
-      for (let i = 0; i < texts.length; i += EMBED_BATCH) out.push(...(await embedBatch(texts.slice(i, i + EMBED_BATCH))));
+      for (let i = 0; i < texts.length; i += EMBED_BATCH)
+        out.push(...(await embedBatch(texts.slice(i, i + EMBED_BATCH))));
       return out;
     },
     ping: () => pingOllama(host),
@@ -133,7 +134,8 @@ export function createOllamaLlm(opts: OllamaLlmOptions): Llm {
       } catch (e) {
         throw unavailable('chat', host, opts.timeoutMs, e);
       }
-      if (typeof content !== 'string') throw new HubError('unavailable', `ollama chat at ${host} returned no message content`);
+      if (typeof content !== 'string')
+        throw new HubError('unavailable', `ollama chat at ${host} returned no message content`);
       return content;
     },
     ping: () => pingOllama(host),

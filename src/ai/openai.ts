@@ -103,14 +103,22 @@ interface EmbeddingsResponse {
 
 /** Embeddings from `POST {base}/embeddings`, reordered by `index`, dim-checked, L2-normalised. */
 export function createOpenAiEmbedder(opts: OpenAiEmbedderOptions): Embedder {
-  const t: Target = { base: openAiBase(opts.baseUrl), apiKey: opts.apiKey || undefined, timeoutMs: opts.timeoutMs, maxBytes: opts.maxResponseBytes ?? MAX_AI_RESPONSE_BYTES };
+  const t: Target = {
+    base: openAiBase(opts.baseUrl),
+    apiKey: opts.apiKey || undefined,
+    timeoutMs: opts.timeoutMs,
+    maxBytes: opts.maxResponseBytes ?? MAX_AI_RESPONSE_BYTES,
+  };
   const { model, dim } = opts;
 
   async function embedBatch(texts: string[]): Promise<Float32Array[]> {
     const res = (await post(t, '/embeddings', { model, input: texts }, 'embed')) as EmbeddingsResponse;
     const data = Array.isArray(res?.data) ? [...res.data] : [];
     if (data.length !== texts.length) {
-      throw new HubError('unavailable', `openai-compatible embed at ${t.base} returned ${data.length} vectors for ${texts.length} texts`);
+      throw new HubError(
+        'unavailable',
+        `openai-compatible embed at ${t.base} returned ${data.length} vectors for ${texts.length} texts`,
+      );
     }
     // The API promises `index`, not order; servers that omit `index` keep array order.
     data.sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
@@ -135,7 +143,8 @@ export function createOpenAiEmbedder(opts: OpenAiEmbedderOptions): Embedder {
     fingerprint: `${model}:${dim}`,
     async embed(texts: string[]): Promise<Float32Array[]> {
       const out: Float32Array[] = [];
-      for (let i = 0; i < texts.length; i += EMBED_BATCH) out.push(...(await embedBatch(texts.slice(i, i + EMBED_BATCH))));
+      for (let i = 0; i < texts.length; i += EMBED_BATCH)
+        out.push(...(await embedBatch(texts.slice(i, i + EMBED_BATCH))));
       return out;
     },
     ping: () => pingOpenAi(t.base, t.apiKey),
@@ -148,7 +157,12 @@ interface ChatCompletionResponse {
 
 /** Chat from `POST {base}/chat/completions`; `json: true` sets `response_format: {type: 'json_object'}`. */
 export function createOpenAiLlm(opts: OpenAiLlmOptions): Llm {
-  const t: Target = { base: openAiBase(opts.baseUrl), apiKey: opts.apiKey || undefined, timeoutMs: opts.timeoutMs, maxBytes: opts.maxResponseBytes ?? MAX_AI_RESPONSE_BYTES };
+  const t: Target = {
+    base: openAiBase(opts.baseUrl),
+    apiKey: opts.apiKey || undefined,
+    timeoutMs: opts.timeoutMs,
+    maxBytes: opts.maxResponseBytes ?? MAX_AI_RESPONSE_BYTES,
+  };
   const { model } = opts;
   return {
     provider: 'openai',

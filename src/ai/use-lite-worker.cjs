@@ -27,7 +27,7 @@ try {
       model = await createOnnxEncoder({ ort: require(workerData.onnx.runtime), modelDir: workerData.modelDir });
       runtime = 'onnx';
     } catch (e) {
-      onnxError = String(e && e.message || e);
+      onnxError = String((e && e.message) || e);
       if (workerData.onnx.required) {
         parentPort.postMessage({ fatal: 'ONNX Runtime: ' + onnxError });
         return;
@@ -40,7 +40,7 @@ try {
       const { modelSource } = require(workerData.weights);
       model = await initModel(modelSource);
     } catch (e) {
-      parentPort.postMessage({ fatal: String(e && e.message || e) });
+      parentPort.postMessage({ fatal: String((e && e.message) || e) });
       return;
     }
   }
@@ -71,7 +71,7 @@ try {
       });
       parentPort.postMessage({ id, out }, [out.buffer]);
     } catch (e) {
-      parentPort.postMessage({ id, error: String(e && e.message || e) });
+      parentPort.postMessage({ id, error: String((e && e.message) || e) });
     }
   }
   // Queries are answered first, and between two sub-batches of a write batch: a question waits for

@@ -28,13 +28,16 @@ export interface WordVectors {
 
 /** `assets/` at the package root, seen from src/ai (vitest, tsx) or dist/src/ai (the built CLI). */
 export function wordVectorsPath(): string {
-  const candidates = ['../../assets/', '../../../assets/'].map((p) => fileURLToPath(new URL(p + FILE, import.meta.url)));
+  const candidates = ['../../assets/', '../../../assets/'].map((p) =>
+    fileURLToPath(new URL(p + FILE, import.meta.url)),
+  );
   return candidates.find((p) => existsSync(p)) ?? candidates[0];
 }
 
 /** Parse the binary asset (layout documented in scripts/build-word-vectors.mjs). */
 export function parseWordVectors(buf: Buffer): WordVectors {
-  const corrupt = (why: string) => new HubError('internal', `${FILE}: ${why}; reinstall hearth or rebuild it with scripts/build-word-vectors.mjs`);
+  const corrupt = (why: string) =>
+    new HubError('internal', `${FILE}: ${why}; reinstall hearth or rebuild it with scripts/build-word-vectors.mjs`);
   if (buf.length < HEADER || buf.toString('ascii', 0, 4) !== 'HWV1') throw corrupt('not a word-vector file');
   const count = buf.readUInt32LE(4);
   const dim = buf.readUInt32LE(8);
@@ -73,7 +76,10 @@ export function loadWordVectors(): WordVectors {
     try {
       buf = readFileSync(path);
     } catch (e) {
-      throw new HubError('internal', `local embedder: cannot read its word vectors at ${path} (${(e as Error).message}); reinstall hearth`);
+      throw new HubError(
+        'internal',
+        `local embedder: cannot read its word vectors at ${path} (${(e as Error).message}); reinstall hearth`,
+      );
     }
     cached = parseWordVectors(buf);
   }

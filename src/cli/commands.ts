@@ -26,10 +26,14 @@ const serve: Command = async ({ config, file }) => {
   const hub = await createHub({ config, logger: loggerOptions(config.log_level, config.log_format) });
   for (const n of hub.notes) hub.app.log.info(n);
   for (const w of hub.warnings) hub.app.log.warn(w);
-  hub.integrity.onDamaged((why, fix) => hub.app.log.error(`database ${config.data_dir}/hearth.db is damaged (${why}): ${fix}`));
+  hub.integrity.onDamaged((why, fix) =>
+    hub.app.log.error(`database ${config.data_dir}/hearth.db is damaged (${why}): ${fix}`),
+  );
   const { http, mqtt } = await hub.start();
   void hub.integrity.check();
-  hub.app.log.info(`hearth serving: http ${http ?? 'off'}; mqtt ${mqtt ?? 'off'} (${config.mqtt.mode}); data ${config.data_dir}; config ${file ?? '(defaults)'}`);
+  hub.app.log.info(
+    `hearth serving: http ${http ?? 'off'}; mqtt ${mqtt ?? 'off'} (${config.mqtt.mode}); data ${config.data_dir}; config ${file ?? '(defaults)'}`,
+  );
   const systemd = systemdNotifier(process.env, (m) => hub.app.log.warn(m));
   systemd.ready(`serving http ${http ?? 'off'}, mqtt ${mqtt ?? 'off'}`);
   let stopping = false;
@@ -64,8 +68,11 @@ const reembed: Command = async ({ config, flags }) => {
     let done = 0;
     if (stale) {
       // The same path as the hub's background rebuild: a new index beside the old, swapped on success.
-      const s = await hub.services.reembed.run((p) => process.stderr.write(`\rre-embedding ${p.done}/${p.total} with ${p.to}`));
-      if (s.state !== 'done') throw new Error(`reembed stopped at ${s.done}/${s.total}: ${s.error}; run it again to resume`);
+      const s = await hub.services.reembed.run((p) =>
+        process.stderr.write(`\rre-embedding ${p.done}/${p.total} with ${p.to}`),
+      );
+      if (s.state !== 'done')
+        throw new Error(`reembed stopped at ${s.done}/${s.total}: ${s.error}; run it again to resume`);
       done = s.done;
     }
     for (;;) {
@@ -82,12 +89,15 @@ const reembed: Command = async ({ config, flags }) => {
 };
 
 /** Runs a one-shot service call on a hub without listeners, prints its result. */
-const oneShot = (fn: (hub: Awaited<ReturnType<typeof createHub>>, ctx: CommandContext) => Promise<unknown> | unknown): Command =>
+const oneShot =
+  (fn: (hub: Awaited<ReturnType<typeof createHub>>, ctx: CommandContext) => Promise<unknown> | unknown): Command =>
   async (ctx) => {
     const hub = await createHub({ config: { ...ctx.config, http: { ...ctx.config.http, enabled: false } } });
     try {
       const out = (await fn(hub, ctx)) as { result?: string };
-      process.stdout.write(ctx.flags.json ? `${JSON.stringify(out, null, 2)}\n` : `${out.result ?? JSON.stringify(out)}\n`);
+      process.stdout.write(
+        ctx.flags.json ? `${JSON.stringify(out, null, 2)}\n` : `${out.result ?? JSON.stringify(out)}\n`,
+      );
       return 0;
     } finally {
       await hub.stop();
@@ -97,7 +107,14 @@ const oneShot = (fn: (hub: Awaited<ReturnType<typeof createHub>>, ctx: CommandCo
 const patternsOnHub = oneShot(async (hub, { args, flags }) => {
   if (args[0] === 'list') {
     const promoted = hub.services.patterns.promoted();
-    return { result: [...hub.services.patterns.detectors().map((d) => `detector ${d.name}: ${d.description}`), ...promoted.map((p) => `- ${String(p.fact ?? p.pattern_key)}`)].join('\n'), detectors: hub.services.patterns.detectors(), promoted };
+    return {
+      result: [
+        ...hub.services.patterns.detectors().map((d) => `detector ${d.name}: ${d.description}`),
+        ...promoted.map((p) => `- ${String(p.fact ?? p.pattern_key)}`),
+      ].join('\n'),
+      detectors: hub.services.patterns.detectors(),
+      promoted,
+    };
   }
   return hub.services.patterns.run({ dry_run: Boolean(flags['dry-run']) });
 });
@@ -115,16 +132,75 @@ const json = { json: { type: 'boolean' } } as const;
 
 /** What `hearth help` lists and what each command's line may hold (src/cli/args.ts refuses the rest). */
 export const COMMANDS: Record<string, CommandSpec> = {
-  serve: { run: serve, usage: 'serve [--port N …]', settings: serveSettings, summary: 'HTTP API, MQTT broker and bridge, scheduler (what npm start runs)' },
+  serve: {
+    run: serve,
+    usage: 'serve [--port N …]',
+    settings: serveSettings,
+    summary: 'HTTP API, MQTT broker and bridge, scheduler (what npm start runs)',
+  },
   mcp: { run: runMcpStdio, usage: 'mcp', summary: 'MCP over stdio (Claude Desktop, Claude Code, OpenHome)' },
-  'mcp-config': { run: mcpConfigCommand, usage: 'mcp-config <client>', summary: 'snippet for claude-desktop, claude-code, openhome, home-assistant, http', maxArgs: 1 },
-  doctor: { run: runDoctor, usage: 'doctor [--json]', summary: 'check database, schema, embedder; exit 1 on a problem', options: json },
-  backup: { run: backupCommand, usage: 'backup <file>', summary: 'online backup of the database (safe while serving)', maxArgs: 1 },
-  restore: { run: restoreCommand, usage: 'restore <file>', summary: 'check a backup and install it (hub stopped; the old database is kept aside)', maxArgs: 1 },
-  patterns: { run: patterns, usage: 'patterns [run|list] [--dry-run]', summary: 'run the pattern engine now, or list detectors and promoted patterns', options: { ...dryRun, ...json }, maxArgs: 1 },
-  prune: { run: prune, usage: 'prune [--dry-run]', summary: 'delete raw readings past RETENTION_DAYS that are rolled up', options: { ...dryRun, ...json } },
-  reembed: { run: reembed, usage: 'reembed [--dry-run]', summary: 'rebuild memory vectors for the configured embedding model', options: dryRun },
-  import: { run: importCommand, usage: 'import memory-mcp <db> [--dry-run]', summary: 'copy a memory-mcp database in (idempotent)', options: { ...dryRun, ...json }, maxArgs: 2 },
-  'export-markdown': { run: exportMarkdownCommand, usage: 'export-markdown <dir>', summary: 'one Obsidian-compatible .md file per entity', options: json, maxArgs: 1 },
-  'import-markdown': { run: importMarkdownCommand, usage: 'import-markdown <dir> [--delete-missing]', summary: 'read edited notes back (see docs/markdown-sync.md)', options: { 'delete-missing': { type: 'boolean' }, ...json }, maxArgs: 1 },
+  'mcp-config': {
+    run: mcpConfigCommand,
+    usage: 'mcp-config <client>',
+    summary: 'snippet for claude-desktop, claude-code, openhome, home-assistant, http',
+    maxArgs: 1,
+  },
+  doctor: {
+    run: runDoctor,
+    usage: 'doctor [--json]',
+    summary: 'check database, schema, embedder; exit 1 on a problem',
+    options: json,
+  },
+  backup: {
+    run: backupCommand,
+    usage: 'backup <file>',
+    summary: 'online backup of the database (safe while serving)',
+    maxArgs: 1,
+  },
+  restore: {
+    run: restoreCommand,
+    usage: 'restore <file>',
+    summary: 'check a backup and install it (hub stopped; the old database is kept aside)',
+    maxArgs: 1,
+  },
+  patterns: {
+    run: patterns,
+    usage: 'patterns [run|list] [--dry-run]',
+    summary: 'run the pattern engine now, or list detectors and promoted patterns',
+    options: { ...dryRun, ...json },
+    maxArgs: 1,
+  },
+  prune: {
+    run: prune,
+    usage: 'prune [--dry-run]',
+    summary: 'delete raw readings past RETENTION_DAYS that are rolled up',
+    options: { ...dryRun, ...json },
+  },
+  reembed: {
+    run: reembed,
+    usage: 'reembed [--dry-run]',
+    summary: 'rebuild memory vectors for the configured embedding model',
+    options: dryRun,
+  },
+  import: {
+    run: importCommand,
+    usage: 'import memory-mcp <db> [--dry-run]',
+    summary: 'copy a memory-mcp database in (idempotent)',
+    options: { ...dryRun, ...json },
+    maxArgs: 2,
+  },
+  'export-markdown': {
+    run: exportMarkdownCommand,
+    usage: 'export-markdown <dir>',
+    summary: 'one Obsidian-compatible .md file per entity',
+    options: json,
+    maxArgs: 1,
+  },
+  'import-markdown': {
+    run: importMarkdownCommand,
+    usage: 'import-markdown <dir> [--delete-missing]',
+    summary: 'read edited notes back (see docs/markdown-sync.md)',
+    options: { 'delete-missing': { type: 'boolean' }, ...json },
+    maxArgs: 1,
+  },
 };

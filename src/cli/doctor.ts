@@ -10,7 +10,11 @@ export type { Check };
 export async function runDoctor({ config, flags }: CommandContext): Promise<number> {
   const checks: Check[] = [ops.disk(config.data_dir)];
   for (const left of ops.restoreLeftovers(config.data_dir)) {
-    checks.push({ name: 'restore', ok: true, detail: `${left} is left from an interrupted restore (the database was not touched); it is removed by the next restore` });
+    checks.push({
+      name: 'restore',
+      ok: true,
+      detail: `${left} is left from an interrupted restore (the database was not touched); it is removed by the next restore`,
+    });
   }
   let hub: Awaited<ReturnType<typeof createHub>> | undefined;
   try {
@@ -18,7 +22,11 @@ export async function runDoctor({ config, flags }: CommandContext): Promise<numb
     hub = await createHub({ config: { ...config, http: { ...config.http, enabled: false } } });
     const s = hub.services;
     const snap = s.status.snapshot();
-    checks.push({ name: 'counts', ok: true, detail: `${snap.entities} entities, ${snap.memories.total} memories, ${snap.relations.total} relations` });
+    checks.push({
+      name: 'counts',
+      ok: true,
+      detail: `${snap.entities} entities, ${snap.memories.total} memories, ${snap.relations.total} relations`,
+    });
     const answers = await s.embedder.ping();
     checks.push({
       name: 'embedder',
@@ -30,7 +38,11 @@ export async function runDoctor({ config, flags }: CommandContext): Promise<numb
     // Two sample questions: the first opens the caches, the second shows the cost of a new question.
     prepareQuery(s.wordnet, 'where are my keys');
     prepareQuery(s.wordnet, 'who looks after the boiler');
-    checks.push({ name: 'wordnet', ok: true, detail: `${wordnetOk ? '' : 'not available: '}${describeWordNet(s.wordnet.stats())}` });
+    checks.push({
+      name: 'wordnet',
+      ok: true,
+      detail: `${wordnetOk ? '' : 'not available: '}${describeWordNet(s.wordnet.stats())}`,
+    });
     checks.push({
       name: 'vectors',
       ok: snap.vectors.state === 'ready',
@@ -39,11 +51,19 @@ export async function runDoctor({ config, flags }: CommandContext): Promise<numb
     if (config.mqtt.mode === 'external') {
       const u = new URL(config.mqtt.url || 'mqtt://invalid:1');
       const up = await ops.reachable(u.hostname, Number(u.port || 1883));
-      checks.push({ name: 'broker', ok: up, detail: `external ${config.mqtt.url} ${up ? 'answers' : 'does not answer'}` });
+      checks.push({
+        name: 'broker',
+        ok: up,
+        detail: `external ${config.mqtt.url} ${up ? 'answers' : 'does not answer'}`,
+      });
     } else if (config.mqtt.mode === 'embedded') {
       // The embedded broker runs inside `hearth serve`: not answering is fine when the hub is stopped.
       const up = await ops.reachable(config.mqtt.host, config.mqtt.port);
-      checks.push({ name: 'broker', ok: true, detail: `embedded ${config.mqtt.host}:${config.mqtt.port} ${up ? 'answers' : 'not running (starts with hearth serve)'}` });
+      checks.push({
+        name: 'broker',
+        ok: true,
+        detail: `embedded ${config.mqtt.host}:${config.mqtt.port} ${up ? 'answers' : 'not running (starts with hearth serve)'}`,
+      });
     }
   } catch (e) {
     checks.push({ name: 'open', ok: false, detail: (e as Error).message });

@@ -1,6 +1,18 @@
 /** Data in and out: `import memory-mcp <db>`, `export-markdown <dir>`, `import-markdown <dir>`. */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { invalid } from '../lib/errors.js';
 import { createHub } from '../main.js';
@@ -10,8 +22,16 @@ import { fileStep, readableDir, sqliteFile, writableDir } from '../tiers/ops/pat
 type Hub = Awaited<ReturnType<typeof createHub>>;
 
 /** Opens the hub without listeners or scheduler, runs `fn`, prints its result (or JSON with --json). */
-async function withHub(ctx: CommandContext, fn: (hub: Hub) => Promise<{ result: string }>, exclusive = false): Promise<number> {
-  const hub = await createHub({ config: { ...ctx.config, http: { ...ctx.config.http, enabled: false } }, scheduler: false, exclusive });
+async function withHub(
+  ctx: CommandContext,
+  fn: (hub: Hub) => Promise<{ result: string }>,
+  exclusive = false,
+): Promise<number> {
+  const hub = await createHub({
+    config: { ...ctx.config, http: { ...ctx.config.http, enabled: false } },
+    scheduler: false,
+    exclusive,
+  });
   try {
     process.stderr.write(`hearth: database ${ctx.config.data_dir}/hearth.db\n`);
     const out = await fn(hub);
@@ -24,7 +44,8 @@ async function withHub(ctx: CommandContext, fn: (hub: Hub) => Promise<{ result: 
 
 export async function importCommand(ctx: CommandContext): Promise<number> {
   const [kind, path] = ctx.args;
-  if (kind !== 'memory-mcp') throw invalid(`import: unknown source "${kind ?? ''}"; usage: hearth import memory-mcp <db> [--dry-run]`);
+  if (kind !== 'memory-mcp')
+    throw invalid(`import: unknown source "${kind ?? ''}"; usage: hearth import memory-mcp <db> [--dry-run]`);
   const example = 'give the memory-mcp database file, e.g. hearth import memory-mcp ~/memory-mcp/memory.db';
   if (!path) throw invalid(`import memory-mcp: ${example}`);
   sqliteFile('import memory-mcp', path, example); // before the lock: a typo is not "in use by pid …"
@@ -40,9 +61,14 @@ export async function importCommand(ctx: CommandContext): Promise<number> {
  */
 function writeInside(root: string, name: string, content: string): void {
   const target = join(root, name);
-  if (dirname(target) !== root || basename(target) !== name) throw invalid(`export-markdown: refusing to write outside ${root}: ${name}`);
+  if (dirname(target) !== root || basename(target) !== name)
+    throw invalid(`export-markdown: refusing to write outside ${root}: ${name}`);
   const tmp = join(root, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
+  const fd = openSync(
+    tmp,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0),
+    0o600,
+  );
   try {
     writeSync(fd, content);
   } finally {
@@ -74,18 +100,30 @@ export async function exportMarkdownCommand(ctx: CommandContext): Promise<number
     const notes = fileStep('export-markdown', 'read', () => markdownFiles(root)).filter((n) => !written.has(n.path));
     const removed = hub.services.markdown.forgottenNotes(notes);
     for (const p of removed) fileStep('export-markdown', 'write', () => unlinkSync(join(root, p)));
-    const gone = removed.length ? `; removed ${removed.length} notes of forgotten entities (${removed.join(', ')})` : '';
-    return { result: `Exported ${files.length} entities to ${root}${gone}`, dir: root, files: files.map((f) => f.path), removed };
+    const gone = removed.length
+      ? `; removed ${removed.length} notes of forgotten entities (${removed.join(', ')})`
+      : '';
+    return {
+      result: `Exported ${files.length} entities to ${root}${gone}`,
+      dir: root,
+      files: files.map((f) => f.path),
+      removed,
+    };
   });
 }
 
 /** `.md` files under dir, skipping hidden folders such as Obsidian's `.obsidian/`; links are not followed (a Dirent of a link is neither). */
-function markdownFiles(dir: string, out: { path: string; content: string }[] = [], rel = ''): { path: string; content: string }[] {
+function markdownFiles(
+  dir: string,
+  out: { path: string; content: string }[] = [],
+  rel = '',
+): { path: string; content: string }[] {
   for (const d of readdirSync(join(dir, rel), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     if (d.name.startsWith('.')) continue;
     const p = rel ? `${rel}/${d.name}` : d.name;
     if (d.isDirectory()) markdownFiles(dir, out, p);
-    else if (d.isFile() && d.name.toLowerCase().endsWith('.md')) out.push({ path: p, content: readFileSync(join(dir, p), 'utf8') });
+    else if (d.isFile() && d.name.toLowerCase().endsWith('.md'))
+      out.push({ path: p, content: readFileSync(join(dir, p), 'utf8') });
   }
   return out;
 }
@@ -98,5 +136,7 @@ export async function importMarkdownCommand(ctx: CommandContext): Promise<number
   readableDir('import-markdown', dir, example);
   const files = fileStep('import-markdown', 'read', () => markdownFiles(resolve(dir)));
   if (!files.length) throw invalid(`import-markdown: no .md files in ${resolve(dir)}`);
-  return withHub(ctx, (hub) => hub.services.markdown.importFiles({ files, delete_missing: Boolean(ctx.flags['delete-missing']) }));
+  return withHub(ctx, (hub) =>
+    hub.services.markdown.importFiles({ files, delete_missing: Boolean(ctx.flags['delete-missing']) }),
+  );
 }

@@ -32,15 +32,24 @@ export function hubUrl(config: Config): { url: string; warning?: string } {
   const wildcard = host === '0.0.0.0' || host === '::' || host === '[::]';
   const shown = wildcard ? hostname() : host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   const url = `${scheme}://${shown}:${port}`;
-  if (!config.http.enabled) return { url, warning: 'http.enabled is false: the hub serves no HTTP, so HTTP clients cannot connect' };
-  if (isLoopback(host)) return { url, warning: `the hub listens on ${host} only: a client on another machine (Home Assistant) needs http.host = "0.0.0.0" and http.token set` };
+  if (!config.http.enabled)
+    return { url, warning: 'http.enabled is false: the hub serves no HTTP, so HTTP clients cannot connect' };
+  if (isLoopback(host))
+    return {
+      url,
+      warning: `the hub listens on ${host} only: a client on another machine (Home Assistant) needs http.host = "0.0.0.0" and http.token set`,
+    };
   return { url };
 }
 
 /** POSIX shell quoting for the one command line claude-code gets. */
 const sh = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`);
 
-export function mcpConfigSnippet(client: string, config: Config, configFile: string | null): { text: string; warning?: string } {
+export function mcpConfigSnippet(
+  client: string,
+  config: Config,
+  configFile: string | null,
+): { text: string; warning?: string } {
   const launch = stdioLaunch(config, configFile);
   const token = config.http.token;
   const { url, warning } = hubUrl(config);
@@ -53,7 +62,9 @@ export function mcpConfigSnippet(client: string, config: Config, configFile: str
       return { text: servers('memory') };
     case 'claude-code': {
       const env = Object.entries(launch.env).map(([k, v]) => `-e ${sh(`${k}=${v}`)}`);
-      return { text: `claude mcp add hearth --scope user ${env.join(' ')} -- ${[launch.command, ...launch.args].map(sh).join(' ')}\n` };
+      return {
+        text: `claude mcp add hearth --scope user ${env.join(' ')} -- ${[launch.command, ...launch.args].map(sh).join(' ')}\n`,
+      };
     }
     case 'home-assistant': {
       const q = token ? `?token=${encodeURIComponent(token)}` : '';
@@ -66,7 +77,10 @@ export function mcpConfigSnippet(client: string, config: Config, configFile: str
     }
     case 'http': {
       const headers = token ? { Authorization: `Bearer ${token}` } : undefined;
-      return { text: `${JSON.stringify({ mcpServers: { hearth: { type: 'http', url: `${url}/mcp`, ...(headers && { headers }) } } }, null, 2)}\n`, warning };
+      return {
+        text: `${JSON.stringify({ mcpServers: { hearth: { type: 'http', url: `${url}/mcp`, ...(headers && { headers }) } } }, null, 2)}\n`,
+        warning,
+      };
     }
     default:
       throw invalid(`mcp-config: unknown client "${client}"; one of ${MCP_CLIENTS.join(', ')}`);

@@ -12,7 +12,9 @@ export async function runMcpStdio({ config, file }: CommandContext): Promise<und
   // loading only once the client's `initialize` has been answered.
   const hub = await createHub({ config: { ...config, http: { ...config.http, enabled: false } }, quickStart: true });
   // An MCP client shows only "connection closed" on failure: stderr (its log) names what was opened.
-  process.stderr.write(`hearth mcp: database ${join(config.data_dir, 'hearth.db')} (config ${file ?? 'none: defaults'})\n`);
+  process.stderr.write(
+    `hearth mcp: database ${join(config.data_dir, 'hearth.db')} (config ${file ?? 'none: defaults'})\n`,
+  );
   for (const w of [...hub.notes, ...hub.warnings]) process.stderr.write(`hearth mcp: ${w}\n`);
   const server = createMcpServer(hub.services, 'mcp');
   server.oninitialized = () => hub.warm();

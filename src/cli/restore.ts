@@ -11,6 +11,8 @@ export async function backupCommand({ config, args }: CommandContext): Promise<n
 export async function restoreCommand({ config, args }: CommandContext): Promise<number> {
   const source = args[0];
   const { current, keptAs } = await ops.restore(config.data_dir, source);
-  process.stdout.write(`restored ${source} into ${current}${keptAs ? `; the previous database is kept as ${keptAs}` : ''}\n`);
+  process.stdout.write(
+    `restored ${source} into ${current}${keptAs ? `; the previous database is kept as ${keptAs}` : ''}\n`,
+  );
   return 0;
 }

@@ -35,7 +35,8 @@ export interface DataDirSources {
 export function resolveDataDir(s: DataDirSources): string {
   const cwd = s.cwd ?? process.cwd();
   if (s.env) return resolve(cwd, s.env);
-  if (s.file) return isAbsolute(s.file.value) ? s.file.value : resolve(dirname(resolve(cwd, s.file.path)), s.file.value);
+  if (s.file)
+    return isAbsolute(s.file.value) ? s.file.value : resolve(dirname(resolve(cwd, s.file.path)), s.file.value);
   if (s.installed ?? existsSync(INSTALLED_CONFIG)) return INSTALLED_DATA_DIR;
   return join(s.root ?? packageRoot(), 'data');
 }

@@ -109,8 +109,12 @@ export function parseConfig(raw: unknown, origin = 'config', fromEnv: ReadonlyMa
   const issue = result.error.issues[0];
   const base = issue.path.join('.');
   const key = issue.code === 'unrecognized_keys' ? [base, ...issue.keys].filter(Boolean).join('.') : base || '(root)';
-  const near = issue.code === 'unrecognized_keys' ? closestFields(String(issue.keys[0]), keysAt(ConfigSchema, issue.path))[0] : undefined;
-  const message = issue.code === 'unrecognized_keys' ? `unknown key${near ? ` — did you mean ${near}?` : ''}` : issue.message;
+  const near =
+    issue.code === 'unrecognized_keys'
+      ? closestFields(String(issue.keys[0]), keysAt(ConfigSchema, issue.path))[0]
+      : undefined;
+  const message =
+    issue.code === 'unrecognized_keys' ? `unknown key${near ? ` — did you mean ${near}?` : ''}` : issue.message;
   const variable = fromEnv.get(key);
   if (variable) throw new ConfigError(`${variable}: ${message} (it sets ${key})`);
   throw new ConfigError(`${origin}: ${key}: ${message}`);
@@ -170,7 +174,8 @@ export function loadConfig(opts: LoadOptions = {}): { config: Config; file: stri
     fromEnv.delete(path);
   }
   const config = parseConfig(raw, file ?? 'config', fromEnv);
-  const envDataDir = (opts.overrides?.data_dir as string | undefined) ?? flagDataDir ?? (env.HEARTH_DATA_DIR || undefined);
+  const envDataDir =
+    (opts.overrides?.data_dir as string | undefined) ?? flagDataDir ?? (env.HEARTH_DATA_DIR || undefined);
   config.data_dir = resolveDataDir({ env: envDataDir, file: fileDataDir });
   assertSafeBinds(config);
   assertTlsFiles(config);
@@ -185,8 +190,12 @@ function assertTlsFiles(config: Config): void {
   for (const section of ['http', 'mqtt'] as const) {
     const { tls_cert: cert, tls_key: key } = config[section];
     if (!cert && !key) continue;
-    if (!cert || !key) throw new ConfigError(`${section}.${cert ? 'tls_key' : 'tls_cert'}: set both tls_cert and tls_key, or neither`);
-    for (const [name, file] of [['tls_cert', cert], ['tls_key', key]] as const) {
+    if (!cert || !key)
+      throw new ConfigError(`${section}.${cert ? 'tls_key' : 'tls_cert'}: set both tls_cert and tls_key, or neither`);
+    for (const [name, file] of [
+      ['tls_cert', cert],
+      ['tls_key', key],
+    ] as const) {
       try {
         accessSync(file, constants.R_OK);
       } catch {

@@ -17,7 +17,6 @@ const isTimeZone = (tz: string) => {
   }
 };
 
-
 /** One MQTT account on the embedded broker; topic filters may use + and #. */
 const MqttUser = z
   .object({
@@ -44,7 +43,12 @@ export const ConfigSchema = z
         host: z.string().min(1).default('127.0.0.1'),
         port: port.default(8900),
         token: z.string().default(''),
-        body_limit: z.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+        body_limit: z
+          .number()
+          .int()
+          .min(1024)
+          .max(64 * 1024 * 1024)
+          .default(1024 * 1024),
         /**
          * Requests per minute per client address that do not carry the valid token; 0 = no limit.
          * Excess answers 429. A request with the token is never counted (docs/http-api.md#limits).
@@ -85,17 +89,34 @@ export const ConfigSchema = z
         tls_cert: z.string().default(''),
         tls_key: z.string().default(''),
         /** Largest MQTT packet after login (before it: 64 KiB); a larger one closes the connection. Zigbee2MQTT's bridge/devices runs to megabytes. */
-        max_packet_bytes: z.number().int().min(64 * 1024).max(256 * 1024 * 1024).default(16 * 1024 * 1024),
+        max_packet_bytes: z
+          .number()
+          .int()
+          .min(64 * 1024)
+          .max(256 * 1024 * 1024)
+          .default(16 * 1024 * 1024),
         /** Connections that have not logged in yet; past it the oldest is closed. */
         max_pending_connections: z.number().int().min(1).max(10_000).default(64),
         /** Retained messages kept in memory: in all, and per account. Over a cap a message is delivered but not retained. */
         retained_max_messages: z.number().int().min(0).default(10_000),
-        retained_max_bytes: z.number().int().min(0).default(32 * 1024 * 1024),
+        retained_max_bytes: z
+          .number()
+          .int()
+          .min(0)
+          .default(32 * 1024 * 1024),
         retained_max_messages_per_account: z.number().int().min(0).default(5_000),
-        retained_max_bytes_per_account: z.number().int().min(0).default(16 * 1024 * 1024),
+        retained_max_bytes_per_account: z
+          .number()
+          .int()
+          .min(0)
+          .default(16 * 1024 * 1024),
         /** QoS 1/2 messages kept for a persistent session (clean: false) while its client is away, and bytes for all of them; past a cap newer ones are not queued for it. */
         offline_queue_max_messages: z.number().int().min(0).default(1000),
-        offline_queue_max_bytes: z.number().int().min(0).default(32 * 1024 * 1024),
+        offline_queue_max_bytes: z
+          .number()
+          .int()
+          .min(0)
+          .default(32 * 1024 * 1024),
         /** Keep serving HTTP (with /health degraded) when the broker's port is taken, instead of failing start-up. */
         tolerate_port_in_use: z.boolean().default(false),
         /** Built-in topic mappings (each switchable and re-rootable) and user mappings. */

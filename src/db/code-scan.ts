@@ -114,7 +114,11 @@ export function createCodeScan(dim: number) {
       const hist = new Uint32Array(words * 32 + 2);
       const NONE = words * 32 + 1;
       for (let s = 0; s < n; s++) {
-        if ((f.entityId !== undefined && entity[s] !== f.entityId) || (f.activeOnly && !active[s]) || (wantCat >= 0 && cat[s] !== wantCat)) {
+        if (
+          (f.entityId !== undefined && entity[s] !== f.entityId) ||
+          (f.activeOnly && !active[s]) ||
+          (wantCat >= 0 && cat[s] !== wantCat)
+        ) {
           dist[s] = NONE;
           continue;
         }

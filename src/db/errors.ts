@@ -65,20 +65,39 @@ export function explainOpenError(e: unknown, dir: string, file: string): DataErr
   const path = blocker(dir, file);
   const user = whoAmI();
   if (path !== file && existsSync(path) && !statSync(path).isDirectory()) {
-    return new DataError(`data dir ${dir}: ${path} is not a directory; set data_dir (or HEARTH_DATA_DIR) to a directory, or move ${path} away`);
+    return new DataError(
+      `data dir ${dir}: ${path} is not a directory; set data_dir (or HEARTH_DATA_DIR) to a directory, or move ${path} away`,
+    );
   }
-  if (code === 'EROFS' || code === 'SQLITE_READONLY_DIRECTORY' || (code.startsWith('SQLITE_READONLY') && can(path, constants.W_OK))) {
-    return new DataError(`${path} is on a read-only file system: set data_dir (or HEARTH_DATA_DIR) to a writable directory (under systemd, list it in ReadWritePaths=)`);
+  if (
+    code === 'EROFS' ||
+    code === 'SQLITE_READONLY_DIRECTORY' ||
+    (code.startsWith('SQLITE_READONLY') && can(path, constants.W_OK))
+  ) {
+    return new DataError(
+      `${path} is on a read-only file system: set data_dir (or HEARTH_DATA_DIR) to a writable directory (under systemd, list it in ReadWritePaths=)`,
+    );
   }
-  if (code === 'EACCES' || code === 'EPERM' || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY') || code === 'SQLITE_PERM') {
+  if (
+    code === 'EACCES' ||
+    code === 'EPERM' ||
+    code.startsWith('SQLITE_CANTOPEN') ||
+    code.startsWith('SQLITE_READONLY') ||
+    code === 'SQLITE_PERM'
+  ) {
     const elsewhere = 'or set data_dir (or HEARTH_DATA_DIR) to a directory it owns';
     if (path !== file && path !== dir) {
       // The dir does not exist and `path`, its nearest existing parent, is not ours to write in:
       // create the dir for the user (chown of the parent would hand over more than Hearth needs).
-      return new DataError(`cannot create ${dir}: permission denied for ${user} in ${path}; create it for that user (\`sudo install -d -o ${user} -m 700 ${dir}\`) ${elsewhere}`);
+      return new DataError(
+        `cannot create ${dir}: permission denied for ${user} in ${path}; create it for that user (\`sudo install -d -o ${user} -m 700 ${dir}\`) ${elsewhere}`,
+      );
     }
-    return new DataError(`cannot ${path === file ? 'open' : 'write'} ${path}: permission denied for ${user}; give it to that user (\`sudo chown -R ${user} ${path}\`) ${elsewhere}`);
+    return new DataError(
+      `cannot ${path === file ? 'open' : 'write'} ${path}: permission denied for ${user}; give it to that user (\`sudo chown -R ${user} ${path}\`) ${elsewhere}`,
+    );
   }
-  if (code === 'ENOSPC' || code === 'SQLITE_FULL') return new DataError(`no space left for ${file}: free some space on its file system, then start again`);
+  if (code === 'ENOSPC' || code === 'SQLITE_FULL')
+    return new DataError(`no space left for ${file}: free some space on its file system, then start again`);
   return undefined;
 }

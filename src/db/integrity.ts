@@ -26,7 +26,8 @@ parentPort.postMessage(result);
 `;
 
 /** What to do about damage: retrying never helps, a backup does. */
-export const DAMAGE_FIX = 'stop the hub, run `hearth doctor` to see the damage, then `hearth restore <backup file>` (a nightly backup is in /var/lib/hearth/backups when installed with deploy/install.sh)';
+export const DAMAGE_FIX =
+  'stop the hub, run `hearth doctor` to see the damage, then `hearth restore <backup file>` (a nightly backup is in /var/lib/hearth/backups when installed with deploy/install.sh)';
 
 export function createIntegrity(dbPath: string) {
   let state: IntegrityState = 'unchecked';

@@ -72,7 +72,9 @@ export function lockHolders(dataDir: string, kinds: LockKind[] = ['shared', 'exc
 }
 
 const named = (holders: Holder[]) =>
-  holders.length ? [...new Map(holders.map((h) => [h.pid, `pid ${h.pid} (${h.command})`])).values()].join(', ') : 'another process';
+  holders.length
+    ? [...new Map(holders.map((h) => [h.pid, `pid ${h.pid} (${h.command})`])).values()].join(', ')
+    : 'another process';
 
 /** Ensures dataDir/lock exists (0700 when created here). */
 function ensureLockDir(dataDir: string): string {
@@ -118,10 +120,16 @@ const counts: Record<string, number> = {};
 
 function refusal(dataDir: string, kind: LockKind): DataError {
   if (kind === 'serve') {
-    return new DataError(`${dataDir} is already served by ${named(lockHolders(dataDir, ['serve']))}; one hearth serve per data dir — stop that one first (or give this one another data_dir)`);
+    return new DataError(
+      `${dataDir} is already served by ${named(lockHolders(dataDir, ['serve']))}; one hearth serve per data dir — stop that one first (or give this one another data_dir)`,
+    );
   }
   if (kind === 'shared') {
-    return new DataError(`${dataDir} is being restored by ${named(lockHolders(dataDir, ['exclusive']))}; start again when it has finished`);
+    return new DataError(
+      `${dataDir} is being restored by ${named(lockHolders(dataDir, ['exclusive']))}; start again when it has finished`,
+    );
   }
-  return new DataError(`${dataDir} is in use by ${named(lockHolders(dataDir, ['serve', 'shared']))}; stop it first (hearth mcp is started by its MCP client: close the client)`);
+  return new DataError(
+    `${dataDir} is in use by ${named(lockHolders(dataDir, ['serve', 'shared']))}; stop it first (hearth mcp is started by its MCP client: close the client)`,
+  );
 }

@@ -33,7 +33,13 @@ export interface OpenOptions {
 
 const stderrLine = (line: string) => void process.stderr.write(`hearth: ${line}\n`);
 
-export function openDatabase({ dataDir, fileName = 'hearth.db', lock = 'shared', log = stderrLine, keptCheck = true }: OpenOptions): Db {
+export function openDatabase({
+  dataDir,
+  fileName = 'hearth.db',
+  lock = 'shared',
+  log = stderrLine,
+  keptCheck = true,
+}: OpenOptions): Db {
   if (dataDir === ':memory:') return configure(new Database(':memory:'), { log });
   const path = join(dataDir, fileName);
   let release: Release = () => {};
@@ -113,7 +119,9 @@ function assertWhole(path: string): void {
   const pages = header.readUInt32BE(28);
   const valid = header.readUInt32BE(92) === header.readUInt32BE(24);
   if (valid && pages * pageSize > size) {
-    throw new DataError(damagedMessage(path, `truncated: the header counts ${pages * pageSize} bytes, the file has ${size}`));
+    throw new DataError(
+      damagedMessage(path, `truncated: the header counts ${pages * pageSize} bytes, the file has ${size}`),
+    );
   }
 }
 
@@ -168,7 +176,12 @@ function immediateByDefault(db: Db): void {
   const make = db.transaction.bind(db);
   db.transaction = ((fn: (...args: never[]) => unknown) => {
     const t = make(fn);
-    return Object.assign((...args: never[]) => t.immediate(...args), { default: t.immediate, deferred: t.deferred, immediate: t.immediate, exclusive: t.exclusive });
+    return Object.assign((...args: never[]) => t.immediate(...args), {
+      default: t.immediate,
+      deferred: t.deferred,
+      immediate: t.immediate,
+      exclusive: t.exclusive,
+    });
   }) as Db['transaction'];
 }
 
@@ -191,7 +204,9 @@ export function migrate(db: Db, file?: { path: string; log: (line: string) => vo
   let backup = '';
   if (file && current > 0) {
     backup = backupBeforeMigration(db, file.path, current);
-    file.log(`upgrading ${file.path} from schema version ${current} to ${MIGRATIONS.length}; a copy of the old database is kept as ${backup}`);
+    file.log(
+      `upgrading ${file.path} from schema version ${current} to ${MIGRATIONS.length}; a copy of the old database is kept as ${backup}`,
+    );
   }
   let failed = 0;
   const fk = db.pragma('foreign_keys', { simple: true }) as number;
@@ -205,7 +220,8 @@ export function migrate(db: Db, file?: { path: string; log: (line: string) => vo
         if (typeof m === 'string') db.exec(m);
         else m(db);
         const broken = db.pragma('foreign_key_check') as { table: string }[];
-        if (broken.length) throw new Error(`it left ${broken.length} rows without their parent (first in ${broken[0].table})`);
+        if (broken.length)
+          throw new Error(`it left ${broken.length} rows without their parent (first in ${broken[0].table})`);
         db.pragma(`user_version = ${v + 1}`);
       }
     }).immediate();
@@ -214,7 +230,8 @@ export function migrate(db: Db, file?: { path: string; log: (line: string) => vo
     const where = file ? ` ${file.path}` : '';
     throw new SchemaError(
       `schema migration ${failed} of ${MIGRATIONS.length} failed (${(e as Error).message}); the database${where} is unchanged at version ${current}` +
-        (backup ? `, and a copy is kept as ${backup}` : '') + '; report this, and run the previous Hearth meanwhile',
+        (backup ? `, and a copy is kept as ${backup}` : '') +
+        '; report this, and run the previous Hearth meanwhile',
     );
   } finally {
     db.pragma('legacy_alter_table = OFF');

@@ -33,7 +33,11 @@ export function preMigrationBackups(dbPath: string): PreMigrationBackup[] {
   return names
     .map((name) => ({ name, m: re.exec(name) }))
     .filter((x) => x.m)
-    .map(({ name, m }) => ({ path: join(dir, name), fromVersion: Number(m![1]), at: statSync(join(dir, name)).mtimeMs }))
+    .map(({ name, m }) => ({
+      path: join(dir, name),
+      fromVersion: Number(m![1]),
+      at: statSync(join(dir, name)).mtimeMs,
+    }))
     .sort((a, b) => b.at - a.at || b.path.localeCompare(a.path));
 }
 

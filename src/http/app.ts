@@ -81,8 +81,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 2000 },
     // Router-level errors (bad percent-encoding in the URL) answer in the same shape as the rest.
     frameworkErrors: (err, req, reply) => {
-      if (wantsAdminPage(req as unknown as FastifyRequest)) return void sendBadAddress(req as unknown as FastifyRequest, reply as unknown as FastifyReply);
-      void (reply as unknown as FastifyReply).code(400).send({ ok: false, error: 'invalid', message: `url: ${err.message}` });
+      if (wantsAdminPage(req as unknown as FastifyRequest))
+        return void sendBadAddress(req as unknown as FastifyRequest, reply as unknown as FastifyReply);
+      void (reply as unknown as FastifyReply)
+        .code(400)
+        .send({ ok: false, error: 'invalid', message: `url: ${err.message}` });
     },
     // Requests Node's parser rejects answer in the same shape too.
     clientErrorHandler,
@@ -105,18 +108,28 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     }
     if (err.validation) {
       const where = err.validationContext === 'querystring' ? 'query' : (err.validationContext ?? 'body');
-      return reply.code(400).send({ ok: false, error: 'invalid', message: describeIssues(err.validation as never, where) });
+      return reply
+        .code(400)
+        .send({ ok: false, error: 'invalid', message: describeIssues(err.validation as never, where) });
     }
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       const limit = req.routeOptions.bodyLimit ?? opts.bodyLimit ?? 1048576;
-      return reply.code(413).send({ ok: false, error: 'too_large', message: `body: larger than the ${limit}-byte (${humanBytes(limit)}) limit for ${req.url.split('?')[0]}` });
+      return reply
+        .code(413)
+        .send({
+          ok: false,
+          error: 'too_large',
+          message: `body: larger than the ${limit}-byte (${humanBytes(limit)}) limit for ${req.url.split('?')[0]}`,
+        });
     }
     if (err.statusCode === 429) {
       return reply.code(429).send({ ok: false, error: 'rate_limited', message: err.message });
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       // Malformed JSON, wrong content type, empty JSON body...
-      return reply.code(err.statusCode).send({ ok: false, error: err.statusCode === 415 ? 'invalid' : 'invalid', message: `body: ${err.message}` });
+      return reply
+        .code(err.statusCode)
+        .send({ ok: false, error: err.statusCode === 415 ? 'invalid' : 'invalid', message: `body: ${err.message}` });
     }
     req.log.error({ err }, 'unhandled error');
     return reply.code(500).send({ ok: false, error: 'internal', message: 'internal error; see the hub log' });
@@ -151,7 +164,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       // /record per reading) and is held back by capacity instead — the batched writer, the
       // connection cap, body limits — never refused for being busy. Wrong tokens have their own
       // limiter (auth.ts); without a token set everyone counts, under a default no home reaches.
-      allowList: (req) => req.url === '/health' || (token !== undefined && token !== '' && tokenMatches(presentedToken(req), token)),
+      allowList: (req) =>
+        req.url === '/health' || (token !== undefined && token !== '' && tokenMatches(presentedToken(req), token)),
       errorResponseBuilder: (_req, ctx) => ({
         statusCode: 429,
         ok: false,
@@ -178,7 +192,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(voicesRoutes(opts.services));
   await app.register(entitiesRoutes(opts.services));
   await app.register(mcpRoutes(opts.services));
-  await app.register(adminRoutes(opts.services, { token: opts.token, health: opts.health, dataDir: opts.dataDir, failures }));
+  await app.register(
+    adminRoutes(opts.services, { token: opts.token, health: opts.health, dataDir: opts.dataDir, failures }),
+  );
   await app.register(sseRoutes(opts.services, sse));
   return app;
 }

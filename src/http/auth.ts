@@ -44,11 +44,17 @@ export function failedLogins(perMinute: number, maxAddresses = 10_000) {
       const retry = (until: number) => Math.max(1, Math.ceil((until - now) / 1000));
       if (e.minute >= perMinute && now - e.since < 60_000) {
         const wait = retry(e.since + 60_000);
-        return { wait, message: `rate limit: more than ${perMinute} failed logins per minute from this client (http.auth_failures_per_minute); retry in ${wait} s` };
+        return {
+          wait,
+          message: `rate limit: more than ${perMinute} failed logins per minute from this client (http.auth_failures_per_minute); retry in ${wait} s`,
+        };
       }
       if (e.long >= LONG_MAX && now - e.longSince < LONG_MS) {
         const wait = retry(e.longSince + LONG_MS);
-        return { wait, message: `rate limit: ${LONG_MAX} failed logins within ten minutes from this client; retry in ${wait} s` };
+        return {
+          wait,
+          message: `rate limit: ${LONG_MAX} failed logins within ten minutes from this client; retry in ${wait} s`,
+        };
       }
       return undefined;
     },
@@ -105,27 +111,44 @@ export function registerAuth(
     if (path === '/health') return;
     if (isAdminPath(path)) return; // the admin guard checks the budget, the bearer or a session cookie (admin/guard.ts)
     const limited = failures.check(req.ip);
-    if (limited) return reply.code(429).header('retry-after', String(limited.wait)).send({ ok: false, error: 'rate_limited', message: limited.message });
+    if (limited)
+      return reply
+        .code(429)
+        .header('retry-after', String(limited.wait))
+        .send({ ok: false, error: 'rate_limited', message: limited.message });
     const fromUrl = queryToken(req, path);
     const presented = bearerOf(req.headers.authorization) ?? fromUrl;
     // A page elsewhere can make the household's browser load `/mcp?token=x` (an <img>); refused
     // before it is compared or counted, so it cannot use up that address's budget (item 4).
     if (presented !== undefined && presented === fromUrl && fromAnotherSite(req)) {
-      return reply.code(403).send({ ok: false, error: 'forbidden', message: 'token: a token in the URL is not accepted from a page of another site; send it from the MCP client itself' });
+      return reply
+        .code(403)
+        .send({
+          ok: false,
+          error: 'forbidden',
+          message:
+            'token: a token in the URL is not accepted from a page of another site; send it from the MCP client itself',
+        });
     }
     if (tokenMatches(presented, token)) return;
     if (opts.allow?.(req, path)) return;
     // A wrong token counts; a request with none (a browser's /favicon.ico) is not a guess.
     if (presented !== undefined) failures.fail(req.ip);
     reply.header('www-authenticate', 'Bearer realm="hearth"');
-    return reply.code(401).send({ ok: false, error: 'unauthorized', message: 'authorization: a valid bearer token is required' });
+    return reply
+      .code(401)
+      .send({ ok: false, error: 'unauthorized', message: 'authorization: a valid bearer token is required' });
   });
   // Without the token /health says liveness and status only: its details name client-chosen
   // things (failing topics, reading sources) and cost work to serialise (issue #10 item 11).
   app.addHook('preSerialization', async (req, _reply, payload) => {
     if (req.url.split('?')[0] !== '/health' || tokenMatches(bearerOf(req.headers.authorization), token)) return payload;
     const { ok = true, status = 'ok' } = (payload ?? {}) as { ok?: boolean; status?: string };
-    return { ok, status, result: status === 'ok' ? 'Hearth is up.' : `Hearth is up but ${status}; details need the token.` };
+    return {
+      ok,
+      status,
+      result: status === 'ok' ? 'Hearth is up.' : `Hearth is up but ${status}; details need the token.`,
+    };
   });
   return failures;
 }

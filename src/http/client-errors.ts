@@ -13,7 +13,8 @@ import type { Socket } from 'node:net';
 const MAX_HEADER_BYTES = 16 * 1024;
 
 /** A human size for messages: 10485760 → "10 MiB". */
-export const humanBytes = (n: number) => (n % (1024 * 1024) === 0 ? `${n / 1024 / 1024} MiB` : n % 1024 === 0 ? `${n / 1024} KiB` : `${n} bytes`);
+export const humanBytes = (n: number) =>
+  n % (1024 * 1024) === 0 ? `${n / 1024 / 1024} MiB` : n % 1024 === 0 ? `${n / 1024} KiB` : `${n} bytes`;
 
 function answer(err: NodeJS.ErrnoException & { reason?: string }): [number, string, string] {
   switch (err.code) {
@@ -38,7 +39,9 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
   const body = JSON.stringify({ ok: false, error, message });
   const started = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
   if (socket.writable && !started) {
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
   socket.destroy(err);
 }
@@ -59,7 +62,8 @@ function refusePrototypeKeys(root: unknown): void {
     if (!Array.isArray(v)) {
       if (Object.hasOwn(v, '__proto__')) throw new BodyError(PROTO);
       const c = (v as Record<string, unknown>).constructor;
-      if (Object.hasOwn(v, 'constructor') && c && typeof c === 'object' && Object.hasOwn(c, 'prototype')) throw new BodyError(CTOR);
+      if (Object.hasOwn(v, 'constructor') && c && typeof c === 'object' && Object.hasOwn(c, 'prototype'))
+        throw new BodyError(CTOR);
     }
     for (const child of Object.values(v)) if (child && typeof child === 'object') stack.push(child);
   }

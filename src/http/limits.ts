@@ -37,7 +37,12 @@ export interface ConnectionLimits {
   maxConnections: number;
 }
 
-export const HTTP_LIMIT_DEFAULTS: ConnectionLimits = { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxConnections: 128 };
+export const HTTP_LIMIT_DEFAULTS: ConnectionLimits = {
+  requestTimeoutMs: 30_000,
+  headersTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 128,
+};
 
 /** How long a connection in the /health reserve may stay open. */
 export const RESERVE_GRACE_MS = 2000;
@@ -53,11 +58,18 @@ export const LISTEN_BACKLOG = 4096;
 export const healthReserve = (max: number) => Math.max(1, Math.min(8, Math.floor(max / 4)));
 
 /** Fastify/Node server options for the limits; `https` options get the same parser settings. */
-export function serverOptions(l: ConnectionLimits, https?: Record<string, unknown>): Partial<FastifyServerOptions> & Record<string, unknown> {
+export function serverOptions(
+  l: ConnectionLimits,
+  https?: Record<string, unknown>,
+): Partial<FastifyServerOptions> & Record<string, unknown> {
   const headersTimeout = Math.min(l.headersTimeoutMs, l.requestTimeoutMs);
   // Node checks both timeouts every connectionsCheckingInterval (default 30 s, which would let a
   // timed-out request linger that much longer).
-  const node = { headersTimeout, requestTimeout: l.requestTimeoutMs, connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))) };
+  const node = {
+    headersTimeout,
+    requestTimeout: l.requestTimeoutMs,
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))),
+  };
   return {
     requestTimeout: l.requestTimeoutMs,
     keepAliveTimeout: l.keepAliveTimeoutMs,
@@ -99,7 +111,9 @@ export function capConnections(app: FastifyInstance, l: ConnectionLimits): void 
   const files = openFileLimit();
   server.maxConnections = hardCap(l.maxConnections, files);
   if (files !== null && l.maxConnections > files - FD_HEADROOM) {
-    app.log.warn(`http.max_connections = ${l.maxConnections} leaves fewer than ${FD_HEADROOM} of the ${files} open files this process may have for MQTT and SQLite: lower it, or raise the limit (systemd LimitNOFILE=)`);
+    app.log.warn(
+      `http.max_connections = ${l.maxConnections} leaves fewer than ${FD_HEADROOM} of the ${files} open files this process may have for MQTT and SQLite: lower it, or raise the limit (systemd LimitNOFILE=)`,
+    );
   }
   // Fastify sets only requestTimeout on its server; Node's own headersTimeout must not exceed it.
   server.headersTimeout = Math.min(l.headersTimeoutMs, l.requestTimeoutMs);

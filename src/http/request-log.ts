@@ -25,7 +25,11 @@ export class QuietLogController extends LogController {
     const route = request.routeOptions?.url ?? '';
     const line = `${request.method} ${request.url.split('?')[0].slice(0, 200)} ${status} ${reply.elapsedTime.toFixed(1)} ms`;
     if (error || status >= 500) log.error(error ? { err: error } : {}, line);
-    else if (status >= 400) (this.clientErrors ??= rateLimited((m) => request.server.log.info(m)))(line, `${request.method} ${route || '(no route)'} ${status}`);
+    else if (status >= 400)
+      (this.clientErrors ??= rateLimited((m) => request.server.log.info(m)))(
+        line,
+        `${request.method} ${route || '(no route)'} ${status}`,
+      );
     else if (QUIET_ROUTES.has(route)) log.debug(line);
     else log.info(line);
   }

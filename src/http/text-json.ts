@@ -21,7 +21,10 @@ export function acceptTextJson(app: FastifyInstance): void {
       done(null, JSON.parse(text));
     } catch {
       const type = req.headers['content-type'] ?? 'no content type';
-      done(new MediaTypeError(`sent as ${type} and not JSON; send a JSON object with content-type: application/json`), undefined);
+      done(
+        new MediaTypeError(`sent as ${type} and not JSON; send a JSON object with content-type: application/json`),
+        undefined,
+      );
     }
   });
 }

@@ -15,13 +15,24 @@ const HEALTH = /^(GET|HEAD) \/health(?:\?\S*)? HTTP\/1\.[01]$/;
 
 function respond(socket: Socket, status: number, body: string, extra: Record<string, string> = {}, head = false) {
   if (socket.destroyed) return;
-  const headers = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), ...extra, connection: 'close' };
-  const lines = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const headers = {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    ...extra,
+    connection: 'close',
+  };
+  const lines = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${lines}\r\n${head ? '' : body}`);
 }
 
 /** Answers the one request of `socket` (/health, or `refusal` as a 503 with Retry-After) and closes it. */
-export function triage(app: FastifyInstance, socket: Socket, refusal: () => { message: string; retryAfterS: number }): void {
+export function triage(
+  app: FastifyInstance,
+  socket: Socket,
+  refusal: () => { message: string; retryAfterS: number },
+): void {
   let head = '';
   socket.on('error', () => undefined);
   const onData = (chunk: Buffer) => {
@@ -33,7 +44,9 @@ export function triage(app: FastifyInstance, socket: Socket, refusal: () => { me
     const m = end < 0 ? null : HEALTH.exec(line);
     if (!m) {
       const r = refusal();
-      respond(socket, 503, JSON.stringify({ ok: false, error: 'unavailable', message: r.message }), { 'retry-after': String(r.retryAfterS) });
+      respond(socket, 503, JSON.stringify({ ok: false, error: 'unavailable', message: r.message }), {
+        'retry-after': String(r.retryAfterS),
+      });
       return;
     }
     const headers: Record<string, string> = {};
@@ -43,8 +56,21 @@ export function triage(app: FastifyInstance, socket: Socket, refusal: () => { me
       if (i > 0 && (k === 'host' || k === 'authorization' || k === 'origin')) headers[k] = h.slice(i + 1).trim();
     }
     app.inject({ method: 'GET', url: line.split(' ')[1], headers, remoteAddress: socket.remoteAddress }).then(
-      (res) => respond(socket, res.statusCode, res.body, { 'content-type': String(res.headers['content-type'] ?? 'application/json') }, m[1] === 'HEAD'),
-      () => respond(socket, 503, JSON.stringify({ ok: false, error: 'unavailable', message: 'health: no answer; retry shortly' }), { 'retry-after': '1' }),
+      (res) =>
+        respond(
+          socket,
+          res.statusCode,
+          res.body,
+          { 'content-type': String(res.headers['content-type'] ?? 'application/json') },
+          m[1] === 'HEAD',
+        ),
+      () =>
+        respond(
+          socket,
+          503,
+          JSON.stringify({ ok: false, error: 'unavailable', message: 'health: no answer; retry shortly' }),
+          { 'retry-after': '1' },
+        ),
     );
   };
   socket.on('data', onData);

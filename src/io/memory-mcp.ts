@@ -35,7 +35,12 @@ import { copyTables, type ImportWriters, MCP_TABLES, type McpTable } from './mem
 export { MCP_TABLES, type McpTable };
 
 /** Per table: rows in the source, copied now, copied by an earlier run, skipped (with a reason in `warnings`). */
-export interface TableCount { source: number; imported: number; already: number; skipped: number }
+export interface TableCount {
+  source: number;
+  imported: number;
+  already: number;
+  skipped: number;
+}
 
 export interface ImporterDeps {
   /** The ledger of copied rows, and the transaction every write runs in (tiers/imports/import-map.ts). */
@@ -59,18 +64,31 @@ export interface ImporterDeps {
  * `last_confirmed_ts` in place, so those are left out).
  */
 const IDENTITY: Record<McpTable, string[]> = {
-  entities: ['name', 'created'], memories: ['entity_id', 'fact', 'created'], relations: ['entity_a', 'entity_b', 'rel_type', 'created'],
-  readings: ['entity_id', 'metric', 'ts', 'value_num', 'value_cat', 'value_json'], schedule_events: ['entity_id', 'title', 'start_ts', 'created'],
-  sessions: ['entity_id', 'started_at'], session_turns: ['session_id', 'role', 'content', 'ts'], working_memory_tasks: ['name', 'created'],
-  working_memory_slots: ['task_id', 'key', 'created'], intentions: ['trigger_text', 'action_text', 'created'],
-  locations: ['entity_id', 'container_name', 'created'], promoted_patterns: ['entity_id', 'metric', 'pattern_key', 'detected'],
+  entities: ['name', 'created'],
+  memories: ['entity_id', 'fact', 'created'],
+  relations: ['entity_a', 'entity_b', 'rel_type', 'created'],
+  readings: ['entity_id', 'metric', 'ts', 'value_num', 'value_cat', 'value_json'],
+  schedule_events: ['entity_id', 'title', 'start_ts', 'created'],
+  sessions: ['entity_id', 'started_at'],
+  session_turns: ['session_id', 'role', 'content', 'ts'],
+  working_memory_tasks: ['name', 'created'],
+  working_memory_slots: ['task_id', 'key', 'created'],
+  intentions: ['trigger_text', 'action_text', 'created'],
+  locations: ['entity_id', 'container_name', 'created'],
+  promoted_patterns: ['entity_id', 'metric', 'pattern_key', 'detected'],
 };
 const fingerprint = (table: McpTable, r: Row) =>
-  `memory-mcp:${createHash('sha256').update(JSON.stringify([table, r.id, ...IDENTITY[table].map((f) => r[f] ?? null)])).digest('hex').slice(0, 20)}`;
+  `memory-mcp:${createHash('sha256')
+    .update(JSON.stringify([table, r.id, ...IDENTITY[table].map((f) => r[f] ?? null)]))
+    .digest('hex')
+    .slice(0, 20)}`;
 /** Earlier Hearth named a whole database by its first entity row; rows recorded that way still count as imported. */
 const legacySource = (src: Database.Database) => {
   const first = src.prepare('SELECT id, name, created FROM entities ORDER BY id LIMIT 1').get() as Row | undefined;
-  return `memory-mcp:${createHash('sha256').update(JSON.stringify(first ?? {})).digest('hex').slice(0, 16)}`;
+  return `memory-mcp:${createHash('sha256')
+    .update(JSON.stringify(first ?? {}))
+    .digest('hex')
+    .slice(0, 16)}`;
 };
 const MAX_WARNINGS = 200;
 
@@ -84,17 +102,21 @@ export function createMemoryMcpImporter(deps: ImporterDeps) {
   const cache = deps.timeseries.repo; // the time-series writer's id caches, undone with a rolled-back chunk
 
   function copy(src: Database.Database) {
-    const counts = Object.fromEntries(MCP_TABLES.map((t) => [t, { source: 0, imported: 0, already: 0, skipped: 0 }])) as Record<McpTable, TableCount>;
+    const counts = Object.fromEntries(
+      MCP_TABLES.map((t) => [t, { source: 0, imported: 0, already: 0, skipped: 0 }]),
+    ) as Record<McpTable, TableCount>;
     const warnings: string[] = [];
     const ids = new Map<McpTable, Map<unknown, number>>(MCP_TABLES.map((t) => [t, new Map()]));
     const legacy = legacySource(src);
     const hasLegacy = ledger.has(legacy);
     const map = (t: McpTable, id: unknown) => (id === null || id === undefined ? undefined : ids.get(t)!.get(id));
-    const has = (table: string) => !!src.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
+    const has = (table: string) =>
+      !!src.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
     const source = {
       rows: (t: string) => (has(t) ? (src.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).all() as Row[]) : []),
       // streamed: a year of readings need not sit in memory at once
-      stream: (t: string) => (has(t) ? (src.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).iterate() as Iterable<Row>) : []),
+      stream: (t: string) =>
+        has(t) ? (src.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).iterate() as Iterable<Row>) : [],
     };
 
     /** One row: already copied, copied now (its id, recorded in the ledger), or refused before writing (why). */
@@ -192,15 +214,23 @@ export function createMemoryMcpImporter(deps: ImporterDeps) {
             deps.timeseries.repo.begin(); // drops cached ids another process may have made stale
             const r = copy(src);
             if (dryRun) throw new DryRun(r);
-            const imported = Object.fromEntries(Object.entries(r.counts).filter(([, c]) => c.imported).map(([t, c]) => [t, c.imported]));
-            if (!dryRun && Object.keys(imported).length) deps.audit.record('import', 'import.memory-mcp', path, null, { path, counts: imported });
+            const imported = Object.fromEntries(
+              Object.entries(r.counts)
+                .filter(([, c]) => c.imported)
+                .map(([t, c]) => [t, c.imported]),
+            );
+            if (!dryRun && Object.keys(imported).length)
+              deps.audit.record('import', 'import.memory-mcp', path, null, { path, counts: imported });
             return r;
           });
         } catch (e) {
           deps.timeseries.repo.invalidate(); // a rolled-back run leaves no ids behind in the caches
           if (e instanceof DryRun) out = e.result;
           else if (e instanceof HubError) throw e;
-          else throw unavailable(`import memory-mcp: stopped at an error and imported nothing (${(e as Error).message.split('\n')[0]}); fix it and run it again`);
+          else
+            throw unavailable(
+              `import memory-mcp: stopped at an error and imported nothing (${(e as Error).message.split('\n')[0]}); fix it and run it again`,
+            );
         }
         const { counts, warnings } = out;
         const imported = Object.values(counts).reduce((n, c) => n + c.imported, 0);
@@ -212,12 +242,25 @@ export function createMemoryMcpImporter(deps: ImporterDeps) {
             warnings.push(`rollups: ${(e as Error).message}; the scheduler rolls them up later`);
           }
           for (;;) {
-            const r = await deps.memory.embedPending(256).catch((e: Error) => (warnings.push(`embedding: ${e.message}; run hearth reembed`), { embedded: 0, remaining: 0 }));
+            const r = await deps.memory
+              .embedPending(256)
+              .catch(
+                (e: Error) => (
+                  warnings.push(`embedding: ${e.message}; run hearth reembed`), { embedded: 0, remaining: 0 }
+                ),
+              );
             embedded += r.embedded;
             if (!r.embedded || !r.remaining) break;
           }
         }
-        return { ...summary(path, dryRun, counts, warnings, imported, embedded), dry_run: dryRun, imported, embedded, counts, warnings };
+        return {
+          ...summary(path, dryRun, counts, warnings, imported, embedded),
+          dry_run: dryRun,
+          imported,
+          embedded,
+          counts,
+          warnings,
+        };
       } finally {
         src.close();
       }
@@ -237,7 +280,14 @@ class DryRun extends Error {
 }
 
 /** The summary: per table what was copied, what an earlier run copied, what was skipped and why. */
-function summary(path: string, dryRun: boolean, counts: Record<McpTable, TableCount>, warnings: string[], imported: number, embedded: number) {
+function summary(
+  path: string,
+  dryRun: boolean,
+  counts: Record<McpTable, TableCount>,
+  warnings: string[],
+  imported: number,
+  embedded: number,
+) {
   const lines = MCP_TABLES.map((t) => {
     const c = counts[t];
     return `${t}: ${c.source} in source, ${c.imported} ${dryRun ? 'to import' : 'imported'}, ${c.already} already imported${c.skipped ? `, ${c.skipped} skipped` : ''}`;
@@ -245,8 +295,17 @@ function summary(path: string, dryRun: boolean, counts: Record<McpTable, TableCo
   const already = Object.values(counts).reduce((n, c) => n + c.already, 0);
   const skipped = Object.values(counts).reduce((n, c) => n + c.skipped, 0);
   const notes = [
-    ...(already ? [`${already} rows already imported: an earlier run copied these same rows (rows deleted in Hearth since stay deleted)`] : []),
-    ...(skipped ? [`${skipped} rows skipped, one line each (table, source id, reason)${skipped > warnings.length ? `; the first ${warnings.length} shown` : ''}:`, ...warnings.map((w) => `  ${w}`)] : []),
+    ...(already
+      ? [
+          `${already} rows already imported: an earlier run copied these same rows (rows deleted in Hearth since stay deleted)`,
+        ]
+      : []),
+    ...(skipped
+      ? [
+          `${skipped} rows skipped, one line each (table, source id, reason)${skipped > warnings.length ? `; the first ${warnings.length} shown` : ''}:`,
+          ...warnings.map((w) => `  ${w}`),
+        ]
+      : []),
   ];
   const result = `${dryRun ? 'Dry run: would import' : 'Imported'} ${imported} rows from ${path}${dryRun ? '' : ` (${embedded} memories embedded)`}\n${[...lines, ...notes].join('\n')}`;
   return { result };

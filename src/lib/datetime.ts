@@ -5,9 +5,11 @@
  */
 
 /** ISO-8601 date-time with an explicit zone (Z or ±hh:mm), e.g. 2026-11-30T18:10:00+01:00. */
-export const ISO_WITH_ZONE = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|([+-])(\d{2}):?(\d{2}))$/i;
+export const ISO_WITH_ZONE =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|([+-])(\d{2}):?(\d{2}))$/i;
 
-const daysIn = (year: number, month: number) => new Date(Date.UTC(2000, month, 0)).getUTCDate() - (month === 2 && !isLeap(year) ? 1 : 0);
+const daysIn = (year: number, month: number) =>
+  new Date(Date.UTC(2000, month, 0)).getUTCDate() - (month === 2 && !isLeap(year) ? 1 : 0);
 const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 
 /** Epoch milliseconds, or undefined when the text is not a real date-time with a zone. */

@@ -55,14 +55,21 @@ export function fromStorageError(e: unknown): HubError | undefined {
   if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return undefined;
   if (/^SQLITE_(CORRUPT|NOTADB)/.test(code)) {
     for (const watch of damageWatchers) watch((e as Error).message);
-    return new HubError('unavailable', 'the database is damaged; nothing was stored. The operator should run `hearth doctor`, then `hearth restore` a backup');
+    return new HubError(
+      'unavailable',
+      'the database is damaged; nothing was stored. The operator should run `hearth doctor`, then `hearth restore` a backup',
+    );
   }
   const why =
-    code === 'SQLITE_FULL' ? 'storage is full'
-    : code.startsWith('SQLITE_IOERR') ? 'storage I/O error'
-    : code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED') ? 'database is busy'
-    : code.startsWith('SQLITE_READONLY') ? 'database is read-only'
-    : `database error ${code}`;
+    code === 'SQLITE_FULL'
+      ? 'storage is full'
+      : code.startsWith('SQLITE_IOERR')
+        ? 'storage I/O error'
+        : code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')
+          ? 'database is busy'
+          : code.startsWith('SQLITE_READONLY')
+            ? 'database is read-only'
+            : `database error ${code}`;
   return new HubError('unavailable', `${why}; nothing was stored, retry later`);
 }
 

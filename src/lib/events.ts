@@ -3,7 +3,13 @@
  * publishes them under `hearth/events/<name>`. A failing listener is logged by name and never
  * breaks the write that emitted the event.
  */
-export type EventName = 'memory_added' | 'pattern_promoted' | 'intention_triggered' | 'entity_forgotten' | 'readings_committed' | 'aliases_changed';
+export type EventName =
+  | 'memory_added'
+  | 'pattern_promoted'
+  | 'intention_triggered'
+  | 'entity_forgotten'
+  | 'readings_committed'
+  | 'aliases_changed';
 type Listener = (payload: unknown) => void;
 
 export function createEvents(log: (msg: string) => void = (m) => console.error(m)) {

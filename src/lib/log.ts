@@ -33,10 +33,13 @@ export function prettySink(out: Sink): Sink {
       let extra = '';
       for (const [k, v] of Object.entries(o)) {
         if (OWN_KEYS.has(k)) continue;
-        if (k === 'err' && v && typeof v === 'object') extra += `\n  ${(v as { stack?: string; message?: string }).stack ?? (v as { message?: string }).message}`;
+        if (k === 'err' && v && typeof v === 'object')
+          extra += `\n  ${(v as { stack?: string; message?: string }).stack ?? (v as { message?: string }).message}`;
         else extra += ` ${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`;
       }
-      return out.write(`${hms} ${(LEVELS[Number(o.level)] ?? String(o.level)).padEnd(5)} ${String(o.msg ?? '')}${extra}\n`);
+      return out.write(
+        `${hms} ${(LEVELS[Number(o.level)] ?? String(o.level)).padEnd(5)} ${String(o.msg ?? '')}${extra}\n`,
+      );
     },
   };
 }

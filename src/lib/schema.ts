@@ -18,7 +18,10 @@ export const Timestamp = z.union([
   z
     .string()
     .regex(ISO_WITH_ZONE, 'expected epoch seconds or an ISO-8601 date-time with a zone (e.g. 2026-11-30T18:10:00Z)')
-    .refine((s) => parseIsoWithZone(s) !== undefined, 'not a real date-time (check the day of the month, hours 00–23, minutes and seconds 00–59)')
+    .refine(
+      (s) => parseIsoWithZone(s) !== undefined,
+      'not a real date-time (check the day of the month, hours 00–23, minutes and seconds 00–59)',
+    )
     .describe('an ISO-8601 date-time with a zone'),
 ]);
 export type TimestampInput = z.infer<typeof Timestamp>;

@@ -13,7 +13,8 @@ function distance(a: string, b: string): number {
     const row = [i];
     for (let j = 1; j <= b.length; j++) {
       row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j], before[j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        row[j] = Math.min(row[j], before[j - 2] + 1);
     }
     [before, prev] = [prev, row];
   }
@@ -21,13 +22,21 @@ function distance(a: string, b: string): number {
 }
 
 /** `entityName`, `Entity-Name`, `entity name` → `entity_name`. */
-const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase().replace(/[\s-]+/g, '_');
+const snake = (s: string) =>
+  s
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 
 /**
  * The known fields `key` most likely meant (at most two, best first), or `[]`.
  * `describe` gives a field's description, if it has one.
  */
-export function closestFields(key: string, known: readonly string[], describe: (field: string) => string | undefined = () => undefined): string[] {
+export function closestFields(
+  key: string,
+  known: readonly string[],
+  describe: (field: string) => string | undefined = () => undefined,
+): string[] {
   if (key.length > 100) return []; // a hostile key costs nothing
   const k = snake(key);
   if (known.includes(k)) return [k];
@@ -36,7 +45,10 @@ export function closestFields(key: string, known: readonly string[], describe: (
   const scored = known.map((f) => [f, distance(k, f)] as const).filter(([, d]) => d <= budget);
   if (scored.length) {
     const best = Math.min(...scored.map(([, d]) => d));
-    return scored.filter(([, d]) => d === best).map(([f]) => f).slice(0, 2);
+    return scored
+      .filter(([, d]) => d === best)
+      .map(([f]) => f)
+      .slice(0, 2);
   }
   if (k.length < 3) return [];
   const parts = known.filter((f) => f.split('_').includes(k));

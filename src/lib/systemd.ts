@@ -16,14 +16,20 @@ export interface Notifier {
   close(): void;
 }
 
-export function systemdNotifier(env: NodeJS.ProcessEnv = process.env, log: (msg: string) => void = () => {}, bin = 'systemd-notify'): Notifier {
+export function systemdNotifier(
+  env: NodeJS.ProcessEnv = process.env,
+  log: (msg: string) => void = () => {},
+  bin = 'systemd-notify',
+): Notifier {
   if (!env.NOTIFY_SOCKET) return { ready() {}, stopping() {}, close() {} };
   let failed = false;
   const send = (...args: string[]) =>
     execFile(bin, args, { env: { ...env } }, (e) => {
       if (e && !failed) {
         failed = true; // one line, not one per watchdog tick
-        log(`systemd: ${bin} ${args.join(' ')} failed (${e.message.split('\n')[0]}); is the systemd package installed?`);
+        log(
+          `systemd: ${bin} ${args.join(' ')} failed (${e.message.split('\n')[0]}); is the systemd package installed?`,
+        );
       }
     });
   let timer: NodeJS.Timeout | undefined;
@@ -33,7 +39,8 @@ export function systemdNotifier(env: NodeJS.ProcessEnv = process.env, log: (msg:
     ready(status) {
       send('--ready', `--status=${status}`);
       // Ping at half the interval, from the event loop: a loop stuck for WatchdogSec gets the hub restarted.
-      if (usec > 0 && forUs && !timer) timer = setInterval(() => send('WATCHDOG=1'), Math.max(1000, usec / 2000)).unref();
+      if (usec > 0 && forUs && !timer)
+        timer = setInterval(() => send('WATCHDOG=1'), Math.max(1000, usec / 2000)).unref();
     },
     stopping() {
       clearInterval(timer);

@@ -18,7 +18,14 @@ function formatter(tz: string): Intl.DateTimeFormat {
   let f = formatters.get(tz);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
     });
     formatters.set(tz, f);
   }
@@ -50,16 +57,28 @@ export function offsetAt(tsSec: number, tz: string): number {
 
 function wallOfUncached(tsSec: number, tz: string): WallTime {
   const parts: Record<string, number> = {};
-  for (const p of formatter(tz).formatToParts(new Date(tsSec * 1000))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  return { year: parts.year, month: parts.month, day: parts.day, hour: parts.hour, minute: parts.minute, second: parts.second };
+  for (const p of formatter(tz).formatToParts(new Date(tsSec * 1000)))
+    if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  return {
+    year: parts.year,
+    month: parts.month,
+    day: parts.day,
+    hour: parts.hour,
+    minute: parts.minute,
+    second: parts.second,
+  };
 }
 
 /** Local wall time of an instant. */
 export function wallTime(tsSec: number, tz: string): WallTime {
   const d = new Date((tsSec + offsetAt(tsSec, tz)) * 1000);
   return {
-    year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(),
-    hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds() + (tsSec % 1),
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds() + (tsSec % 1),
   };
 }
 
@@ -70,7 +89,9 @@ export function wallTime(tsSec: number, tz: string): WallTime {
 export function localToUtc(w: WallTime, tz: string): number {
   const asUtc = utcSeconds(w) + (w.second % 1);
   // Try the offsets in force a day either side of the guess; keep the candidates that round-trip.
-  const candidates = [offsetAt(asUtc - 86_400, tz), offsetAt(asUtc + 86_400, tz), offsetAt(asUtc, tz)].map((o) => asUtc - o);
+  const candidates = [offsetAt(asUtc - 86_400, tz), offsetAt(asUtc + 86_400, tz), offsetAt(asUtc, tz)].map(
+    (o) => asUtc - o,
+  );
   const exact = candidates.filter((t) => offsetAt(t, tz) === asUtc - t);
   if (exact.length) return Math.min(...exact);
   return asUtc - Math.min(...candidates.map((t) => asUtc - t)); // in a gap: use the earlier offset

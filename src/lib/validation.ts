@@ -11,12 +11,21 @@ import { closestFields } from './suggest.js';
 type RawIssue = z.core.$ZodRawIssue;
 type Issue = z.core.$ZodIssue;
 
-const TYPE_NOUNS: Record<string, string> = { int: 'integer', bigint: 'integer', record: 'object', map: 'object', tuple: 'array', set: 'array' };
+const TYPE_NOUNS: Record<string, string> = {
+  int: 'integer',
+  bigint: 'integer',
+  record: 'object',
+  map: 'object',
+  tuple: 'array',
+  set: 'array',
+};
 const article = (w: string) => (/^[aeiou]/.test(w) ? `an ${w}` : `a ${w}`);
 const noun = (expected: string) => article(TYPE_NOUNS[expected] ?? expected);
 /** "a, b or c". */
-export const orList = (xs: readonly string[]) => (xs.length < 2 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`);
-const andList = (xs: readonly string[]) => (xs.length < 2 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
+export const orList = (xs: readonly string[]) =>
+  xs.length < 2 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`;
+const andList = (xs: readonly string[]) =>
+  xs.length < 2 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`;
 
 /** What arrived, in words. */
 function got(v: unknown): string {
@@ -57,14 +66,23 @@ function unknownFields(iss: Extract<RawIssue, { code: 'unrecognized_keys' }>): s
   const shape = ((iss.inst as z.ZodObject | undefined)?._zod.def.shape ?? {}) as Record<string, z.ZodType>;
   const known = Object.keys(shape);
   const guess = closestFields(iss.keys[0], known, (f) => shape[f]?.description);
-  const hint = guess.length ? ` — did you mean ${orList(guess)}?` : known.length ? `; the fields are ${andList(known)}` : '';
-  const more = iss.keys.length > 1 ? ` (also unknown: ${iss.keys.slice(1, 6).map(quoted).join(', ')}${iss.keys.length > 6 ? ', …' : ''})` : '';
+  const hint = guess.length
+    ? ` — did you mean ${orList(guess)}?`
+    : known.length
+      ? `; the fields are ${andList(known)}`
+      : '';
+  const more =
+    iss.keys.length > 1
+      ? ` (also unknown: ${iss.keys.slice(1, 6).map(quoted).join(', ')}${iss.keys.length > 6 ? ', …' : ''})`
+      : '';
   return `unknown field ${quoted(iss.keys[0])}${hint}${more}`;
 }
 
 function bound(iss: Extract<RawIssue, { code: 'too_big' | 'too_small' }>): string | undefined {
   const big = iss.code === 'too_big';
-  const limit = Number(big ? (iss as { maximum: number | bigint }).maximum : (iss as { minimum: number | bigint }).minimum);
+  const limit = Number(
+    big ? (iss as { maximum: number | bigint }).maximum : (iss as { minimum: number | bigint }).minimum,
+  );
   const word = big ? (iss.inclusive ? 'at most' : 'less than') : iss.inclusive ? 'at least' : 'more than';
   switch (iss.origin) {
     case 'number':
@@ -87,7 +105,8 @@ export const hearthErrors: z.core.$ZodErrorMap = (iss) => {
     case 'invalid_type':
       if (iss.input === undefined) return `required — ${noun(iss.expected)}`;
       if (iss.expected === 'number' && Number.isNaN(iss.input)) return 'expected a number';
-      if (iss.expected === 'number' && typeof iss.input === 'number') return 'a number out of range; expected a finite number';
+      if (iss.expected === 'number' && typeof iss.input === 'number')
+        return 'a number out of range; expected a finite number';
       return `expected ${noun(iss.expected)}, got ${got(iss.input)}`;
     case 'invalid_union': {
       const options = (iss.inst as z.ZodUnion | undefined)?._zod.def.options as z.ZodType[] | undefined;
@@ -96,7 +115,9 @@ export const hearthErrors: z.core.$ZodErrorMap = (iss) => {
       return alts ? `expected ${orList(alts)}, got ${got(iss.input)}` : undefined;
     }
     case 'invalid_value':
-      return iss.input === undefined ? 'required' : `expected one of ${iss.values.map(String).join(', ')}, got ${got(iss.input)}`;
+      return iss.input === undefined
+        ? 'required'
+        : `expected one of ${iss.values.map(String).join(', ')}, got ${got(iss.input)}`;
     case 'unrecognized_keys':
       return unknownFields(iss);
     case 'too_big':
@@ -107,7 +128,15 @@ export const hearthErrors: z.core.$ZodErrorMap = (iss) => {
   }
 };
 
-type LooseIssue = { path?: PropertyKey[]; instancePath?: string; message?: string; code?: string; keyword?: string; keys?: string[]; params?: { keys?: string[] } };
+type LooseIssue = {
+  path?: PropertyKey[];
+  instancePath?: string;
+  message?: string;
+  code?: string;
+  keyword?: string;
+  keys?: string[];
+  params?: { keys?: string[] };
+};
 
 /**
  * "<field>: <what is wrong>" for one issue: an unknown field first (a misspelt required field is
@@ -118,11 +147,14 @@ export function describeIssues(issues: readonly Issue[] | readonly LooseIssue[],
   const all = issues as readonly LooseIssue[];
   const first = all.find((i) => (i.code ?? i.keyword) === 'unrecognized_keys') ?? all[0];
   if (!first) return `${root}: invalid`;
-  const path = first.path ? first.path.map(String).join('.') : (first.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+  const path = first.path
+    ? first.path.map(String).join('.')
+    : (first.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
   const keys = first.keys ?? first.params?.keys;
   const code = first.code ?? first.keyword;
   let message = first.message ?? 'invalid';
-  if (code === 'unrecognized_keys' && keys?.length && !message.startsWith('unknown field')) message = `unknown field ${quoted(keys[0])}`;
+  if (code === 'unrecognized_keys' && keys?.length && !message.startsWith('unknown field'))
+    message = `unknown field ${quoted(keys[0])}`;
   // Without hearthErrors zod says "Invalid input: expected string, received undefined" for a missing field.
   if (/received undefined$/.test(message)) message = 'required';
   return path ? `${prefix}${path}: ${message}` : `${root}: ${message}`;
@@ -137,12 +169,23 @@ const isObjectSchema = (s: z.ZodType): s is z.ZodObject => s instanceof z.ZodObj
  * a tool called without arguments) is `{}` for an object schema, so a route whose fields are all
  * optional needs no body; when the schema needs fields, the message lists them.
  */
-export function check<S extends z.ZodType>(schema: S, data: unknown, root = 'input', prefix = ''): Checked<z.output<S>> {
+export function check<S extends z.ZodType>(
+  schema: S,
+  data: unknown,
+  root = 'input',
+  prefix = '',
+): Checked<z.output<S>> {
   const absent = (data === undefined || data === null) && isObjectSchema(schema);
   const r = schema.safeParse(absent ? {} : data, { error: hearthErrors });
   if (r.success) return { success: true, data: r.data };
-  const required = absent ? Object.entries((schema as z.ZodObject).shape).filter(([, f]) => !(f as z.ZodType).isOptional()).map(([k]) => k) : [];
-  const message = required.length ? `${root}: required — a JSON object with ${andList(required)}` : describeIssues(r.error.issues, root, prefix);
+  const required = absent
+    ? Object.entries((schema as z.ZodObject).shape)
+        .filter(([, f]) => !(f as z.ZodType).isOptional())
+        .map(([k]) => k)
+    : [];
+  const message = required.length
+    ? `${root}: required — a JSON object with ${andList(required)}`
+    : describeIssues(r.error.issues, root, prefix);
   return { success: false, issues: r.error.issues, message };
 }
 

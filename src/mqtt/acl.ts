@@ -21,22 +21,27 @@ export interface MqttAccount {
 export const RESERVED = 'hearth/events/';
 
 type WithAccount = Client & { hearthAccount?: MqttAccount };
-export const accountOf = (client: Client | null | undefined) => (client as WithAccount | null | undefined)?.hearthAccount;
-export const setAccount = (client: Client, account: MqttAccount) => void ((client as WithAccount).hearthAccount = account);
+export const accountOf = (client: Client | null | undefined) =>
+  (client as WithAccount | null | undefined)?.hearthAccount;
+export const setAccount = (client: Client, account: MqttAccount) =>
+  void ((client as WithAccount).hearthAccount = account);
 
 /** Why a client may not publish to `topic`, or null when it may. */
 export function publishRefusal(account: MqttAccount | undefined, topic: string): string | null {
   if (topic.startsWith('$SYS/')) return '$SYS/ topic is reserved';
   if (topic.startsWith(RESERVED)) return `${RESERVED}# is published by Hearth only`;
-  if (account && !account.publish.some((f) => matchTopic(f, topic) !== null)) return `${account.username} may not publish to ${topic}`;
+  if (account && !account.publish.some((f) => matchTopic(f, topic) !== null))
+    return `${account.username} may not publish to ${topic}`;
   return null;
 }
 
 /** A subscription is allowed when its filter lies within one the account is granted (wildcards included). */
-export const maySubscribe = (account: MqttAccount | undefined, filter: string) => !account || account.subscribe.some((p) => filterWithin(filter, p));
+export const maySubscribe = (account: MqttAccount | undefined, filter: string) =>
+  !account || account.subscribe.some((p) => filterWithin(filter, p));
 
 /** A message is delivered only on topics the receiving account may read (queued sessions included). */
-export const mayReceive = (account: MqttAccount | undefined, topic: string) => !account || account.subscribe.some((p) => matchTopic(p, topic) !== null);
+export const mayReceive = (account: MqttAccount | undefined, topic: string) =>
+  !account || account.subscribe.some((p) => matchTopic(p, topic) !== null);
 
 /** Client id → owning account, for live connections and persistent sessions. */
 export function createClientIds(live: (id: string) => Client | undefined) {

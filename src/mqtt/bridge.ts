@@ -23,7 +23,12 @@ const LOG_EVERY_MS = 60_000;
 /** Whether two names are one entity (`nameKey`, the one identity rule). */
 const sameName = (a: string | undefined, b: string) => a !== undefined && nameKey(a) === nameKey(b);
 
-export function createBridge(deps: { services: Services; mappings: MappingSet; timeZone: string; log: (msg: string) => void }) {
+export function createBridge(deps: {
+  services: Services;
+  mappings: MappingSet;
+  timeZone: string;
+  log: (msg: string) => void;
+}) {
   const { services, mappings, log } = deps;
   /** Learned units, by the name a message used (`nameKey`) and metric. */
   const units = new Map<string, string>();
@@ -45,7 +50,14 @@ export function createBridge(deps: { services: Services; mappings: MappingSet; t
     return undefined;
   }
   const ctx: MappingContext = { timeZone: deps.timeZone, units: { get: unitOf } };
-  const stats: BridgeStats = { received: 0, ingested: 0, ignored: 0, unparseable: 0, rejected: 0, errors_by_topic: Object.create(null) as Record<string, number> }; // topics are client-chosen: no prototype
+  const stats: BridgeStats = {
+    received: 0,
+    ingested: 0,
+    ignored: 0,
+    unparseable: 0,
+    rejected: 0,
+    errors_by_topic: Object.create(null) as Record<string, number>,
+  }; // topics are client-chosen: no prototype
   const lastLogged = new Map<string, number>();
 
   function fail(fullTopic: string, kind: 'unparseable' | 'rejected', reason: string): void {
@@ -84,7 +96,9 @@ export function createBridge(deps: { services: Services; mappings: MappingSet; t
   /** Applies a message's items; false when every item was refused (the broker then does not retain it). */
   async function apply(topic: string, items: Ingest[], retain: boolean): Promise<boolean> {
     let failed = 0;
-    const fail = (t: string, kind: 'unparseable' | 'rejected', reason: string) => (failed++, recordFail(t, kind, reason));
+    const fail = (t: string, kind: 'unparseable' | 'rejected', reason: string) => (
+      failed++, recordFail(t, kind, reason)
+    );
     // Readings go to the one ingest entry point together (checked there, committed before it resolves).
     const readings: unknown[] = [];
     const dedupe: Dedupe[] = [];
@@ -105,7 +119,11 @@ export function createBridge(deps: { services: Services; mappings: MappingSet; t
         const { kind: _, ...place } = item;
         const parsed = check(LocateInput, place, 'payload');
         if (!parsed.success) fail(topic, 'rejected', parsed.message);
-        else if (retain && item.ts === undefined && sameName(services.spatial.current(parsed.data.entity_name)?.container_name, parsed.data.container_name)) {
+        else if (
+          retain &&
+          item.ts === undefined &&
+          sameName(services.spatial.current(parsed.data.entity_name)?.container_name, parsed.data.container_name)
+        ) {
           stats.ignored++; // a retained replay without a time must not re-confirm on every reconnect
         } else {
           if (await attempt(topic, () => services.spatial.locate(parsed.data, 'mqtt'))) stats.ingested++;
@@ -115,7 +133,11 @@ export function createBridge(deps: { services: Services; mappings: MappingSet; t
       } else if (item.kind === 'discovery') {
         if (item.entity_name && item.metric && item.unit) units.set(unitKey(item.entity_name, item.metric), item.unit);
       } else if (item.kind === 'alias') {
-        const parsed = check(HaNamesInput, { names: [{ entity_id: item.ha_entity_id, friendly_name: item.friendly_name }] }, 'payload');
+        const parsed = check(
+          HaNamesInput,
+          { names: [{ entity_id: item.ha_entity_id, friendly_name: item.friendly_name }] },
+          'payload',
+        );
         if (!parsed.success) fail(topic, 'rejected', parsed.message);
         else if (await attempt(topic, () => services.aliases.fromHomeAssistant(parsed.data, 'mqtt'))) stats.ingested++;
       } else {
@@ -153,7 +175,11 @@ export function createBridge(deps: { services: Services; mappings: MappingSet; t
       try {
         items = mapping.parse(topic, payload, ctx);
       } catch (e) {
-        fail(topic, 'unparseable', e instanceof ParseError ? e.message : `mapping ${mapping.name} failed: ${(e as Error).message}`);
+        fail(
+          topic,
+          'unparseable',
+          e instanceof ParseError ? e.message : `mapping ${mapping.name} failed: ${(e as Error).message}`,
+        );
         return false;
       }
       if (!items.length) return (stats.ignored++, true);

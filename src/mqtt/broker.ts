@@ -22,7 +22,15 @@ import { createServer as createTlsServer } from 'node:tls';
 import { Aedes, type Client, type PublishPacket } from 'aedes';
 import { HubError } from '../lib/errors.js';
 import { tokenMatches } from '../lib/token.js';
-import { accountOf, createClientIds, mayReceive, maySubscribe, publishRefusal, setAccount, type MqttAccount } from './acl.js';
+import {
+  accountOf,
+  createClientIds,
+  mayReceive,
+  maySubscribe,
+  publishRefusal,
+  setAccount,
+  type MqttAccount,
+} from './acl.js';
 import { guardedHandler } from './guards.js';
 import { qos2Dedupe } from './qos2.js';
 import { boundOfflineQueues, type OfflineQueueLimits } from './offline-queue.js';
@@ -47,7 +55,11 @@ export interface BrokerOptions {
    * Called for each client publish before it is acknowledged; rejects only when storage failed.
    * Resolving `false` means the bridge refused the message: it is then not retained.
    */
-  onPublish(topic: string, payload: Buffer, packet: { retain: boolean; qos: number; clientId: string }): Promise<boolean | void>;
+  onPublish(
+    topic: string,
+    payload: Buffer,
+    packet: { retain: boolean; qos: number; clientId: string },
+  ): Promise<boolean | void>;
   log?: (msg: string) => void;
 }
 
@@ -64,9 +76,14 @@ export const BROKER_DEFAULTS = {
   // Zigbee2MQTT's retained bridge/devices runs to a few MB in a large install.
   maxPacketBytes: 16 * 1024 * 1024,
   maxPendingConnections: 64,
-    // Generous enough for a home that runs its whole MQTT on Hearth: Zigbee2MQTT's Home Assistant
+  // Generous enough for a home that runs its whole MQTT on Hearth: Zigbee2MQTT's Home Assistant
   // discovery alone retains ~1–2 KB per entity, 8 entities per device.
-  retained: { maxMessages: 10_000, maxBytes: 32 * 1024 * 1024, maxMessagesPerAccount: 5_000, maxBytesPerAccount: 16 * 1024 * 1024 } satisfies RetainedLimits,
+  retained: {
+    maxMessages: 10_000,
+    maxBytes: 32 * 1024 * 1024,
+    maxMessagesPerAccount: 5_000,
+    maxBytesPerAccount: 16 * 1024 * 1024,
+  } satisfies RetainedLimits,
   // Mosquitto's max_queued_messages default; a day away of a few sensors at QoS 1 fits.
   offlineQueue: { perClient: 1000, totalBytes: 32 * 1024 * 1024 } satisfies OfflineQueueLimits,
 };
@@ -90,7 +107,9 @@ export async function startBroker(opts: BrokerOptions): Promise<EmbeddedBroker> 
   const broker = await Aedes.createBroker({ drainTimeout: 30_000, heartbeatInterval: 60_000, connectTimeout: 10_000 });
   const needAuth = opts.accounts.length > 0;
   const wait = throttle(opts.maxMsgsPerSec ?? 0);
-  const clientIds = createClientIds((id) => (broker as unknown as { clients: Record<string, Client | undefined> }).clients[id]);
+  const clientIds = createClientIds(
+    (id) => (broker as unknown as { clients: Record<string, Client | undefined> }).clients[id],
+  );
   const exactlyOnce = qos2Dedupe(broker);
   const retained = createRetainedLedger({ ...BROKER_DEFAULTS.retained, ...opts.retained });
   const lastNote = new Map<string, number>();
@@ -101,22 +120,35 @@ export async function startBroker(opts: BrokerOptions): Promise<EmbeddedBroker> 
     lastNote.set(key, now);
     opts.log?.(msg);
   };
-  const offline = boundOfflineQueues(broker, { ...BROKER_DEFAULTS.offlineQueue, ...opts.offlineQueue }, (id, msg) => note(`queue:${id}`, msg));
+  const offline = boundOfflineQueues(broker, { ...BROKER_DEFAULTS.offlineQueue, ...opts.offlineQueue }, (id, msg) =>
+    note(`queue:${id}`, msg),
+  );
 
   broker.authenticate = (client, username, password, done) => {
     if (!needAuth) return done(null, true);
-    const account = opts.accounts.find((a) => tokenMatches(username ?? '', a.username) && tokenMatches(password?.toString() ?? '', a.password));
+    const account = opts.accounts.find(
+      (a) => tokenMatches(username ?? '', a.username) && tokenMatches(password?.toString() ?? '', a.password),
+    );
     if (!account) return done(Object.assign(new Error('bad username or password'), { returnCode: 4 }) as never, false);
     if (!clientIds.claim(client, account)) {
-      note(`id:${account.username}`, `mqtt: ${account.username} tried client id ${client.id.slice(0, 100)}, which belongs to another account: refused (identifier rejected)`);
-      return done(Object.assign(new Error('identifier rejected: this client id belongs to another account'), { returnCode: 2 }) as never, false);
+      note(
+        `id:${account.username}`,
+        `mqtt: ${account.username} tried client id ${client.id.slice(0, 100)}, which belongs to another account: refused (identifier rejected)`,
+      );
+      return done(
+        Object.assign(new Error('identifier rejected: this client id belongs to another account'), {
+          returnCode: 2,
+        }) as never,
+        false,
+      );
     }
     setAccount(client, account);
     return done(null, true);
   };
 
   // Refused subscriptions get SUBACK 0x80 instead of a disconnect; a filter within a granted one is allowed.
-  broker.authorizeSubscribe = (client, sub, done) => done(null, maySubscribe(accountOf(client), sub.topic) ? sub : null);
+  broker.authorizeSubscribe = (client, sub, done) =>
+    done(null, maySubscribe(accountOf(client), sub.topic) ? sub : null);
   // Second line behind the client-id binding: nothing reaches an account on a topic it may not read.
   broker.authorizeForward = (client, packet) => (mayReceive(accountOf(client), packet.topic) ? packet : null);
 
@@ -125,7 +157,12 @@ export async function startBroker(opts: BrokerOptions): Promise<EmbeddedBroker> 
     const refusal = publishRefusal(account, packet.topic);
     if (refusal) return done(new Error(refusal));
     const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload ?? '');
-    const ingest = () => opts.onPublish(packet.topic, payload, { retain: Boolean(packet.retain), qos: packet.qos, clientId: client?.id ?? '' });
+    const ingest = () =>
+      opts.onPublish(packet.topic, payload, {
+        retain: Boolean(packet.retain),
+        qos: packet.qos,
+        clientId: client?.id ?? '',
+      });
     const go = () =>
       exactlyOnce.once(client, packet, ingest).then(
         (accepted) => {
@@ -133,10 +170,16 @@ export async function startBroker(opts: BrokerOptions): Promise<EmbeddedBroker> 
             // What the bridge refused is not retained; what is retained is capped.
             // An empty payload deletes the retained message [MQTT-3.3.1-10]: always let that through.
             const owner = account?.username ?? '';
-            const why = accepted === false && payload.length > 0 ? 'the bridge refused it' : retained.admit(owner, packet.topic, payload.length);
+            const why =
+              accepted === false && payload.length > 0
+                ? 'the bridge refused it'
+                : retained.admit(owner, packet.topic, payload.length);
             if (why) {
               packet.retain = false;
-              note(`retain:${account?.username ?? ''}`, `mqtt: not retaining ${packet.topic.slice(0, 120)} from ${account?.username ?? client.id.slice(0, 100)}: ${why}`);
+              note(
+                `retain:${account?.username ?? ''}`,
+                `mqtt: not retaining ${packet.topic.slice(0, 120)} from ${account?.username ?? client.id.slice(0, 100)}: ${why}`,
+              );
             }
           }
           done(null);
@@ -160,7 +203,10 @@ export async function startBroker(opts: BrokerOptions): Promise<EmbeddedBroker> 
   });
   const server: Server = opts.tls
     ? // A TLS connection is counted once its handshake is done; the handshake itself gets 10 s (Node: 120 s).
-      createTlsServer({ cert: readFileSync(opts.tls.cert), key: readFileSync(opts.tls.key), handshakeTimeout: 10_000 }, handle)
+      createTlsServer(
+        { cert: readFileSync(opts.tls.cert), key: readFileSync(opts.tls.key), handshakeTimeout: 10_000 },
+        handle,
+      )
     : createServer(handle);
   try {
     await new Promise<void>((resolve, reject) => {
@@ -176,7 +222,11 @@ export async function startBroker(opts: BrokerOptions): Promise<EmbeddedBroker> 
         `mqtt: port ${opts.port} on ${opts.host} is already in use (another MQTT broker, e.g. Mosquitto?): set mqtt.port (HEARTH_MQTT_PORT) to a free port, or mqtt.mode = "external" with mqtt.url to use that broker`,
       );
     }
-    if (code === 'EACCES') throw new HubError('conflict', `mqtt: may not listen on port ${opts.port} on ${opts.host} (ports below 1024 need privileges): set mqtt.port (HEARTH_MQTT_PORT)`);
+    if (code === 'EACCES')
+      throw new HubError(
+        'conflict',
+        `mqtt: may not listen on port ${opts.port} on ${opts.host} (ports below 1024 need privileges): set mqtt.port (HEARTH_MQTT_PORT)`,
+      );
     throw e;
   }
   const addr = server.address() as { address: string; port: number };
@@ -186,7 +236,14 @@ export async function startBroker(opts: BrokerOptions): Promise<EmbeddedBroker> 
     publish: (topic, payload, o = {}) =>
       new Promise((resolve, reject) =>
         broker.publish(
-          { cmd: 'publish', topic, payload: Buffer.isBuffer(payload) ? payload : Buffer.from(payload), qos: o.qos ?? 0, retain: o.retain ?? false, dup: false },
+          {
+            cmd: 'publish',
+            topic,
+            payload: Buffer.isBuffer(payload) ? payload : Buffer.from(payload),
+            qos: o.qos ?? 0,
+            retain: o.retain ?? false,
+            dup: false,
+          },
           (err?: Error) => (err ? reject(err) : resolve()),
         ),
       ),

@@ -48,7 +48,12 @@ export async function connectExternal(opts: ExternalOptions): Promise<ExternalCl
   client.on('error', (e) => opts.log?.(`mqtt external: ${e.message}`));
   client.on('connect', (ack) => {
     // With a persistent session the broker remembers subscriptions; subscribe anyway (idempotent) on first connect.
-    if (!ack.sessionPresent) client.subscribe(opts.filters.map((f) => f), { qos: 1 }, (err) => err && opts.log?.(`mqtt external: subscribe failed: ${err.message}`));
+    if (!ack.sessionPresent)
+      client.subscribe(
+        opts.filters.map((f) => f),
+        { qos: 1 },
+        (err) => err && opts.log?.(`mqtt external: subscribe failed: ${err.message}`),
+      );
   });
   await new Promise<void>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(`mqtt external: no connection to ${opts.url} within 10 s`)), 10_000);
@@ -57,7 +62,11 @@ export async function connectExternal(opts: ExternalOptions): Promise<ExternalCl
   return {
     client,
     publish: (topic, payload, o = {}) =>
-      new Promise((resolve, reject) => client.publish(topic, payload, { qos: o.qos ?? 0, retain: o.retain ?? false }, (e) => (e ? reject(e) : resolve()))),
+      new Promise((resolve, reject) =>
+        client.publish(topic, payload, { qos: o.qos ?? 0, retain: o.retain ?? false }, (e) =>
+          e ? reject(e) : resolve(),
+        ),
+      ),
     close: () => new Promise((resolve) => client.end(false, {}, () => resolve())),
   };
 }

@@ -79,7 +79,9 @@ export function guardedHandler(broker: Aedes, opts: GuardOptions) {
       const oldest = pending.values().next().value!;
       pending.delete(oldest);
       oldest.destroy();
-      note(`mqtt: more than ${opts.maxPendingConnections} connections have not logged in; closing the oldest (mqtt.max_pending_connections)`);
+      note(
+        `mqtt: more than ${opts.maxPendingConnections} connections have not logged in; closing the oldest (mqtt.max_pending_connections)`,
+      );
     }
     pending.add(socket);
     socket.once('close', () => pending.delete(socket));
@@ -91,7 +93,9 @@ export function guardedHandler(broker: Aedes, opts: GuardOptions) {
     socket.on('data', (chunk: Buffer) => {
       const declared = guard(chunk, limit);
       if (!declared) return;
-      note(`mqtt: closed ${client.id ?? 'a connection'} from ${socket.remoteAddress}: a packet of ${declared} bytes is over the ${limit()}-byte limit${client.connackSent ? ' (mqtt.max_packet_bytes)' : ' before login'}`);
+      note(
+        `mqtt: closed ${client.id ?? 'a connection'} from ${socket.remoteAddress}: a packet of ${declared} bytes is over the ${limit()}-byte limit${client.connackSent ? ' (mqtt.max_packet_bytes)' : ' before login'}`,
+      );
       socket.destroy();
     });
   };

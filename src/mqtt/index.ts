@@ -24,9 +24,18 @@ export interface MqttDoor {
   stop(): Promise<void>;
 }
 
-export async function startMqtt(config: Config, services: Services, log: (msg: string) => void): Promise<MqttDoor | null> {
+export async function startMqtt(
+  config: Config,
+  services: Services,
+  log: (msg: string) => void,
+): Promise<MqttDoor | null> {
   if (config.mqtt.mode === 'off') return null;
-  const bridge = createBridge({ services, mappings: createMappingSet(config.mqtt.mappings), timeZone: config.timeseries.timezone, log });
+  const bridge = createBridge({
+    services,
+    mappings: createMappingSet(config.mqtt.mappings),
+    timeZone: config.timeseries.timezone,
+    log,
+  });
   let broker: EmbeddedBroker | undefined;
   let external: ExternalClient | undefined;
   let url: string;
@@ -35,7 +44,9 @@ export async function startMqtt(config: Config, services: Services, log: (msg: s
       host: config.mqtt.host,
       port: config.mqtt.port,
       accounts: [
-        ...(config.mqtt.username ? [{ username: config.mqtt.username, password: config.mqtt.password, publish: ['#'], subscribe: ['#'] }] : []),
+        ...(config.mqtt.username
+          ? [{ username: config.mqtt.username, password: config.mqtt.password, publish: ['#'], subscribe: ['#'] }]
+          : []),
         ...config.mqtt.users,
       ],
       maxMsgsPerSec: config.mqtt.max_msgs_per_sec,
@@ -47,7 +58,10 @@ export async function startMqtt(config: Config, services: Services, log: (msg: s
         maxMessagesPerAccount: config.mqtt.retained_max_messages_per_account,
         maxBytesPerAccount: config.mqtt.retained_max_bytes_per_account,
       },
-      offlineQueue: { perClient: config.mqtt.offline_queue_max_messages, totalBytes: config.mqtt.offline_queue_max_bytes },
+      offlineQueue: {
+        perClient: config.mqtt.offline_queue_max_messages,
+        totalBytes: config.mqtt.offline_queue_max_bytes,
+      },
       tls: config.mqtt.tls_cert ? { cert: config.mqtt.tls_cert, key: config.mqtt.tls_key } : undefined,
       onPublish: (topic, payload, p) => bridge.handle(topic, payload, { retain: p.retain }),
       log,
@@ -71,7 +85,13 @@ export async function startMqtt(config: Config, services: Services, log: (msg: s
     else await external!.publish(topic, body);
   };
   const unsubscribe = EVENTS.map((name) =>
-    services.events.on(name, (p) => void publish(`hearth/events/${name}`, p).catch((e: Error) => log(`mqtt: publishing ${name} failed: ${e.message}`))),
+    services.events.on(
+      name,
+      (p) =>
+        void publish(`hearth/events/${name}`, p).catch((e: Error) =>
+          log(`mqtt: publishing ${name} failed: ${e.message}`),
+        ),
+    ),
   );
   return {
     bridge,

@@ -32,12 +32,22 @@ interface QueuedPacket {
 type Persistence = {
   outgoingEnqueue(sub: Sub, packet: QueuedPacket, cb?: unknown): Promise<void> | void;
   outgoingEnqueueCombi(subs: Sub[], packet: QueuedPacket, cb?: unknown): Promise<void> | void;
-  outgoingClearMessageId(client: { id: string }, packet: unknown, cb?: unknown): Promise<QueuedPacket | undefined> | void;
+  outgoingClearMessageId(
+    client: { id: string },
+    packet: unknown,
+    cb?: unknown,
+  ): Promise<QueuedPacket | undefined> | void;
 };
 
-const sizeOf = (p: QueuedPacket) => Buffer.byteLength(p.topic ?? '') + (typeof p.payload === 'string' ? Buffer.byteLength(p.payload) : (p.payload?.length ?? 0));
+const sizeOf = (p: QueuedPacket) =>
+  Buffer.byteLength(p.topic ?? '') +
+  (typeof p.payload === 'string' ? Buffer.byteLength(p.payload) : (p.payload?.length ?? 0));
 
-export function boundOfflineQueues(broker: Aedes, limits: OfflineQueueLimits, note: (clientId: string, msg: string) => void) {
+export function boundOfflineQueues(
+  broker: Aedes,
+  limits: OfflineQueueLimits,
+  note: (clientId: string, msg: string) => void,
+) {
   const persistence = (broker as unknown as { persistence: Persistence }).persistence;
   const connected = (id: string) => Boolean((broker as unknown as { clients: Record<string, unknown> }).clients[id]);
   const { total, of, adjust } = createTally();
@@ -62,7 +72,10 @@ export function boundOfflineQueues(broker: Aedes, limits: OfflineQueueLimits, no
               ? `all queues hold ${limits.totalBytes} bytes`
               : null;
         if (why) {
-          note(sub.clientId, `mqtt: client ${sub.clientId.slice(0, 100)} is away (persistent session): not queueing ${packet.topic?.slice(0, 120)} and newer for it, ${why} (mqtt.offline_queue_max_messages / offline_queue_max_bytes)`);
+          note(
+            sub.clientId,
+            `mqtt: client ${sub.clientId.slice(0, 100)} is away (persistent session): not queueing ${packet.topic?.slice(0, 120)} and newer for it, ${why} (mqtt.offline_queue_max_messages / offline_queue_max_bytes)`,
+          );
           return false;
         }
       }
@@ -76,7 +89,8 @@ export function boundOfflineQueues(broker: Aedes, limits: OfflineQueueLimits, no
       if (gone) adjust(client.id, -1, -sizeOf(gone));
       return gone;
     };
-    if (typeof cb === 'function') return clear(client, packet, (err: unknown, gone?: QueuedPacket) => cb(err, err ? gone : count(gone)));
+    if (typeof cb === 'function')
+      return clear(client, packet, (err: unknown, gone?: QueuedPacket) => cb(err, err ? gone : count(gone)));
     return (clear(client, packet) as Promise<QueuedPacket | undefined>).then(count);
   };
 

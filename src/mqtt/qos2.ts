@@ -18,7 +18,8 @@ export function qos2Dedupe(broker: Aedes) {
   };
   // The first copy leaves `inflight` once aedes has stored it; from then on its store answers.
   const store = persistence.incomingStorePacket.bind(persistence);
-  persistence.incomingStorePacket = (client, packet) => store(client, packet).finally(() => inflight.get(client)?.delete(packet.messageId!));
+  persistence.incomingStorePacket = (client, packet) =>
+    store(client, packet).finally(() => inflight.get(client)?.delete(packet.messageId!));
 
   return {
     /**

@@ -42,9 +42,12 @@ export function createRetainedLedger(limits: RetainedLimits) {
       const ownBytes = mine.bytes + bytes - (sameOwner ? old.bytes : 0);
       const allMessages = total.messages + (old ? 0 : 1);
       const allBytes = total.bytes + bytes - (old?.bytes ?? 0);
-      if (ownMessages > limits.maxMessagesPerAccount) return `more than ${limits.maxMessagesPerAccount} retained messages for this account (mqtt.retained_max_messages_per_account)`;
-      if (ownBytes > limits.maxBytesPerAccount) return `more than ${limits.maxBytesPerAccount} retained bytes for this account (mqtt.retained_max_bytes_per_account)`;
-      if (allMessages > limits.maxMessages) return `more than ${limits.maxMessages} retained messages (mqtt.retained_max_messages)`;
+      if (ownMessages > limits.maxMessagesPerAccount)
+        return `more than ${limits.maxMessagesPerAccount} retained messages for this account (mqtt.retained_max_messages_per_account)`;
+      if (ownBytes > limits.maxBytesPerAccount)
+        return `more than ${limits.maxBytesPerAccount} retained bytes for this account (mqtt.retained_max_bytes_per_account)`;
+      if (allMessages > limits.maxMessages)
+        return `more than ${limits.maxMessages} retained messages (mqtt.retained_max_messages)`;
       if (allBytes > limits.maxBytes) return `more than ${limits.maxBytes} retained bytes (mqtt.retained_max_bytes)`;
       if (old) adjust(old.owner, -1, -old.bytes);
       adjust(owner, 1, bytes);

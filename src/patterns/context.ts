@@ -48,14 +48,26 @@ export function createPatternContext(db: Db, timeZone: string, now: number): Pat
       return rollupStmt.all(seriesId, bucket, fromTs, toTs) as RollupPoint[];
     },
     raw(seriesId, fromTs, toTs = now + 1) {
-      return (rawStmt.all(seriesId, Math.round(fromTs * 1000), Math.round(toTs * 1000)) as { ts_ms: number; value_num: number | null; value_cat: string | null }[]).map(
-        (r): RawPoint => ({ ts: r.ts_ms / 1000, value: (r.value_num ?? r.value_cat) as number | string }),
-      );
+      return (
+        rawStmt.all(seriesId, Math.round(fromTs * 1000), Math.round(toTs * 1000)) as {
+          ts_ms: number;
+          value_num: number | null;
+          value_cat: string | null;
+        }[]
+      ).map((r): RawPoint => ({ ts: r.ts_ms / 1000, value: (r.value_num ?? r.value_cat) as number | string }));
     },
     local(ts): LocalTime {
       const w = wallTime(ts, timeZone);
       const weekday = (new Date(Date.UTC(w.year, w.month - 1, w.day)).getUTCDay() + 6) % 7;
-      return { year: w.year, month: w.month, day: w.day, hour: w.hour, minute: w.minute, weekday, date: `${w.year}-${pad(w.month)}-${pad(w.day)}` };
+      return {
+        year: w.year,
+        month: w.month,
+        day: w.day,
+        hour: w.hour,
+        minute: w.minute,
+        weekday,
+        date: `${w.year}-${pad(w.month)}-${pad(w.day)}`,
+      };
     },
     label(entity, metric) {
       const type = entityType.get(entity);

@@ -76,7 +76,8 @@ export function createPatternEngine(deps: {
       if (enabled === false) continue;
       // A user's plain-JS detector may have no zod options: it then takes none.
       const parsed = (detector.options ?? z.object({}).strict()).safeParse(raw);
-      if (!parsed.success) throw new HubError('invalid', `patterns.detectors.${detector.name}.${describeIssues(parsed.error.issues)}`);
+      if (!parsed.success)
+        throw new HubError('invalid', `patterns.detectors.${detector.name}.${describeIssues(parsed.error.issues)}`);
       out.push({ detector, opts: parsed.data as Record<string, unknown> });
     }
     return out;
@@ -100,19 +101,45 @@ export function createPatternEngine(deps: {
     }
     if (!input.dry_run) {
       for (const f of report.found) {
-        const parsed = check(RememberInput, {
-          entity_name: f.entity, fact: f.fact, category: f.category, confidence: Math.min(1, Math.max(0, f.confidence)),
-          source: 'pattern_engine', source_trust: PATTERN_TRUST, fact_key: f.pattern_key,
-        }, 'finding');
+        const parsed = check(
+          RememberInput,
+          {
+            entity_name: f.entity,
+            fact: f.fact,
+            category: f.category,
+            confidence: Math.min(1, Math.max(0, f.confidence)),
+            source: 'pattern_engine',
+            source_trust: PATTERN_TRUST,
+            fact_key: f.pattern_key,
+          },
+          'finding',
+        );
         if (!parsed.success) {
           report.errors.push({ detector: f.detector, message: `finding ${f.pattern_key}: ${parsed.message}` });
           continue;
         }
         const r = await memory.remember(parsed.data, 'pattern_engine');
-        upsert.run({ key: nameKey(f.entity), metric: f.metric, pattern_key: f.pattern_key, detector: f.detector, memory_id: r.id, detected: clock.now(), evidence: JSON.stringify(f.evidence) });
+        upsert.run({
+          key: nameKey(f.entity),
+          metric: f.metric,
+          pattern_key: f.pattern_key,
+          detector: f.detector,
+          memory_id: r.id,
+          detected: clock.now(),
+          evidence: JSON.stringify(f.evidence),
+        });
         if (r.action === 'added' || r.action === 'superseded') {
           report.promoted.push({ pattern_key: f.pattern_key, memory_id: r.id, action: r.action, fact: f.fact });
-          events.emit('pattern_promoted', { pattern_key: f.pattern_key, detector: f.detector, entity_name: f.entity, metric: f.metric, fact: f.fact, memory_id: r.id, action: r.action, confidence: f.confidence });
+          events.emit('pattern_promoted', {
+            pattern_key: f.pattern_key,
+            detector: f.detector,
+            entity_name: f.entity,
+            metric: f.metric,
+            fact: f.fact,
+            memory_id: r.id,
+            action: r.action,
+            confidence: f.confidence,
+          });
         }
       }
     }
@@ -132,12 +159,17 @@ export function createPatternEngine(deps: {
       if (dir) {
         if (!existsSync(dir)) throw new HubError('invalid', `patterns.detectors_dir: ${dir} does not exist`);
         for (const entry of readdirSync(dir, { withFileTypes: true })) {
-          const file = entry.isDirectory() ? join(dir, entry.name, 'index.js') : /\.(m?js)$/.test(entry.name) ? join(dir, entry.name) : null;
+          const file = entry.isDirectory()
+            ? join(dir, entry.name, 'index.js')
+            : /\.(m?js)$/.test(entry.name)
+              ? join(dir, entry.name)
+              : null;
           if (!file || !existsSync(file)) continue;
           try {
             const mod = (await import(pathToFileURL(resolve(file)).href)) as { default?: Detector };
             const d = mod.default;
-            if (!d || typeof d.detect !== 'function' || typeof d.name !== 'string') throw new Error('default export is not a defineDetector({...})');
+            if (!d || typeof d.detect !== 'function' || typeof d.name !== 'string')
+              throw new Error('default export is not a defineDetector({...})');
             if (all.some((x) => x.name === d.name)) throw new Error(`a detector named ${d.name} already exists`);
             all.push(d);
           } catch (e) {
@@ -148,7 +180,8 @@ export function createPatternEngine(deps: {
       loaded = configure(all);
     },
     lastRun: () => last,
-    detectors: () => loaded.map((l) => ({ name: l.detector.name, description: l.detector.description, options: l.opts })),
+    detectors: () =>
+      loaded.map((l) => ({ name: l.detector.name, description: l.detector.description, options: l.opts })),
     run(input: PatternsRunInput = { dry_run: false }): Promise<RunReport> {
       running ??= run(input).finally(() => (running = null));
       return running;
@@ -162,7 +195,18 @@ export function createPatternEngine(deps: {
         )
         .all({ key: entityName === undefined ? null : nameKey(entityName) })
         .map((r) => {
-          const row = r as { pattern_key: string; detector: string; metric: string; memory_id: number | null; detected: number; evidence: string; entity_name: string | null; fact: string | null; status: string | null; confidence: number | null };
+          const row = r as {
+            pattern_key: string;
+            detector: string;
+            metric: string;
+            memory_id: number | null;
+            detected: number;
+            evidence: string;
+            entity_name: string | null;
+            fact: string | null;
+            status: string | null;
+            confidence: number | null;
+          };
           return { ...row, evidence: JSON.parse(row.evidence) as Record<string, unknown> };
         });
     },

@@ -7,7 +7,12 @@ import type { Db } from '../db/open.js';
 import type { EntitiesRepo } from '../tiers/entities/entities.repo.js';
 
 export interface ImportedPattern {
-  entity_name: string; metric: string; pattern_key: string; detector: string; memory_id: number | null; detected: number;
+  entity_name: string;
+  metric: string;
+  pattern_key: string;
+  detector: string;
+  memory_id: number | null;
+  detected: number;
   evidence: Record<string, unknown>;
 }
 
@@ -20,7 +25,15 @@ export function createPatternsImport(deps: { db: Db; entities: EntitiesRepo }) {
   return {
     promoted(p: ImportedPattern): number {
       const e = entities.get(p.entity_name);
-      const res = insert.run(e.id, p.metric, p.pattern_key, p.detector, p.memory_id, p.detected, JSON.stringify(p.evidence));
+      const res = insert.run(
+        e.id,
+        p.metric,
+        p.pattern_key,
+        p.detector,
+        p.memory_id,
+        p.detected,
+        JSON.stringify(p.evidence),
+      );
       return res.changes ? Number(res.lastInsertRowid) : (byKey.get(p.pattern_key) as number);
     },
   };

@@ -12,7 +12,13 @@ export type PatternsRunInput = z.infer<typeof PatternsRunInput>;
 export const GetTrendsInput = z.strictObject({
   entity_name: EntityName.describe('the entity the readings belong to, e.g. "living_room"'),
   metric: MetricName.describe('e.g. "humidity"'),
-  days: z.number().int().min(1).max(365).default(7).describe('length of the period, compared with the period before it'),
+  days: z
+    .number()
+    .int()
+    .min(1)
+    .max(365)
+    .default(7)
+    .describe('length of the period, compared with the period before it'),
 });
 export type GetTrendsInput = z.infer<typeof GetTrendsInput>;
 

@@ -39,7 +39,14 @@ export function createTrends(deps: { timeseries: TimeseriesService; clock: Clock
     const what = `${input.entity_name} ${metricWords(input.metric)}`;
     const warnings: string[] = [];
     if (!cur.length) {
-      return { result: `No ${metricWords(input.metric)} readings for ${input.entity_name} in the last ${input.days} days.`, entity_name: input.entity_name, metric: input.metric, days: input.days, points: 0, warnings };
+      return {
+        result: `No ${metricWords(input.metric)} readings for ${input.entity_name} in the last ${input.days} days.`,
+        entity_name: input.entity_name,
+        metric: input.metric,
+        days: input.days,
+        points: 0,
+        warnings,
+      };
     }
     if (s.value_type !== 'numeric') {
       const tally = new Map<string, number>();
@@ -48,12 +55,23 @@ export function createTrends(deps: { timeseries: TimeseriesService; clock: Clock
       const share = Math.round((n / cur.length) * 100);
       return {
         result: `Over the last ${input.days} days ${what} was most often '${top}' (${share}% of days with readings).`,
-        entity_name: input.entity_name, metric: input.metric, days: input.days, value_type: s.value_type,
-        most_common: top, share_of_days: share, days_with_data: cur.length, warnings,
+        entity_name: input.entity_name,
+        metric: input.metric,
+        days: input.days,
+        value_type: s.value_type,
+        most_common: top,
+        share_of_days: share,
+        days_with_data: cur.length,
+        warnings,
       };
     }
     const f = (v: number) => formatValue(v, s.unit);
-    const weighted = (rows: typeof cur) => rows.reduce((a, d) => a + (d.avg_num ?? 0) * d.count, 0) / Math.max(1, rows.reduce((a, d) => a + d.count, 0));
+    const weighted = (rows: typeof cur) =>
+      rows.reduce((a, d) => a + (d.avg_num ?? 0) * d.count, 0) /
+      Math.max(
+        1,
+        rows.reduce((a, d) => a + d.count, 0),
+      );
     const level = weighted(cur);
     const min = Math.min(...cur.map((d) => d.min_num ?? Infinity));
     const max = Math.max(...cur.map((d) => d.max_num ?? -Infinity));
@@ -62,18 +80,35 @@ export function createTrends(deps: { timeseries: TimeseriesService; clock: Clock
     const r2 = pts.length >= 3 ? rSquared(pts, (x) => fit.m * x + fit.b) : 0;
     // "Steady" unless the fitted change over the period is material and the fit explains the days.
     const change = fit.m * input.days;
-    const direction = Math.abs(change) >= Math.max(0.02 * Math.abs(level), 1e-9) && r2 >= 0.3 ? (fit.m > 0 ? 'rising' : 'falling') : 'steady';
+    const direction =
+      Math.abs(change) >= Math.max(0.02 * Math.abs(level), 1e-9) && r2 >= 0.3
+        ? fit.m > 0
+          ? 'rising'
+          : 'falling'
+        : 'steady';
     const previous = prev.length ? weighted(prev) : null;
     const delta = previous === null ? null : level - previous;
     const slopeText = direction === 'steady' ? 'steady' : `${direction} about ${f(Math.abs(fit.m))} per day`;
-    const compare = delta === null ? '' : Math.abs(delta) < 0.005 * Math.max(1, Math.abs(previous!)) ? '; about the same as the previous period' : `; ${f(Math.abs(delta))} ${delta > 0 ? 'higher' : 'lower'} than the ${input.days} days before (${f(previous!)})`;
+    const compare =
+      delta === null
+        ? ''
+        : Math.abs(delta) < 0.005 * Math.max(1, Math.abs(previous!))
+          ? '; about the same as the previous period'
+          : `; ${f(Math.abs(delta))} ${delta > 0 ? 'higher' : 'lower'} than the ${input.days} days before (${f(previous!)})`;
     let result = `Over the last ${input.days} days ${what} averaged ${f(level)} (range ${f(min)} to ${f(max)}), ${slopeText}${compare}.`;
     if (deps.llm) {
       try {
-        const text = await deps.llm.chat([
-          { role: 'system', content: 'Rephrase the summary for a voice assistant in one or two short sentences. Keep every number exactly as written; add no numbers.' },
-          { role: 'user', content: result },
-        ], { temperature: 0.2 });
+        const text = await deps.llm.chat(
+          [
+            {
+              role: 'system',
+              content:
+                'Rephrase the summary for a voice assistant in one or two short sentences. Keep every number exactly as written; add no numbers.',
+            },
+            { role: 'user', content: result },
+          ],
+          { temperature: 0.2 },
+        );
         if (numbersPreserved(result, text)) result = text.trim();
         else warnings.push('the LLM rephrasing changed numbers; kept the computed summary');
       } catch (e) {
@@ -81,8 +116,22 @@ export function createTrends(deps: { timeseries: TimeseriesService; clock: Clock
       }
     }
     return {
-      result, entity_name: input.entity_name, metric: input.metric, unit: s.unit, days: input.days, value_type: s.value_type,
-      level, min, max, direction, slope_per_day: fit.m, r_squared: r2, previous_level: previous, change_vs_previous: delta, days_with_data: cur.length, warnings,
+      result,
+      entity_name: input.entity_name,
+      metric: input.metric,
+      unit: s.unit,
+      days: input.days,
+      value_type: s.value_type,
+      level,
+      min,
+      max,
+      direction,
+      slope_per_day: fit.m,
+      r_squared: r2,
+      previous_level: previous,
+      change_vs_previous: delta,
+      days_with_data: cur.length,
+      warnings,
     };
   };
 }

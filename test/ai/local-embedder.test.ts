@@ -101,8 +101,24 @@ describe('createLocalEmbedder', () => {
     expect(cos(v('thermostat'), v('thermostatt'))).toBeGreaterThan(3 * Math.abs(cos(v('thermostat'), v('passport'))));
   });
 
-  const unrelated = ['thermostat', 'wallet', 'puppy', 'guitar', 'dishwasher', 'passport', 'broccoli', 'router',
-    'grandmother', 'umbrella', 'basketball', 'toothpaste', 'mortgage', 'lawnmower', 'espresso', 'insulin'];
+  const unrelated = [
+    'thermostat',
+    'wallet',
+    'puppy',
+    'guitar',
+    'dishwasher',
+    'passport',
+    'broccoli',
+    'router',
+    'grandmother',
+    'umbrella',
+    'basketball',
+    'toothpaste',
+    'mortgage',
+    'lawnmower',
+    'espresso',
+    'insulin',
+  ];
   const pairSims = (f: (a: Float32Array) => Float32Array) => {
     const sims: number[] = [];
     for (let i = 0; i < unrelated.length; i++) {

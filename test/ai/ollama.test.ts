@@ -51,7 +51,11 @@ describe('createOllamaEmbedder', () => {
     expect(v.length).toBe(8);
     expect(norm(v)).toBeCloseTo(1, 5);
     expect(f.requests).toHaveLength(1);
-    expect(f.requests[0]).toMatchObject({ method: 'POST', path: '/api/embed', body: { model: 'nomic-embed-text', input: ['the kitchen light'] } });
+    expect(f.requests[0]).toMatchObject({
+      method: 'POST',
+      path: '/api/embed',
+      body: { model: 'nomic-embed-text', input: ['the kitchen light'] },
+    });
   });
 
   it('preserves order across a batch split into several requests', async () => {
@@ -84,7 +88,11 @@ describe('createOllamaEmbedder', () => {
   });
 
   it('maps a server error to unavailable with the status and message', async () => {
-    const f = await fake({ fail: true, failStatus: 404, failBody: JSON.stringify({ error: 'model "nope" not found, try pulling it first' }) });
+    const f = await fake({
+      fail: true,
+      failStatus: 404,
+      failBody: JSON.stringify({ error: 'model "nope" not found, try pulling it first' }),
+    });
     const e = createOllamaEmbedder({ baseUrl: f.url, model: 'nope', dim: 8, timeoutMs: 5000 });
     const err = await rejection(e.embed(['hello']));
     expect(err.code).toBe('unavailable');
@@ -124,7 +132,11 @@ describe('createOllamaLlm', () => {
     expect(out).toBe('you said hi');
     const body = f.requests[0].body;
     expect(f.requests[0].path).toBe('/api/chat');
-    expect(body).toMatchObject({ model: 'llama3.2', stream: false, messages: [{ role: 'system' }, { role: 'user', content: 'hi' }] });
+    expect(body).toMatchObject({
+      model: 'llama3.2',
+      stream: false,
+      messages: [{ role: 'system' }, { role: 'user', content: 'hi' }],
+    });
     expect(body.format).toBeUndefined();
   });
 

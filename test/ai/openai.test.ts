@@ -77,7 +77,9 @@ describe('createOpenAiEmbedder', () => {
 
   it('rejects vectors whose length is not MEMORY_EMBED_DIM', async () => {
     const f = await fake({ wrongDim: 1536 });
-    const err = await rejection(createOpenAiEmbedder({ baseUrl: f.url, model: 'm', dim: 768, timeoutMs: 5000 }).embed(['x']));
+    const err = await rejection(
+      createOpenAiEmbedder({ baseUrl: f.url, model: 'm', dim: 768, timeoutMs: 5000 }).embed(['x']),
+    );
     expect(err.code).toBe('unavailable');
     expect(err.message).toContain('MEMORY_EMBED_DIM');
     expect(err.message).toContain('1536');
@@ -88,9 +90,13 @@ describe('createOpenAiEmbedder', () => {
     const f = await fake({
       fail: true,
       failStatus: 401,
-      failBody: (req) => JSON.stringify({ error: { message: `Incorrect API key provided: ${req.headers.authorization}` } }) + 'x'.repeat(400),
+      failBody: (req) =>
+        JSON.stringify({ error: { message: `Incorrect API key provided: ${req.headers.authorization}` } }) +
+        'x'.repeat(400),
     });
-    const err = await rejection(createOpenAiEmbedder({ baseUrl: f.url, apiKey: KEY, model: 'm', dim: 4, timeoutMs: 5000 }).embed(['x']));
+    const err = await rejection(
+      createOpenAiEmbedder({ baseUrl: f.url, apiKey: KEY, model: 'm', dim: 4, timeoutMs: 5000 }).embed(['x']),
+    );
     expect(err.code).toBe('unavailable');
     expect(err.message).toContain('401');
     expect(err.message).toContain('Incorrect API key provided');
@@ -101,7 +107,9 @@ describe('createOpenAiEmbedder', () => {
 
   it('reports a 200 with a non-JSON body as unavailable', async () => {
     const f = await fake({ fail: true, failStatus: 200, failBody: '<html>proxy login</html>' });
-    const err = await rejection(createOpenAiEmbedder({ baseUrl: f.url, model: 'm', dim: 4, timeoutMs: 5000 }).embed(['x']));
+    const err = await rejection(
+      createOpenAiEmbedder({ baseUrl: f.url, model: 'm', dim: 4, timeoutMs: 5000 }).embed(['x']),
+    );
     expect(err.code).toBe('unavailable');
     expect(err.message).toMatch(/not JSON/);
   });
@@ -109,7 +117,9 @@ describe('createOpenAiEmbedder', () => {
   it('honours the timeout against a hanging server', async () => {
     const f = await fake({ hang: true });
     const t0 = Date.now();
-    const err = await rejection(createOpenAiEmbedder({ baseUrl: f.url, apiKey: KEY, model: 'm', dim: 4, timeoutMs: 200 }).embed(['x']));
+    const err = await rejection(
+      createOpenAiEmbedder({ baseUrl: f.url, apiKey: KEY, model: 'm', dim: 4, timeoutMs: 200 }).embed(['x']),
+    );
     expect(Date.now() - t0).toBeLessThan(2000);
     expect(err.code).toBe('unavailable');
     expect(err.message).toMatch(/timed out after 200 ms/);
@@ -148,12 +158,16 @@ describe('createOpenAiLlm', () => {
 
   it('maps failures and timeouts to unavailable', async () => {
     const f = await fake({ fail: true, failStatus: 503 });
-    const err = await rejection(createOpenAiLlm({ baseUrl: f.url, model: 'm', timeoutMs: 5000 }).chat([{ role: 'user', content: 'x' }]));
+    const err = await rejection(
+      createOpenAiLlm({ baseUrl: f.url, model: 'm', timeoutMs: 5000 }).chat([{ role: 'user', content: 'x' }]),
+    );
     expect(err.code).toBe('unavailable');
     expect(err.message).toContain('503');
     f.options.fail = false;
     f.options.hang = true;
-    const slow = await rejection(createOpenAiLlm({ baseUrl: f.url, model: 'm', timeoutMs: 200 }).chat([{ role: 'user', content: 'x' }]));
+    const slow = await rejection(
+      createOpenAiLlm({ baseUrl: f.url, model: 'm', timeoutMs: 200 }).chat([{ role: 'user', content: 'x' }]),
+    );
     expect(slow.message).toMatch(/timed out/);
   });
 });
@@ -164,7 +178,9 @@ describe('pingOpenAi', () => {
     expect(await pingOpenAi(f.url, KEY)).toBe(true);
     expect(f.requests[0]).toMatchObject({ method: 'GET', path: '/v1/models' });
     expect(await pingOpenAi(f.url)).toBe(false);
-    expect(await createOpenAiLlm({ baseUrl: `${f.url}/v1`, apiKey: KEY, model: 'm', timeoutMs: 5000 }).ping()).toBe(true);
+    expect(await createOpenAiLlm({ baseUrl: `${f.url}/v1`, apiKey: KEY, model: 'm', timeoutMs: 5000 }).ping()).toBe(
+      true,
+    );
     f.options.hang = true;
     const t0 = Date.now();
     expect(await pingOpenAi(f.url, KEY, 200)).toBe(false);

@@ -44,7 +44,12 @@ describe('createAi', () => {
     const embedHost = await keep(startFakeOllama({ dim: 8 }));
     const llmHost = await keep(startFakeOllama({ chat: () => 'from the llm host' }));
     const ai = await createAi(cfg({ provider: 'ollama', baseUrl: embedHost.url, llmBaseUrl: llmHost.url }));
-    expect(ai.embedder).toMatchObject({ provider: 'ollama', model: 'nomic-embed-text', dim: 8, base_url: embedHost.url });
+    expect(ai.embedder).toMatchObject({
+      provider: 'ollama',
+      model: 'nomic-embed-text',
+      dim: 8,
+      base_url: embedHost.url,
+    });
     expect(ai.llm).toMatchObject({ provider: 'ollama', model: 'llama3.2', base_url: llmHost.url });
     expect((await ai.embedder.embed(['a']))[0].length).toBe(8);
     expect(await ai.llm!.chat([{ role: 'user', content: 'hi' }])).toBe('from the llm host');
@@ -62,7 +67,10 @@ describe('createAi', () => {
   it('embed calls get MEMORY_AI_TIMEOUT, LLM calls at least 60 s', async () => {
     const f = await keep(startFakeOllama({ dim: 8, delayMs: 500 }));
     const ai = await createAi(cfg({ provider: 'ollama', baseUrl: f.url, timeoutSeconds: 0.2 }));
-    await expect(ai.embedder.embed(['x'])).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/timed out after 200 ms/) });
+    await expect(ai.embedder.embed(['x'])).rejects.toMatchObject({
+      code: 'unavailable',
+      message: expect.stringMatching(/timed out after 200 ms/),
+    });
     expect(await ai.llm!.chat([{ role: 'user', content: 'slow but fine' }])).toBe('echo: slow but fine');
   });
 
@@ -102,14 +110,28 @@ describe('createAi', () => {
 
   it('auto: falls back to local when neither Ollama answers nor use-lite loads', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
-    const broken = (): UseLiteEmbedder => ({ ...createLocalEmbedder(), provider: 'use-lite', ready: Promise.resolve(false), loadError: 'weights missing', workers: 0, close: async () => {} });
+    const broken = (): UseLiteEmbedder => ({
+      ...createLocalEmbedder(),
+      provider: 'use-lite',
+      ready: Promise.resolve(false),
+      loadError: 'weights missing',
+      workers: 0,
+      close: async () => {},
+    });
     const ai = await createAi(cfg({ provider: 'auto', baseUrl: url }), { useLite: broken });
     expect(ai.embedder.provider).toBe('local');
     expect(ai.warnings[0]).toMatch(/use-lite did not load \(weights missing\).*local embedder/);
   });
 
   it('use-lite: a load failure is a warning naming the fix, not a construction error', async () => {
-    const broken = (): UseLiteEmbedder => ({ ...createLocalEmbedder(), provider: 'use-lite', ready: Promise.resolve(false), loadError: 'weights missing', workers: 0, close: async () => {} });
+    const broken = (): UseLiteEmbedder => ({
+      ...createLocalEmbedder(),
+      provider: 'use-lite',
+      ready: Promise.resolve(false),
+      loadError: 'weights missing',
+      workers: 0,
+      close: async () => {},
+    });
     const ai = await createAi(cfg({ provider: 'use-lite' }), { useLite: broken });
     expect(ai.embedder.provider).toBe('use-lite');
     expect(ai.warnings[0]).toMatch(/weights missing.*MEMORY_AI_PROVIDER=local/);
@@ -117,7 +139,16 @@ describe('createAi', () => {
 
   it('use-lite: passes ai.embed_workers (HEARTH_EMBED_WORKERS) to the encoder', async () => {
     const seen: (number | undefined)[] = [];
-    const spy = (o?: { workers?: number }): UseLiteEmbedder => (seen.push(o?.workers), { ...createLocalEmbedder(), provider: 'use-lite', ready: Promise.resolve(true), workers: 1, close: async () => {} });
+    const spy = (o?: { workers?: number }): UseLiteEmbedder => (
+      seen.push(o?.workers),
+      {
+        ...createLocalEmbedder(),
+        provider: 'use-lite',
+        ready: Promise.resolve(true),
+        workers: 1,
+        close: async () => {},
+      }
+    );
     await createAi({ ...cfg({ provider: 'use-lite' }), embedWorkers: 2 }, { useLite: spy });
     const { config } = loadConfig({ env: { HEARTH_EMBED_WORKERS: '3' } });
     expect(config.ai.embed_workers).toBe(3);
@@ -127,7 +158,14 @@ describe('createAi', () => {
   it('auto: gives up on a hanging Ollama after about 2 s', async () => {
     const f = await keep(startFakeOllama({ hang: true }));
     const t0 = Date.now();
-    const broken = (): UseLiteEmbedder => ({ ...createLocalEmbedder(), provider: 'use-lite', ready: Promise.resolve(false), loadError: 'x', workers: 0, close: async () => {} });
+    const broken = (): UseLiteEmbedder => ({
+      ...createLocalEmbedder(),
+      provider: 'use-lite',
+      ready: Promise.resolve(false),
+      loadError: 'x',
+      workers: 0,
+      close: async () => {},
+    });
     const ai = await createAi(cfg({ provider: 'auto', baseUrl: f.url }), { useLite: broken });
     const took = Date.now() - t0;
     expect(ai.embedder.provider).toBe('local');

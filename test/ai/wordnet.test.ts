@@ -77,14 +77,19 @@ describe('WordNet coverage', () => {
     expect(wrong.units.find((u) => u.text === 'blood type')!.score).toBeLessThanOrEqual(0.4);
   });
 
-  it('weights units by the caller\'s IDF', () => {
+  it("weights units by the caller's IDF", () => {
     const q = prepareQuery(wn, 'Anna peanuts');
     const idf = (s: string) => (s === 'anna' ? 1 : 3);
     expect(wordnetCoverage(q, terms('Anna likes tea'), idf)).toBeCloseTo(0.25, 5);
   });
 
   it('expands a query in bounded time once warm (loose bound; the figure is in stats())', () => {
-    const qs = ['where are the spare batteries kept', 'what does Anna eat for breakfast', 'when do the bins go out', 'who is the kids dentist'];
+    const qs = [
+      'where are the spare batteries kept',
+      'what does Anna eat for breakfast',
+      'when do the bins go out',
+      'who is the kids dentist',
+    ];
     for (const q of qs) prepareQuery(wn, q);
     // CPU time, not wall time: the bound is about our work, not about other processes on the machine.
     const c0 = process.cpuUsage();

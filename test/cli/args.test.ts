@@ -15,7 +15,15 @@ import { cliEnv, oneLine, runCli, made } from '../helpers/cli.js';
 const parse = (...argv: string[]) => parseCommandLine(argv, COMMANDS);
 
 /** Each command with the arguments it needs, so that only the flag under test is wrong. */
-const NEEDS: Record<string, string[]> = { patterns: ['run'], 'mcp-config': ['http'], backup: ['b.db'], restore: ['b.db'], import: ['memory-mcp', 'm.db'], 'export-markdown': ['v'], 'import-markdown': ['v'] };
+const NEEDS: Record<string, string[]> = {
+  patterns: ['run'],
+  'mcp-config': ['http'],
+  backup: ['b.db'],
+  restore: ['b.db'],
+  import: ['memory-mcp', 'm.db'],
+  'export-markdown': ['v'],
+  'import-markdown': ['v'],
+};
 
 describe('hearth command lines', () => {
   it('every command refuses an unknown option and an extra argument, in one line', () => {
@@ -23,26 +31,64 @@ describe('hearth command lines', () => {
       const args = NEEDS[name] ?? [];
       const bogus = parse(name, ...args, '--bogus');
       expect(bogus, name).toMatchObject({ kind: 'error' });
-      expect((bogus as { message: string }).message).toMatch(new RegExp(`^hearth ${name}: unknown option --bogus; ${name} takes .*--config FILE`));
+      expect((bogus as { message: string }).message).toMatch(
+        new RegExp(`^hearth ${name}: unknown option --bogus; ${name} takes .*--config FILE`),
+      );
       const extra = parse(name, ...args, 'extra');
-      expect(extra, name).toEqual({ kind: 'error', message: `hearth ${name}: unexpected argument "extra"; usage: hearth ${COMMANDS[name].usage}` });
-      expect(parse(name, ...args, '-c', 'x.toml'), name).toMatchObject({ kind: 'run', name, args, configPath: 'x.toml' });
+      expect(extra, name).toEqual({
+        kind: 'error',
+        message: `hearth ${name}: unexpected argument "extra"; usage: hearth ${COMMANDS[name].usage}`,
+      });
+      expect(parse(name, ...args, '-c', 'x.toml'), name).toMatchObject({
+        kind: 'run',
+        name,
+        args,
+        configPath: 'x.toml',
+      });
     }
-    expect(parse('prune', '--dryrun')).toEqual({ kind: 'error', message: 'hearth prune: unknown option --dryrun (did you mean --dry-run?)' });
-    expect(parse('import-markdown', 'v', '--delete_missing')).toMatchObject({ message: 'hearth import-markdown: unknown option --delete_missing (did you mean --delete-missing?)' });
-    expect(parse('doctor', '-j')).toMatchObject({ kind: 'error', message: expect.stringContaining('unknown option -j; doctor takes --json') });
-    expect(parse('prune', '--dry-run=no')).toMatchObject({ kind: 'error', message: expect.stringMatching(/^hearth prune: option '--dry-run' does not take an argument; usage: hearth prune/) });
-    expect(parse('doctor', '--config')).toMatchObject({ kind: 'error', message: expect.stringContaining('argument missing') });
+    expect(parse('prune', '--dryrun')).toEqual({
+      kind: 'error',
+      message: 'hearth prune: unknown option --dryrun (did you mean --dry-run?)',
+    });
+    expect(parse('import-markdown', 'v', '--delete_missing')).toMatchObject({
+      message: 'hearth import-markdown: unknown option --delete_missing (did you mean --delete-missing?)',
+    });
+    expect(parse('doctor', '-j')).toMatchObject({
+      kind: 'error',
+      message: expect.stringContaining('unknown option -j; doctor takes --json'),
+    });
+    expect(parse('prune', '--dry-run=no')).toMatchObject({
+      kind: 'error',
+      message: expect.stringMatching(
+        /^hearth prune: option '--dry-run' does not take an argument; usage: hearth prune/,
+      ),
+    });
+    expect(parse('doctor', '--config')).toMatchObject({
+      kind: 'error',
+      message: expect.stringContaining('argument missing'),
+    });
     // A flag another command takes is still unknown here: reembed has no --json.
     expect(parse('reembed', '--json')).toMatchObject({ kind: 'error' });
   });
 
   it('every option the README and docs show still parses', () => {
     const documented = [
-      ['serve', '--config', 'c.toml'], ['mcp'], ['mcp-config', 'claude-desktop'], ['doctor', '--json'], ['backup', 'f'], ['restore', 'f'],
-      ['patterns', 'run', '--dry-run', '--json'], ['patterns', 'list'], ['patterns'], ['prune', '--dry-run', '--json'], ['reembed', '--dry-run'],
-      ['import', 'memory-mcp', 'm.db', '--dry-run', '--json'], ['export-markdown', 'dir', '--json'], ['import-markdown', 'dir', '--delete-missing', '--json'],
-      ['--config', 'c.toml', 'doctor'], ['backup', '--', '-odd name.db'],
+      ['serve', '--config', 'c.toml'],
+      ['mcp'],
+      ['mcp-config', 'claude-desktop'],
+      ['doctor', '--json'],
+      ['backup', 'f'],
+      ['restore', 'f'],
+      ['patterns', 'run', '--dry-run', '--json'],
+      ['patterns', 'list'],
+      ['patterns'],
+      ['prune', '--dry-run', '--json'],
+      ['reembed', '--dry-run'],
+      ['import', 'memory-mcp', 'm.db', '--dry-run', '--json'],
+      ['export-markdown', 'dir', '--json'],
+      ['import-markdown', 'dir', '--delete-missing', '--json'],
+      ['--config', 'c.toml', 'doctor'],
+      ['backup', '--', '-odd name.db'],
     ];
     for (const argv of documented) expect(parse(...argv), argv.join(' ')).toMatchObject({ kind: 'run' });
     expect(parse('prune', '--dry-run')).toMatchObject({ flags: { 'dry-run': true } });
@@ -52,7 +98,14 @@ describe('hearth command lines', () => {
   it('a typo in `prune --dry-run` deletes nothing: exit 2, one line, the readings still there', async () => {
     const dir = tempDir();
     const hub = await buildTestHub({ dir, clock: manualClock(Math.floor(Date.now() / 1000) - 3 * 86_400) });
-    for (let i = 0; i < 3; i++) await hub.services.timeseries.record({ entity_name: 'porch', metric: 'humidity', value: 50 + i, source: 'api', ts: hub.clock.now() + i * 60 });
+    for (let i = 0; i < 3; i++)
+      await hub.services.timeseries.record({
+        entity_name: 'porch',
+        metric: 'humidity',
+        value: 50 + i,
+        source: 'api',
+        ts: hub.clock.now() + i * 60,
+      });
     await hub.stop();
     const env = cliEnv(made(join(dir, 'data')), { RETENTION_DAYS: '1' });
     const readings = () => {
@@ -71,7 +124,11 @@ describe('hearth command lines', () => {
     expect(readings()).toBe(3);
     // Nothing is opened for a refused line: a fresh data dir is not even created.
     const fresh = join(tempDir(), 'data');
-    for (const argv of [['doctor', '--bogus'], ['reembed', 'extra'], ['serve', '--prot', '1']]) {
+    for (const argv of [
+      ['doctor', '--bogus'],
+      ['reembed', 'extra'],
+      ['serve', '--prot', '1'],
+    ]) {
       const r = await runCli(argv, cliEnv(fresh));
       expect(r.code, argv.join(' ')).toBe(2);
       expect(oneLine(r.stderr), r.stderr).toBe(true);
@@ -82,7 +139,8 @@ describe('hearth command lines', () => {
   it('--version and -v print the version; help, --help and -h print the usage on stdout; a wrong command gets it on stderr', async () => {
     const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
     const dir = join(tempDir(), 'data');
-    for (const flag of ['--version', '-v']) expect(await runCli([flag], cliEnv(dir))).toMatchObject({ code: 0, stdout: `hearth ${version}\n`, stderr: '' });
+    for (const flag of ['--version', '-v'])
+      expect(await runCli([flag], cliEnv(dir))).toMatchObject({ code: 0, stdout: `hearth ${version}\n`, stderr: '' });
     for (const argv of [['help'], ['--help'], ['-h'], ['prune', '--help']]) {
       const r = await runCli(argv, cliEnv(dir));
       expect(r, argv.join(' ')).toMatchObject({ code: 0, stderr: '' });

@@ -19,18 +19,30 @@ describe('hearth backup', () => {
     expect(early.code).toBe(2);
     expect((await runCli(['doctor'], env)).code).toBe(0);
     const db = new Database(join(dir, 'hearth.db'));
-    db.exec("INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES ('Alice', 'alice', 'person', '{}', 0, 0)");
+    db.exec(
+      "INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES ('Alice', 'alice', 'person', '{}', 0, 0)",
+    );
     db.close();
     symlinkSync(join(dir, 'hearth.db'), join(root, 'link.db'));
     symlinkSync(dir, join(root, 'dir-link'));
     linkSync(join(dir, 'hearth.db'), join(root, 'hard.db'));
     mkdirSync(join(root, 'sub'));
-    const targets = [join(dir, 'hearth.db'), relative(root, join(dir, 'hearth.db')), join(root, 'sub', '..', 'data', 'hearth.db'), join(root, 'link.db'), join(root, 'dir-link', 'hearth.db'), join(root, 'hard.db'), join(dir, 'hearth.db-wal')];
+    const targets = [
+      join(dir, 'hearth.db'),
+      relative(root, join(dir, 'hearth.db')),
+      join(root, 'sub', '..', 'data', 'hearth.db'),
+      join(root, 'link.db'),
+      join(root, 'dir-link', 'hearth.db'),
+      join(root, 'hard.db'),
+      join(dir, 'hearth.db-wal'),
+    ];
     for (const target of targets) {
       const r = await runCli(['backup', target], env, { cwd: root });
       expect(r.code, `${target}: ${r.stdout}`).toBe(2);
       expect(oneLine(r.stderr), r.stderr).toBe(true);
-      expect(r.stderr).toBe(`hearth: backup: ${target} is the live database of ${dir} itself; back up to another file, e.g. hearth backup /var/backups/hearth.db\n`);
+      expect(r.stderr).toBe(
+        `hearth: backup: ${target} is the live database of ${dir} itself; back up to another file, e.g. hearth backup /var/backups/hearth.db\n`,
+      );
     }
     const check = new Database(join(dir, 'hearth.db'), { readonly: true });
     expect(check.prepare('SELECT name FROM entities').pluck().all()).toEqual(['Alice']);
@@ -45,10 +57,19 @@ describe('hearth backup', () => {
     const env = cliEnv(made(join(root, 'data')));
     writeFileSync(join(root, 'notes.txt'), 'my notes\n');
     const cases: [string, string][] = [
-      [join(root, 'nonexist-dir', 'x.db'), `hearth: backup: directory ${join(root, 'nonexist-dir')} does not exist; create it first (mkdir -p ${join(root, 'nonexist-dir')}) or give another path, e.g. hearth backup /var/backups/hearth.db`],
+      [
+        join(root, 'nonexist-dir', 'x.db'),
+        `hearth: backup: directory ${join(root, 'nonexist-dir')} does not exist; create it first (mkdir -p ${join(root, 'nonexist-dir')}) or give another path, e.g. hearth backup /var/backups/hearth.db`,
+      ],
       [root, `hearth: backup: ${root} is a directory; give a file name, e.g. hearth backup ${join(root, 'hearth.db')}`],
-      [join(root, 'notes.txt', 'x.db'), `hearth: backup: ${join(root, 'notes.txt')} is a file, not a directory; give another path`],
-      [join(root, 'notes.txt'), `hearth: backup: ${join(root, 'notes.txt')} exists and is not a SQLite database; it is not overwritten: give a new file name`],
+      [
+        join(root, 'notes.txt', 'x.db'),
+        `hearth: backup: ${join(root, 'notes.txt')} is a file, not a directory; give another path`,
+      ],
+      [
+        join(root, 'notes.txt'),
+        `hearth: backup: ${join(root, 'notes.txt')} exists and is not a SQLite database; it is not overwritten: give a new file name`,
+      ],
     ];
     for (const [target, line] of cases) {
       const r = await runCli(['backup', target], env);
@@ -61,9 +82,15 @@ describe('hearth backup', () => {
     const isRoot = process.getuid?.() === 0;
     const ro = join(root, 'ro');
     mkdirSync(ro, { mode: 0o555 });
-    const r = await runCli(['backup', join(ro, 'x.db')], env, { prefix: isRoot ? ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups'] : undefined });
+    const r = await runCli(['backup', join(ro, 'x.db')], env, {
+      prefix: isRoot ? ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups'] : undefined,
+    });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`^hearth: backup: cannot write in ${ro}: permission denied for \\S+; give a path that user can write\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^hearth: backup: cannot write in ${ro}: permission denied for \\S+; give a path that user can write\n$`,
+      ),
+    );
     // A backup over an older backup is fine.
     expect((await runCli(['backup', join(root, 'b.db')], env)).code).toBe(0);
     const again = await runCli(['backup', join(root, 'b.db')], env);

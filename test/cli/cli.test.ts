@@ -11,7 +11,12 @@ import { made } from '../helpers/cli.js';
 const run = promisify(execFile);
 const CLI = join(process.cwd(), 'dist/src/cli.js');
 // The data dir exists, as after an install: only serve and mcp create one (test/cli/missing-data-dir.test.ts).
-const baseEnv = (dir: string) => ({ PATH: process.env.PATH ?? '', HEARTH_DATA_DIR: made(join(dir, 'data')), HEARTH_MQTT_MODE: 'off', MEMORY_AI_PROVIDER: 'local' });
+const baseEnv = (dir: string) => ({
+  PATH: process.env.PATH ?? '',
+  HEARTH_DATA_DIR: made(join(dir, 'data')),
+  HEARTH_MQTT_MODE: 'off',
+  MEMORY_AI_PROVIDER: 'local',
+});
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -29,7 +34,12 @@ describe('hearth CLI', () => {
     // auto provider with nothing on the Ollama port: must fall back to the offline neural embedder.
     const child = spawn(process.execPath, [CLI, 'serve'], {
       cwd: dir,
-      env: { ...baseEnv(dir), MEMORY_AI_PROVIDER: 'auto', MEMORY_AI_BASE_URL: `http://127.0.0.1:${await freePort()}`, HEARTH_HTTP_PORT: String(port) },
+      env: {
+        ...baseEnv(dir),
+        MEMORY_AI_PROVIDER: 'auto',
+        MEMORY_AI_BASE_URL: `http://127.0.0.1:${await freePort()}`,
+        HEARTH_HTTP_PORT: String(port),
+      },
     });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
@@ -38,7 +48,9 @@ describe('hearth CLI', () => {
       let body: any;
       for (let i = 0; i < 100 && !body; i++) {
         await new Promise((r) => setTimeout(r, 100));
-        body = await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.json()).catch(() => undefined);
+        body = await fetch(`http://127.0.0.1:${port}/health`)
+          .then((r) => r.json())
+          .catch(() => undefined);
       }
       expect(body, stderr).toMatchObject({ ok: true, status: 'ok', embedder: { provider: 'use-lite' } });
       expect(statSync(join(dir, 'data')).mode & 0o777).toBe(0o700);
@@ -76,12 +88,27 @@ describe('hearth CLI', () => {
     const out = await run(process.execPath, [CLI, 'doctor', '--json'], { env: baseEnv(dir) });
     const report = JSON.parse(out.stdout);
     expect(report.ok).toBe(true);
-    expect(report.checks.map((c: { name: string }) => c.name)).toEqual(['disk', 'integrity', 'foreign_keys', 'schema', 'counts', 'embedder', 'wordnet', 'vectors']);
-    expect(report.checks.find((c: { name: string }) => c.name === 'wordnet').detail).toMatch(/^WordNet 3\.1 .*opened in .* ms/);
+    expect(report.checks.map((c: { name: string }) => c.name)).toEqual([
+      'disk',
+      'integrity',
+      'foreign_keys',
+      'schema',
+      'counts',
+      'embedder',
+      'wordnet',
+      'vectors',
+    ]);
+    expect(report.checks.find((c: { name: string }) => c.name === 'wordnet').detail).toMatch(
+      /^WordNet 3\.1 .*opened in .* ms/,
+    );
     expect(report.checks[0].detail).toContain(`free on ${join(dir, 'data')} (database`);
-    const ext = await run(process.execPath, [CLI, 'doctor', '--json'], { env: { ...baseEnv(dir), HEARTH_MQTT_MODE: 'external', HEARTH_MQTT_URL: `mqtt://127.0.0.1:${await freePort()}` } }).catch((e) => e);
+    const ext = await run(process.execPath, [CLI, 'doctor', '--json'], {
+      env: { ...baseEnv(dir), HEARTH_MQTT_MODE: 'external', HEARTH_MQTT_URL: `mqtt://127.0.0.1:${await freePort()}` },
+    }).catch((e) => e);
     expect(ext.code).toBe(1);
-    expect(JSON.parse(ext.stdout).checks.find((c: { name: string }) => c.name === 'broker')).toMatchObject({ ok: false });
+    expect(JSON.parse(ext.stdout).checks.find((c: { name: string }) => c.name === 'broker')).toMatchObject({
+      ok: false,
+    });
     const target = join(dir, 'backup.db');
     await run(process.execPath, [CLI, 'backup', target], { env: baseEnv(dir) });
     expect(existsSync(target)).toBe(true);
@@ -96,7 +123,14 @@ describe('hearth CLI', () => {
     // Write a memory with the local embedder, then claim a different model is configured.
     const { buildTestHub } = await import('../helpers/hub.js');
     const hub = await buildTestHub({ dir });
-    await hub.services.memory.remember({ entity_name: 'Brian', fact: 'Brian likes jazz', category: 'preference', confidence: 1, source: 'manual', entity_type: 'person' });
+    await hub.services.memory.remember({
+      entity_name: 'Brian',
+      fact: 'Brian likes jazz',
+      category: 'preference',
+      confidence: 1,
+      source: 'manual',
+      entity_type: 'person',
+    });
     await hub.stop();
     const db = new Database(join(dir, 'data', 'hearth.db'));
     db.prepare("UPDATE embed_meta SET model = 'old-model', dim = 384").run();
@@ -116,7 +150,14 @@ describe('hearth CLI', () => {
     const env = baseEnv(dir);
     const { buildTestHub } = await import('../helpers/hub.js');
     let hub = await buildTestHub({ dir });
-    await hub.services.memory.remember({ entity_name: 'Brian', fact: 'Brian likes jazz', category: 'preference', confidence: 1, source: 'manual', entity_type: 'person' });
+    await hub.services.memory.remember({
+      entity_name: 'Brian',
+      fact: 'Brian likes jazz',
+      category: 'preference',
+      confidence: 1,
+      source: 'manual',
+      entity_type: 'person',
+    });
     await hub.stop();
     const target = join(dir, 'b.db');
     await run(process.execPath, [CLI, 'backup', target], { env });
@@ -160,7 +201,9 @@ describe('hearth CLI', () => {
     expect(l.stdout).toMatch(/detector/);
     const pr = await run(process.execPath, [CLI, 'prune', '--dry-run'], { env: baseEnv(dir) });
     expect(pr.stdout).toMatch(/^Would delete 0 raw readings/);
-    const one = await run(process.execPath, [CLI, 'prune', '--dry-run'], { env: { ...baseEnv(dir), RETENTION_DAYS: '1' } });
+    const one = await run(process.execPath, [CLI, 'prune', '--dry-run'], {
+      env: { ...baseEnv(dir), RETENTION_DAYS: '1' },
+    });
     expect(one.stdout).toBe('Would delete 0 raw readings older than 1 day; rollups kept\n');
   });
 });

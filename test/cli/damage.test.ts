@@ -22,11 +22,15 @@ afterEach(() => {
 /** A database with `rows` audit rows (several b-tree levels); returns its path and the audit root page. */
 function withAudit(dir: string, rows: number): { path: string; root: number; pageSize: number } {
   const db = openDatabase({ dataDir: dir });
-  const put = db.prepare("INSERT INTO audit (ts, actor, op, target, before, after) VALUES (?, 'test', 'x', ?, NULL, ?)");
+  const put = db.prepare(
+    "INSERT INTO audit (ts, actor, op, target, before, after) VALUES (?, 'test', 'x', ?, NULL, ?)",
+  );
   db.transaction(() => {
     for (let i = 0; i < rows; i++) put.run(i, `t${i}`, 'y'.repeat(400));
   })();
-  const { rootpage } = db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'audit'").get() as { rootpage: number };
+  const { rootpage } = db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'audit'").get() as {
+    rootpage: number;
+  };
   const pageSize = db.pragma('page_size', { simple: true }) as number;
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
@@ -41,7 +45,10 @@ describe('damaged database', () => {
     const cut = join(tempDir(), 'data');
     const { path } = withAudit(cut, 3000);
     truncateSync(path, Math.floor(statSync(path).size / 2));
-    for (const [dir, why] of [[garbage, 'file is not a database'], [cut, 'truncated']]) {
+    for (const [dir, why] of [
+      [garbage, 'file is not a database'],
+      [cut, 'truncated'],
+    ]) {
       for (const cmd of ['serve', 'mcp']) {
         const r = await runCli([cmd], cliEnv(dir, { HEARTH_HTTP_PORT: '0' }));
         expect(r.code, r.stderr).toBe(1);
@@ -83,8 +90,15 @@ describe('damaged database', () => {
     expect(after.result).toContain('`hearth restore <backup file>`');
     expect(after.integrity.fix).toContain('`hearth restore <backup file>`');
     // The log says it once, however many requests meet the damage.
-    await fetch(`${serve.http}/remember`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ entity_name: 'Brian', fact: 'Brian likes tea' }) });
-    const lines = serve.output().split('\n').filter((l) => l.includes(`${path} is damaged (`));
+    await fetch(`${serve.http}/remember`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ entity_name: 'Brian', fact: 'Brian likes tea' }),
+    });
+    const lines = serve
+      .output()
+      .split('\n')
+      .filter((l) => l.includes(`${path} is damaged (`));
     expect(lines, serve.output()).toHaveLength(1);
     expect(lines[0]).toContain('hearth restore <backup file>');
   }, 120_000);
@@ -93,10 +107,15 @@ describe('damaged database', () => {
     const hub = await buildTestHub();
     try {
       expect((await hub.app.inject({ url: '/health' })).json().status).toBe('ok');
-      const mapped = fromStorageError(Object.assign(new Error('database disk image is malformed'), { code: 'SQLITE_CORRUPT_INDEX' }));
+      const mapped = fromStorageError(
+        Object.assign(new Error('database disk image is malformed'), { code: 'SQLITE_CORRUPT_INDEX' }),
+      );
       expect(mapped).toMatchObject({ code: 'unavailable' });
       const health = (await hub.app.inject({ url: '/health' })).json();
-      expect(health).toMatchObject({ status: 'degraded', integrity: { state: 'damaged', detail: expect.stringContaining('malformed') } });
+      expect(health).toMatchObject({
+        status: 'degraded',
+        integrity: { state: 'damaged', detail: expect.stringContaining('malformed') },
+      });
     } finally {
       await hub.close();
     }

@@ -23,7 +23,9 @@ const prefix = isRoot ? ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clea
 describe('data dir resolution (one for every command)', () => {
   it('HEARTH_DATA_DIR, then the config file (relative to the file), then a default independent of cwd', () => {
     expect(resolveDataDir({ env: 'rel', cwd: '/a', file: { value: '/x', path: '/etc/h/c.toml' } })).toBe('/a/rel');
-    expect(resolveDataDir({ file: { value: 'data', path: '/etc/h/config.toml' }, cwd: '/somewhere' })).toBe('/etc/h/data');
+    expect(resolveDataDir({ file: { value: 'data', path: '/etc/h/config.toml' }, cwd: '/somewhere' })).toBe(
+      '/etc/h/data',
+    );
     expect(resolveDataDir({ file: { value: '/srv/h', path: 'c.toml' } })).toBe('/srv/h');
     expect(resolveDataDir({ installed: true, cwd: '/' })).toBe(INSTALLED_DATA_DIR);
     expect(resolveDataDir({ installed: false, cwd: '/', root: '/opt/hearth' })).toBe('/opt/hearth/data');
@@ -54,7 +56,9 @@ describe('data dir resolution (one for every command)', () => {
     for (let i = 0; i < 200 && !err.includes('\n'); i++) await new Promise((r) => setTimeout(r, 50));
     mcp.stdin.end();
     await new Promise((r) => mcp.on('close', r));
-    expect(err).toContain(`hearth mcp: database ${join(conf, 'data', 'hearth.db')} (config ${join(conf, 'config.toml')})`);
+    expect(err).toContain(
+      `hearth mcp: database ${join(conf, 'data', 'hearth.db')} (config ${join(conf, 'config.toml')})`,
+    );
   }, 90_000);
 
   it('mcp, serve and doctor fail with one line naming the path when data_dir is a file', async () => {
@@ -91,7 +95,9 @@ describe('data dir resolution (one for every command)', () => {
       const r = await runCli([cmd], cliEnv(foreign), { prefix, cwd: root });
       expect(r.code, `${cmd}: ${r.stdout}${r.stderr}`).toBe(1);
       const text = cmd === 'doctor' ? r.stdout : r.stderr;
-      expect(text).toContain(`cannot write ${foreign}: permission denied for ${user}; give it to that user (\`sudo chown -R ${user} ${foreign}\`)`);
+      expect(text).toContain(
+        `cannot write ${foreign}: permission denied for ${user}; give it to that user (\`sudo chown -R ${user} ${foreign}\`)`,
+      );
       if (cmd !== 'doctor') expect(oneLine(r.stderr), r.stderr).toBe(true);
     }
     // A dir nobody owns holding a database it cannot read.
@@ -103,7 +109,9 @@ describe('data dir resolution (one for every command)', () => {
     const r = await runCli(['serve'], cliEnv(own), { prefix, cwd: root });
     expect(r.code).toBe(1);
     expect(oneLine(r.stderr), r.stderr).toBe(true);
-    expect(r.stderr).toContain(`cannot open ${join(own, 'hearth.db')}: permission denied for ${user}; give it to that user (\`sudo chown -R ${user} ${join(own, 'hearth.db')}\`)`);
+    expect(r.stderr).toContain(
+      `cannot open ${join(own, 'hearth.db')}: permission denied for ${user}; give it to that user (\`sudo chown -R ${user} ${join(own, 'hearth.db')}\`)`,
+    );
   }, 90_000);
 
   it('a data dir that cannot be created: one line naming it, its parent, and a fix that creates it', async () => {
@@ -121,12 +129,22 @@ describe('data dir resolution (one for every command)', () => {
       expect(oneLine(r.stderr), r.stderr).toBe(true);
     }
     // Any other command does not create it: a missing data dir is refused as such.
-    expect((await runCli(['doctor'], cliEnv(dir), { prefix, cwd: root })).stderr).toContain(`data dir ${dir} does not exist`);
+    expect((await runCli(['doctor'], cliEnv(dir), { prefix, cwd: root })).stderr).toContain(
+      `data dir ${dir} does not exist`,
+    );
     expect(existsSync(dir)).toBe(false);
     // The same from the function, several levels down (no process needed, as any user).
     const deep = join(parent, 'a', 'b');
-    const e = explainOpenError(Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }), deep, join(deep, 'hearth.db'));
-    expect(e?.message).toMatch(new RegExp(`^cannot create ${deep}: permission denied for \\S+ in ${parent}; create it for that user \\(\`sudo install -d -o \\S+ -m 700 ${deep}\`\\)`));
+    const e = explainOpenError(
+      Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }),
+      deep,
+      join(deep, 'hearth.db'),
+    );
+    expect(e?.message).toMatch(
+      new RegExp(
+        `^cannot create ${deep}: permission denied for \\S+ in ${parent}; create it for that user \\(\`sudo install -d -o \\S+ -m 700 ${deep}\`\\)`,
+      ),
+    );
   }, 90_000);
 
   it('doctor checks free space on the data dir', async () => {

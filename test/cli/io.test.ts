@@ -15,7 +15,13 @@ const CLI = join(process.cwd(), 'dist/src/cli.js');
 describe('hearth import / export-markdown / import-markdown', () => {
   it('imports the fixture (dry run first, then for real, then 0), exports notes and reads an edit back', async () => {
     const dir = tempDir();
-    const env = { PATH: process.env.PATH ?? '', HEARTH_DATA_DIR: made(join(dir, 'data')), HEARTH_MQTT_MODE: 'off', MEMORY_AI_PROVIDER: 'local', HEARTH_TZ: 'UTC' };
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HEARTH_DATA_DIR: made(join(dir, 'data')),
+      HEARTH_MQTT_MODE: 'off',
+      MEMORY_AI_PROVIDER: 'local',
+      HEARTH_TZ: 'UTC',
+    };
     const hearth = (...args: string[]) => run(process.execPath, [CLI, ...args], { cwd: dir, env });
     copyFileSync(FIXTURE, join(dir, 'household.db'));
 
@@ -29,19 +35,36 @@ describe('hearth import / export-markdown / import-markdown', () => {
     expect((await hearth('import', 'memory-mcp', 'household.db')).stdout).toContain('Imported 0 rows');
 
     await hearth('export-markdown', 'vault');
-    expect(readdirSync(join(dir, 'vault')).sort()).toEqual(['Brian.md', 'Sarah.md', 'bedroom.md', 'keys.md', 'kitchen.md', 'living_room.md', 'thermostat.md']);
+    expect(readdirSync(join(dir, 'vault')).sort()).toEqual([
+      'Brian.md',
+      'Sarah.md',
+      'bedroom.md',
+      'keys.md',
+      'kitchen.md',
+      'living_room.md',
+      'thermostat.md',
+    ]);
     const sarah = join(dir, 'vault', 'Sarah.md');
     writeFileSync(sarah, readFileSync(sarah, 'utf8').replace('on Fridays', 'on Thursdays'));
     const imported = await hearth('import-markdown', 'vault');
     expect(imported.stdout).toContain('0 memories added, 1 superseded');
     expect((await hearth('import-markdown', 'vault')).stdout).toContain('0 memories added, 0 superseded, 0 reinforced');
 
-    await expect(hearth('import', 'mem0', 'x.db')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('unknown source "mem0"') });
+    await expect(hearth('import', 'mem0', 'x.db')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('unknown source "mem0"'),
+    });
   }, 120_000);
 
   it('export-markdown never follows a link out of the vault, removes only its own notes of forgotten entities; import-markdown reports stale notes', async () => {
     const dir = tempDir();
-    const env = { PATH: process.env.PATH ?? '', HEARTH_DATA_DIR: join(dir, 'data'), HEARTH_MQTT_MODE: 'off', MEMORY_AI_PROVIDER: 'local', HEARTH_TZ: 'UTC' };
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HEARTH_DATA_DIR: join(dir, 'data'),
+      HEARTH_MQTT_MODE: 'off',
+      MEMORY_AI_PROVIDER: 'local',
+      HEARTH_TZ: 'UTC',
+    };
     const hearth = (...args: string[]) => run(process.execPath, [CLI, ...args], { cwd: dir, env });
     const inHub = async (fn: (h: Awaited<ReturnType<typeof buildTestHub>>) => Promise<unknown>) => {
       const h = await buildTestHub({ dir });
@@ -52,17 +75,32 @@ describe('hearth import / export-markdown / import-markdown', () => {
       }
     };
     await inHub(async (h) => {
-      await h.services.memory.remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 68°F at night', category: 'preference', confidence: 1, source: 'manual', entity_type: 'person', fact_key: 'bedroom_temp' });
-      await h.services.memory.remember({ entity_name: 'door code', fact: 'The back door code is 4711', category: 'general', confidence: 1, source: 'manual', entity_type: 'object' });
+      await h.services.memory.remember({
+        entity_name: 'Brian',
+        fact: 'Brian keeps the bedroom at 68°F at night',
+        category: 'preference',
+        confidence: 1,
+        source: 'manual',
+        entity_type: 'person',
+        fact_key: 'bedroom_temp',
+      });
+      await h.services.memory.remember({
+        entity_name: 'door code',
+        fact: 'The back door code is 4711',
+        category: 'general',
+        confidence: 1,
+        source: 'manual',
+        entity_type: 'object',
+      });
     });
     // A link planted in the vault where the export writes Brian.md, pointing at a file outside it.
     const vault = join(dir, 'vault');
     mkdirSync(vault);
-    writeFileSync(join(dir, 'outside.txt'), 'not the vault\'s');
+    writeFileSync(join(dir, 'outside.txt'), "not the vault's");
     symlinkSync(join(dir, 'outside.txt'), join(vault, 'Brian.md'));
     writeFileSync(join(vault, 'groceries.md'), '# groceries\n- oat milk\n'); // the household's own note: never deleted
     await hearth('export-markdown', 'vault');
-    expect(readFileSync(join(dir, 'outside.txt'), 'utf8')).toBe('not the vault\'s');
+    expect(readFileSync(join(dir, 'outside.txt'), 'utf8')).toBe("not the vault's");
     expect(lstatSync(join(vault, 'Brian.md')).isSymbolicLink()).toBe(false);
     expect(readFileSync(join(vault, 'Brian.md'), 'utf8')).toContain('68°F');
     expect(readdirSync(vault).sort()).toEqual(['Brian.md', 'door code.md', 'groceries.md']); // no temp files left
@@ -70,7 +108,17 @@ describe('hearth import / export-markdown / import-markdown', () => {
     // On a phone: the door code is forgotten, the bedroom corrected.
     await inHub(async (h) => {
       h.services.memory.forget({ entity_name: 'door code' }, 'http');
-      await h.services.memory.remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 66°F at night', category: 'preference', confidence: 1, source: 'conversation', fact_key: 'bedroom_temp' }, 'mcp');
+      await h.services.memory.remember(
+        {
+          entity_name: 'Brian',
+          fact: 'Brian keeps the bedroom at 66°F at night',
+          category: 'preference',
+          confidence: 1,
+          source: 'conversation',
+          fact_key: 'bedroom_temp',
+        },
+        'mcp',
+      );
     });
     const stale = await hearth('import-markdown', 'vault');
     expect(stale.stdout).toContain('2 conflicts, not applied');
@@ -85,17 +133,33 @@ describe('hearth import / export-markdown / import-markdown', () => {
     expect(clean.stdout).toContain('0 superseded');
     await inHub(async (h) => {
       expect(h.services.entities.find('door code')).toBeUndefined();
-      expect(h.db.prepare("SELECT fact FROM memories WHERE fact_key = 'bedroom_temp' AND status = 'active'").all()).toEqual([{ fact: 'Brian keeps the bedroom at 66°F at night' }]);
+      expect(
+        h.db.prepare("SELECT fact FROM memories WHERE fact_key = 'bedroom_temp' AND status = 'active'").all(),
+      ).toEqual([{ fact: 'Brian keeps the bedroom at 66°F at night' }]);
     });
   }, 120_000);
 
   it('import memory-mcp reports bad rows one line each (table, source id, reason), no stack, and imports the rest', async () => {
     const dir = tempDir();
-    const env = { PATH: process.env.PATH ?? '', HEARTH_DATA_DIR: made(join(dir, 'data')), HEARTH_MQTT_MODE: 'off', MEMORY_AI_PROVIDER: 'local', HEARTH_TZ: 'UTC' };
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HEARTH_DATA_DIR: made(join(dir, 'data')),
+      HEARTH_MQTT_MODE: 'off',
+      MEMORY_AI_PROVIDER: 'local',
+      HEARTH_TZ: 'UTC',
+    };
     copyFileSync(FIXTURE, join(dir, 'bad.db'));
     const src = new Database(join(dir, 'bad.db'));
-    src.prepare("INSERT INTO entities (id, name, type, meta, created, updated) VALUES (100, ?, 'person', '{}', 1764465000, 1764465000)").run('n'.repeat(5000));
-    src.prepare("INSERT INTO memories (id, entity_id, fact, category, confidence, source, created, updated, source_trust) VALUES (200, 1, ?, 'general', 1, 'api', 1764465000, 1764465000, 5)").run('f'.repeat(1_200_000));
+    src
+      .prepare(
+        "INSERT INTO entities (id, name, type, meta, created, updated) VALUES (100, ?, 'person', '{}', 1764465000, 1764465000)",
+      )
+      .run('n'.repeat(5000));
+    src
+      .prepare(
+        "INSERT INTO memories (id, entity_id, fact, category, confidence, source, created, updated, source_trust) VALUES (200, 1, ?, 'general', 1, 'api', 1764465000, 1764465000, 5)",
+      )
+      .run('f'.repeat(1_200_000));
     src.close();
     const out = await run(process.execPath, [CLI, 'import', 'memory-mcp', 'bad.db'], { cwd: dir, env });
     expect(out.stdout).toContain('Imported 2166 rows');

@@ -37,13 +37,25 @@ describe('data dir locks', () => {
     expect((await runCli(['backup', backup], cliEnv(dir))).code).toBe(0);
     const serve = await startServe(dir, { HEARTH_MQTT_MODE: 'off' });
     serves.push(serve);
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], env: cliEnv(dir), stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp'],
+      env: cliEnv(dir),
+      stderr: 'pipe',
+    });
     const mcp = new Client({ name: 'locks-test', version: '1.0.0' });
     await mcp.connect(transport);
     clients.push(mcp);
-    const added = await mcp.callTool({ name: 'remember', arguments: { entity_name: 'Brian', fact: 'Brian likes jazz' } });
+    const added = await mcp.callTool({
+      name: 'remember',
+      arguments: { entity_name: 'Brian', fact: 'Brian likes jazz' },
+    });
     expect(added.isError).toBeFalsy();
-    const recall = await fetch(`${serve.http}/recall`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'jazz' }) }).then((r) => r.json());
+    const recall = await fetch(`${serve.http}/recall`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'jazz' }),
+    }).then((r) => r.json());
     expect(JSON.stringify(recall)).toContain('Brian likes jazz');
 
     const refused = await runCli(['restore', backup], cliEnv(dir));

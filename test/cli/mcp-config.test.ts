@@ -28,7 +28,12 @@ beforeAll(async () => {
   dir = tempDir('hearth-mcpcfg-');
   dataDir = join(dir, 'data');
   hub = await startServe(dataDir, { HEARTH_API_TOKEN: TOKEN });
-  env = { PATH: process.env.PATH ?? '', HEARTH_DATA_DIR: dataDir, HEARTH_API_TOKEN: TOKEN, HEARTH_HTTP_PORT: new URL(hub.http).port };
+  env = {
+    PATH: process.env.PATH ?? '',
+    HEARTH_DATA_DIR: dataDir,
+    HEARTH_API_TOKEN: TOKEN,
+    HEARTH_HTTP_PORT: new URL(hub.http).port,
+  };
 }, 60_000);
 afterAll(async () => {
   hub?.child.kill('SIGTERM');
@@ -48,14 +53,21 @@ const recallViaHub = async (query: string) => {
 async function viaStdio(launch: { command: string; args: string[]; env: Record<string, string> }, fact: string) {
   const client = new Client({ name: 'cfg-test', version: '1' });
   // The client's own working directory differs from the hub's: the snippet's absolute paths must carry it.
-  await client.connect(new StdioClientTransport({ ...launch, env: { PATH: env.PATH, MEMORY_AI_PROVIDER: 'local', ...launch.env }, cwd: tmpdir(), stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({
+      ...launch,
+      env: { PATH: env.PATH, MEMORY_AI_PROVIDER: 'local', ...launch.env },
+      cwd: tmpdir(),
+      stderr: 'ignore',
+    }),
+  );
   const r = await client.callTool({ name: 'remember', arguments: { entity_name: 'Brian', fact } });
   expect(r.isError, JSON.stringify(r.structuredContent)).toBeFalsy();
   await client.close();
 }
 
 describe('hearth mcp-config <client>', () => {
-  it('claude-desktop: absolute node, CLI and data dir; the snippet opens the running hub\'s database', async () => {
+  it("claude-desktop: absolute node, CLI and data dir; the snippet opens the running hub's database", async () => {
     const { mcpServers } = JSON.parse(await mcpConfig('claude-desktop'));
     const launch = mcpServers.hearth;
     expect(launch.command).toBe(process.execPath);
@@ -75,7 +87,9 @@ describe('hearth mcp-config <client>', () => {
 
   it('claude-code: one `claude mcp add` line with the same absolute paths', async () => {
     const line = (await mcpConfig('claude-code')).trim();
-    expect(line).toBe(`claude mcp add hearth --scope user -e HEARTH_DATA_DIR=${dataDir} -- ${process.execPath} ${CLI} mcp`);
+    expect(line).toBe(
+      `claude mcp add hearth --scope user -e HEARTH_DATA_DIR=${dataDir} -- ${process.execPath} ${CLI} mcp`,
+    );
   });
 
   it('home-assistant: a URL with the token that an SSE-only client can use as is', async () => {
@@ -93,9 +107,17 @@ describe('hearth mcp-config <client>', () => {
 
   it('http: a Streamable HTTP entry with the bearer header', async () => {
     const { mcpServers } = JSON.parse(await mcpConfig('http'));
-    expect(mcpServers.hearth).toEqual({ type: 'http', url: `${hub.http}/mcp`, headers: { Authorization: `Bearer ${TOKEN}` } });
+    expect(mcpServers.hearth).toEqual({
+      type: 'http',
+      url: `${hub.http}/mcp`,
+      headers: { Authorization: `Bearer ${TOKEN}` },
+    });
     const client = new Client({ name: 'http-cfg', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(mcpServers.hearth.url), { requestInit: { headers: mcpServers.hearth.headers } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(mcpServers.hearth.url), {
+        requestInit: { headers: mcpServers.hearth.headers },
+      }),
+    );
     expect(toolNames((await client.listTools()).tools)).toEqual(ALL_TOOLS);
     await client.close();
   });
@@ -103,6 +125,8 @@ describe('hearth mcp-config <client>', () => {
   it('an unknown or missing client exits 2 naming the choices', async () => {
     const err = await mcpConfig('cursor').catch((e) => e);
     expect(err.code).toBe(2);
-    expect(err.stderr).toMatch(/unknown client "cursor"; one of claude-desktop, claude-code, openhome, home-assistant, http/);
+    expect(err.stderr).toMatch(
+      /unknown client "cursor"; one of claude-desktop, claude-code, openhome, home-assistant, http/,
+    );
   });
 });

@@ -18,8 +18,19 @@ import { tempDir } from '../helpers/hub.js';
 async function dataDirMadeBy(provider: string, model: string, dim: number): Promise<string> {
   const dir = join(tempDir('hearth-mcp-quick-'), 'data');
   const { config } = loadConfig({ env: { HEARTH_DATA_DIR: dir }, configPath: undefined });
-  const embedder = { provider, model, dim, fingerprint: `${model}:${dim}`, embed: async (t: string[]) => t.map(() => new Float32Array(dim).fill(1 / Math.sqrt(dim))), ping: async () => true };
-  const hub = await createHub({ config: { ...config, http: { ...config.http, enabled: false } }, ai: { embedder, llm: null }, scheduler: false });
+  const embedder = {
+    provider,
+    model,
+    dim,
+    fingerprint: `${model}:${dim}`,
+    embed: async (t: string[]) => t.map(() => new Float32Array(dim).fill(1 / Math.sqrt(dim))),
+    ping: async () => true,
+  };
+  const hub = await createHub({
+    config: { ...config, http: { ...config.http, enabled: false } },
+    ai: { embedder, llm: null },
+    scheduler: false,
+  });
   await hub.stop();
   return dir;
 }
@@ -43,13 +54,21 @@ describe('hearth mcp quick start', () => {
   it('auto with a data dir made by Ollama: connects and lists tools without probing Ollama', async () => {
     const fake = await startFakeOllama({ dim: 8, models: ['nomic-embed-text'] });
     const dataDir = await dataDirMadeBy('ollama', 'nomic-embed-text', 8);
-    const { client, stderr } = await connect(dataDir, { MEMORY_AI_PROVIDER: 'auto', MEMORY_AI_BASE_URL: fake.url, MEMORY_EMBED_MODEL: 'nomic-embed-text', MEMORY_EMBED_DIM: '8' });
+    const { client, stderr } = await connect(dataDir, {
+      MEMORY_AI_PROVIDER: 'auto',
+      MEMORY_AI_BASE_URL: fake.url,
+      MEMORY_EMBED_MODEL: 'nomic-embed-text',
+      MEMORY_EMBED_DIM: '8',
+    });
     try {
       expect((await client.listTools()).tools.length).toBeGreaterThan(30);
       expect(fake.requests).toEqual([]);
       expect(stderr()).toContain("the data dir's vectors are ollama's (nomic-embed-text); using it without probing");
       // Ollama is then used as configured: the first remember embeds through it.
-      const r = await client.callTool({ name: 'remember', arguments: { entity_name: 'Brian', fact: 'Brian likes tea', category: 'preference' } });
+      const r = await client.callTool({
+        name: 'remember',
+        arguments: { entity_name: 'Brian', fact: 'Brian likes tea', category: 'preference' },
+      });
       expect(r.isError).toBeFalsy();
       expect(fake.requests.map((q) => q.path)).toContain('/api/embed');
     } finally {
@@ -65,8 +84,13 @@ describe('hearth mcp quick start', () => {
     try {
       expect((await client.listTools()).tools.length).toBeGreaterThan(30);
       expect(fake.requests).toEqual([]);
-      expect(stderr()).toContain("the data dir's vectors are use-lite's (universal-sentence-encoder-lite); using it without probing");
-      await client.callTool({ name: 'remember', arguments: { entity_name: 'Brian', fact: 'Brian keeps the bedroom at 68F at night', category: 'preference' } });
+      expect(stderr()).toContain(
+        "the data dir's vectors are use-lite's (universal-sentence-encoder-lite); using it without probing",
+      );
+      await client.callTool({
+        name: 'remember',
+        arguments: { entity_name: 'Brian', fact: 'Brian keeps the bedroom at 68F at night', category: 'preference' },
+      });
       const r = await client.callTool({ name: 'recall', arguments: { query: 'how warm does Brian like his bedroom' } });
       expect(JSON.stringify(r.structuredContent ?? r.content)).toContain('68F');
     } finally {
@@ -77,13 +101,28 @@ describe('hearth mcp quick start', () => {
 });
 
 describe('createAi quick start', () => {
-  const cfg = (baseUrl: string): AiConfig => ({ provider: 'auto', baseUrl, embedModel: 'nomic-embed-text', embedDim: 768, llmModel: 'llama3.2', timeoutSeconds: 5 });
+  const cfg = (baseUrl: string): AiConfig => ({
+    provider: 'auto',
+    baseUrl,
+    embedModel: 'nomic-embed-text',
+    embedDim: 768,
+    llmModel: 'llama3.2',
+    timeoutSeconds: 5,
+  });
   /** A use-lite stand-in that records when it is built (a real one starts a worker thread and loads the model). */
   const recorder = () => {
     const built: string[] = [];
     const useLite = () => {
       built.push('built');
-      return { provider: 'use-lite', model: 'universal-sentence-encoder-lite', dim: 512, fingerprint: 'x', ready: new Promise<boolean>(() => {}), embed: async () => [], ping: async () => true } as unknown as UseLiteEmbedder;
+      return {
+        provider: 'use-lite',
+        model: 'universal-sentence-encoder-lite',
+        dim: 512,
+        fingerprint: 'x',
+        ready: new Promise<boolean>(() => {}),
+        embed: async () => [],
+        ping: async () => true,
+      } as unknown as UseLiteEmbedder;
     };
     return { built, make: { useLite } };
   };
@@ -92,7 +131,9 @@ describe('createAi quick start', () => {
     const fake = await startFakeOllama();
     try {
       const { built, make } = recorder();
-      const ai = await createAi(cfg(fake.url), make, { stored: { provider: 'use-lite', model: 'universal-sentence-encoder-lite', dim: 512 } });
+      const ai = await createAi(cfg(fake.url), make, {
+        stored: { provider: 'use-lite', model: 'universal-sentence-encoder-lite', dim: 512 },
+      });
       expect(ai.embedder.provider).toBe('use-lite');
       expect(built).toEqual([]);
       expect(fake.requests).toEqual([]);

@@ -41,7 +41,17 @@ describe('a missing data dir', { timeout: 120_000 }, () => {
   it('which commands may create one: serve and mcp only', () => {
     const missing = join(tempDir(), 'nope');
     for (const cmd of ['serve', 'mcp', 'mcp-config']) expect(dataDirProblem(cmd, missing)).toBeUndefined();
-    for (const cmd of ['doctor', 'backup', 'restore', 'reembed', 'patterns', 'prune', 'import', 'export-markdown', 'import-markdown']) {
+    for (const cmd of [
+      'doctor',
+      'backup',
+      'restore',
+      'reembed',
+      'patterns',
+      'prune',
+      'import',
+      'export-markdown',
+      'import-markdown',
+    ]) {
       expect(dataDirProblem(cmd, missing), cmd).toContain('does not exist');
     }
     expect(dataDirProblem('doctor', ':memory:')).toBeUndefined();

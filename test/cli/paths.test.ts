@@ -30,15 +30,32 @@ describe('paths given to the CLI', () => {
     const env = cliEnv(dir);
     const file = join(root, 'some-existing-file');
     writeFileSync(file, 'x');
-    await refused(['import-markdown', join(root, 'nonexist-md')], env, `import-markdown: ${join(root, 'nonexist-md')} does not exist; give the directory the notes are in, e.g.`);
-    await refused(['import-markdown', file], env, `import-markdown: ${file} is a file, not a directory; give the directory the notes are in`);
-    await refused(['export-markdown', file], env, `export-markdown: ${file} is a file, not a directory; give a directory (created if missing)`);
+    await refused(
+      ['import-markdown', join(root, 'nonexist-md')],
+      env,
+      `import-markdown: ${join(root, 'nonexist-md')} does not exist; give the directory the notes are in, e.g.`,
+    );
+    await refused(
+      ['import-markdown', file],
+      env,
+      `import-markdown: ${file} is a file, not a directory; give the directory the notes are in`,
+    );
+    await refused(
+      ['export-markdown', file],
+      env,
+      `export-markdown: ${file} is a file, not a directory; give a directory (created if missing)`,
+    );
     await refused(['export-markdown', join(file, 'sub')], env, `export-markdown: ${file} is a file, not a directory`);
     const notes = join(root, 'notes');
     mkdirSync(join(notes, 'locked'), { recursive: true, mode: 0o700 });
     chmodSync(notes, 0o755);
     writeFileSync(join(notes, 'a.md'), '# a\n');
-    await refused(['import-markdown', notes], env, `import-markdown: cannot read ${join(notes, 'locked')}: permission denied for`, asUser);
+    await refused(
+      ['import-markdown', notes],
+      env,
+      `import-markdown: cannot read ${join(notes, 'locked')}: permission denied for`,
+      asUser,
+    );
     expect(existsSync(join(dir, 'hearth.db'))).toBe(false); // refused before the database was opened
     // A directory that does not exist yet is created.
     const out = await runCli(['export-markdown', join(root, 'vault', 'Hearth')], env);
@@ -58,14 +75,27 @@ describe('paths given to the CLI', () => {
     writeFileSync(secret, 'x', { mode: 0o600 });
     const release = acquireLock(dir, 'shared'); // as a running `hearth serve` holds it
     try {
-      await refused(['import', 'memory-mcp', join(root, 'nonexist.db')], env, `import memory-mcp: ${join(root, 'nonexist.db')} does not exist; give the memory-mcp database file, e.g.`);
+      await refused(
+        ['import', 'memory-mcp', join(root, 'nonexist.db')],
+        env,
+        `import memory-mcp: ${join(root, 'nonexist.db')} does not exist; give the memory-mcp database file, e.g.`,
+      );
       await refused(['import', 'memory-mcp', root], env, `import memory-mcp: ${root} is a directory`);
       await refused(['import', 'memory-mcp', junk], env, `import memory-mcp: ${junk} is not a SQLite database`);
-      await refused(['restore', join(root, 'nonexist.db')], env, `restore: ${join(root, 'nonexist.db')} does not exist; give the backup file, e.g.`);
+      await refused(
+        ['restore', join(root, 'nonexist.db')],
+        env,
+        `restore: ${join(root, 'nonexist.db')} does not exist; give the backup file, e.g.`,
+      );
       await refused(['restore', root], env, `restore: ${root} is a directory`);
       await refused(['restore', junk], env, `restore: ${junk} is not a SQLite database`);
       await refused(['restore', secret], env, `restore: cannot read ${secret}: permission denied for`, asUser);
-      await refused(['import', 'memory-mcp', secret], env, `import memory-mcp: cannot read ${secret}: permission denied for`, asUser);
+      await refused(
+        ['import', 'memory-mcp', secret],
+        env,
+        `import memory-mcp: cannot read ${secret}: permission denied for`,
+        asUser,
+      );
     } finally {
       release();
     }

@@ -26,7 +26,18 @@ function dataDir(): { root: string; dir: string; env: Record<string, string> } {
 describe('files holding household data are 0600 whatever the umask', { timeout: 120_000 }, () => {
   it('the umask of the child is 022 (so SQLite alone would make 0644)', async () => {
     const probe = join(tempDir(), 'probe.db');
-    const sh = await runCli([], {}, { prefix: ['sh', '-c', `umask 022; exec "$0" -e "new (require('better-sqlite3'))('${probe}').exec('CREATE TABLE t(x)')"`], cwd: process.cwd() });
+    const sh = await runCli(
+      [],
+      {},
+      {
+        prefix: [
+          'sh',
+          '-c',
+          `umask 022; exec "$0" -e "new (require('better-sqlite3'))('${probe}').exec('CREATE TABLE t(x)')"`,
+        ],
+        cwd: process.cwd(),
+      },
+    );
     expect(sh.code, sh.stderr).toBe(0);
     expect(mode(probe)).toBe(0o644);
   });

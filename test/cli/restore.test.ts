@@ -15,7 +15,9 @@ import { CLI, cliEnv, oneLine, runCli, made } from '../helpers/cli.js';
 /** A database in dir holding one entity named `name`, padded with `mb` MiB of blobs. */
 function makeDb(dir: string, name: string, mb = 0): string {
   const db = openDatabase({ dataDir: dir });
-  db.prepare("INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, lower(?), 'person', '{}', 0, 0)").run(name, name);
+  db.prepare(
+    "INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, lower(?), 'person', '{}', 0, 0)",
+  ).run(name, name);
   if (mb) {
     db.exec('CREATE TABLE filler (b BLOB)');
     const put = db.prepare('INSERT INTO filler VALUES (randomblob(65536))');

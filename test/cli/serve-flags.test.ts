@@ -31,10 +31,14 @@ describe('hearth serve flags', () => {
   it('--port, --host, --data-dir and --mqtt-port set what their variables set, and win over them', async () => {
     const dir = tempDir();
     const [port, mqtt, envPort] = [await freePort(), await freePort(), await freePort()];
-    const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--host', '127.0.0.1', '--data-dir', 'here', '--mqtt-port', String(mqtt)], {
-      cwd: dir,
-      env: { ...env, HEARTH_HTTP_PORT: String(envPort), HEARTH_DATA_DIR: join(dir, 'from-env') },
-    });
+    const child = spawn(
+      process.execPath,
+      [CLI, 'serve', '--port', String(port), '--host', '127.0.0.1', '--data-dir', 'here', '--mqtt-port', String(mqtt)],
+      {
+        cwd: dir,
+        env: { ...env, HEARTH_HTTP_PORT: String(envPort), HEARTH_DATA_DIR: join(dir, 'from-env') },
+      },
+    );
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));

@@ -20,7 +20,9 @@ function version1(extra = ''): { dir: string; path: string } {
   const db = new Database(path);
   db.exec(MIGRATIONS[0]);
   db.pragma('user_version = 1');
-  db.prepare("INSERT INTO entities (id, name, type, meta, created, updated) VALUES (1, 'Brian', 'person', '{}', 0, 0)").run();
+  db.prepare(
+    "INSERT INTO entities (id, name, type, meta, created, updated) VALUES (1, 'Brian', 'person', '{}', 0, 0)",
+  ).run();
   db.prepare(
     "INSERT INTO memories (entity_id, fact, category, confidence, source, source_trust, created, updated, last_confirmed, valid_from) VALUES (1, 'Brian likes jazz', 'preference', 1, 'manual', 5, 0, 0, 0, 0)",
   ).run();
@@ -32,7 +34,10 @@ function version1(extra = ''): { dir: string; path: string } {
 const facts = (path: string) => {
   const db = new Database(path, { readonly: true });
   try {
-    return { version: db.pragma('user_version', { simple: true }), facts: (db.prepare('SELECT fact FROM memories').all() as { fact: string }[]).map((r) => r.fact) };
+    return {
+      version: db.pragma('user_version', { simple: true }),
+      facts: (db.prepare('SELECT fact FROM memories').all() as { fact: string }[]).map((r) => r.fact),
+    };
   } finally {
     db.close();
   }
@@ -45,8 +50,14 @@ describe('schema upgrades', () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const [copy] = preMigrationBackups(path);
     expect(copy).toMatchObject({ fromVersion: 1 });
-    expect(r.stderr).toContain(`upgrading ${path} from schema version 1 to ${MIGRATIONS.length}; a copy of the old database is kept as ${copy.path}`);
-    expect(r.stdout).toMatch(new RegExp(`ok {3}schema {8}version ${MIGRATIONS.length} of ${MIGRATIONS.length}; last pre-migration backup ${copy.path} \\(version 1, `));
+    expect(r.stderr).toContain(
+      `upgrading ${path} from schema version 1 to ${MIGRATIONS.length}; a copy of the old database is kept as ${copy.path}`,
+    );
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `ok {3}schema {8}version ${MIGRATIONS.length} of ${MIGRATIONS.length}; last pre-migration backup ${copy.path} \\(version 1, `,
+      ),
+    );
     expect(r.stdout).toMatch(/1 entities, 1 memories/);
     expect(facts(copy.path)).toEqual({ version: 1, facts: ['Brian likes jazz'] });
     expect(facts(path)).toEqual({ version: MIGRATIONS.length, facts: ['Brian likes jazz'] });
@@ -73,10 +84,16 @@ describe('schema upgrades', () => {
     expect(r.code).toBe(1);
     const last = r.stderr.trim().split('\n').pop()!;
     expect(oneLine(last)).toBe(true);
-    expect(last).toMatch(new RegExp(`schema migration 2 of ${MIGRATIONS.length} failed .*the database ${path} is unchanged at version 1, and a copy is kept as ${path}\\.pre-migration-v1-`));
+    expect(last).toMatch(
+      new RegExp(
+        `schema migration 2 of ${MIGRATIONS.length} failed .*the database ${path} is unchanged at version 1, and a copy is kept as ${path}\\.pre-migration-v1-`,
+      ),
+    );
     expect(facts(path)).toEqual({ version: 1, facts: ['Brian likes jazz'] });
     const db = new Database(path, { readonly: true });
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name);
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
+      (t) => t.name,
+    );
     db.close();
     expect(tables).not.toContain('series'); // nothing of migrations 2.. was kept
     expect(readdirSync(dir).filter((n) => n.includes('pre-migration-v1-'))).toHaveLength(1);

@@ -9,7 +9,10 @@ describe('config.example.toml', () => {
   it('parses, and equals the built-in defaults', () => {
     const fromFile = parseConfig(parse(text));
     const defaults = parseConfig({});
-    expect({ ...fromFile, timeseries: { ...fromFile.timeseries, timezone: '' } }).toEqual({ ...defaults, timeseries: { ...defaults.timeseries, timezone: '' } });
+    expect({ ...fromFile, timeseries: { ...fromFile.timeseries, timezone: '' } }).toEqual({
+      ...defaults,
+      timeseries: { ...defaults.timeseries, timezone: '' },
+    });
   });
   it('documents every key and every environment variable', () => {
     const keys = (shape: Record<string, any>, prefix = ''): string[] =>

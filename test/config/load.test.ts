@@ -27,7 +27,13 @@ describe('config', () => {
     expect(loadConfig({ env: { HEARTH_CONFIG: p } }).config.data_dir).toBe('/tmp/x');
     const { config } = loadConfig({
       configPath: p,
-      env: { HEARTH_HTTP_PORT: '9100', MEMORY_EMBED_DIM: '1024', MEMORY_DECAY_CATEGORY_HALFLIFE: '{"insight":30}', RETENTION_DAYS: '7', HEARTH_TZ: 'Europe/Berlin' },
+      env: {
+        HEARTH_HTTP_PORT: '9100',
+        MEMORY_EMBED_DIM: '1024',
+        MEMORY_DECAY_CATEGORY_HALFLIFE: '{"insight":30}',
+        RETENTION_DAYS: '7',
+        HEARTH_TZ: 'Europe/Berlin',
+      },
     });
     expect(config.http.port).toBe(9100);
     expect(config.ai.embed_dim).toBe(1024);
@@ -39,7 +45,10 @@ describe('config', () => {
     ['[http]\nprot = 9000\n', /http\.prot: unknown key — did you mean port\?$/],
     ['dat_dir = "x"\n', /: dat_dir: unknown key — did you mean data_dir\?$/],
     ['[ai]\nembed_modl = "x"\n', /ai\.embed_modl: unknown key — did you mean embed_model\?$/],
-    ['[[mqtt.users]]\nusername = "a"\npassword = "b"\npublsh = ["#"]\n', /mqtt\.users\.0\.publsh: unknown key — did you mean publish\?$/],
+    [
+      '[[mqtt.users]]\nusername = "a"\npassword = "b"\npublsh = ["#"]\n',
+      /mqtt\.users\.0\.publsh: unknown key — did you mean publish\?$/,
+    ],
     ['colour = "blue"\n', /colour: unknown key$/],
     ['[http]\nport = "abc"\n', /http\.port: /],
     ['[ai]\nprovider = "skynet"\n', /ai\.provider: /],
@@ -58,14 +67,22 @@ describe('config', () => {
 
   it('names the env variable when its value has the wrong type', () => {
     expect(() => loadConfig({ env: { HEARTH_HTTP_PORT: 'eighty' } })).toThrow(/HEARTH_HTTP_PORT: expected a number/);
-    expect(() => loadConfig({ env: { MEMORY_DECAY_CATEGORY_HALFLIFE: '{oops' } })).toThrow(/MEMORY_DECAY_CATEGORY_HALFLIFE: expected JSON/);
+    expect(() => loadConfig({ env: { MEMORY_DECAY_CATEGORY_HALFLIFE: '{oops' } })).toThrow(
+      /MEMORY_DECAY_CATEGORY_HALFLIFE: expected JSON/,
+    );
   });
 
   it('names the env variable when its value is out of range or not allowed, even over a config file', () => {
-    expect(() => loadConfig({ env: { HEARTH_HTTP_PORT: '-1' } })).toThrow(/^HEARTH_HTTP_PORT: .*\(it sets http\.port\)$/);
-    expect(() => loadConfig({ env: { HEARTH_TZ: 'Mars/Olympus' } })).toThrow(/^HEARTH_TZ: not an IANA time zone.*\(it sets timeseries\.timezone\)$/);
+    expect(() => loadConfig({ env: { HEARTH_HTTP_PORT: '-1' } })).toThrow(
+      /^HEARTH_HTTP_PORT: .*\(it sets http\.port\)$/,
+    );
+    expect(() => loadConfig({ env: { HEARTH_TZ: 'Mars/Olympus' } })).toThrow(
+      /^HEARTH_TZ: not an IANA time zone.*\(it sets timeseries\.timezone\)$/,
+    );
     expect(() => loadConfig({ env: { HEARTH_LOG_LEVEL: 'loud' } })).toThrow(/^HEARTH_LOG_LEVEL: /);
-    expect(() => loadConfig({ configPath: file('log_level = "info"\n'), env: { HEARTH_LOG_LEVEL: 'loud' } })).toThrow(/^HEARTH_LOG_LEVEL: /);
+    expect(() => loadConfig({ configPath: file('log_level = "info"\n'), env: { HEARTH_LOG_LEVEL: 'loud' } })).toThrow(
+      /^HEARTH_LOG_LEVEL: /,
+    );
     const p = file('log_level = "loud"\n');
     expect(() => loadConfig({ configPath: p, env: {} })).toThrow(`${p}: log_level: `);
   });
@@ -75,10 +92,19 @@ describe('config', () => {
   });
 
   it('refuses a non-loopback bind without a token unless allowed', () => {
-    expect(() => loadConfig({ env: { HEARTH_HTTP_HOST: '0.0.0.0' } })).toThrow(/http\.host: 0\.0\.0\.0 is not loopback/);
-    expect(loadConfig({ env: { HEARTH_HTTP_HOST: '0.0.0.0', HEARTH_API_TOKEN: 't' } }).config.http.host).toBe('0.0.0.0');
-    expect(loadConfig({ env: { HEARTH_HTTP_HOST: '0.0.0.0', HEARTH_ALLOW_UNAUTHENTICATED: 'true' } }).config.allow_unauthenticated).toBe(true);
+    expect(() => loadConfig({ env: { HEARTH_HTTP_HOST: '0.0.0.0' } })).toThrow(
+      /http\.host: 0\.0\.0\.0 is not loopback/,
+    );
+    expect(loadConfig({ env: { HEARTH_HTTP_HOST: '0.0.0.0', HEARTH_API_TOKEN: 't' } }).config.http.host).toBe(
+      '0.0.0.0',
+    );
+    expect(
+      loadConfig({ env: { HEARTH_HTTP_HOST: '0.0.0.0', HEARTH_ALLOW_UNAUTHENTICATED: 'true' } }).config
+        .allow_unauthenticated,
+    ).toBe(true);
     expect(() => loadConfig({ env: { HEARTH_MQTT_HOST: '0.0.0.0' } })).toThrow(/mqtt\.host/);
-    expect(loadConfig({ env: { HEARTH_MQTT_HOST: '0.0.0.0', HEARTH_MQTT_MODE: 'off' } }).config.mqtt.host).toBe('0.0.0.0');
+    expect(loadConfig({ env: { HEARTH_MQTT_HOST: '0.0.0.0', HEARTH_MQTT_MODE: 'off' } }).config.mqtt.host).toBe(
+      '0.0.0.0',
+    );
   });
 });

@@ -33,9 +33,16 @@ function snapshot(root: string): Record<string, string> {
   walk(root);
   return out;
 }
-const lines = (s: string) => s.split('\n').filter((l) => /^(would )?(create|update|ok|keep|skip|enable|run|unpack) /.test(l));
+const lines = (s: string) =>
+  s.split('\n').filter((l) => /^(would )?(create|update|ok|keep|skip|enable|run|unpack) /.test(l));
 const unit = (root: string, name: string) => readFileSync(join(root, 'etc/systemd/system', name), 'utf8');
-const directives = (text: string) => new Map(text.split('\n').filter((l) => /^[A-Za-z]+=/.test(l)).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)] as [string, string]));
+const directives = (text: string) =>
+  new Map(
+    text
+      .split('\n')
+      .filter((l) => /^[A-Za-z]+=/.test(l))
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)] as [string, string]),
+  );
 
 describe('deploy/install.sh --prefix', () => {
   it('installs the config, data dir, command and units, each with its mode; a second run changes nothing', async () => {
@@ -56,7 +63,11 @@ describe('deploy/install.sh --prefix', () => {
     expect(first.stdout).toContain('sudo systemctl start hearth');
 
     const files = snapshot(root);
-    expect(Object.keys(files).filter((k) => !k.endsWith('/')).sort()).toEqual([
+    expect(
+      Object.keys(files)
+        .filter((k) => !k.endsWith('/'))
+        .sort(),
+    ).toEqual([
       '/etc/hearth/config.toml',
       '/etc/systemd/system/hearth-backup.service',
       '/etc/systemd/system/hearth-backup.timer',
@@ -73,16 +84,46 @@ describe('deploy/install.sh --prefix', () => {
     expect(config).toContain('data_dir = "/var/lib/hearth"');
     expect(config).toMatch(/^token = "[0-9a-f]{48}"/m);
     // The config it writes is one Hearth accepts.
-    const check = await run(process.execPath, ['-e', `import('${repo}/dist/src/config/load.js').then(m => { const c = m.loadConfig({ configPath: '${join(root, 'etc/hearth/config.toml')}' }).config; console.log(c.data_dir, c.http.host, c.http.token.length) })`], { env: { PATH: process.env.PATH } });
+    const check = await run(
+      process.execPath,
+      [
+        '-e',
+        `import('${repo}/dist/src/config/load.js').then(m => { const c = m.loadConfig({ configPath: '${join(root, 'etc/hearth/config.toml')}' }).config; console.log(c.data_dir, c.http.host, c.http.token.length) })`,
+      ],
+      { env: { PATH: process.env.PATH } },
+    );
     expect(check.stdout.trim()).toBe('/var/lib/hearth 127.0.0.1 48');
 
-    expect(readFileSync(join(root, 'usr/local/bin/hearth'), 'utf8')).toBe(`#!/bin/sh\nexec ${node} ${repo}/dist/src/cli.js "$@"\n`);
+    expect(readFileSync(join(root, 'usr/local/bin/hearth'), 'utf8')).toBe(
+      `#!/bin/sh\nexec ${node} ${repo}/dist/src/cli.js "$@"\n`,
+    );
 
     const service = directives(unit(root, 'hearth.service'));
     expect(service.get('ExecStart')).toBe(`${node} --max-old-space-size=256 ${repo}/dist/src/cli.js serve`);
-    expect(Object.fromEntries(['User', 'Type', 'NotifyAccess', 'ProtectSystem', 'ReadWritePaths', 'PrivateTmp', 'NoNewPrivileges', 'Restart', 'ProtectHome'].map((k) => [k, service.get(k)]))).toEqual({
-      User: 'hearth', Type: 'notify', NotifyAccess: 'all', ProtectSystem: 'strict', ReadWritePaths: '/var/lib/hearth',
-      PrivateTmp: 'true', NoNewPrivileges: 'true', Restart: 'on-failure', ProtectHome: 'true',
+    expect(
+      Object.fromEntries(
+        [
+          'User',
+          'Type',
+          'NotifyAccess',
+          'ProtectSystem',
+          'ReadWritePaths',
+          'PrivateTmp',
+          'NoNewPrivileges',
+          'Restart',
+          'ProtectHome',
+        ].map((k) => [k, service.get(k)]),
+      ),
+    ).toEqual({
+      User: 'hearth',
+      Type: 'notify',
+      NotifyAccess: 'all',
+      ProtectSystem: 'strict',
+      ReadWritePaths: '/var/lib/hearth',
+      PrivateTmp: 'true',
+      NoNewPrivileges: 'true',
+      Restart: 'on-failure',
+      ProtectHome: 'true',
     });
     expect(service.get('MemoryMax')).toMatch(/^\d+M$/);
     expect(Number(service.get('WatchdogSec'))).toBeGreaterThan(0);
@@ -138,7 +179,8 @@ describe('deploy/install.sh --prefix', () => {
     const root = tempDir('hearth-root-');
     await install('--prefix', root);
     const comments = (t: string) => t.split('\n').filter((l) => l.startsWith('#'));
-    for (const u of ['hearth.service', 'hearth-backup.service']) expect(comments(unit(root, u))).toEqual(comments(readFileSync(join(repo, 'deploy', u), 'utf8')));
+    for (const u of ['hearth.service', 'hearth-backup.service'])
+      expect(comments(unit(root, u))).toEqual(comments(readFileSync(join(repo, 'deploy', u), 'utf8')));
     expect(directives(unit(root, 'hearth.service')).get('Documentation')).toBe(`file:${repo}/docs/deploy-pi.md`);
     const config = readFileSync(join(root, 'etc/hearth/config.toml'), 'utf8');
     expect(config).toContain(`# Every key and its default: ${repo}/config.example.toml.`);
@@ -152,7 +194,9 @@ describe('deploy/install.sh --prefix', () => {
     writeFileSync(join(app, 'dist/src/cli.js'), '');
     cpSync(join(repo, 'deploy'), join(app, 'deploy'), { recursive: true });
     const { stderr } = await install('--prefix', tempDir('hearth-root-'), '--app-dir', app, '--dry-run');
-    expect(stderr).toContain(`warning: ${app} is in /tmp, /var/tmp or /dev/shm, which the service cannot see (PrivateTmp=true, PrivateDevices=true): it would not start; put the code in /opt/hearth`);
+    expect(stderr).toContain(
+      `warning: ${app} is in /tmp, /var/tmp or /dev/shm, which the service cannot see (PrivateTmp=true, PrivateDevices=true): it would not start; put the code in /opt/hearth`,
+    );
     const fine = await install('--prefix', tempDir('hearth-root-'), '--dry-run');
     expect(fine.stderr).not.toContain('warning:');
   });
@@ -160,23 +204,30 @@ describe('deploy/install.sh --prefix', () => {
   it('refuses, in one line with the fix, a checkout the service could not see or that is not built', async () => {
     const home = await install('--prefix', tempDir(), '--app-dir', '/home/pi/hearth').catch((e) => e);
     expect(home.code).toBe(1);
-    expect(home.stderr.trim()).toBe('install.sh: /home/pi/hearth is in a home directory, which the service cannot see (ProtectHome=true); clone to /opt/hearth instead');
+    expect(home.stderr.trim()).toBe(
+      'install.sh: /home/pi/hearth is in a home directory, which the service cannot see (ProtectHome=true); clone to /opt/hearth instead',
+    );
     const unbuilt = tempDir('hearth-app-');
     const e = await install('--prefix', tempDir(), '--app-dir', unbuilt).catch((x) => x);
     expect(e.code).toBe(1);
-    expect(e.stderr.trim().split('\n').pop()).toBe(`install.sh: ${unbuilt}/dist/src/cli.js is missing; run 'npm ci' in ${unbuilt} first (it builds), then re-run`);
+    expect(e.stderr.trim().split('\n').pop()).toBe(
+      `install.sh: ${unbuilt}/dist/src/cli.js is missing; run 'npm ci' in ${unbuilt} first (it builds), then re-run`,
+    );
   });
 
   it('the installed units pass systemd-analyze verify', async () => {
     const root = tempDir('hearth-root-');
     await install('--prefix', root);
-    const units = ['hearth.service', 'hearth-backup.service', 'hearth-backup.timer'].map((u) => join(root, 'etc/systemd/system', u));
+    const units = ['hearth.service', 'hearth-backup.service', 'hearth-backup.timer'].map((u) =>
+      join(root, 'etc/systemd/system', u),
+    );
     if (spawnSync('sh', ['-c', 'command -v systemd-analyze'], { stdio: 'ignore' }).status !== 0) {
       process.stdout.write('systemd-analyze not on PATH (apt-get install systemd): units checked statically only\n');
       for (const u of units) {
         const text = readFileSync(u, 'utf8');
         expect(text).toMatch(/^\[Unit\]$/m);
-        for (const line of text.split('\n').filter((l) => l && !l.startsWith('#') && !l.startsWith('['))) expect(line).toMatch(/^[A-Z][A-Za-z]+=/);
+        for (const line of text.split('\n').filter((l) => l && !l.startsWith('#') && !l.startsWith('[')))
+          expect(line).toMatch(/^[A-Z][A-Za-z]+=/);
       }
       return;
     }
@@ -227,11 +278,20 @@ describe('deploy/install.sh --release', () => {
     // HEARTH_NPM: the npm step itself is measured in docs/deploy-pi.md (it needs the registry).
     const env = { PATH: process.env.PATH, HEARTH_NPM: 'true' };
     const first = await run('sh', [join(repo, 'deploy/install.sh'), '--release', file, '--prefix', root], { env });
-    expect(lines(first.stdout).slice(0, 2)).toEqual([`unpack hearth-0.1.0.tgz into ${root}/opt/hearth`, `run npm install --omit=dev in ${root}/opt/hearth`]);
+    expect(lines(first.stdout).slice(0, 2)).toEqual([
+      `unpack hearth-0.1.0.tgz into ${root}/opt/hearth`,
+      `run npm install --omit=dev in ${root}/opt/hearth`,
+    ]);
     expect(statSync(join(root, 'opt/hearth/dist/src/cli.js')).isFile()).toBe(true);
-    expect(directives(unit(root, 'hearth.service')).get('ExecStart')).toBe(`${node} --max-old-space-size=256 /opt/hearth/dist/src/cli.js serve`);
-    expect(readFileSync(join(root, 'usr/local/bin/hearth'), 'utf8')).toBe(`#!/bin/sh\nexec ${node} /opt/hearth/dist/src/cli.js "$@"\n`);
-    expect(readFileSync(join(root, 'etc/hearth/config.toml'), 'utf8')).toContain('# Every key and its default: /opt/hearth/config.example.toml.');
+    expect(directives(unit(root, 'hearth.service')).get('ExecStart')).toBe(
+      `${node} --max-old-space-size=256 /opt/hearth/dist/src/cli.js serve`,
+    );
+    expect(readFileSync(join(root, 'usr/local/bin/hearth'), 'utf8')).toBe(
+      `#!/bin/sh\nexec ${node} /opt/hearth/dist/src/cli.js "$@"\n`,
+    );
+    expect(readFileSync(join(root, 'etc/hearth/config.toml'), 'utf8')).toContain(
+      '# Every key and its default: /opt/hearth/config.example.toml.',
+    );
     const second = await run('sh', [join(repo, 'deploy/install.sh'), '--release', file, '--prefix', root], { env });
     expect(lines(second.stdout)[0]).toBe(`ok ${root}/opt/hearth (hearth-0.1.0.tgz is installed)`);
     expect(lines(second.stdout).filter((l) => /^(create|update|run|unpack) /.test(l))).toEqual([]);
@@ -240,21 +300,33 @@ describe('deploy/install.sh --release', () => {
   it('refuses a tarball that is not a built release, in one line', async () => {
     const e = await install('--release', tarball(false), '--prefix', tempDir(), '--dry-run').catch((x) => x);
     expect(e.code).toBe(1);
-    expect(e.stderr.trim()).toMatch(/^install\.sh: \/.*hearth-0\.1\.0\.tgz is not a Hearth release \(no package\/dist\/src\/cli\.js\); make one with: node scripts\/release\.mjs$/);
+    expect(e.stderr.trim()).toMatch(
+      /^install\.sh: \/.*hearth-0\.1\.0\.tgz is not a Hearth release \(no package\/dist\/src\/cli\.js\); make one with: node scripts\/release\.mjs$/,
+    );
   });
 });
 
 describe('deploy/backup.sh', () => {
   it('writes a consistent backup each run and keeps only the newest HEARTH_BACKUP_KEEP', async () => {
     const dir = tempDir('hearth-backup-');
-    const env = { PATH: process.env.PATH, HEARTH_NODE: process.execPath, HEARTH_DATA_DIR: made(join(dir, 'data')), HEARTH_BACKUP_DIR: join(dir, 'backups'), HEARTH_BACKUP_KEEP: '2', MEMORY_AI_PROVIDER: 'local' };
+    const env = {
+      PATH: process.env.PATH,
+      HEARTH_NODE: process.execPath,
+      HEARTH_DATA_DIR: made(join(dir, 'data')),
+      HEARTH_BACKUP_DIR: join(dir, 'backups'),
+      HEARTH_BACKUP_KEEP: '2',
+      MEMORY_AI_PROVIDER: 'local',
+    };
     const outs: string[] = [];
-    for (let i = 0; i < 3; i++) outs.push((await run('sh', [join(repo, 'deploy/backup.sh')], { env })).stdout.trim().split('\n').pop()!);
+    for (let i = 0; i < 3; i++)
+      outs.push((await run('sh', [join(repo, 'deploy/backup.sh')], { env })).stdout.trim().split('\n').pop()!);
     const kept = readdirSync(join(dir, 'backups')).sort();
     expect(kept).toHaveLength(2);
     expect(kept.every((f) => /^hearth-\d{8}T\d{15}Z\.db$/.test(f))).toBe(true);
     // The two newest survive: the last two runs' files.
-    expect(kept.map((f) => join(dir, 'backups', f))).toEqual(outs.slice(1).map((o) => o.match(/^backup: (\S+) \(/)![1]));
+    expect(kept.map((f) => join(dir, 'backups', f))).toEqual(
+      outs.slice(1).map((o) => o.match(/^backup: (\S+) \(/)![1]),
+    );
     expect(outs[2]).toMatch(/\(2 kept in /);
     for (const f of kept) {
       const db = new Database(join(dir, 'backups', f), { readonly: true });
@@ -262,7 +334,9 @@ describe('deploy/backup.sh', () => {
       expect(db.pragma('user_version', { simple: true })).toBeGreaterThan(0);
       db.close();
     }
-    const bad = await run('sh', [join(repo, 'deploy/backup.sh')], { env: { ...env, HEARTH_BACKUP_KEEP: '0' } }).catch((e) => e);
+    const bad = await run('sh', [join(repo, 'deploy/backup.sh')], { env: { ...env, HEARTH_BACKUP_KEEP: '0' } }).catch(
+      (e) => e,
+    );
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/HEARTH_BACKUP_KEEP must be a whole number/);
   });

@@ -30,12 +30,14 @@ describe('deploy/mosquitto.conf and compose.yaml', () => {
 
   it('keeps QoS 1 readings for Hearth while it is down and refuses anonymous clients', async () => {
     if (!has('mosquitto') || !has('mosquitto_passwd')) {
-      process.stdout.write('mosquitto not on PATH (apt-get install mosquitto): deploy/mosquitto.conf checked statically only\n');
+      process.stdout.write(
+        'mosquitto not on PATH (apt-get install mosquitto): deploy/mosquitto.conf checked statically only\n',
+      );
       expect(conf).toMatch(/^allow_anonymous false$/m);
       expect(conf).toMatch(/^persistence true$/m);
       expect(conf).toMatch(/^listener 1883$/m);
       // The stand-in broker still proves the rest of the external path (test/mqtt/external.test.ts).
-      expect((await startMosquitto().then(async (b) => (await b.stop(), b.kind)))).toBe('node-mqtt5-broker');
+      expect(await startMosquitto().then(async (b) => (await b.stop(), b.kind))).toBe('node-mqtt5-broker');
       return;
     }
     const dir = tempDir('hearth-mosq-');
@@ -54,23 +56,34 @@ describe('deploy/mosquitto.conf and compose.yaml', () => {
     try {
       let sensor: mqtt.MqttClient | undefined;
       for (let i = 0; i < 100 && !sensor; i++) {
-        sensor = await mqtt.connectAsync(url, { username: 'sensor', password: 'sensor-secret', reconnectPeriod: 0 }).catch(() => undefined);
+        sensor = await mqtt
+          .connectAsync(url, { username: 'sensor', password: 'sensor-secret', reconnectPeriod: 0 })
+          .catch(() => undefined);
         if (!sensor) await new Promise((r) => setTimeout(r, 50));
       }
       expect(sensor).toBeDefined();
-      const anonymous = await mqtt.connectAsync(url, { reconnectPeriod: 0 }).then((c) => (c.end(), 'connected'), (e: Error) => e.message);
+      const anonymous = await mqtt.connectAsync(url, { reconnectPeriod: 0 }).then(
+        (c) => (c.end(), 'connected'),
+        (e: Error) => e.message,
+      );
       expect(anonymous).toMatch(/Not authorized|Bad username/i);
 
       const dataDir = tempDir();
       const open = async () => {
-        const hub = await buildTestHub({ dir: dataDir, config: { mqtt: { mode: 'external', url, username: 'hearth', password: 'hearth-secret' } } });
+        const hub = await buildTestHub({
+          dir: dataDir,
+          config: { mqtt: { mode: 'external', url, username: 'hearth', password: 'hearth-secret' } },
+        });
         hub.clock.set(Date.now() / 1000);
         await hub.start();
         return hub;
       };
       let hub = await open();
       await sensor!.publishAsync('hearth/record/hall/temperature', '19.5', { qos: 1 });
-      const points = async () => ((await post(hub, '/query_stream', { entity_name: 'hall', metric: 'temperature' })).body.points ?? []).map((p: { value: number }) => p.value);
+      const points = async () =>
+        ((await post(hub, '/query_stream', { entity_name: 'hall', metric: 'temperature' })).body.points ?? []).map(
+          (p: { value: number }) => p.value,
+        );
       for (let i = 0; i < 100 && (await points()).length < 1; i++) await new Promise((r) => setTimeout(r, 50));
       expect(await points()).toEqual([19.5]);
       await hub.stop();

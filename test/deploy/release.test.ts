@@ -16,20 +16,48 @@ const repo = process.cwd();
 describe('npm pack', () => {
   it('carries the built dist/, assets, deploy/ and docs; no tests, no TypeScript sources, no source maps', async () => {
     // --ignore-scripts: list what is there (the suite builds dist/ first) without rebuilding.
-    const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: repo, maxBuffer: 16 << 20 });
+    const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: repo,
+      maxBuffer: 16 << 20,
+    });
     const files: string[] = JSON.parse(stdout)[0].files.map((f: { path: string }) => f.path);
-    for (const f of ['dist/src/cli.js', 'dist/src/ai/use-lite-worker.cjs', 'dist/integrations/ha-state-poller/bin.js', 'dist/detectors/index.js', 'assets/word-vectors-en.bin', 'assets/admin/admin.css', 'deploy/install.sh', 'deploy/hearth.service', 'deploy/config.toml', 'config.example.toml', 'docs/deploy-pi.md', 'integrations/homeassistant/packages/hearth.yaml', 'scripts/prepare.mjs', 'scripts/prune-platform.mjs', 'package.json', 'README.md']) {
+    for (const f of [
+      'dist/src/cli.js',
+      'dist/src/ai/use-lite-worker.cjs',
+      'dist/integrations/ha-state-poller/bin.js',
+      'dist/detectors/index.js',
+      'assets/word-vectors-en.bin',
+      'assets/admin/admin.css',
+      'deploy/install.sh',
+      'deploy/hearth.service',
+      'deploy/config.toml',
+      'config.example.toml',
+      'docs/deploy-pi.md',
+      'integrations/homeassistant/packages/hearth.yaml',
+      'scripts/prepare.mjs',
+      'scripts/prune-platform.mjs',
+      'package.json',
+      'README.md',
+    ]) {
       expect(files).toContain(f);
     }
-    expect(files.filter((f) => f.startsWith('test/') || f.startsWith('src/') || f.startsWith('dist/test/') || f.startsWith('dist/scripts/'))).toEqual([]);
+    expect(
+      files.filter(
+        (f) =>
+          f.startsWith('test/') || f.startsWith('src/') || f.startsWith('dist/test/') || f.startsWith('dist/scripts/'),
+      ),
+    ).toEqual([]);
     expect(files.filter((f) => /\.(ts|map)$/.test(f))).toEqual([]);
     expect(files).not.toContain('tsconfig.json');
     expect(files).not.toContain('package-lock.json');
   }, 120_000);
 
   it('installs without TypeScript: prepare is a no-op outside a checkout, and no hook calls tsc', async () => {
-    const pkg = JSON.parse((await run('node', ['-p', 'JSON.stringify(require("./package.json"))'], { cwd: repo })).stdout);
-    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(pkg.scripts[hook] ?? '').not.toMatch(/\btsc\b/);
+    const pkg = JSON.parse(
+      (await run('node', ['-p', 'JSON.stringify(require("./package.json"))'], { cwd: repo })).stdout,
+    );
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare'])
+      expect(pkg.scripts[hook] ?? '').not.toMatch(/\btsc\b/);
     // The packed package: package.json and scripts/, no tsconfig.json, no typescript.
     const dir = tempDir('hearth-release-');
     mkdirSync(join(dir, 'scripts'));
@@ -50,13 +78,16 @@ describe('scripts/prune-platform.mjs (postinstall)', () => {
     copyFileSync(join(repo, 'scripts/prune-platform.mjs'), join(app, 'scripts/prune-platform.mjs'));
     const ort = join(root, 'node_modules/onnxruntime-node');
     writeFileSync(join(mkdirp(ort), 'package.json'), '{}');
-    for (const p of ['linux/x64', 'linux/arm64', 'darwin/arm64', 'win32/x64']) writeFileSync(join(mkdirp(join(ort, 'bin/napi-v6', p)), 'onnxruntime_binding.node'), 'x'.repeat(1000));
+    for (const p of ['linux/x64', 'linux/arm64', 'darwin/arm64', 'win32/x64'])
+      writeFileSync(join(mkdirp(join(ort, 'bin/napi-v6', p)), 'onnxruntime_binding.node'), 'x'.repeat(1000));
     const sodium = join(root, 'node_modules/sodium-native');
     writeFileSync(join(mkdirp(sodium), 'package.json'), '{}');
-    for (const p of ['linux-x64', 'linux-arm64', 'darwin-arm64', 'android-arm']) writeFileSync(join(mkdirp(join(sodium, 'prebuilds', p)), 'sodium-native.node'), 'x');
+    for (const p of ['linux-x64', 'linux-arm64', 'darwin-arm64', 'android-arm'])
+      writeFileSync(join(mkdirp(join(sodium, 'prebuilds', p)), 'sodium-native.node'), 'x');
     const sqlite = join(root, 'node_modules/better-sqlite3');
     writeFileSync(join(mkdirp(sqlite), 'package.json'), '{}');
-    for (const f of ['obj.target/x.o', 'better_sqlite3.node', 'test_extension.node']) writeFileSync(join(mkdirp(join(sqlite, 'build/Release', f, '..')), f.split('/').pop()!), 'x');
+    for (const f of ['obj.target/x.o', 'better_sqlite3.node', 'test_extension.node'])
+      writeFileSync(join(mkdirp(join(sqlite, 'build/Release', f, '..')), f.split('/').pop()!), 'x');
     return { root, app, ort, sodium, sqlite };
   }
   const mkdirp = (p: string) => (mkdirSync(p, { recursive: true }), p);
@@ -64,11 +95,22 @@ describe('scripts/prune-platform.mjs (postinstall)', () => {
 
   it("keeps onnxruntime-node's and sodium-native's binaries for this platform only, and better-sqlite3's addon", async () => {
     const { app, ort, sodium, sqlite } = layout();
-    const { stdout } = await run(process.execPath, [join(app, 'scripts/prune-platform.mjs')], { cwd: app, env: { PATH: process.env.PATH } });
-    expect(stdout).toMatch(new RegExp(`^hearth: removed what ${here} cannot use \\(\\d+ MB\\): .*onnxruntime-node darwin/arm64`));
-    const kept = readdirSync(join(ort, 'bin/napi-v6')).flatMap((os) => readdirSync(join(ort, 'bin/napi-v6', os)).map((cpu) => `${os}/${cpu}`));
+    const { stdout } = await run(process.execPath, [join(app, 'scripts/prune-platform.mjs')], {
+      cwd: app,
+      env: { PATH: process.env.PATH },
+    });
+    expect(stdout).toMatch(
+      new RegExp(`^hearth: removed what ${here} cannot use \\(\\d+ MB\\): .*onnxruntime-node darwin/arm64`),
+    );
+    const kept = readdirSync(join(ort, 'bin/napi-v6')).flatMap((os) =>
+      readdirSync(join(ort, 'bin/napi-v6', os)).map((cpu) => `${os}/${cpu}`),
+    );
     expect(kept).toEqual(['linux/x64', 'linux/arm64'].includes(here) ? [here] : []);
-    expect(readdirSync(join(sodium, 'prebuilds'))).toEqual(['linux-x64', 'linux-arm64', 'darwin-arm64', 'android-arm'].includes(here.replace('/', '-')) ? [here.replace('/', '-')] : []);
+    expect(readdirSync(join(sodium, 'prebuilds'))).toEqual(
+      ['linux-x64', 'linux-arm64', 'darwin-arm64', 'android-arm'].includes(here.replace('/', '-'))
+        ? [here.replace('/', '-')]
+        : [],
+    );
     expect(readdirSync(join(sqlite, 'build/Release'))).toEqual(['better_sqlite3.node']);
   });
 
@@ -76,7 +118,10 @@ describe('scripts/prune-platform.mjs (postinstall)', () => {
     const { app, ort } = layout();
     const dry = await run(process.execPath, [join(app, 'scripts/prune-platform.mjs'), '--dry-run'], { cwd: app });
     expect(dry.stdout).toMatch(/^hearth: would remove /);
-    await run(process.execPath, [join(app, 'scripts/prune-platform.mjs')], { cwd: app, env: { PATH: process.env.PATH, HEARTH_KEEP_ALL_PLATFORMS: '1' } });
+    await run(process.execPath, [join(app, 'scripts/prune-platform.mjs')], {
+      cwd: app,
+      env: { PATH: process.env.PATH, HEARTH_KEEP_ALL_PLATFORMS: '1' },
+    });
     expect(readdirSync(join(ort, 'bin/napi-v6')).sort()).toEqual(['darwin', 'linux', 'win32']);
   });
 });

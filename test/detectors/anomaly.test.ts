@@ -12,7 +12,12 @@ async function kitchen(extra: (t: Tick) => number, opts = {}, seed = 1) {
   fixtures.push(f);
   const r = rng(seed);
   const day = Array.from({ length: 40 }, () => r.n(0.3));
-  f.series('kitchen', 'temperature', grid(20, 600, (t) => 21 + day[t.ago] + Math.sin((2 * Math.PI * (t.h - 10)) / 24) + r.n(0.25) + extra(t)), { unit: '°C' });
+  f.series(
+    'kitchen',
+    'temperature',
+    grid(20, 600, (t) => 21 + day[t.ago] + Math.sin((2 * Math.PI * (t.h - 10)) / 24) + r.n(0.25) + extra(t)),
+    { unit: '°C' },
+  );
   return f.run(anomaly, opts);
 }
 const within = (t: Tick, fromH: number, toH: number) => t.ts >= NOW - fromH * H && t.ts < NOW - toH * H;
@@ -33,7 +38,9 @@ describe('anomaly', () => {
 
   it('reports a drop below the baseline ("dropped to … far below")', async () => {
     const out = await kitchen((t) => (within(t, 8, 6) ? -12 : 0));
-    expect(out.map((x) => x.fact)).toEqual(['On 30 Nov the kitchen temperature dropped to 9.8°C, far below its usual 22°C']);
+    expect(out.map((x) => x.fact)).toEqual([
+      'On 30 Nov the kitchen temperature dropped to 9.8°C, far below its usual 22°C',
+    ]);
   });
 
   it.each([
@@ -49,13 +56,20 @@ describe('anomaly', () => {
     fixtures.push(f);
     const r = rng(5);
     let v = 15;
-    f.series('attic', 'temperature', grid(20, 900, (t) => (v += t.ago < 2 ? 0.12 : r.n(0.15))), { unit: '°C' });
+    f.series(
+      'attic',
+      'temperature',
+      grid(20, 900, (t) => (v += t.ago < 2 ? 0.12 : r.n(0.15))),
+      { unit: '°C' },
+    );
     expect(await f.run(anomaly)).toEqual([]);
   });
 
   it('honours recent_hours', async () => {
     const extra = (t: Tick) => (within(t, 30, 29) ? 14 : 0);
     expect(await kitchen(extra)).toEqual([]);
-    expect((await kitchen(extra, { recent_hours: 36 })).map((x) => x.pattern_key)).toEqual(['anomaly:kitchen:temperature:2025-11-29']);
+    expect((await kitchen(extra, { recent_hours: 36 })).map((x) => x.pattern_key)).toEqual([
+      'anomaly:kitchen:temperature:2025-11-29',
+    ]);
   });
 });

@@ -21,7 +21,12 @@ describe('categorical_dominance', () => {
   it('finds the daily mode of a composite part and reads "mood.mood" as "mood"', async () => {
     const f = open();
     const off = new Set([3, 9]); // 12 of the last 14 days are 'focused'
-    f.series('Brian', 'mood', moods((ago) => (off.has(ago) ? 'tired' : 'focused'), ['calm', 'tired', 'stressed'], 1), { entityType: 'person' });
+    f.series(
+      'Brian',
+      'mood',
+      moods((ago) => (off.has(ago) ? 'tired' : 'focused'), ['calm', 'tired', 'stressed'], 1),
+      { entityType: 'person' },
+    );
     const out = await f.run(categoricalDominance);
     expect(out).toHaveLength(1);
     expect(out[0]).toMatchObject({
@@ -36,19 +41,38 @@ describe('categorical_dominance', () => {
 
   it('says "every day" at 100 % and rounds 10/14 to "about 70%"', async () => {
     const f = open();
-    f.series('Anna', 'mood', moods(() => 'calm', ['happy', 'tired'], 2), { entityType: 'person' });
+    f.series(
+      'Anna',
+      'mood',
+      moods(() => 'calm', ['happy', 'tired'], 2),
+      { entityType: 'person' },
+    );
     const leo = new Set([1, 4, 6, 10]);
-    f.series('Leo', 'mood', moods((ago) => (leo.has(ago) ? 'bored' : 'happy'), ['bored', 'tired', 'excited'], 3), { entityType: 'person' });
+    f.series(
+      'Leo',
+      'mood',
+      moods((ago) => (leo.has(ago) ? 'bored' : 'happy'), ['bored', 'tired', 'excited'], 3),
+      { entityType: 'person' },
+    );
     const facts = (await f.run(categoricalDominance)).map((x) => x.fact).sort();
-    expect(facts).toEqual(["Anna's mood is predominantly 'calm' (every day)", "Leo's mood is predominantly 'happy' (about 70% of days)"]);
+    expect(facts).toEqual([
+      "Anna's mood is predominantly 'calm' (every day)",
+      "Leo's mood is predominantly 'happy' (about 70% of days)",
+    ]);
   });
 
   it.each([
-    ['dominant on 8 of 14 days (57 %)', (ago: number) => (ago % 7 < 4 ? 'happy' : ['bored', 'tired', 'excited'][ago % 3]), 4],
+    [
+      'dominant on 8 of 14 days (57 %)',
+      (ago: number) => (ago % 7 < 4 ? 'happy' : ['bored', 'tired', 'excited'][ago % 3]),
+      4,
+    ],
     ['uniformly random', (ago: number) => ['calm', 'happy', 'tired', 'anxious'][(ago * 7) % 4], 5],
   ])('no finding when the top value is %s', async (_, top, seed) => {
     const f = open();
-    f.series('Mia', 'mood', moods(top, ['calm', 'happy', 'tired', 'anxious', 'bored', 'excited'], seed), { entityType: 'person' });
+    f.series('Mia', 'mood', moods(top, ['calm', 'happy', 'tired', 'anxious', 'bored', 'excited'], seed), {
+      entityType: 'person',
+    });
     expect(await f.run(categoricalDominance)).toEqual([]);
   });
 
@@ -61,6 +85,8 @@ describe('categorical_dominance', () => {
       });
     f.series('guest_room', 'window', states(new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])));
     f.series('hall', 'window', states(new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13])));
-    expect((await f.run(categoricalDominance)).map((x) => x.pattern_key)).toEqual(['categorical_dominance:hall:window']);
+    expect((await f.run(categoricalDominance)).map((x) => x.pattern_key)).toEqual([
+      'categorical_dominance:hall:window',
+    ]);
   });
 });

@@ -18,7 +18,13 @@ function drifted(h: Household): Household {
     ...h,
     series: h.series.map((s) => ({
       ...s,
-      points: s.points.map(([ts, v]) => [ts, typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, bump(x)])) : bump(v)] as [number, typeof v]),
+      points: s.points.map(
+        ([ts, v]) =>
+          [
+            ts,
+            typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, bump(x)])) : bump(v),
+          ] as [number, typeof v],
+      ),
     })),
   };
 }
@@ -82,12 +88,20 @@ describe('detector conformance', () => {
     it('names the pattern, not its value: no digits in keys (but an event date), same keys after a small drift', () => {
       for (const f of base.get(name)!) {
         // What is left of the key once the names in it (entity, metric, "co2") and an event date are removed.
-        const names = [f.entity, ...f.metric.split('|'), ...[f.evidence.a, f.evidence.b].flatMap((x) => (typeof x === 'string' ? x.split(':') : []))];
+        const names = [
+          f.entity,
+          ...f.metric.split('|'),
+          ...[f.evidence.a, f.evidence.b].flatMap((x) => (typeof x === 'string' ? x.split(':') : [])),
+        ];
         let rest = f.pattern_key.replace(/:\d{4}-\d{2}-\d{2}$/, '');
         for (const n of names.sort((a, b) => b.length - a.length)) rest = rest.split(n).join('');
         expect(rest).not.toMatch(/\d/);
       }
-      const keys = (m: Map<string, Finding[]>) => m.get(name)!.map((f) => f.pattern_key).sort();
+      const keys = (m: Map<string, Finding[]>) =>
+        m
+          .get(name)!
+          .map((f) => f.pattern_key)
+          .sort();
       expect(keys(drift)).toEqual(keys(base));
     });
 
@@ -106,11 +120,34 @@ describe('detector conformance', () => {
 
     it('copes with constant series, huge values and values around zero', async () => {
       const f = open();
-      f.series('flat', 'temperature', grid(30, 900, () => 20), { unit: '°C' });
-      f.series('flat', 'state', grid(30, 3600, () => 'idle'));
-      f.series('zero', 'power', grid(30, 900, () => 0), { unit: 'W' });
-      f.series('huge', 'counter', grid(30, 900, (t) => 1e15 + 1e12 * Math.sin(t.h)), { unit: 'B' });
-      f.series('signed', 'offset', grid(30, 900, (t) => Math.sin(t.ts / 5000)));
+      f.series(
+        'flat',
+        'temperature',
+        grid(30, 900, () => 20),
+        { unit: '°C' },
+      );
+      f.series(
+        'flat',
+        'state',
+        grid(30, 3600, () => 'idle'),
+      );
+      f.series(
+        'zero',
+        'power',
+        grid(30, 900, () => 0),
+        { unit: 'W' },
+      );
+      f.series(
+        'huge',
+        'counter',
+        grid(30, 900, (t) => 1e15 + 1e12 * Math.sin(t.h)),
+        { unit: 'B' },
+      );
+      f.series(
+        'signed',
+        'offset',
+        grid(30, 900, (t) => Math.sin(t.ts / 5000)),
+      );
       const out = await f.run(detector);
       expect(Array.isArray(out)).toBe(true);
       for (const x of out) {

@@ -34,7 +34,17 @@ export interface Tick {
 export function at(ago: number, hours: number): number {
   const d = new Date(Date.UTC(2025, 10, 30 - ago));
   const m = Math.round(hours * 60);
-  return localToUtc({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: Math.floor(m / 60), minute: m % 60, second: 0 }, TZ);
+  return localToUtc(
+    {
+      year: d.getUTCFullYear(),
+      month: d.getUTCMonth() + 1,
+      day: d.getUTCDate(),
+      hour: Math.floor(m / 60),
+      minute: m % 60,
+      second: 0,
+    },
+    TZ,
+  );
 }
 
 export const weekdayOf = (ago: number) => (new Date(Date.UTC(2025, 10, 30 - ago)).getUTCDay() + 6) % 7;
@@ -82,19 +92,30 @@ export function fixturesPerTest(): () => Fixture {
 export function fixture(): Fixture {
   const dir = mkdtempSync(join(tmpdir(), 'hearth-detectors-'));
   const db = openDatabase({ dataDir: dir });
-  const ent = db.prepare("INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, ?, '{}', 0, 0) ON CONFLICT(name_key) DO UPDATE SET type = type RETURNING id");
-  const ser = db.prepare('INSERT INTO series (entity_id, metric, unit, value_type, created) VALUES (?, ?, ?, ?, 0) RETURNING id');
-  const ins = db.prepare('INSERT INTO readings (series_id, ts_ms, value_num, value_cat, value_json, parent_id) VALUES (?, ?, ?, ?, ?, ?)');
+  const ent = db.prepare(
+    "INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, ?, '{}', 0, 0) ON CONFLICT(name_key) DO UPDATE SET type = type RETURNING id",
+  );
+  const ser = db.prepare(
+    'INSERT INTO series (entity_id, metric, unit, value_type, created) VALUES (?, ?, ?, ?, 0) RETURNING id',
+  );
+  const ins = db.prepare(
+    'INSERT INTO readings (series_id, ts_ms, value_num, value_cat, value_json, parent_id) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   const rollups = createRollups(db, { timeZone: TZ });
-  const kindOf = (v: Value) => (typeof v === 'object' ? 'composite' : typeof v === 'number' ? 'numeric' : 'categorical');
+  const kindOf = (v: Value) =>
+    typeof v === 'object' ? 'composite' : typeof v === 'number' ? 'numeric' : 'categorical';
   const scalar = (sid: number, ms: number, v: number | string, parent: number | null) =>
-    Number(ins.run(sid, ms, typeof v === 'number' ? v : null, typeof v === 'string' ? v : null, null, parent).lastInsertRowid);
+    Number(
+      ins.run(sid, ms, typeof v === 'number' ? v : null, typeof v === 'string' ? v : null, null, parent)
+        .lastInsertRowid,
+    );
   return {
     db,
     series(entity, metric, points, o = {}) {
       db.transaction(() => {
         const eid = (ent.get(entity, nameKey(entity), o.entityType ?? 'room') as { id: number }).id;
-        const newSeries = (m: string, kind: string, unit: string | null) => (ser.get(eid, m, unit, kind) as { id: number }).id;
+        const newSeries = (m: string, kind: string, unit: string | null) =>
+          (ser.get(eid, m, unit, kind) as { id: number }).id;
         const sid = newSeries(metric, points.length ? kindOf(points[0][1]) : 'numeric', o.unit ?? null);
         const parts = new Map<string, number>();
         for (const [ts, v] of points) {

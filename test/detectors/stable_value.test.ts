@@ -3,10 +3,14 @@ import stableValue from '../../detectors/stable_value/index.js';
 import { fixture, grid, rng, type Fixture, type Tick } from './fixtures.js';
 
 const fixtures: Fixture[] = [];
-function run(series: [entity: string, metric: string, fn: (t: Tick) => number, unit: string, entityType?: string][], opts = {}) {
+function run(
+  series: [entity: string, metric: string, fn: (t: Tick) => number, unit: string, entityType?: string][],
+  opts = {},
+) {
   const f = fixture();
   fixtures.push(f);
-  for (const [entity, metric, fn, unit, entityType] of series) f.series(entity, metric, grid(21, 900, fn), { unit, entityType });
+  for (const [entity, metric, fn, unit, entityType] of series)
+    f.series(entity, metric, grid(21, 900, fn), { unit, entityType });
   return f.run(stableValue, opts);
 }
 afterEach(() => fixtures.splice(0).forEach((f) => f.close()));
@@ -14,7 +18,15 @@ afterEach(() => fixtures.splice(0).forEach((f) => f.close()));
 describe('stable_value', () => {
   it('finds a steady series and phrases it with the label and a rounded level', async () => {
     const r = rng(1);
-    const out = await run([['Brian', 'bedroom_temperature', (t) => 68.3 + 0.6 * Math.sin((2 * Math.PI * t.h) / 24) + r.n(0.3), '°F', 'person']]);
+    const out = await run([
+      [
+        'Brian',
+        'bedroom_temperature',
+        (t) => 68.3 + 0.6 * Math.sin((2 * Math.PI * t.h) / 24) + r.n(0.3),
+        '°F',
+        'person',
+      ],
+    ]);
     expect(out).toHaveLength(1);
     expect(out[0]).toMatchObject({
       pattern_key: 'stable_value:Brian:bedroom_temperature',
@@ -42,8 +54,14 @@ describe('stable_value', () => {
   });
 
   it.each([
-    ['swings widely within each day and night (steady daily means)', (t: Tick) => 400 + 300 * Math.cos((2 * Math.PI * (t.h - 15)) / 12)],
-    ['has daily means that vary (CV ≈ 0.14, a 5-day cycle)', (t: Tick) => 20 + 4 * Math.sin((2 * Math.PI * (30 - t.ago + t.h / 24)) / 5)],
+    [
+      'swings widely within each day and night (steady daily means)',
+      (t: Tick) => 400 + 300 * Math.cos((2 * Math.PI * (t.h - 15)) / 12),
+    ],
+    [
+      'has daily means that vary (CV ≈ 0.14, a 5-day cycle)',
+      (t: Tick) => 20 + 4 * Math.sin((2 * Math.PI * (30 - t.ago + t.h / 24)) / 5),
+    ],
     ['falls steadily (weight down 0.25 kg/day)', (t: Tick) => 84 - 0.25 * (30 - t.ago)],
     ['hovers around zero (CV undefined)', (t: Tick) => Math.sin(t.ts / 7000)],
   ])('no finding when the series %s', async (_, fn) => {
@@ -51,16 +69,21 @@ describe('stable_value', () => {
   });
 
   it('a ±9°F daily swing is not "consistent" over the whole day', async () => {
-    const out = await run([['bedroom', 'temperature', (t) => 68 + 9 * Math.cos((2 * Math.PI * (t.h - 15)) / 24), '°F']]);
+    const out = await run([
+      ['bedroom', 'temperature', (t) => 68 + 9 * Math.cos((2 * Math.PI * (t.h - 15)) / 24), '°F'],
+    ]);
     expect(out.filter((f) => f.evidence.segment === 'day')).toEqual([]);
   });
 
   it('reports the night when only nights are steady ("at night" key and text)', async () => {
     const r = rng(3);
     const peaks = Array.from({ length: 40 }, () => 600 + 500 * r.u());
-    const co2 = (t: Tick) => 420 + r.n(6) + (t.h >= 9 && t.h < 18 ? peaks[t.ago] * Math.sin((Math.PI * (t.h - 9)) / 9) : 0);
+    const co2 = (t: Tick) =>
+      420 + r.n(6) + (t.h >= 9 && t.h < 18 ? peaks[t.ago] * Math.sin((Math.PI * (t.h - 9)) / 9) : 0);
     const out = await run([['office', 'co2', co2, 'ppm']]);
-    expect(out.map((f) => [f.pattern_key, f.fact])).toEqual([['stable_value:office:co2:night', 'The office co2 is consistently around 420 ppm at night']]);
+    expect(out.map((f) => [f.pattern_key, f.fact])).toEqual([
+      ['stable_value:office:co2:night', 'The office co2 is consistently around 420 ppm at night'],
+    ]);
     expect(out[0].evidence).toMatchObject({ segment: 'night' });
   });
 

@@ -27,11 +27,20 @@ describe('time_of_day_routine', () => {
   it('reports "every day" for a light that turns on at 19:00 daily, and nothing for its scattered switch-off', async () => {
     const f = open();
     const r = rng(2);
-    const points: Point[] = DAYS.flatMap((ago) => [[at(ago, 19 + r.n(5) / 60), 'on'], [at(ago, 22.5 + (r.u() - 0.5) * 3), 'off']] as Point[]);
+    const points: Point[] = DAYS.flatMap(
+      (ago) =>
+        [
+          [at(ago, 19 + r.n(5) / 60), 'on'],
+          [at(ago, 22.5 + (r.u() - 0.5) * 3), 'off'],
+        ] as Point[],
+    );
     f.series('hallway_light', 'state', points, { entityType: 'device' });
     const out = await f.run(routine);
     expect(out.map((x) => [x.pattern_key, x.fact])).toEqual([
-      ['time_of_day_routine:hallway_light:state:on:daily', "The hallway light usually turns 'on' around 19:00 every day"],
+      [
+        'time_of_day_routine:hallway_light:state:on:daily',
+        "The hallway light usually turns 'on' around 19:00 every day",
+      ],
     ]);
   });
 
@@ -39,7 +48,10 @@ describe('time_of_day_routine', () => {
     const f = open();
     const points: Point[] = DAYS.flatMap((ago) => {
       const on = weekdayOf(ago) >= 5 ? hm(8, 30) : hm(6, 50);
-      return [[at(ago, on), 'on'], [at(ago, on + 0.5 + (ago % 5) * 0.6), 'off']] as Point[];
+      return [
+        [at(ago, on), 'on'],
+        [at(ago, on + 0.5 + (ago % 5) * 0.6), 'off'],
+      ] as Point[];
     });
     f.series('coffee_machine', 'state', points, { entityType: 'device' });
     const facts = (await f.run(routine)).map((x) => x.fact).sort();
@@ -51,7 +63,13 @@ describe('time_of_day_routine', () => {
 
   it('wraps around midnight (23:50 and 00:10 are 20 minutes apart)', async () => {
     const f = open();
-    const points: Point[] = DAYS.flatMap((ago, i) => [[at(ago, 12), 'awake'], [at(ago, i % 2 ? hm(23, 50) : hm(23, 58)), 'asleep']] as Point[]);
+    const points: Point[] = DAYS.flatMap(
+      (ago, i) =>
+        [
+          [at(ago, 12), 'awake'],
+          [at(ago, i % 2 ? hm(23, 50) : hm(23, 58)), 'asleep'],
+        ] as Point[],
+    );
     f.series('Leo', 'sleep_state', points, { entityType: 'person' });
     const out = await f.run(routine);
     expect(out.map((x) => x.fact)).toContain("Leo's sleep state usually becomes 'asleep' around 23:55 every day");
@@ -60,8 +78,28 @@ describe('time_of_day_routine', () => {
   it('no routine for ±2 h scatter or uniformly random times', async () => {
     const f = open();
     const r = rng(3);
-    f.series('porch_light', 'state', DAYS.flatMap((ago) => [[at(ago, 18 + (r.u() - 0.5) * 4), 'on'], [at(ago, 23.5), 'off']] as Point[]));
-    f.series('guest_room', 'window', DAYS.flatMap((ago) => [[at(ago, r.u() * 11), 'open'], [at(ago, 12 + r.u() * 11), 'closed']] as Point[]));
+    f.series(
+      'porch_light',
+      'state',
+      DAYS.flatMap(
+        (ago) =>
+          [
+            [at(ago, 18 + (r.u() - 0.5) * 4), 'on'],
+            [at(ago, 23.5), 'off'],
+          ] as Point[],
+      ),
+    );
+    f.series(
+      'guest_room',
+      'window',
+      DAYS.flatMap(
+        (ago) =>
+          [
+            [at(ago, r.u() * 11), 'open'],
+            [at(ago, 12 + r.u() * 11), 'closed'],
+          ] as Point[],
+      ),
+    );
     const out = await f.run(routine);
     expect(out.map((x) => x.pattern_key)).toEqual(['time_of_day_routine:porch_light:state:off:daily']);
   });

@@ -15,7 +15,9 @@ describe('trend', () => {
   it('finds a rise of 1.2 %/day over the last 10 days after a flat period', async () => {
     const r = rng(1);
     const day = Array.from({ length: 40 }, () => r.n(0.3));
-    const out = await run((t) => 40 + Math.max(0, 12 - t.ago) * 1.2 + day[t.ago] + 2 * Math.sin((2 * Math.PI * t.h) / 24) + r.n(0.4));
+    const out = await run(
+      (t) => 40 + Math.max(0, 12 - t.ago) * 1.2 + day[t.ago] + 2 * Math.sin((2 * Math.PI * t.h) / 24) + r.n(0.4),
+    );
     expect(out).toHaveLength(1);
     expect(out[0]).toMatchObject({
       pattern_key: 'trend:living_room:humidity',
@@ -41,14 +43,23 @@ describe('trend', () => {
     let walk = 50;
     const day = Array.from({ length: 40 }, () => r.n(1));
     const fn = (t: Tick) =>
-      kind === 1 ? 50 + r.n(3) : kind === 2 ? (walk += r.n(2 / Math.sqrt(96))) : 50 + 0.15 * (30 - t.ago) + day[t.ago] * 0.75 + r.n(0.5);
+      kind === 1
+        ? 50 + r.n(3)
+        : kind === 2
+          ? (walk += r.n(2 / Math.sqrt(96)))
+          : 50 + 0.15 * (30 - t.ago) + day[t.ago] * 0.75 + r.n(0.5);
     expect(await run(fn)).toEqual([]);
   });
 
   it('needs min_days of data', async () => {
     const f = fixture();
     fixtures.push(f);
-    f.series('nas', 'disk_used', grid(5, 3600, (t) => 50 + 0.8 * (30 - t.ago)), { unit: '%' });
+    f.series(
+      'nas',
+      'disk_used',
+      grid(5, 3600, (t) => 50 + 0.8 * (30 - t.ago)),
+      { unit: '%' },
+    );
     expect(await f.run(trend)).toEqual([]);
     expect(await f.run(trend, { min_days: 4 })).toHaveLength(1);
   });

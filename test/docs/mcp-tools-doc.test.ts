@@ -12,7 +12,7 @@ describe('docs/mcp-tools.md', () => {
     expect(committed).toBe(renderToolsDoc(await listHearthTools()));
   });
 
-  it('the generator\'s --check passes on the committed file (what CI can run)', async () => {
+  it("the generator's --check passes on the committed file (what CI can run)", async () => {
     const { stderr } = await run(process.execPath, ['dist/scripts/mcp-tools-doc.js', '--check']);
     expect(stderr).toBe('');
   });

@@ -29,7 +29,12 @@ describe('disk full', () => {
       const acked: number[] = [];
       let seq = 0;
       const bulk = async () => {
-        const readings = Array.from({ length: 200 }, () => ({ entity_name: 'disk', metric: 'seq', value: seq++, ts: hub.clock.now() - 3600 + seq / 1000 }));
+        const readings = Array.from({ length: 200 }, () => ({
+          entity_name: 'disk',
+          metric: 'seq',
+          value: seq++,
+          ts: hub.clock.now() - 3600 + seq / 1000,
+        }));
         const r = await post(hub, '/record/bulk', { readings });
         if (r.status === 200) acked.push(...readings.map((x) => x.value));
         return r;
@@ -46,7 +51,10 @@ describe('disk full', () => {
       expect(refused?.status).toBe(503);
       expect(refused?.body).toMatchObject({ ok: false, error: 'unavailable' });
       expect(refused?.body.message).toMatch(/storage is full|I\/O error/);
-      const remember = await post(hub, '/remember', { entity_name: 'disk', fact: 'the disk filled up during a test '.repeat(50) });
+      const remember = await post(hub, '/remember', {
+        entity_name: 'disk',
+        fact: 'the disk filled up during a test '.repeat(50),
+      });
       expect([200, 503]).toContain(remember.status);
 
       rmSync(filler);
@@ -55,7 +63,9 @@ describe('disk full', () => {
       expect(hub.db.pragma('integrity_check', { simple: true })).toBe('ok');
       await hub.stop();
       const db = new Database(join(dir, 'data', 'hearth.db'));
-      const stored = new Set((db.prepare('SELECT value_num AS v FROM readings').all() as { v: number }[]).map((r) => r.v));
+      const stored = new Set(
+        (db.prepare('SELECT value_num AS v FROM readings').all() as { v: number }[]).map((r) => r.v),
+      );
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
       db.close();
       expect(acked.filter((v) => !stored.has(v))).toEqual([]);

@@ -25,7 +25,10 @@ describe('durable acknowledgement', () => {
         const batch = Array.from({ length: 50 }, () => seq++);
         await Promise.all(
           batch.map((n) =>
-            client.publishAsync('hearth/record/crash_test/mqtt_seq', String(n), { qos: 1 }).then(() => void ackedMqtt.push(n), () => undefined),
+            client.publishAsync('hearth/record/crash_test/mqtt_seq', String(n), { qos: 1 }).then(
+              () => void ackedMqtt.push(n),
+              () => undefined,
+            ),
           ),
         ).catch(() => undefined);
       }
@@ -33,8 +36,16 @@ describe('durable acknowledgement', () => {
     let httpSeq = 0;
     const httpLoop = (async () => {
       while (!stop) {
-        const readings = Array.from({ length: 100 }, () => ({ entity_name: 'crash_test', metric: 'http_seq', value: httpSeq++ }));
-        const res = await fetch(`${hub.http}/record/bulk`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ readings }) }).catch(() => null);
+        const readings = Array.from({ length: 100 }, () => ({
+          entity_name: 'crash_test',
+          metric: 'http_seq',
+          value: httpSeq++,
+        }));
+        const res = await fetch(`${hub.http}/record/bulk`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ readings }),
+        }).catch(() => null);
         if (res?.ok) ackedHttp.push(...readings.map((r) => r.value));
       }
     })();
@@ -44,12 +55,17 @@ describe('durable acknowledgement', () => {
     const rememberLoop = (async () => {
       while (!stop) {
         const fact = `Crash test fact number ${factSeq++} about the hallway`;
-        const res = await fetch(`${hub.http}/remember`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ entity_name: 'crash_test', fact }) }).catch(() => null);
+        const res = await fetch(`${hub.http}/remember`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ entity_name: 'crash_test', fact }),
+        }).catch(() => null);
         if (res?.ok) ackedFacts.push(fact);
       }
     })();
 
-    while (ackedMqtt.length < 3000 || ackedHttp.length < 3000 || ackedFacts.length < 20) await new Promise((r) => setTimeout(r, 20));
+    while (ackedMqtt.length < 3000 || ackedHttp.length < 3000 || ackedFacts.length < 20)
+      await new Promise((r) => setTimeout(r, 20));
     hub.child.kill('SIGKILL');
     await new Promise((r) => hub.child.once('exit', r));
     stop = true;
@@ -60,7 +76,11 @@ describe('durable acknowledgement', () => {
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     const stored = (metric: string) =>
       new Set(
-        (db.prepare('SELECT r.value_num AS v FROM readings r JOIN series s ON s.id = r.series_id WHERE s.metric = ?').all(metric) as { v: number }[]).map((r) => r.v),
+        (
+          db
+            .prepare('SELECT r.value_num AS v FROM readings r JOIN series s ON s.id = r.series_id WHERE s.metric = ?')
+            .all(metric) as { v: number }[]
+        ).map((r) => r.v),
       );
     const mqttStored = stored('mqtt_seq');
     const httpStored = stored('http_seq');

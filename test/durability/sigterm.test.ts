@@ -28,8 +28,11 @@ describe('graceful stop (SIGTERM)', () => {
       HEARTH_INGEST_FLUSH_MS: '100',
     });
     const until = Date.now() + 3000;
-    while (!(existsSync(notes) && /WATCHDOG=1/.test(readFileSync(notes, 'utf8'))) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-    expect(readFileSync(notes, 'utf8').split('\n')[0]).toBe(`--ready --status=serving http ${hub.http}, mqtt ${hub.mqtt}`);
+    while (!(existsSync(notes) && /WATCHDOG=1/.test(readFileSync(notes, 'utf8'))) && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(readFileSync(notes, 'utf8').split('\n')[0]).toBe(
+      `--ready --status=serving http ${hub.http}, mqtt ${hub.mqtt}`,
+    );
     expect(readFileSync(notes, 'utf8')).toContain('WATCHDOG=1');
 
     const clients = await Promise.all([0, 1].map(() => mqtt.connectAsync(hub.mqtt, { reconnectPeriod: 0 })));
@@ -48,7 +51,10 @@ describe('graceful stop (SIGTERM)', () => {
         while (!stop && c.connected) {
           await Promise.all(
             Array.from({ length: 20 }, () => seq++).map((n) =>
-              track(c.publishAsync('hearth/record/stop_test/mqtt_seq', String(n), { qos: 1 })).then(() => void acked.mqtt.push(n), () => void refused++),
+              track(c.publishAsync('hearth/record/stop_test/mqtt_seq', String(n), { qos: 1 })).then(
+                () => void acked.mqtt.push(n),
+                () => void refused++,
+              ),
             ),
           );
         }
@@ -58,10 +64,14 @@ describe('graceful stop (SIGTERM)', () => {
         while (!stop && misses < 3) {
           const n = seq++;
           const res = await track(
-            fetch(`${hub.http}/record`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ entity_name: 'stop_test', metric: 'http_seq', value: n }) }),
+            fetch(`${hub.http}/record`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ entity_name: 'stop_test', metric: 'http_seq', value: n }),
+            }),
           ).catch(() => null);
           if (res?.ok) acked.http.push(n);
-          else (refused++, misses++);
+          else refused++, misses++;
         }
       }),
     ];
@@ -87,7 +97,13 @@ describe('graceful stop (SIGTERM)', () => {
     expect(!existsSync(wal) || statSync(wal).size === 0).toBe(true);
     const db = new Database(join(dataDir, 'hearth.db'), { readonly: true });
     const stored = (metric: string) =>
-      new Set((db.prepare(`SELECT r.value_num AS v FROM readings r JOIN series s ON s.id = r.series_id WHERE s.metric = ?`).all(metric) as { v: number }[]).map((r) => r.v));
+      new Set(
+        (
+          db
+            .prepare(`SELECT r.value_num AS v FROM readings r JOIN series s ON s.id = r.series_id WHERE s.metric = ?`)
+            .all(metric) as { v: number }[]
+        ).map((r) => r.v),
+      );
     const mqttStored = stored('mqtt_seq');
     const httpStored = stored('http_seq');
     db.close();

@@ -40,7 +40,10 @@ describe('eval/household-heldout.json keeps the promises of a held-out set', () 
       const own = data.facts.filter((f) => f.entity_name === q.entity_name);
       expect(own.length, q.id).toBeGreaterThan(0);
       expect(own.length, q.id).toBeLessThanOrEqual(30);
-      expect(q.relevant.every((id) => own.some((f) => f.id === id)), q.id).toBe(true);
+      expect(
+        q.relevant.every((id) => own.some((f) => f.id === id)),
+        q.id,
+      ).toBe(true);
       expect(sharedContentWords(data, q).length, q.id).toBeLessThanOrEqual(1);
     }
   });

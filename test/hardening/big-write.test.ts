@@ -25,9 +25,14 @@ const count = () => hub.db.prepare('SELECT count(*) FROM readings').pluck().get(
 /** `lines` lines of `fields` fields each, timestamps within the last day. */
 function body(lines: number, fields: number, tag: string): string {
   const now = Math.floor(hub.clock.now());
-  return Array.from({ length: lines }, (_, i) => `${tag},host=${tag} ${Array.from({ length: fields }, (_, j) => `f${j}=${j}`).join(',')} ${now - 3600 + i}`).join('\n');
+  return Array.from(
+    { length: lines },
+    (_, i) =>
+      `${tag},host=${tag} ${Array.from({ length: fields }, (_, j) => `f${j}=${j}`).join(',')} ${now - 3600 + i}`,
+  ).join('\n');
 }
-const write = (text: string) => fetch(`${base}/write?precision=s`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: text });
+const write = (text: string) =>
+  fetch(`${base}/write?precision=s`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: text });
 
 describe('a large /write', () => {
   it('few lines of many fields: /health and an MQTT PUBACK answer while it is being written', async () => {
@@ -42,7 +47,9 @@ describe('a large /write', () => {
       const started = order.length === 0;
       // ... then ask for /health and publish a reading: both must come back before the write ends.
       const health = fetch(`${base}/health`).then((r) => order.push(`health ${r.status}`));
-      const puback = client.publishAsync('hearth/Probe/temperature', '21.5', { qos: 1 }).then(() => order.push('puback'));
+      const puback = client
+        .publishAsync('hearth/Probe/temperature', '21.5', { qos: 1 })
+        .then(() => order.push('puback'));
       await Promise.all([big, health, puback]);
       expect(started).toBe(true);
       expect(order.indexOf('write 204')).toBe(2);

@@ -52,7 +52,9 @@ describe('group commit', () => {
 
   it('a failed COMMIT rejects every write of the group and keeps none', async () => {
     const group = createGroupCommit(db);
-    db.exec('CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (p INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)');
+    db.exec(
+      'CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (p INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)',
+    );
     const a = group.run(() => db.prepare('INSERT INTO t (v) VALUES (?)').run('kept?'));
     const b = group.run(() => db.prepare('INSERT INTO child (p) VALUES (42)').run()); // fails only at COMMIT
     const out = await Promise.allSettled([a, b]);
@@ -65,7 +67,10 @@ describe('remember under concurrency', () => {
   it('32 at once: every fact stored once, and a duplicate within the group reinforces', async () => {
     const hub = await buildTestHub();
     try {
-      const facts = Array.from({ length: 31 }, (_, i) => ({ entity_name: `Person ${i % 5}`, fact: `Person ${i % 5} waters plant number ${i} on Sundays` }));
+      const facts = Array.from({ length: 31 }, (_, i) => ({
+        entity_name: `Person ${i % 5}`,
+        fact: `Person ${i % 5} waters plant number ${i} on Sundays`,
+      }));
       facts.push({ ...facts[3] });
       const out = await Promise.all(facts.map((f) => hub.services.memory.remember(RememberInput.parse(f))));
       expect(out.filter((r) => r.action === 'added')).toHaveLength(31);

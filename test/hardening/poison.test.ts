@@ -7,7 +7,12 @@ import { buildTestHub, post, type TestHub } from '../helpers/hub.js';
 const nestedJson = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
 
 async function postRaw(hub: TestHub, url: string, json: string) {
-  const res = await hub.app.inject({ method: 'POST', url, payload: json, headers: { 'content-type': 'application/json' } });
+  const res = await hub.app.inject({
+    method: 'POST',
+    url,
+    payload: json,
+    headers: { 'content-type': 'application/json' },
+  });
   return { status: res.statusCode, body: res.json() as Record<string, any> };
 }
 
@@ -61,7 +66,11 @@ describe('a rejected request never poisons ingest', () => {
     expect(bad.status).toBe(400);
     expect([ok1.status, ok2.status]).toEqual([200, 200]);
     const bulk = await post(hub, '/record/bulk', {
-      readings: [{ entity_name: 'c', metric: 'm', value: nested(1000) }, { entity_name: 'c', metric: 'm2', value: nested(6, []) }, { entity_name: 'd', metric: 'm', value: 3 }],
+      readings: [
+        { entity_name: 'c', metric: 'm', value: nested(1000) },
+        { entity_name: 'c', metric: 'm2', value: nested(6, []) },
+        { entity_name: 'd', metric: 'm', value: 3 },
+      ],
     });
     expect(bulk.status).toBe(200);
     expect(bulk.body.results.map((r: { ok: boolean }) => r.ok)).toEqual([false, false, true]);
@@ -79,9 +88,16 @@ describe('a rejected request never poisons ingest', () => {
     ] as const) {
       const r = await postRaw(hub, url, body);
       expect(r.status, url).toBe(400);
-      expect(r.body.message, url).toBe(`${url === '/wm/set' || url === '/record' ? 'value' : 'meta'}: nested deeper than ${MAX_JSON_DEPTH} levels`);
+      expect(r.body.message, url).toBe(
+        `${url === '/wm/set' || url === '/record' ? 'value' : 'meta'}: nested deeper than ${MAX_JSON_DEPTH} levels`,
+      );
     }
-    const within = await post(hub, '/relate', { entity_a: 'Brian', entity_b: 'Anna', rel_type: 'spouse_of', meta: nested(MAX_JSON_DEPTH - 1) });
+    const within = await post(hub, '/relate', {
+      entity_a: 'Brian',
+      entity_b: 'Anna',
+      rel_type: 'spouse_of',
+      meta: nested(MAX_JSON_DEPTH - 1),
+    });
     expect(within.status).toBe(200);
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
@@ -91,7 +107,10 @@ describe('a rejected request never poisons ingest', () => {
     await server.connect(b);
     const client = new Client({ name: 't', version: '1' });
     await client.connect(a);
-    const res = (await client.callTool({ name: 'relate', arguments: { entity_a: 'Brian', entity_b: 'Anna', rel_type: 'x', meta: nested(5000) } })) as { isError?: boolean; content: { text: string }[] };
+    const res = (await client.callTool({
+      name: 'relate',
+      arguments: { entity_a: 'Brian', entity_b: 'Anna', rel_type: 'x', meta: nested(5000) },
+    })) as { isError?: boolean; content: { text: string }[] };
     expect(res.isError).toBe(true);
     expect(res.content[0].text).toContain(`meta: nested deeper than ${MAX_JSON_DEPTH} levels`);
     await client.close();

@@ -23,7 +23,7 @@ describe('a second process on the same database', () => {
     return { a, b };
   }
 
-  it('forget in B, a new entity in B: A files the forgotten sensor into a new entity of its own name, never into B\'s', async () => {
+  it("forget in B, a new entity in B: A files the forgotten sensor into a new entity of its own name, never into B's", async () => {
     const { a, b } = await pair();
     expect((await post(a, '/record', { entity_name: 'hall', metric: 'temperature', value: 19 })).status).toBe(200);
     expect((await post(a, '/record', { entity_name: 'sensor-x', metric: 'temperature', value: 1 })).status).toBe(200); // highest entity and series id
@@ -42,23 +42,36 @@ describe('a second process on the same database', () => {
     expect(Object.fromEntries(ids)).toEqual({ hall: 1, intruder: 3, 'sensor-x': 4 }); // 2 was sensor-x's: never handed out again
   });
 
-  it('a forget in B while A holds cached ids never fails A\'s next batch for unrelated writers', async () => {
+  it("a forget in B while A holds cached ids never fails A's next batch for unrelated writers", async () => {
     const { a, b } = await pair();
     const names = ['kitchen', 'bath', 'victim', 'porch'];
-    for (const n of names) expect((await post(a, '/record', { entity_name: n, metric: 'humidity', value: 50 })).status).toBe(200);
+    for (const n of names)
+      expect((await post(a, '/record', { entity_name: n, metric: 'humidity', value: 50 })).status).toBe(200);
     expect((await post(b, '/forget', { entity_name: 'victim' })).status).toBe(200);
-    const batch = await Promise.all(names.map((n) => post(a, '/record', { entity_name: n, metric: 'humidity', value: 51 })));
-    expect(batch.map((r) => r.status), JSON.stringify(batch.map((r) => r.body))).toEqual([200, 200, 200, 200]);
-    const bulk = await post(a, '/record/bulk', { readings: names.map((n) => ({ entity_name: n, metric: 'humidity', value: 52 })) });
+    const batch = await Promise.all(
+      names.map((n) => post(a, '/record', { entity_name: n, metric: 'humidity', value: 51 })),
+    );
+    expect(
+      batch.map((r) => r.status),
+      JSON.stringify(batch.map((r) => r.body)),
+    ).toEqual([200, 200, 200, 200]);
+    const bulk = await post(a, '/record/bulk', {
+      readings: names.map((n) => ({ entity_name: n, metric: 'humidity', value: 52 })),
+    });
     expect(bulk.body.inserted).toBe(4);
-    for (const n of names) expect(values(await post(b, '/query_stream', { entity_name: n, metric: 'humidity' }))).toEqual(n === 'victim' ? [51, 52] : [50, 51, 52]);
+    for (const n of names)
+      expect(values(await post(b, '/query_stream', { entity_name: n, metric: 'humidity' }))).toEqual(
+        n === 'victim' ? [51, 52] : [50, 51, 52],
+      );
   });
 
   it('a series B creates for an entity A has cached is found by A, not duplicated', async () => {
     const { a, b } = await pair();
     expect((await post(a, '/record', { entity_name: 'attic', metric: 'temperature', value: 10 })).status).toBe(200);
     expect((await post(b, '/record', { entity_name: 'attic', metric: 'pressure', value: 1000 })).status).toBe(200);
-    expect((await post(a, '/record', { entity_name: 'attic', metric: 'pressure', value: 1001, unit: 'hPa' })).status).toBe(200);
+    expect(
+      (await post(a, '/record', { entity_name: 'attic', metric: 'pressure', value: 1001, unit: 'hPa' })).status,
+    ).toBe(200);
     expect(values(await post(b, '/query_stream', { entity_name: 'attic', metric: 'pressure' }))).toEqual([1000, 1001]);
     expect(a.db.prepare('SELECT count(*) FROM series').pluck().get()).toBe(2);
   });
@@ -84,7 +97,7 @@ describe('a second process on the same database', () => {
     }
   });
 
-  it('readings B commits mark A\'s rollups due', async () => {
+  it("readings B commits mark A's rollups due", async () => {
     const { a, b } = await pair();
     a.services.timeseries.markRolledUp();
     expect(a.services.timeseries.dirty).toBe(false);

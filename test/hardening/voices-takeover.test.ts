@@ -17,11 +17,18 @@ beforeEach(async () => {
 });
 afterEach(async () => hub.close());
 
-const printOf = (id: number) => (hub.db.prepare('SELECT embedding, samples FROM voiceprints WHERE entity_id = ?').get(id) as { embedding: Buffer; samples: number } | undefined);
+const printOf = (id: number) =>
+  hub.db.prepare('SELECT embedding, samples FROM voiceprints WHERE entity_id = ?').get(id) as
+    | { embedding: Buffer; samples: number }
+    | undefined;
 
 describe('a provisional speaker always gets a new entity', () => {
   it('skips a name held by an entity with memories; that entity keeps its facts and meta', async () => {
-    const r = await post(hub, '/remember', { entity_name: 'unknown_speaker_1', fact: 'the safe combination is 31-07-22', category: 'general' });
+    const r = await post(hub, '/remember', {
+      entity_name: 'unknown_speaker_1',
+      fact: 'the safe combination is 31-07-22',
+      category: 'general',
+    });
     expect(r.status).toBe(200);
     const held = hub.services.entities.find('unknown_speaker_1')!;
     const metaBefore = held.meta;
@@ -33,9 +40,13 @@ describe('a provisional speaker always gets a new entity', () => {
     const after = hub.services.entities.find('unknown_speaker_1')!;
     expect(after.meta).toEqual(metaBefore);
     expect(printOf(held.id)).toBeUndefined();
-    const facts = hub.db.prepare("SELECT fact FROM memories WHERE entity_id = ? AND status = 'active'").all(held.id) as { fact: string }[];
+    const facts = hub.db
+      .prepare("SELECT fact FROM memories WHERE entity_id = ? AND status = 'active'")
+      .all(held.id) as { fact: string }[];
     expect(facts.map((f) => f.fact)).toEqual(['the safe combination is 31-07-22']);
-    const mine = hub.db.prepare('SELECT count(*) AS n FROM memories WHERE entity_id = ?').get(id.body.entity_id) as { n: number };
+    const mine = hub.db.prepare('SELECT count(*) AS n FROM memories WHERE entity_id = ?').get(id.body.entity_id) as {
+      n: number;
+    };
     expect(mine.n).toBe(0);
   });
 

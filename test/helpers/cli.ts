@@ -24,7 +24,11 @@ export const cliEnv = (dataDir: string, extra: Record<string, string> = {}): Rec
 });
 
 /** Runs the CLI to its end (or kills it after timeoutMs). `prefix` runs it through e.g. setpriv. */
-export function runCli(args: string[], env: Record<string, string>, opts: SpawnOptions & { timeoutMs?: number; prefix?: string[] } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+  opts: SpawnOptions & { timeoutMs?: number; prefix?: string[] } = {},
+): Promise<CliResult> {
   const [cmd, ...pre] = opts.prefix ?? [process.execPath];
   const argv = opts.prefix ? [...pre, process.execPath, CLI, ...args] : [CLI, ...args];
   const child = spawn(cmd, argv, { ...opts, env, stdio: ['ignore', 'pipe', 'pipe'] });

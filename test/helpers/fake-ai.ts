@@ -176,17 +176,31 @@ async function startFake(kind: Kind, options: FakeAiOptions): Promise<FakeAi> {
       } catch {
         // keep the raw text: a malformed body is itself worth asserting on
       }
-      const req: FakeRequest = { method: r.method ?? 'GET', path: (r.url ?? '/').split('?')[0], headers: r.headers, body };
+      const req: FakeRequest = {
+        method: r.method ?? 'GET',
+        path: (r.url ?? '/').split('?')[0],
+        headers: r.headers,
+        body,
+      };
       requests.push(req);
       const o = fake.options;
       if (test(o.hang, req)) return; // hold the socket open until the client gives up or close()
       const answer = async () => {
         if (o.requireKey !== undefined && r.headers.authorization !== `Bearer ${o.requireKey}`) {
-          return send(res, 401, kind === 'ollama' ? { error: 'unauthorized' } : { error: { message: 'Invalid API key', type: 'invalid_request_error' } });
+          return send(
+            res,
+            401,
+            kind === 'ollama'
+              ? { error: 'unauthorized' }
+              : { error: { message: 'Invalid API key', type: 'invalid_request_error' } },
+          );
         }
         if (test(o.fail, req)) {
           const body = typeof o.failBody === 'function' ? o.failBody(req) : o.failBody;
-          const fallback = kind === 'ollama' ? { error: 'fake ollama failure' } : { error: { message: 'fake openai failure', type: 'server_error' } };
+          const fallback =
+            kind === 'ollama'
+              ? { error: 'fake ollama failure' }
+              : { error: { message: 'fake openai failure', type: 'server_error' } };
           return send(res, o.failStatus ?? 500, body ?? fallback);
         }
         await route(kind, o, req, res);

@@ -13,7 +13,10 @@ import { parseDocument, type Tags } from 'yaml';
 export function haYaml(file: string, secrets: Record<string, string> = {}): Record<string, any> {
   const customTags: Tags = [
     { tag: '!secret', resolve: (name: string) => secrets[name] ?? `<secret ${name}>` },
-    ...['!include', '!include_dir_named', '!include_dir_list', '!include_dir_merge_named', '!env_var'].map((tag) => ({ tag, resolve: (v: string) => `<${tag} ${v}>` })),
+    ...['!include', '!include_dir_named', '!include_dir_list', '!include_dir_merge_named', '!env_var'].map((tag) => ({
+      tag,
+      resolve: (v: string) => `<${tag} ${v}>`,
+    })),
   ];
   const doc = parseDocument(readFileSync(file, 'utf8'), { customTags, prettyErrors: true });
   if (doc.errors.length) throw new Error(`${file}: ${doc.errors.map((e) => e.message).join('; ')}`);

@@ -57,7 +57,10 @@ export async function startMosquitto(port?: number, { standIn = false } = {}): P
   } else {
     child = spawn(process.execPath, [join(here, 'mqtt5-broker.mjs'), String(p)], { stdio: 'ignore' });
     kind = 'node-mqtt5-broker';
-    if (!standIn) sayOnce('external broker: mosquitto not on PATH, using test/helpers/mqtt5-broker.mjs in a child process (apt-get install mosquitto for the real one)');
+    if (!standIn)
+      sayOnce(
+        'external broker: mosquitto not on PATH, using test/helpers/mqtt5-broker.mjs in a child process (apt-get install mosquitto for the real one)',
+      );
   }
   for (let i = 0; i < 100; i++) {
     const up = await new Promise<boolean>((resolve) => {
@@ -92,6 +95,9 @@ export function mosquittoPub(args: string[], { standIn = false } = {}): Promise<
     sayOnce('third-party client: Debian mosquitto_pub');
     return run('mosquitto_pub', args);
   }
-  if (!standIn) sayOnce('third-party client: mosquitto_pub not on PATH, using test/helpers/mqtt-pub.mjs in a child process (apt-get install mosquitto-clients for the real one)');
+  if (!standIn)
+    sayOnce(
+      'third-party client: mosquitto_pub not on PATH, using test/helpers/mqtt-pub.mjs in a child process (apt-get install mosquitto-clients for the real one)',
+    );
   return run(process.execPath, [join(here, 'mqtt-pub.mjs'), ...args]);
 }

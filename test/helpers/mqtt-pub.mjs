@@ -5,10 +5,25 @@ import { parseArgs } from 'node:util';
 import mqtt from 'mqtt';
 
 const { values: o } = parseArgs({
-  options: { h: { type: 'string', default: 'localhost' }, p: { type: 'string', default: '1883' }, q: { type: 'string', default: '0' },
-    t: { type: 'string' }, m: { type: 'string', default: '' }, r: { type: 'boolean', default: false }, u: { type: 'string' }, P: { type: 'string' } },
+  options: {
+    h: { type: 'string', default: 'localhost' },
+    p: { type: 'string', default: '1883' },
+    q: { type: 'string', default: '0' },
+    t: { type: 'string' },
+    m: { type: 'string', default: '' },
+    r: { type: 'boolean', default: false },
+    u: { type: 'string' },
+    P: { type: 'string' },
+  },
 });
-const client = mqtt.connect({ host: o.h, port: Number(o.p), username: o.u, password: o.P, reconnectPeriod: 0, protocolVersion: 4 });
+const client = mqtt.connect({
+  host: o.h,
+  port: Number(o.p),
+  username: o.u,
+  password: o.P,
+  reconnectPeriod: 0,
+  protocolVersion: 4,
+});
 client.on('error', (e) => {
   process.stderr.write(`Connection error: ${e.message}\n`);
   process.exit(1);

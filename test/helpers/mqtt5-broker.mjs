@@ -44,7 +44,12 @@ function route(msg) {
 
 createServer((sock) => {
   const parser = mqttPacket.parser();
-  const session = { subs: [], nextId: 0, version: 4, send: (p) => sock.write(mqttPacket.generate(p, { protocolVersion: session.version })) };
+  const session = {
+    subs: [],
+    nextId: 0,
+    version: 4,
+    send: (p) => sock.write(mqttPacket.generate(p, { protocolVersion: session.version })),
+  };
   sock.on('data', (d) => parser.parse(d));
   sock.on('error', () => sock.destroy());
   sock.on('close', () => sessions.delete(session));
@@ -54,7 +59,11 @@ createServer((sock) => {
       case 'connect':
         session.version = p.protocolVersion;
         sessions.add(session);
-        session.send(session.version === 5 ? { cmd: 'connack', reasonCode: 0, sessionPresent: false } : { cmd: 'connack', returnCode: 0, sessionPresent: false });
+        session.send(
+          session.version === 5
+            ? { cmd: 'connack', reasonCode: 0, sessionPresent: false }
+            : { cmd: 'connack', returnCode: 0, sessionPresent: false },
+        );
         break;
       case 'subscribe': {
         const granted = [];
@@ -65,7 +74,9 @@ createServer((sock) => {
         }
         session.send({ cmd: 'suback', messageId: p.messageId, granted });
         for (const { topic } of p.subscriptions) {
-          for (const msg of retained.values()) if (matches(topic, msg.topic)) deliver(session, msg, Math.min(p.subscriptions.find((x) => x.topic === topic).qos, 1));
+          for (const msg of retained.values())
+            if (matches(topic, msg.topic))
+              deliver(session, msg, Math.min(p.subscriptions.find((x) => x.topic === topic).qos, 1));
         }
         break;
       }

@@ -12,7 +12,9 @@ export function pollution(): string[] {
     for (const k of Reflect.ownKeys(proto)) {
       if (PRISTINE[i].has(k)) continue;
       const v = (proto as any)[k];
-      out.push(`${proto.constructor.name}.prototype.${String(k)} = ${typeof v === 'number' ? String(v) : String(JSON.stringify(v)).slice(0, 40)}`);
+      out.push(
+        `${proto.constructor.name}.prototype.${String(k)} = ${typeof v === 'number' ? String(v) : String(JSON.stringify(v)).slice(0, 40)}`,
+      );
       delete (proto as any)[k];
     }
   });

@@ -31,7 +31,9 @@ export async function startServe(dataDir: string, env: Record<string, string> = 
   child.stderr!.on('data', (d) => (out += d));
   const http = `http://127.0.0.1:${httpPort}`;
   for (let i = 0; i < 200; i++) {
-    const ok = await fetch(`${http}/health`).then((r) => r.ok).catch(() => false);
+    const ok = await fetch(`${http}/health`)
+      .then((r) => r.ok)
+      .catch(() => false);
     if (ok) break;
     if (child.exitCode !== null) throw new Error(`hearth serve exited: ${out}`);
     await new Promise((r) => setTimeout(r, 50));

@@ -21,7 +21,10 @@ export async function rawSocket(port: number): Promise<Socket> {
   return socket;
 }
 
-export async function rawClient(port: number, opts: { clientId?: string; username?: string; password?: string; clean?: boolean } = {}): Promise<RawClient> {
+export async function rawClient(
+  port: number,
+  opts: { clientId?: string; username?: string; password?: string; clean?: boolean } = {},
+): Promise<RawClient> {
   const socket = await rawSocket(port);
   const parser = mqttPacket.parser({ protocolVersion: 4 });
   const received: Packet[] = [];

@@ -14,7 +14,12 @@ let hub: TestHub | undefined;
 afterEach(async () => hub?.close());
 
 /** Sends `perSecond` readings a second for `seconds` from one client; resolves with every status. */
-async function stream(base: string, perSecond: number, seconds: number, headers: Record<string, string>): Promise<number[]> {
+async function stream(
+  base: string,
+  perSecond: number,
+  seconds: number,
+  headers: Record<string, string>,
+): Promise<number[]> {
   const sent: Promise<number>[] = [];
   const tick = 20; // ms
   const perTick = (perSecond * tick) / 1000;
@@ -26,7 +31,12 @@ async function stream(base: string, perSecond: number, seconds: number, headers:
         fetch(`${base}/record`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', ...headers },
-          body: JSON.stringify({ entity_name: 'Kitchen', metric: 'temperature', value: 20 + (n % 50) / 10, ts: 1_764_633_600 + n }),
+          body: JSON.stringify({
+            entity_name: 'Kitchen',
+            metric: 'temperature',
+            value: 20 + (n % 50) / 10,
+            ts: 1_764_633_600 + n,
+          }),
         }).then(async (r) => (await r.arrayBuffer(), r.status)),
       );
     }

@@ -68,7 +68,12 @@ describe('timeouts close slow connections (item 10)', () => {
 
   it('closes connections trickling a body, trickling headers, or sending nothing, with 408 in the error shape', async () => {
     const bodies = await Promise.all(
-      [0, 1, 2, 3, 4].map(() => open(port, `POST /remember HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"entity_name":"`)),
+      [0, 1, 2, 3, 4].map(() =>
+        open(
+          port,
+          `POST /remember HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"entity_name":"`,
+        ),
+      ),
     );
     bodies.forEach((b) => trickle(b, 50));
     const headers = await open(port, 'GET /health HTTP/1.1\r\nHost: x\r\n');
@@ -76,7 +81,11 @@ describe('timeouts close slow connections (item 10)', () => {
     const idle = await open(port);
 
     const limit = 5000;
-    const times = await Promise.all([...bodies, headers, idle].map((c) => Promise.race([c.closed, new Promise<number>((r) => setTimeout(() => r(Infinity), limit))])));
+    const times = await Promise.all(
+      [...bodies, headers, idle].map((c) =>
+        Promise.race([c.closed, new Promise<number>((r) => setTimeout(() => r(Infinity), limit))]),
+      ),
+    );
     for (const t of times) expect(t).toBeLessThan(limit);
     expect(headers.data()).toMatch(/^HTTP\/1\.1 408/);
     const body = JSON.parse(headers.data().slice(headers.data().indexOf('\r\n\r\n') + 4));
@@ -100,7 +109,10 @@ describe('the connection cap keeps room for /health (item 10)', () => {
   it('answers /health and refuses other requests with 503 and Retry-After near the cap and past it', async () => {
     const held = await Promise.all(Array.from({ length: 9 }, () => open(port)));
     await new Promise((r) => setTimeout(r, 50));
-    const api = await exchange(port, `GET /entities HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`);
+    const api = await exchange(
+      port,
+      `GET /entities HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`,
+    );
     expect(api.status).toBe(503);
     expect(api.body).toMatchObject({ ok: false, error: 'unavailable' });
     expect(api.body.message).toMatch(/http\.max_connections = 12/);
@@ -111,17 +123,26 @@ describe('the connection cap keeps room for /health (item 10)', () => {
     const more = await Promise.all(Array.from({ length: 3 }, () => open(port)));
     // Past the cap (issue 26 item 18): /health is still answered, at once, and its connection closed.
     const extra = await open(port, 'GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
-    const gone = await Promise.race([extra.closed.then(() => true), new Promise((r) => setTimeout(() => r(false), 2000))]);
+    const gone = await Promise.race([
+      extra.closed.then(() => true),
+      new Promise((r) => setTimeout(() => r(false), 2000)),
+    ]);
     expect(gone).toBe(true);
     expect(extra.data()).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*connection: close[\s\S]*"status":"ok"/);
     // Silent connections on the reserve are closed within its grace; the others wait for their timeouts.
-    const reserveClosed = await Promise.race([Promise.all(more.map((c) => c.closed)).then(() => true), new Promise((r) => setTimeout(() => r(false), 4000))]);
+    const reserveClosed = await Promise.race([
+      Promise.all(more.map((c) => c.closed)).then(() => true),
+      new Promise((r) => setTimeout(() => r(false), 4000)),
+    ]);
     expect(reserveClosed).toBe(true);
     expect(held.every((c) => !c.socket.destroyed && c.socket.readyState === 'open')).toBe(true);
 
     for (const c of [...held, ...more]) c.socket.destroy();
     await new Promise((r) => setTimeout(r, 100));
-    const after = await exchange(port, `GET /entities HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`);
+    const after = await exchange(
+      port,
+      `GET /entities HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`,
+    );
     expect(after.status).toBe(200);
   });
 });
@@ -136,7 +157,10 @@ describe('the connection cap and the file limit', () => {
     capConnections(app, { ...HTTP_LIMIT_DEFAULTS, maxConnections: files! });
     expect(logged).toMatch(/http\.max_connections = \d+ leaves fewer than 256 of the \d+ open files.*LimitNOFILE/);
     logged = '';
-    capConnections(Fastify({ logger: { level: 'warn', stream } }), { ...HTTP_LIMIT_DEFAULTS, maxConnections: Math.max(4, files! - 1000) });
+    capConnections(Fastify({ logger: { level: 'warn', stream } }), {
+      ...HTTP_LIMIT_DEFAULTS,
+      maxConnections: Math.max(4, files! - 1000),
+    });
     expect(logged).toBe('');
   });
 });
@@ -152,7 +176,16 @@ describe('/health without the token, and tracked names (item 11)', () => {
   afterAll(() => hub?.close());
 
   it('says liveness and status only without the token, everything with it', async () => {
-    expect((await post(hub, '/record', { entity_name: 'pump', metric: 'glucose', value: 5.4, source: 'insulin-pump-SN4471' }, auth)).status).toBe(200);
+    expect(
+      (
+        await post(
+          hub,
+          '/record',
+          { entity_name: 'pump', metric: 'glucose', value: 5.4, source: 'insulin-pump-SN4471' },
+          auth,
+        )
+      ).status,
+    ).toBe(200);
     const c = await mqtt.connectAsync(url, { reconnectPeriod: 0 });
     await c.publishAsync('zigbee2mqtt/alices_bedroom', 'not json', { qos: 1 });
     await c.endAsync();
@@ -173,7 +206,13 @@ describe('/health without the token, and tracked names (item 11)', () => {
     for (let i = 0; i < 260; i++) c.publish(`zigbee2mqtt/${'x'.repeat(5000)}${i}`, 'not json', { qos: 0 });
     await c.publishAsync('zigbee2mqtt/last', 'not json', { qos: 1 });
     await c.endAsync();
-    for (let i = 0; i < 220; i++) await post(hub, '/record', { entity_name: 'src', metric: 'n', value: i, source: `source-${i}-${'y'.repeat(80)}` }, auth);
+    for (let i = 0; i < 220; i++)
+      await post(
+        hub,
+        '/record',
+        { entity_name: 'src', metric: 'n', value: i, source: `source-${i}-${'y'.repeat(80)}` },
+        auth,
+      );
 
     const res = await hub.app.inject({ url: '/health', headers: auth });
     expect(res.payload.length).toBeLessThan(128 * 1024);
@@ -194,15 +233,19 @@ describe('/health without the token, and tracked names (item 11)', () => {
 describe('rate limits count failed logins and JSON-RPC batch calls (item 13)', () => {
   let hub: TestHub;
   beforeAll(async () => {
-    hub = await buildTestHub({ config: { http: { token: TOKEN, rate_limit_per_minute: 10, auth_failures_per_minute: 5 } } });
+    hub = await buildTestHub({
+      config: { http: { token: TOKEN, rate_limit_per_minute: 10, auth_failures_per_minute: 5 } },
+    });
   });
   afterAll(() => hub?.close());
 
-  const from = (remoteAddress: string, headers: Record<string, string> = {}) => hub.app.inject({ url: '/entities', remoteAddress, headers });
+  const from = (remoteAddress: string, headers: Record<string, string> = {}) =>
+    hub.app.inject({ url: '/entities', remoteAddress, headers });
 
   it('answers 429 to a token guesser, before comparing tokens, and only to that address', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 8; i++) statuses.push((await from('10.0.0.66', { authorization: `Bearer guess-${i}` })).statusCode);
+    for (let i = 0; i < 8; i++)
+      statuses.push((await from('10.0.0.66', { authorization: `Bearer guess-${i}` })).statusCode);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
     const right = await from('10.0.0.66', auth);
     expect(right.statusCode).toBe(429);
@@ -228,9 +271,20 @@ describe('rate limits count failed logins and JSON-RPC batch calls (item 13)', (
   });
   const batchCounts = async (hub: TestHub) => {
     const batch = (n: number, tag: string) =>
-      Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'remember', arguments: { entity_name: `batch-${tag}`, fact: `fact number ${i}` } } }));
+      Array.from({ length: n }, (_, i) => ({
+        jsonrpc: '2.0',
+        id: i + 1,
+        method: 'tools/call',
+        params: { name: 'remember', arguments: { entity_name: `batch-${tag}`, fact: `fact number ${i}` } },
+      }));
     const call = (body: unknown, remoteAddress: string) =>
-      hub.app.inject({ method: 'POST', url: '/mcp', remoteAddress, payload: body as object, headers: { ...auth, accept: 'application/json, text/event-stream', 'content-type': 'application/json' } });
+      hub.app.inject({
+        method: 'POST',
+        url: '/mcp',
+        remoteAddress,
+        payload: body as object,
+        headers: { ...auth, accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+      });
     const memories = async (tag: string) => (await get(hub, `/entities`, auth)).body;
 
     const big = await call(batch(20, 'big'), '10.0.0.8');
@@ -255,9 +309,27 @@ describe('errors before a route runs keep the error shape (item 16)', () => {
   afterAll(() => hub?.close());
 
   it.each([
-    ['a bad request line', 'GARBAGE /health HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'invalid', /^request: not valid HTTP\/1\.1/],
-    ['bad chunking', `POST /remember HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n`, 400, 'invalid', /^body: malformed framing/],
-    ['headers over 16 KiB', `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'too_large', /^headers: larger than the 16 KiB limit/],
+    [
+      'a bad request line',
+      'GARBAGE /health HTTP/1.1\r\nHost: x\r\n\r\n',
+      400,
+      'invalid',
+      /^request: not valid HTTP\/1\.1/,
+    ],
+    [
+      'bad chunking',
+      `POST /remember HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n`,
+      400,
+      'invalid',
+      /^body: malformed framing/,
+    ],
+    [
+      'headers over 16 KiB',
+      `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      431,
+      'too_large',
+      /^headers: larger than the 16 KiB limit/,
+    ],
   ])('%s', async (_name, text, status, error, message) => {
     const res = await exchange(port, text);
     expect(res.status).toBe(status);
@@ -267,16 +339,32 @@ describe('errors before a route runs keep the error shape (item 16)', () => {
   });
 
   it('quotes /write its own 10 MiB limit', async () => {
-    const res = await hub.app.inject({ method: 'POST', url: '/write', headers: auth, payload: Buffer.alloc(11 * 1024 * 1024, 97) });
+    const res = await hub.app.inject({
+      method: 'POST',
+      url: '/write',
+      headers: auth,
+      payload: Buffer.alloc(11 * 1024 * 1024, 97),
+    });
     expect(res.statusCode).toBe(413);
     expect(res.json().message).toMatch(/10485760-byte \(10 MiB\) limit/);
-    const small = await hub.app.inject({ method: 'POST', url: '/remember', headers: { ...auth, 'content-type': 'application/json' }, payload: `{"entity_name":"a","fact":"${'b'.repeat(1100 * 1024)}"}` });
+    const small = await hub.app.inject({
+      method: 'POST',
+      url: '/remember',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: `{"entity_name":"a","fact":"${'b'.repeat(1100 * 1024)}"}`,
+    });
     expect(small.statusCode).toBe(413);
     expect(small.json().message).toMatch(/1048576-byte \(1 MiB\) limit/);
   });
 
   it('names a __proto__ key instead of calling valid JSON invalid, and still explains invalid JSON', async () => {
-    const send = (payload: string) => hub.app.inject({ method: 'POST', url: '/remember', headers: { ...auth, 'content-type': 'application/json' }, payload });
+    const send = (payload: string) =>
+      hub.app.inject({
+        method: 'POST',
+        url: '/remember',
+        headers: { ...auth, 'content-type': 'application/json' },
+        payload,
+      });
     const proto = await send('{"__proto__":{"x":1},"entity_name":"a","fact":"b"}');
     expect(proto.statusCode).toBe(400);
     expect(proto.json().message).toMatch(/"__proto__" is not allowed/);

@@ -52,7 +52,8 @@ parentPort.on('message', (m) => {
 
 function load(port: number, clients: number, pauseMs: number) {
   const w = new Worker(LOAD, { eval: true, workerData: { port, clients, pauseMs, token: TOKEN } });
-  const ask = (m: string) => new Promise<{ ok: number; refused: number; failed: number }>((r) => w.once('message', r) && w.postMessage(m));
+  const ask = (m: string) =>
+    new Promise<{ ok: number; refused: number; failed: number }>((r) => w.once('message', r) && w.postMessage(m));
   return {
     stats: () => ask('stats'),
     async stop() {
@@ -64,13 +65,29 @@ function load(port: number, clients: number, pauseMs: number) {
 }
 
 /** One request on a fresh connection (no keep-alive): status and ms to the whole answer, or 0 when refused or past `BOUND_MS * 5`. */
-function fresh(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; ms: number; retryAfter?: string }> {
+function fresh(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; ms: number; retryAfter?: string }> {
   const t0 = performance.now();
   return new Promise((resolve) => {
-    const req = request({ port, host: '127.0.0.1', path, agent: false, headers: { connection: 'close', ...headers }, timeout: BOUND_MS * 5 }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0, retryAfter: res.headers['retry-after'] }));
-    });
+    const req = request(
+      {
+        port,
+        host: '127.0.0.1',
+        path,
+        agent: false,
+        headers: { connection: 'close', ...headers },
+        timeout: BOUND_MS * 5,
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0, retryAfter: res.headers['retry-after'] }),
+        );
+      },
+    );
     req.on('timeout', () => req.destroy());
     req.on('error', () => resolve({ status: 0, ms: performance.now() - t0 }));
     req.end();
@@ -99,7 +116,9 @@ describe('/health under 500 concurrent clients (issue 26 item 18)', () => {
   });
 
   async function start(maxConnections?: number) {
-    hub = await buildTestHub({ config: { http: { token: TOKEN, ...(maxConnections && { max_connections: maxConnections }) } } });
+    hub = await buildTestHub({
+      config: { http: { token: TOKEN, ...(maxConnections && { max_connections: maxConnections }) } },
+    });
     await hub.start();
     return (hub.app.server.address() as { port: number }).port;
   }
@@ -112,39 +131,48 @@ describe('/health under 500 concurrent clients (issue 26 item 18)', () => {
       times.push(h.ms);
       await sleep(100);
     }
-    expect(Math.max(...times), `${label}: slowest /health of ${times.map((t) => t.toFixed(0)).join(', ')} ms`).toBeLessThan(BOUND_MS);
+    expect(
+      Math.max(...times),
+      `${label}: slowest /health of ${times.map((t) => t.toFixed(0)).join(', ')} ms`,
+    ).toBeLessThan(BOUND_MS);
     return times;
   }
 
-  it.each([64])('500 polling keep-alive clients (max_connections %s): a fresh /health answers within 1 s, a fresh authenticated request is served or refused with Retry-After within 1 s', async (max) => {
-    const port = await start(max);
-    const l = load(port, 500, 2000);
-    try {
-      await settled(l, (x) => x.ok >= 500); // the clients have their answers and hold (or have taken turns on) their connections
-      await sleep(IDLE_MS + 100); // idle between polls
-      await probe(port, `polling, cap ${max ?? 'default'}`);
-      // 500 clients want more than the cap serves: a newcomer is served, or told at once when to retry
-      for (let i = 0; i < 3; i++) {
-        const api = await fresh(port, '/entities', { authorization: `Bearer ${TOKEN}` });
-        expect([200, 503], `a fresh authenticated request #${i} (${api.ms.toFixed(0)} ms)`).toContain(api.status);
-        if (api.status === 503) expect(api.retryAfter).toBe('1');
-        expect(api.ms).toBeLessThan(BOUND_MS);
+  it.each([64])(
+    '500 polling keep-alive clients (max_connections %s): a fresh /health answers within 1 s, a fresh authenticated request is served or refused with Retry-After within 1 s',
+    async (max) => {
+      const port = await start(max);
+      const l = load(port, 500, 2000);
+      try {
+        await settled(l, (x) => x.ok >= 500); // the clients have their answers and hold (or have taken turns on) their connections
+        await sleep(IDLE_MS + 100); // idle between polls
+        await probe(port, `polling, cap ${max ?? 'default'}`);
+        // 500 clients want more than the cap serves: a newcomer is served, or told at once when to retry
+        for (let i = 0; i < 3; i++) {
+          const api = await fresh(port, '/entities', { authorization: `Bearer ${TOKEN}` });
+          expect([200, 503], `a fresh authenticated request #${i} (${api.ms.toFixed(0)} ms)`).toContain(api.status);
+          if (api.status === 503) expect(api.retryAfter).toBe('1');
+          expect(api.ms).toBeLessThan(BOUND_MS);
+        }
+      } finally {
+        await l.stop();
       }
-    } finally {
-      await l.stop();
-    }
-  });
+    },
+  );
 
-  it.each([64, undefined])('500 busy keep-alive clients (max_connections %s): a fresh /health answers within 1 s while they are served', async (max) => {
-    const port = await start(max);
-    const l = load(port, 500, 0);
-    try {
-      const before = await settled(l, (x) => x.ok + x.refused >= 1000); // every client is in its loop
-      await probe(port, `busy, cap ${max ?? 'default'}`);
-      const after = await l.stats();
-      expect(after.ok).toBeGreaterThan(before.ok); // the hub kept serving the household meanwhile
-    } finally {
-      await l.stop();
-    }
-  });
+  it.each([64, undefined])(
+    '500 busy keep-alive clients (max_connections %s): a fresh /health answers within 1 s while they are served',
+    async (max) => {
+      const port = await start(max);
+      const l = load(port, 500, 0);
+      try {
+        const before = await settled(l, (x) => x.ok + x.refused >= 1000); // every client is in its loop
+        await probe(port, `busy, cap ${max ?? 'default'}`);
+        const after = await l.stats();
+        expect(after.ok).toBeGreaterThan(before.ok); // the hub kept serving the household meanwhile
+      } finally {
+        await l.stop();
+      }
+    },
+  );
 });

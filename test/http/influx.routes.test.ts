@@ -11,7 +11,12 @@ afterEach(async () => {
 });
 const auth = { authorization: 'Bearer tok' };
 const write = (url: string, payload: string | Buffer, headers: Record<string, string> = {}) =>
-  hub.app.inject({ method: 'POST', url, payload, headers: { 'content-type': 'text/plain; charset=utf-8', ...auth, ...headers } });
+  hub.app.inject({
+    method: 'POST',
+    url,
+    payload,
+    headers: { 'content-type': 'text/plain; charset=utf-8', ...auth, ...headers },
+  });
 
 describe('InfluxDB line protocol', () => {
   it('takes Home Assistant InfluxDB lines on /write and maps them like Statestream', async () => {
@@ -31,7 +36,11 @@ describe('InfluxDB line protocol', () => {
   it('takes gzipped Telegraf lines on /api/v2/write with a Token header and seconds precision', async () => {
     const s = Math.round(hub.clock.now());
     const body = `cpu,host=pi4,cpu=cpu-total usage_idle=97.5,usage_user=1.5 ${s}\nmem,host=pi4 used_percent=41.2 ${s}\n`;
-    const res = await write('/api/v2/write?org=home&bucket=telegraf&precision=s', gzipSync(body), { 'content-encoding': 'gzip', authorization: 'Token tok', 'content-type': 'application/octet-stream' });
+    const res = await write('/api/v2/write?org=home&bucket=telegraf&precision=s', gzipSync(body), {
+      'content-encoding': 'gzip',
+      authorization: 'Token tok',
+      'content-type': 'application/octet-stream',
+    });
     expect(res.statusCode).toBe(204);
     const idle = await post(hub, '/query_stream', { entity_name: 'pi4', metric: 'cpu.usage_idle' }, auth);
     expect(idle.body.points[0].value).toBe(97.5);
@@ -40,7 +49,10 @@ describe('InfluxDB line protocol', () => {
   });
 
   it('reports a partial write with 400 naming the line, keeping the valid lines', async () => {
-    const res = await write('/write?precision=s', `weather,host=roof temp=3.5 ${Math.round(hub.clock.now())}\nthis is not line protocol\n`);
+    const res = await write(
+      '/write?precision=s',
+      `weather,host=roof temp=3.5 ${Math.round(hub.clock.now())}\nthis is not line protocol\n`,
+    );
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ ok: false, error: 'invalid' });
     expect(res.json().message).toMatch(/^body: partial write, 1 readings stored; line 2/);
@@ -51,7 +63,10 @@ describe('InfluxDB line protocol', () => {
   it('needs the token like every route, and refuses bad precision and bad gzip', async () => {
     expect((await write('/write', 'x v=1', { authorization: '' })).statusCode).toBe(401);
     const basic = Buffer.from('homeassistant:tok').toString('base64');
-    expect((await write('/write?precision=s', `x v=1 ${Math.round(hub.clock.now())}`, { authorization: `Basic ${basic}` })).statusCode).toBe(204);
+    expect(
+      (await write('/write?precision=s', `x v=1 ${Math.round(hub.clock.now())}`, { authorization: `Basic ${basic}` }))
+        .statusCode,
+    ).toBe(204);
     const p = await write('/write?precision=weeks', 'x v=1');
     expect(p.statusCode).toBe(400);
     expect(p.json().message).toMatch(/^precision/);

@@ -11,20 +11,33 @@ afterEach(async () => {
 
 describe('HTTP tier 1', () => {
   it('remembers and recalls with the seed field names and {ok, result} shape', async () => {
-    const r = await post(hub, '/remember', { entity_name: 'Brian', fact: 'Brian keeps the bedroom at 68°F at night', category: 'preference' });
+    const r = await post(hub, '/remember', {
+      entity_name: 'Brian',
+      fact: 'Brian keeps the bedroom at 68°F at night',
+      category: 'preference',
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ ok: true, action: 'added', superseded: null });
     expect(typeof r.body.result).toBe('string');
     const q = await post(hub, '/recall', { query: 'bedroom temperature', top_k: 3 });
     expect(q.body.ok).toBe(true);
-    expect(q.body.results[0]).toMatchObject({ entity_name: 'Brian', category: 'preference', source: 'manual', source_trust: 5 });
+    expect(q.body.results[0]).toMatchObject({
+      entity_name: 'Brian',
+      category: 'preference',
+      source: 'manual',
+      source_trust: 5,
+    });
     expect(q.body.results[0]).toHaveProperty('effective_confidence');
     expect(q.body.mode_used).toBe('hybrid');
     expect(q.body.result).toContain('68°F');
   });
 
   it('accepts ISO-8601 timestamps with a zone', async () => {
-    const r = await post(hub, '/remember', { entity_name: 'Anna', fact: 'Anna started a new job', valid_from: '2025-06-01T09:00:00+02:00' });
+    const r = await post(hub, '/remember', {
+      entity_name: 'Anna',
+      fact: 'Anna started a new job',
+      valid_from: '2025-06-01T09:00:00+02:00',
+    });
     expect(r.status).toBe(200);
     expect(hub.services.memory.get(r.body.id)!.valid_from).toBe(Date.parse('2025-06-01T07:00:00Z') / 1000);
     const bad = await post(hub, '/remember', { entity_name: 'Anna', fact: 'x', valid_from: '2025-06-01 09:00' });
@@ -33,7 +46,11 @@ describe('HTTP tier 1', () => {
   });
 
   it('serves profile, context, relations, fading, entities and forget', async () => {
-    await post(hub, '/remember', { entity_name: 'Brian', fact: 'Brian takes his coffee black', category: 'preference' });
+    await post(hub, '/remember', {
+      entity_name: 'Brian',
+      fact: 'Brian takes his coffee black',
+      category: 'preference',
+    });
     await post(hub, '/relate', { entity_a: 'Brian', entity_b: 'Anna', rel_type: 'spouse_of' });
     const profile = await get(hub, '/profile/Brian');
     expect(profile.body.memories).toHaveLength(1);
@@ -84,7 +101,12 @@ describe('HTTP tier 1', () => {
 
   it('answers 400, never 5xx, to broken JSON, wrong types and empty bodies', async () => {
     for (const payload of ['{"entity_name":', 'null', '[]', '"str"', '42', '']) {
-      const res = await hub.app.inject({ method: 'POST', url: '/remember', payload, headers: { 'content-type': 'application/json' } });
+      const res = await hub.app.inject({
+        method: 'POST',
+        url: '/remember',
+        payload,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.statusCode, payload).toBe(400);
       expect(res.json()).toMatchObject({ ok: false, error: 'invalid' });
     }
@@ -108,10 +130,25 @@ describe('HTTP tier 1', () => {
   it('publishes OpenAPI at /docs with every route', async () => {
     const r = await get(hub, '/docs');
     expect(r.body.openapi).toMatch(/^3\./);
-    for (const path of ['/remember', '/recall', '/get_context', '/profile/{entity_name}', '/relate', '/unrelate', '/get_related', '/forget', '/fading', '/entities', '/health']) {
+    for (const path of [
+      '/remember',
+      '/recall',
+      '/get_context',
+      '/profile/{entity_name}',
+      '/relate',
+      '/unrelate',
+      '/get_related',
+      '/forget',
+      '/fading',
+      '/entities',
+      '/health',
+    ]) {
       expect(Object.keys(r.body.paths)).toContain(path);
     }
-    expect(r.body.paths['/remember'].post.requestBody.content['application/json'].schema.required).toEqual(['entity_name', 'fact']);
+    expect(r.body.paths['/remember'].post.requestBody.content['application/json'].schema.required).toEqual([
+      'entity_name',
+      'fact',
+    ]);
   });
 
   it('reports counts and the embedder at /health', async () => {
@@ -137,14 +174,27 @@ describe('HTTP auth', () => {
     await hub.close();
     hub = await buildTestHub({ config: { http: { token: 's3cret-token' } } });
     expect((await get(hub, '/health')).status).toBe(200);
-    for (const [method, url] of [['POST', '/remember'], ['POST', '/recall'], ['GET', '/docs'], ['GET', '/entities'], ['POST', '/mcp'], ['GET', '/profile/x'], ['GET', '/nope']] as const) {
+    for (const [method, url] of [
+      ['POST', '/remember'],
+      ['POST', '/recall'],
+      ['GET', '/docs'],
+      ['GET', '/entities'],
+      ['POST', '/mcp'],
+      ['GET', '/profile/x'],
+      ['GET', '/nope'],
+    ] as const) {
       const res = await hub.app.inject({ method, url, payload: method === 'POST' ? {} : undefined });
       expect(res.statusCode, url).toBe(401);
       expect(res.json()).toMatchObject({ ok: false, error: 'unauthorized' });
       const wrong = await hub.app.inject({ method, url, headers: { authorization: 'Bearer s3cret-tokeN' } });
       expect(wrong.statusCode, url).toBe(401);
     }
-    const ok = await post(hub, '/remember', { entity_name: 'Brian', fact: 'Brian likes jazz' }, { authorization: 'Bearer s3cret-token' });
+    const ok = await post(
+      hub,
+      '/remember',
+      { entity_name: 'Brian', fact: 'Brian likes jazz' },
+      { authorization: 'Bearer s3cret-token' },
+    );
     expect(ok.status).toBe(200);
   });
 });
@@ -154,12 +204,26 @@ describe('GET /audit', () => {
     const r = await post(hub, '/remember', { entity_name: 'Brian', fact: 'Brian likes jazz' });
     hub.clock.advance(10);
     await post(hub, '/relate', { entity_a: 'Brian', entity_b: 'Anna', rel_type: 'spouse_of' });
-    await hub.services.memory.remember({ entity_name: 'Anna', fact: 'Anna runs', category: 'general', confidence: 1, source: 'x', entity_type: 'person' }, 'mcp');
+    await hub.services.memory.remember(
+      {
+        entity_name: 'Anna',
+        fact: 'Anna runs',
+        category: 'general',
+        confidence: 1,
+        source: 'x',
+        entity_type: 'person',
+      },
+      'mcp',
+    );
     const all = await get(hub, '/audit');
     expect(all.body.entries.map((e: { op: string }) => e.op)).toEqual(['memory.add', 'relation.add', 'memory.add']);
     const http = await get(hub, '/audit?actor=http&op=memory.*');
     expect(http.body.entries).toHaveLength(1);
-    expect(http.body.entries[0]).toMatchObject({ actor: 'http', target: String(r.body.id), after: { fact: 'Brian likes jazz' } });
+    expect(http.body.entries[0]).toMatchObject({
+      actor: 'http',
+      target: String(r.body.id),
+      after: { fact: 'Brian likes jazz' },
+    });
     const since = await get(hub, `/audit?since=${hub.clock.now()}`);
     expect(since.body.entries).toHaveLength(2);
     expect((await get(hub, '/audit?actor=robot')).status).toBe(400);

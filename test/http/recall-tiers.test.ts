@@ -28,7 +28,8 @@ beforeAll(async () => {
     ['Anna', 'Anna is lactose intolerant and drinks oat milk'],
     ['Biscuit', 'Biscuit the golden retriever eats grain-free kibble twice a day'],
     ['car', 'The Subaru needs new tyres before winter'],
-  ]) await post(hub, '/remember', { entity_name, fact });
+  ])
+    await post(hub, '/remember', { entity_name, fact });
   await post(hub, '/remember', { entity_name: 'Brian', fact: 'Brian parks in the garage', fact_key: 'parking' });
   await post(hub, '/remember', { entity_name: 'Brian', fact: 'Brian parks on the driveway now', fact_key: 'parking' });
 });
@@ -43,7 +44,9 @@ describe('recall: results and possible', () => {
     expect(r.results).toEqual([]);
     expect(r.possible[0]).toMatchObject({ fact: HEATER, low_confidence: true });
     expect(typeof r.possible[0].score).toBe('number');
-    expect(r.result).toMatch(/^Nothing remembered answers that\.\nNot sure — possibly related:\n- Sam: Sam the plumber/);
+    expect(r.result).toMatch(
+      /^Nothing remembered answers that\.\nNot sure — possibly related:\n- Sam: Sam the plumber/,
+    );
     const strict = (await post(hub, '/recall', { query: BOILER, possible: false })).body;
     expect(strict.results).toEqual([]);
     expect(strict.possible).toEqual([]);
@@ -80,12 +83,17 @@ describe('recall: results and possible', () => {
 
 describe('get_context, get_context_budget and cross_query carry possible', () => {
   it('get_context (HTTP and MCP): possible beside memories, labelled in result', async () => {
-    for (const r of [(await post(hub, '/get_context', { query: BOILER })).body, await mcp('get_context', { query: BOILER })]) {
+    for (const r of [
+      (await post(hub, '/get_context', { query: BOILER })).body,
+      await mcp('get_context', { query: BOILER }),
+    ]) {
       expect(r.memories).toEqual([]);
       expect(r.possible[0]).toMatchObject({ fact: HEATER, low_confidence: true });
       expect(r.result).toContain('Not sure — possibly related:\n- Sam:');
     }
-    expect((await post(hub, '/get_context', { query: BOILER, possible: false })).body.result).toBe('Nothing relevant is remembered.');
+    expect((await post(hub, '/get_context', { query: BOILER, possible: false })).body.result).toBe(
+      'Nothing relevant is remembered.',
+    );
   });
 
   it('get_context scoped to an entity with few facts never says nothing when it has facts', async () => {
@@ -96,16 +104,27 @@ describe('get_context, get_context_budget and cross_query carry possible', () =>
   });
 
   it('get_context_budget packs possible memories after the confident ones, labelled; possible: false leaves them out', async () => {
-    const r = (await post(hub, '/get_context_budget', { query: BOILER, token_budget: 500, include_readings: false })).body;
+    const r = (await post(hub, '/get_context_budget', { query: BOILER, token_budget: 500, include_readings: false }))
+      .body;
     const line = r.items.find((i: { text: string }) => i.text.includes(HEATER));
     expect(line).toMatchObject({ tier: 'memory', low_confidence: true });
     expect(line.text).toMatch(/^\(not sure, possibly related\) Sam: /);
-    const strict = (await post(hub, '/get_context_budget', { query: BOILER, token_budget: 500, include_readings: false, possible: false })).body;
+    const strict = (
+      await post(hub, '/get_context_budget', {
+        query: BOILER,
+        token_budget: 500,
+        include_readings: false,
+        possible: false,
+      })
+    ).body;
     expect(strict.items.some((i: { text: string }) => i.text.includes(HEATER))).toBe(false);
   });
 
   it('cross_query (HTTP and MCP): possible memories in their own list and under the label', async () => {
-    for (const r of [(await post(hub, '/cross_query', { query: BOILER })).body, await mcp('cross_query', { query: BOILER })]) {
+    for (const r of [
+      (await post(hub, '/cross_query', { query: BOILER })).body,
+      await mcp('cross_query', { query: BOILER }),
+    ]) {
       expect(r.results.filter((x: { tier: string }) => x.tier === 'memory')).toEqual([]);
       expect(r.possible[0]).toMatchObject({ tier: 'memory', fact: HEATER, low_confidence: true });
       expect(r.result).toContain('Not sure — possibly related:\n[memory] Sam:');

@@ -9,7 +9,9 @@ beforeAll(async () => {
 afterAll(async () => hub?.close());
 
 const send = (headers: Record<string, string>, payload: string) =>
-  hub.app.inject({ method: 'POST', url: '/remember', headers, payload }).then((r) => ({ status: r.statusCode, body: r.json() }));
+  hub.app
+    .inject({ method: 'POST', url: '/remember', headers, payload })
+    .then((r) => ({ status: r.statusCode, body: r.json() }));
 const body = JSON.stringify({ entity_name: 'Brian', fact: 'Brian likes jazz', category: 'preference' });
 
 describe('JSON bodies without a JSON content type', () => {
@@ -17,7 +19,10 @@ describe('JSON bodies without a JSON content type', () => {
     const asText = await send({ 'content-type': 'text/plain; charset=utf-8' }, body);
     expect(asText.status).toBe(200);
     expect(asText.body.action).toBe('added');
-    const untyped = await send({}, JSON.stringify({ entity_name: 'Brian', fact: 'Brian drinks tea', category: 'preference' }));
+    const untyped = await send(
+      {},
+      JSON.stringify({ entity_name: 'Brian', fact: 'Brian drinks tea', category: 'preference' }),
+    );
     expect(untyped.status).toBe(200);
   });
 
@@ -35,7 +40,12 @@ describe('JSON bodies without a JSON content type', () => {
   });
 
   it('leaves InfluxDB line protocol (its own parser) alone', async () => {
-    const res = await hub.app.inject({ method: 'POST', url: '/write', headers: { 'content-type': 'text/plain' }, payload: 'temp,entity_id=kitchen value=21' });
+    const res = await hub.app.inject({
+      method: 'POST',
+      url: '/write',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'temp,entity_id=kitchen value=21',
+    });
     expect(res.statusCode, res.body).toBe(204);
   });
 });

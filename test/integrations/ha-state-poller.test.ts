@@ -20,8 +20,18 @@ let haRequests = 0;
 
 /** A fake Home Assistant: GET /api/states with a bearer token, like HA's REST API. */
 const states = [
-  { entity_id: 'sensor.living_room_temperature', state: '21.5', attributes: { unit_of_measurement: '°C', friendly_name: 'Living room' }, last_updated: '2026-12-01T08:00:00+00:00' },
-  { entity_id: 'binary_sensor.front_door', state: 'off', attributes: { device_class: 'door' }, last_updated: '2026-12-01T07:59:00+00:00' },
+  {
+    entity_id: 'sensor.living_room_temperature',
+    state: '21.5',
+    attributes: { unit_of_measurement: '°C', friendly_name: 'Living room' },
+    last_updated: '2026-12-01T08:00:00+00:00',
+  },
+  {
+    entity_id: 'binary_sensor.front_door',
+    state: 'off',
+    attributes: { device_class: 'door' },
+    last_updated: '2026-12-01T07:59:00+00:00',
+  },
   { entity_id: 'sensor.broken', state: 'unavailable', attributes: {}, last_updated: '2026-12-01T08:00:00+00:00' },
   { entity_id: 'light.kitchen', state: 'on', attributes: {}, last_updated: '2026-12-01T08:00:00+00:00' },
 ];
@@ -32,7 +42,8 @@ beforeAll(async () => {
   hearthUrl = (await hub.start()).http!;
   ha = createServer((req, res) => {
     haRequests++;
-    if (req.headers.authorization !== `Bearer ${HA_TOKEN}`) return void res.writeHead(401).end('{"message":"Invalid authentication"}');
+    if (req.headers.authorization !== `Bearer ${HA_TOKEN}`)
+      return void res.writeHead(401).end('{"message":"Invalid authentication"}');
     if (req.method !== 'GET' || req.url !== '/api/states') return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(states));
   });
@@ -44,25 +55,40 @@ afterAll(async () => {
   await hub?.close();
 });
 
-const env = () => ({ PATH: process.env.PATH ?? '', HA_URL: haUrl, HA_TOKEN, HEARTH_URL: hearthUrl, HEARTH_TOKEN: TOKEN });
-const points = (entity_name: string) => post(hub, '/query_stream', { entity_name, metric: 'state' }, auth).then((r) => r.body.points);
+const env = () => ({
+  PATH: process.env.PATH ?? '',
+  HA_URL: haUrl,
+  HA_TOKEN,
+  HEARTH_URL: hearthUrl,
+  HEARTH_TOKEN: TOKEN,
+});
+const points = (entity_name: string) =>
+  post(hub, '/query_stream', { entity_name, metric: 'state' }, auth).then((r) => r.body.points);
 
 describe('integrations/ha-state-poller', () => {
   it('hearth-ha-poller --once forwards the chosen entities as readings (unit, HA time, type sensor)', async () => {
-    const { stdout } = await run(process.execPath, [BIN, '--once', '--entities', 'sensor.*,binary_sensor.*'], { env: env() });
+    const { stdout } = await run(process.execPath, [BIN, '--once', '--entities', 'sensor.*,binary_sensor.*'], {
+      env: env(),
+    });
     expect(stdout.trim()).toBe('sent 2 readings');
     expect(await points('sensor.living_room_temperature')).toEqual([
       { ts: Date.parse('2026-12-01T08:00:00Z') / 1000, value: 21.5, unit: '°C', source: 'ha_poller' },
     ]);
     expect((await points('binary_sensor.front_door'))[0]).toMatchObject({ value: 'off' });
     expect(await points('sensor.broken')).toBeUndefined();
-    expect(hub.db.prepare("SELECT type FROM entities WHERE name = 'sensor.living_room_temperature'").pluck().get()).toBe('sensor');
+    expect(
+      hub.db.prepare("SELECT type FROM entities WHERE name = 'sensor.living_room_temperature'").pluck().get(),
+    ).toBe('sensor');
     // An answer comes back from what was polled.
-    const profile = await hub.app.inject({ method: 'GET', url: '/profile/sensor.living_room_temperature', headers: auth });
+    const profile = await hub.app.inject({
+      method: 'GET',
+      url: '/profile/sensor.living_room_temperature',
+      headers: auth,
+    });
     expect(profile.json().readings[0]).toMatchObject({ metric: 'state', value: 21.5 });
   });
 
-  it('the README\'s command, pointed at the fake HA with --once, runs as shown', async () => {
+  it("the README's command, pointed at the fake HA with --once, runs as shown", async () => {
     const readme = readFileSync('integrations/ha-state-poller/README.md', 'utf8');
     const block = /```\n([\s\S]*?hearth-ha-poller[\s\S]*?)```/.exec(readme)![1];
     const cmd = block
@@ -78,7 +104,14 @@ describe('integrations/ha-state-poller', () => {
   });
 
   it('sends only what changed between polls', async () => {
-    const o: PollerOptions = { haUrl, haToken: HA_TOKEN, hearthUrl, hearthToken: TOKEN, entities: ['light.*'], intervalSeconds: 30 };
+    const o: PollerOptions = {
+      haUrl,
+      haToken: HA_TOKEN,
+      hearthUrl,
+      hearthToken: TOKEN,
+      entities: ['light.*'],
+      intervalSeconds: 30,
+    };
     const seen = new Map<string, string>();
     expect(await pollOnce(o, seen)).toEqual({ sent: 1 });
     expect(await pollOnce(o, seen)).toEqual({ sent: 0 });
@@ -89,12 +122,27 @@ describe('integrations/ha-state-poller', () => {
 
   it('a chosen person entity\'s friendly name makes person.anna and the assistant\'s "Anna" one entity', async () => {
     await post(hub, '/remember', { entity_name: 'Anna', fact: 'Anna plays the cello', entity_type: 'person' }, auth);
-    states.push({ entity_id: 'person.anna', state: 'home', attributes: { friendly_name: 'Anna' } as never, last_updated: '2026-12-01T08:02:00+00:00' });
+    states.push({
+      entity_id: 'person.anna',
+      state: 'home',
+      attributes: { friendly_name: 'Anna' } as never,
+      last_updated: '2026-12-01T08:02:00+00:00',
+    });
     try {
-      const o: PollerOptions = { haUrl, haToken: HA_TOKEN, hearthUrl, hearthToken: TOKEN, entities: ['person.*'], intervalSeconds: 30 };
+      const o: PollerOptions = {
+        haUrl,
+        haToken: HA_TOKEN,
+        hearthUrl,
+        hearthToken: TOKEN,
+        entities: ['person.*'],
+        intervalSeconds: 30,
+      };
       expect(await pollOnce(o, new Map())).toEqual({ sent: 1 });
       const aliases = await hub.app.inject({ method: 'GET', url: '/aliases/person.anna', headers: auth });
-      expect(aliases.json()).toMatchObject({ entity_name: 'Anna', aliases: [{ alias: 'person.anna', source: 'homeassistant' }] });
+      expect(aliases.json()).toMatchObject({
+        entity_name: 'Anna',
+        aliases: [{ alias: 'person.anna', source: 'homeassistant' }],
+      });
       // the person's state reading landed on Anna too
       expect(await points('Anna')).toMatchObject([{ value: 'home', source: 'ha_poller' }]);
     } finally {
@@ -105,10 +153,20 @@ describe('integrations/ha-state-poller', () => {
   it('one-line errors a person can act on: bad HA token, HA down, Hearth token missing, no settings', async () => {
     const bad = await run(process.execPath, [BIN, '--once'], { env: { ...env(), HA_TOKEN: 'wrong' } }).catch((e) => e);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/^hearth-ha-poller: Home Assistant refused the token \(401\); create a long-lived access token/);
-    const down = await run(process.execPath, [BIN, '--once'], { env: { ...env(), HA_URL: 'http://127.0.0.1:9' } }).catch((e) => e);
+    expect(bad.stderr).toMatch(
+      /^hearth-ha-poller: Home Assistant refused the token \(401\); create a long-lived access token/,
+    );
+    const down = await run(process.execPath, [BIN, '--once'], {
+      env: { ...env(), HA_URL: 'http://127.0.0.1:9' },
+    }).catch((e) => e);
     expect(down.stderr).toMatch(/did not answer .*check HA_URL/);
-    const o: PollerOptions = { haUrl, haToken: HA_TOKEN, hearthUrl, entities: ['binary_sensor.*'], intervalSeconds: 30 };
+    const o: PollerOptions = {
+      haUrl,
+      haToken: HA_TOKEN,
+      hearthUrl,
+      entities: ['binary_sensor.*'],
+      intervalSeconds: 30,
+    };
     await expect(pollOnce(o, new Map())).rejects.toThrow(/Hearth answered 401: .*; set HEARTH_TOKEN/);
     const none = await run(process.execPath, [BIN], { env: { PATH: env().PATH } }).catch((e) => e);
     expect(none.code).toBe(2);

@@ -18,7 +18,12 @@ describe('script.hearth_ask: the TTS entity', () => {
   const ask = pkg.script.hearth_ask;
   /** What HA does: script variables rendered from the call's fields, then the step's target from them. */
   const target = (fields: Record<string, unknown>) => {
-    const vars = { ...fields, ...Object.fromEntries(Object.entries(ask.variables as Record<string, string>).map(([k, v]) => [k, render(v, fields)])) };
+    const vars = {
+      ...fields,
+      ...Object.fromEntries(
+        Object.entries(ask.variables as Record<string, string>).map(([k, v]) => [k, render(v, fields)]),
+      ),
+    };
     const speak = ask.sequence.find((s: { action: string }) => s.action === 'tts.speak');
     return render(speak.target.entity_id, vars);
   };
@@ -40,17 +45,57 @@ describe('script.hearth_ask: the TTS entity', () => {
  */
 const SINCE: Record<string, string> = {
   // automations: triggers/conditions/actions and `- trigger:` replaced trigger/condition/action/platform in 2024.10
-  triggers: '2024.10', conditions: '2024.10', actions: '2024.10', trigger: '2024.10',
+  triggers: '2024.10',
+  conditions: '2024.10',
+  actions: '2024.10',
+  trigger: '2024.10',
   // script and automation steps: `action:` replaced `service:` in 2024.8; response_variable came in 2023.7
-  action: '2024.8', response_variable: '2023.7', data: '0.7', target: '2021.3', entity_id: '0.7', condition: '0.7',
-  value_template: '0.7', topic: '0.7', id: '0.7', alias: '0.7', mode: '2020.11', fields: '0.7', description: '0.7',
-  example: '0.7', sequence: '0.7', variables: '2021.4', default: '0.7',
+  action: '2024.8',
+  response_variable: '2023.7',
+  data: '0.7',
+  target: '2021.3',
+  entity_id: '0.7',
+  condition: '0.7',
+  value_template: '0.7',
+  topic: '0.7',
+  id: '0.7',
+  alias: '0.7',
+  mode: '2020.11',
+  fields: '0.7',
+  description: '0.7',
+  example: '0.7',
+  sequence: '0.7',
+  variables: '2021.4',
+  default: '0.7',
   // rest_command
-  url: '0.7', method: '0.7', content_type: '0.7', headers: '0.7', payload: '0.7', timeout: '0.7', verify_ssl: '0.7',
+  url: '0.7',
+  method: '0.7',
+  content_type: '0.7',
+  headers: '0.7',
+  payload: '0.7',
+  timeout: '0.7',
+  verify_ssl: '0.7',
   // influxdb / mqtt_statestream
-  host: '0.7', port: '0.7', database: '0.7', username: '0.7', password: '0.7', ssl: '0.7', max_retries: '0.7', include: '0.7',
-  exclude: '0.7', domains: '0.7', entities: '0.7', entity_globs: '0.7', base_topic: '0.7', publish_attributes: '0.7', publish_timestamps: '0.7',
-  influxdb: '0.7', mqtt_statestream: '0.7', rest_command: '0.7', script: '0.7', automation: '0.7',
+  host: '0.7',
+  port: '0.7',
+  database: '0.7',
+  username: '0.7',
+  password: '0.7',
+  ssl: '0.7',
+  max_retries: '0.7',
+  include: '0.7',
+  exclude: '0.7',
+  domains: '0.7',
+  entities: '0.7',
+  entity_globs: '0.7',
+  base_topic: '0.7',
+  publish_attributes: '0.7',
+  publish_timestamps: '0.7',
+  influxdb: '0.7',
+  mqtt_statestream: '0.7',
+  rest_command: '0.7',
+  script: '0.7',
+  automation: '0.7',
 };
 const MIN = '2024.10';
 const newer = (a: string, b: string) => {
@@ -77,8 +122,14 @@ describe('the minimum Home Assistant version', () => {
     expect(readFileSync('docs/home-assistant.md', 'utf8')).toContain(`Home Assistant ${MIN} or later`);
     for (const file of ['packages/hearth.yaml', 'influxdb.yaml', 'statestream.yaml']) {
       const used = [...keys(haYaml(join(DIR, file), {}))];
-      expect(used.filter((k) => !(k in SINCE)), `${file}: keys with no recorded release`).toEqual([]);
-      expect(used.filter((k) => newer(SINCE[k], MIN)), `${file}: keys newer than ${MIN}`).toEqual([]);
+      expect(
+        used.filter((k) => !(k in SINCE)),
+        `${file}: keys with no recorded release`,
+      ).toEqual([]);
+      expect(
+        used.filter((k) => newer(SINCE[k], MIN)),
+        `${file}: keys newer than ${MIN}`,
+      ).toEqual([]);
     }
     // And it does need 2024.10: the automations use the new keys, none of the old ones.
     const autos = pkg.automation as Record<string, unknown>[];
@@ -95,7 +146,12 @@ describe('/write: InfluxDB 1.x credentials in the query string', () => {
   afterAll(async () => {
     await hub?.close();
   });
-  const write = (query: string) => hub.app.inject({ method: 'POST', url: `/write?db=home_assistant&precision=s&${query}`, payload: `°C,domain=sensor,entity_id=attic_temperature value=9.5 ${Math.floor(hub.clock.now())}` });
+  const write = (query: string) =>
+    hub.app.inject({
+      method: 'POST',
+      url: `/write?db=home_assistant&precision=s&${query}`,
+      payload: `°C,domain=sensor,entity_id=attic_temperature value=9.5 ${Math.floor(hub.clock.now())}`,
+    });
 
   it('?u=<anyone>&p=<token> writes (204); a wrong p is 401; p is not a token anywhere else', async () => {
     expect((await write(`u=homeassistant&p=${TOKEN}`)).statusCode).toBe(204);
@@ -103,7 +159,11 @@ describe('/write: InfluxDB 1.x credentials in the query string', () => {
     const wrong = await write('u=homeassistant&p=guess');
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json()).toMatchObject({ ok: false, error: 'unauthorized' });
-    const elsewhere = await hub.app.inject({ method: 'POST', url: `/record?p=${TOKEN}`, payload: { entity_name: 'x', metric: 'm', value: 1 } });
+    const elsewhere = await hub.app.inject({
+      method: 'POST',
+      url: `/record?p=${TOKEN}`,
+      payload: { entity_name: 'x', metric: 'm', value: 1 },
+    });
     expect(elsewhere.statusCode).toBe(401);
   });
 

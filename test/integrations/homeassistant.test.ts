@@ -38,8 +38,12 @@ async function restCommand(name: string, vars: Record<string, unknown>) {
   });
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
-const stored = (entity: string, metric: string) => post(hub, '/query_stream', { entity_name: entity, metric }, { authorization: `Bearer ${TOKEN}` }).then((r) => r.body.points);
-const typeOf = (name: string) => (hub.db.prepare('SELECT type FROM entities WHERE name = ?').get(name) as { type: string }).type;
+const stored = (entity: string, metric: string) =>
+  post(hub, '/query_stream', { entity_name: entity, metric }, { authorization: `Bearer ${TOKEN}` }).then(
+    (r) => r.body.points,
+  );
+const typeOf = (name: string) =>
+  (hub.db.prepare('SELECT type FROM entities WHERE name = ?').get(name) as { type: string }).type;
 const automation = (id: string) => pkg.automation.find((a: { id: string }) => a.id === id);
 /** Subscribes (waiting for SUBACK) and resolves with the next message on the topic. */
 async function nextEvent(topic: string): Promise<{ next: Promise<Record<string, unknown>> }> {
@@ -52,19 +56,37 @@ async function nextEvent(topic: string): Promise<{ next: Promise<Record<string, 
 
 describe('integrations/homeassistant', () => {
   it('every YAML file parses (HA tags included)', () => {
-    const files = readdirSync(DIR, { recursive: true }).map(String).filter((f) => f.endsWith('.yaml'));
+    const files = readdirSync(DIR, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.yaml'));
     expect(files.sort()).toEqual(['influxdb.yaml', 'packages/hearth.yaml', 'secrets.example.yaml', 'statestream.yaml']);
     for (const f of files) expect(haYaml(join(DIR, f), SECRETS), f).toBeTypeOf('object');
-    expect(Object.keys(pkg.rest_command).sort()).toEqual(
-      ['hearth_check_intentions', 'hearth_find', 'hearth_locate', 'hearth_recall', 'hearth_record', 'hearth_remember', 'push_presence'],
-    );
+    expect(Object.keys(pkg.rest_command).sort()).toEqual([
+      'hearth_check_intentions',
+      'hearth_find',
+      'hearth_locate',
+      'hearth_recall',
+      'hearth_record',
+      'hearth_remember',
+      'push_presence',
+    ]);
   });
 
   it('rest_command payloads render and the hub accepts them: record, remember → recall, locate → find', async () => {
-    const reading = await restCommand('hearth_record', { entity_name: 'sensor.attic_temperature', metric: 'state', value: 17.5, unit: '°C', entity_type: 'sensor' });
+    const reading = await restCommand('hearth_record', {
+      entity_name: 'sensor.attic_temperature',
+      metric: 'state',
+      value: 17.5,
+      unit: '°C',
+      entity_type: 'sensor',
+    });
     expect(reading.status, JSON.stringify(reading.body)).toBe(200);
     expect(reading.body.value_type).toBe('numeric');
-    const word = await restCommand('hearth_record', { entity_name: 'binary_sensor.back_door', metric: 'state', value: 'on' });
+    const word = await restCommand('hearth_record', {
+      entity_name: 'binary_sensor.back_door',
+      metric: 'state',
+      value: 'on',
+    });
     expect(word.body.value_type).toBe('categorical');
     expect((await stored('sensor.attic_temperature', 'state'))[0]).toMatchObject({ value: 17.5, unit: '°C' });
 
@@ -73,9 +95,14 @@ describe('integrations/homeassistant', () => {
     expect(typeOf('Brian')).toBe('unknown');
 
     const fact = 'Brian likes the living room at 21 °C in the evening';
-    expect((await restCommand('hearth_remember', { entity_name: 'Brian', fact, category: 'preference' })).body.action).toBe('added');
+    expect(
+      (await restCommand('hearth_remember', { entity_name: 'Brian', fact, category: 'preference' })).body.action,
+    ).toBe('added');
     // Quotes and newlines in a value stay JSON (to_json), as HA would send them.
-    expect((await restCommand('hearth_remember', { entity_name: 'Anna', fact: 'Anna calls the dog "Biscuit"\nalways' })).status).toBe(200);
+    expect(
+      (await restCommand('hearth_remember', { entity_name: 'Anna', fact: 'Anna calls the dog "Biscuit"\nalways' }))
+        .status,
+    ).toBe(200);
     const recall = await restCommand('hearth_recall', { query: 'what temperature does Brian like in the evening' });
     expect(recall.status).toBe(200);
     expect(recall.body.results[0].fact).toBe(fact);
@@ -88,7 +115,12 @@ describe('integrations/homeassistant', () => {
 
   it('check_intentions fires, and the MQTT automation renders the announcement from the real event', async () => {
     const auth = { authorization: `Bearer ${TOKEN}` };
-    await post(hub, '/intend', { entity_name: 'Anna', trigger_text: 'when Anna gets home', action_text: 'remind Anna to call the plumber' }, auth);
+    await post(
+      hub,
+      '/intend',
+      { entity_name: 'Anna', trigger_text: 'when Anna gets home', action_text: 'remind Anna to call the plumber' },
+      auth,
+    );
     const a = automation('hearth_intention_triggered');
     const event = await nextEvent(a.triggers[0].topic);
     const res = await restCommand('hearth_check_intentions', { text: 'Anna just got home' });
@@ -99,7 +131,10 @@ describe('integrations/homeassistant', () => {
 
   it('the forwarding automation turns a state change into a typed numeric reading with its unit', async () => {
     const a = automation('hearth_forward_sensors');
-    const trigger = { entity_id: 'sensor.living_room_temperature', to_state: { state: '21.5', attributes: { unit_of_measurement: '°C' } } };
+    const trigger = {
+      entity_id: 'sensor.living_room_temperature',
+      to_state: { state: '21.5', attributes: { unit_of_measurement: '°C' } },
+    };
     expect(render(a.conditions[0].value_template, { trigger })).toBe('true');
     expect(render(a.conditions[0].value_template, { trigger: { to_state: { state: 'unavailable' } } })).toBe('false');
     const call = a.actions[0];
@@ -110,15 +145,19 @@ describe('integrations/homeassistant', () => {
     expect(typeOf('sensor.living_room_temperature')).toBe('sensor');
     // A door's "on" stays a word.
     const door = { entity_id: 'binary_sensor.front_door', to_state: { state: 'on', attributes: {} } };
-    expect((await restCommand('hearth_record', renderData(call.data, { trigger: door }))).body.value_type).toBe('categorical');
+    expect((await restCommand('hearth_record', renderData(call.data, { trigger: door }))).body.value_type).toBe(
+      'categorical',
+    );
     // No unit attribute: no unit sent, so a unit learned before is not blanked.
     const noUnit = { entity_id: 'sensor.living_room_temperature', to_state: { state: '21.7', attributes: {} } };
-    expect(JSON.parse(render(pkg.rest_command.hearth_record.payload, renderData(call.data, { trigger: noUnit })))).not.toHaveProperty('unit');
+    expect(
+      JSON.parse(render(pkg.rest_command.hearth_record.payload, renderData(call.data, { trigger: noUnit }))),
+    ).not.toHaveProperty('unit');
     await restCommand('hearth_record', renderData(call.data, { trigger: noUnit }));
     expect((await stored('sensor.living_room_temperature', 'state')).at(-1)).toMatchObject({ value: 21.7, unit: '°C' });
   });
 
-  it('the pattern automation and the hearth_ask script render from Hearth\'s answers', async () => {
+  it("the pattern automation and the hearth_ask script render from Hearth's answers", async () => {
     const p = automation('hearth_pattern_promoted');
     const payload_json = { action: 'added', fact: "Brian's bedroom temperature is consistently around 68°F" };
     expect(render(p.conditions[0].value_template, { trigger: { payload_json } })).toBe('true');
@@ -127,18 +166,35 @@ describe('integrations/homeassistant', () => {
     const ask = pkg.script.hearth_ask.sequence;
     const query = renderData(ask[0].data, { question: 'what temperature does Brian like in the evening' });
     const answer = await restCommand(ask[0].action.replace('rest_command.', ''), query);
-    const spoken = renderData(ask[1].data, { speaker: 'media_player.kitchen', [ask[0].response_variable]: { status: answer.status, content: answer.body } });
+    const spoken = renderData(ask[1].data, {
+      speaker: 'media_player.kitchen',
+      [ask[0].response_variable]: { status: answer.status, content: answer.body },
+    });
     expect(spoken.message).toBe(answer.body.result);
     expect(spoken.message).toContain('21 °C');
   });
 
   it('hearth_ask speaks what Hearth is not sure of under its label; possible: false leaves it out', async () => {
-    await post(hub, '/remember', { entity_name: 'Sam', fact: 'Sam the plumber services the gas heater every October' }, { authorization: `Bearer ${TOKEN}` });
+    await post(
+      hub,
+      '/remember',
+      { entity_name: 'Sam', fact: 'Sam the plumber services the gas heater every October' },
+      { authorization: `Bearer ${TOKEN}` },
+    );
     const ask = pkg.script.hearth_ask.sequence;
     const say = async (extra: Record<string, unknown> = {}) => {
-      const answer = await restCommand('hearth_recall', { ...renderData(ask[0].data, { question: 'who looks after our boiler' }), ...extra });
+      const answer = await restCommand('hearth_recall', {
+        ...renderData(ask[0].data, { question: 'who looks after our boiler' }),
+        ...extra,
+      });
       expect(answer.status).toBe(200);
-      return { body: answer.body, spoken: renderData(ask[1].data, { speaker: 'media_player.kitchen', [ask[0].response_variable]: { status: answer.status, content: answer.body } }).message };
+      return {
+        body: answer.body,
+        spoken: renderData(ask[1].data, {
+          speaker: 'media_player.kitchen',
+          [ask[0].response_variable]: { status: answer.status, content: answer.body },
+        }).message,
+      };
     };
     const unsure = await say();
     expect(unsure.body.results).toEqual([]);
@@ -151,13 +207,16 @@ describe('integrations/homeassistant', () => {
 
   it('statestream.yaml: the base_topic it sets is the one Hearth maps (unit and state)', async () => {
     const { base_topic } = haYaml(join(DIR, 'statestream.yaml')).mqtt_statestream;
-    const pub = (t: string, m: string) => new Promise<void>((r, j) => client.publish(`${base_topic}/${t}`, m, { qos: 1, retain: true }, (e) => (e ? j(e) : r())));
+    const pub = (t: string, m: string) =>
+      new Promise<void>((r, j) =>
+        client.publish(`${base_topic}/${t}`, m, { qos: 1, retain: true }, (e) => (e ? j(e) : r())),
+      );
     await pub('sensor/hall_humidity/unit_of_measurement', '%');
     await pub('sensor/hall_humidity/state', '48');
     expect((await stored('sensor.hall_humidity', 'state'))[0]).toMatchObject({ value: 48, unit: '%' });
   });
 
-  it('influxdb.yaml: HA\'s InfluxDB integration settings reach /write (Basic auth with the token as password)', async () => {
+  it("influxdb.yaml: HA's InfluxDB integration settings reach /write (Basic auth with the token as password)", async () => {
     const { influxdb: c } = haYaml(join(DIR, 'influxdb.yaml'), SECRETS);
     expect([c.host, c.port]).toEqual(['hearth.local', 8900]); // the README says: replace with your hub's address
     const url = `${base}/write?db=${c.database}&precision=s`;

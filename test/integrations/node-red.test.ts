@@ -35,14 +35,34 @@ beforeAll(async () => {
   const port = await freePort();
   redUrl = `http://127.0.0.1:${port}`;
   const mqttUrl = new URL(addr.mqtt!);
-  red = spawn(process.execPath, [resolve('node_modules/node-red/red.js'), '--userDir', userDir, '--settings', join(userDir, 'settings.js'), '--port', String(port)], {
-    env: { PATH: process.env.PATH ?? '', HOME: userDir, HEARTH_URL: addr.http!, HEARTH_TOKEN: TOKEN, HEARTH_MQTT_HOST: mqttUrl.hostname, HEARTH_MQTT_PORT: mqttUrl.port },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  red = spawn(
+    process.execPath,
+    [
+      resolve('node_modules/node-red/red.js'),
+      '--userDir',
+      userDir,
+      '--settings',
+      join(userDir, 'settings.js'),
+      '--port',
+      String(port),
+    ],
+    {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: userDir,
+        HEARTH_URL: addr.http!,
+        HEARTH_TOKEN: TOKEN,
+        HEARTH_MQTT_HOST: mqttUrl.hostname,
+        HEARTH_MQTT_PORT: mqttUrl.port,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   red.stdout!.on('data', (d) => (redLog += d));
   red.stderr!.on('data', (d) => (redLog += d));
   // Ready when the flows have started and their MQTT nodes carry a probe reading into the hub.
-  const probe = async () => (await post(hub, '/query_stream', { entity_name: 'nodered', metric: 'ready' }, auth)).body.points?.length > 0;
+  const probe = async () =>
+    (await post(hub, '/query_stream', { entity_name: 'nodered', metric: 'ready' }, auth)).body.points?.length > 0;
   for (let i = 0; ; i++) {
     if (red.exitCode !== null) throw new Error(`node-red exited: ${redLog}`);
     // Asking the admin API before the runtime has loaded the flows makes Node-RED log an error: wait for it.
@@ -91,7 +111,12 @@ describe('integrations/node-red/flows.json in a real Node-RED', () => {
   it('MQTT in → Hearth: home/<room>/<metric> becomes a reading', async () => {
     await client.publishAsync('home/kitchen/temperature', '21.5', { qos: 1 });
     await expect
-      .poll(async () => (await post(hub, '/query_stream', { entity_name: 'kitchen', metric: 'temperature' }, auth)).body.points?.[0]?.value, { timeout: 10_000 })
+      .poll(
+        async () =>
+          (await post(hub, '/query_stream', { entity_name: 'kitchen', metric: 'temperature' }, auth)).body.points?.[0]
+            ?.value,
+        { timeout: 10_000 },
+      )
       .toBe(21.5);
   });
 
@@ -100,16 +125,29 @@ describe('integrations/node-red/flows.json in a real Node-RED', () => {
     const inject = nodes.find((n) => n.type === 'inject' && n.name === 'remember')!;
     expect((await fetch(`${redUrl}/inject/${inject.id}`, { method: 'POST' })).status).toBe(200);
     await expect
-      .poll(() => hub.db.prepare("SELECT fact FROM memories WHERE status = 'active'").pluck().all(), { timeout: 10_000 })
+      .poll(() => hub.db.prepare("SELECT fact FROM memories WHERE status = 'active'").pluck().all(), {
+        timeout: 10_000,
+      })
       .toEqual(['Brian keeps the bedroom at 68°F at night']);
-    const answer = await ask('nodered/hearth/ask', 'what temperature does Brian keep the bedroom at night', 'nodered/hearth/answer');
+    const answer = await ask(
+      'nodered/hearth/ask',
+      'what temperature does Brian keep the bedroom at night',
+      'nodered/hearth/answer',
+    );
     expect(answer).toContain('Brian keeps the bedroom at 68°F at night');
   });
 
   it('a question Hearth is not sure of comes back labelled, never as an answer', async () => {
-    await post(hub, '/remember', { entity_name: 'Sam', fact: 'Sam the plumber services the gas heater every October' }, auth);
+    await post(
+      hub,
+      '/remember',
+      { entity_name: 'Sam', fact: 'Sam the plumber services the gas heater every October' },
+      auth,
+    );
     const answer = await ask('nodered/hearth/ask', 'who looks after our boiler', 'nodered/hearth/answer');
-    expect(answer).toMatch(/^Nothing remembered answers that\.\nNot sure — possibly related:\n- Sam: Sam the plumber services the gas heater/);
+    expect(answer).toMatch(
+      /^Nothing remembered answers that\.\nNot sure — possibly related:\n- Sam: Sam the plumber services the gas heater/,
+    );
   });
 
   it('"where are my keys" goes through find and comes back in words', async () => {
@@ -119,8 +157,15 @@ describe('integrations/node-red/flows.json in a real Node-RED', () => {
   });
 
   it('the events subscription turns a triggered intention into something to say', async () => {
-    await post(hub, '/intend', { entity_name: 'Anna', trigger_text: 'when Anna gets home', action_text: 'remind Anna to water the tomatoes' }, auth);
-    const said = new Promise<string>((res) => client.on('message', (t, p) => t === 'nodered/hearth/say' && res(p.toString())));
+    await post(
+      hub,
+      '/intend',
+      { entity_name: 'Anna', trigger_text: 'when Anna gets home', action_text: 'remind Anna to water the tomatoes' },
+      auth,
+    );
+    const said = new Promise<string>((res) =>
+      client.on('message', (t, p) => t === 'nodered/hearth/say' && res(p.toString())),
+    );
     await client.subscribeAsync('nodered/hearth/say', { qos: 1 });
     expect((await post(hub, '/check_intentions', { text: 'Anna just got home' }, auth)).body.triggered).toHaveLength(1);
     expect(await said).toBe('remind Anna to water the tomatoes');

@@ -72,7 +72,13 @@ afterAll(async () => {
 const python = (script: string, ability: string, arg: unknown) =>
   run('python3', [join(dir, script), resolve('integrations/openhome', ability), JSON.stringify(arg)], {
     cwd: dir,
-    env: { PATH: process.env.PATH ?? '', PYTHONPATH: dir, HEARTH_URL: base, HEARTH_TOKEN: TOKEN, HEARTH_SPEAKER: 'Brian' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      PYTHONPATH: dir,
+      HEARTH_URL: base,
+      HEARTH_TOKEN: TOKEN,
+      HEARTH_SPEAKER: 'Brian',
+    },
   }).then((r) => JSON.parse(r.stdout));
 
 describe('integrations/openhome', () => {
@@ -96,7 +102,12 @@ describe('integrations/openhome', () => {
   });
 
   it('hearth-background: records a reading and speaks what a new user message triggers', async () => {
-    await post(hub, '/intend', { entity_name: 'Anna', trigger_text: 'when Anna gets home', action_text: 'remind Anna to call the plumber' }, auth);
+    await post(
+      hub,
+      '/intend',
+      { entity_name: 'Anna', trigger_text: 'when Anna gets home', action_text: 'remind Anna to call the plumber' },
+      auth,
+    );
     const history = [
       { role: 'user', content: 'good morning' },
       { role: 'user', content: 'Anna just got home' },
@@ -104,13 +115,20 @@ describe('integrations/openhome', () => {
     ];
     const out = await python('drive_background.py', 'hearth-background/background.py', history);
     expect(out).toEqual({ to_say: ['remind Anna to call the plumber'], seen: 3 });
-    const points = await post(hub, '/query_stream', { entity_name: 'openhome_speaker', metric: 'conversation.user_turns' }, auth);
+    const points = await post(
+      hub,
+      '/query_stream',
+      { entity_name: 'openhome_speaker', metric: 'conversation.user_turns' },
+      auth,
+    );
     expect(points.body.points.map((p: { value: number }) => p.value)).toEqual([1]);
   });
 
   it('mcp.example.json has the shape `hearth mcp-config openhome` prints', async () => {
     const example = JSON.parse(readFileSync('integrations/openhome/mcp.example.json', 'utf8'));
-    const { stdout } = await run(process.execPath, ['dist/src/cli.js', 'mcp-config', 'openhome'], { env: { PATH: process.env.PATH ?? '', HEARTH_DATA_DIR: '/var/lib/hearth' } });
+    const { stdout } = await run(process.execPath, ['dist/src/cli.js', 'mcp-config', 'openhome'], {
+      env: { PATH: process.env.PATH ?? '', HEARTH_DATA_DIR: '/var/lib/hearth' },
+    });
     const printed = JSON.parse(stdout);
     expect(Object.keys(printed.mcpServers)).toEqual(Object.keys(example.mcpServers));
     expect(printed.mcpServers.memory.args.slice(1)).toEqual(example.mcpServers.memory.args.slice(1));

@@ -35,15 +35,23 @@ afterEach(async () => hub.close());
 describe('bad rows (item 10)', () => {
   it('are reported one line each by table and source id, skipped, and nothing of them is stored; the good rows all arrive', async () => {
     const path = source('bad.db', (db) => {
-      const ent = db.prepare("INSERT INTO entities (id, name, type, meta, created, updated) VALUES (?, ?, 'person', '{}', ?, ?)");
+      const ent = db.prepare(
+        "INSERT INTO entities (id, name, type, meta, created, updated) VALUES (?, ?, 'person', '{}', ?, ?)",
+      );
       ent.run(100, 'x'.repeat(5000), NOW, NOW);
       ent.run(101, 'Bob\u0007\u001b[2J', NOW, NOW);
       ent.run(102, '   ', NOW, NOW);
-      const mem = db.prepare("INSERT INTO memories (id, entity_id, fact, category, confidence, source, created, updated, source_trust) VALUES (?, ?, ?, 'general', 1, 'api', ?, ?, 5)");
+      const mem = db.prepare(
+        "INSERT INTO memories (id, entity_id, fact, category, confidence, source, created, updated, source_trust) VALUES (?, ?, ?, 'general', 1, 'api', ?, ?, 5)",
+      );
       mem.run(200, 1, 'y'.repeat(1_200_000), NOW, NOW);
       mem.run(201, 100, 'a fact about the entity with the long name', NOW, NOW);
-      db.prepare("INSERT INTO readings (id, entity_id, metric, unit, value_type, value_num, source, ts) VALUES (3000, 3, 'temperature', 'F', 'numeric', 70, 'x', ?)").run(9.46e13);
-      db.prepare("INSERT INTO relations (id, entity_a, entity_b, rel_type, meta, created) VALUES (300, 1, 2, ?, '{}', ?)").run('r'.repeat(500), NOW);
+      db.prepare(
+        "INSERT INTO readings (id, entity_id, metric, unit, value_type, value_num, source, ts) VALUES (3000, 3, 'temperature', 'F', 'numeric', 70, 'x', ?)",
+      ).run(9.46e13);
+      db.prepare(
+        "INSERT INTO relations (id, entity_a, entity_b, rel_type, meta, created) VALUES (300, 1, 2, ?, '{}', ?)",
+      ).run('r'.repeat(500), NOW);
     });
     const r = await hub.services.memoryMcpImport.run(path);
     expect(r.counts.entities).toEqual({ source: 10, imported: 7, already: 0, skipped: 3 });
@@ -65,19 +73,29 @@ describe('bad rows (item 10)', () => {
     expect(n('SELECT max(length(name)) AS n FROM entities')).toBeLessThanOrEqual(200);
     expect(n('SELECT max(length(fact)) AS n FROM memories')).toBeLessThanOrEqual(4000);
     expect(n('SELECT max(ts_ms) AS n FROM readings')).toBeLessThan(Date.UTC(2030, 0, 1));
-    expect(n("SELECT count(*) AS n FROM import_map WHERE (tbl = 'entities' AND src_id >= 100) OR (tbl = 'memories' AND src_id >= 200) OR (tbl = 'relations' AND src_id = 300) OR (tbl = 'readings' AND src_id = 3000)")).toBe(0);
+    expect(
+      n(
+        "SELECT count(*) AS n FROM import_map WHERE (tbl = 'entities' AND src_id >= 100) OR (tbl = 'memories' AND src_id >= 200) OR (tbl = 'relations' AND src_id = 300) OR (tbl = 'readings' AND src_id = 3000)",
+      ),
+    ).toBe(0);
     // everything imported can be forgotten and read through the API
     expect((await post(hub, '/forget', { entity_name: 'keys' })).status).toBe(200);
   });
 
   it('a dry run reports the same problems and writes nothing', async () => {
     const path = source('bad.db', (db) => {
-      db.prepare("INSERT INTO entities (id, name, type, meta, created, updated) VALUES (100, ?, 'person', '{}', ?, ?)").run('', NOW, NOW);
+      db.prepare(
+        "INSERT INTO entities (id, name, type, meta, created, updated) VALUES (100, ?, 'person', '{}', ?, ?)",
+      ).run('', NOW, NOW);
     });
     const r = await hub.services.memoryMcpImport.run(path, { dryRun: true });
     expect(r.counts.entities).toMatchObject({ imported: 7, skipped: 1 });
     expect(r.warnings).toEqual([expect.stringMatching(/^entities 100: name: must not be empty/)]);
-    expect(n('SELECT count(*) AS n FROM entities') + n('SELECT count(*) AS n FROM import_map') + n('SELECT count(*) AS n FROM audit')).toBe(0);
+    expect(
+      n('SELECT count(*) AS n FROM entities') +
+        n('SELECT count(*) AS n FROM import_map') +
+        n('SELECT count(*) AS n FROM audit'),
+    ).toBe(0);
   });
 });
 
@@ -86,9 +104,24 @@ describe('which database is which (item 11)', () => {
     const first = source('a.db', () => {});
     // A reset install (or a copy that went its own way): the same first entity, other memories with the same ids.
     const second = source('b.db', (db) => {
-      for (const t of ['memories', 'relations', 'readings', 'schedule_events', 'session_turns', 'sessions', 'working_memory_slots', 'working_memory_tasks', 'intentions', 'locations', 'promoted_patterns']) db.prepare(`DELETE FROM ${t}`).run();
+      for (const t of [
+        'memories',
+        'relations',
+        'readings',
+        'schedule_events',
+        'session_turns',
+        'sessions',
+        'working_memory_slots',
+        'working_memory_tasks',
+        'intentions',
+        'locations',
+        'promoted_patterns',
+      ])
+        db.prepare(`DELETE FROM ${t}`).run();
       db.prepare('DELETE FROM entities WHERE id > 1').run();
-      const mem = db.prepare("INSERT INTO memories (id, entity_id, fact, category, confidence, source, created, updated, source_trust) VALUES (?, 1, ?, 'routine', 1, 'api', ?, ?, 5)");
+      const mem = db.prepare(
+        "INSERT INTO memories (id, entity_id, fact, category, confidence, source, created, updated, source_trust) VALUES (?, 1, ?, 'routine', 1, 'api', ?, ?, 5)",
+      );
       mem.run(1, 'Brian walks to the bakery on Saturdays', NOW + 86_400, NOW + 86_400);
       mem.run(2, 'Brian takes his blood-pressure pill at 8am', NOW + 86_401, NOW + 86_401);
       mem.run(3, 'Brian plays chess on Tuesday evenings', NOW + 86_402, NOW + 86_402);

@@ -35,9 +35,12 @@ afterEach(async () => hub.close());
 it('a reading refused half-way (its composite part conflicts) is lost alone; nothing of it is stored, the rest of its chunk arrives', async () => {
   const path = source('half.db', (db) => {
     // entity 6's energy.kwh is numeric: the parent row is written before the part is refused.
-    db.prepare("INSERT INTO readings (id, entity_id, metric, unit, value_type, value_json, source, ts) VALUES (5000, 6, 'energy', NULL, 'composite', ?, 'x', ?)")
-      .run(JSON.stringify({ kwh: 'lots', state: 'on' }), NOW);
-    db.prepare("INSERT INTO readings (id, entity_id, metric, unit, value_type, value_num, source, ts) VALUES (5001, 3, 'humidity', '%', 'numeric', 41, 'x', ?)").run(NOW + 1);
+    db.prepare(
+      "INSERT INTO readings (id, entity_id, metric, unit, value_type, value_json, source, ts) VALUES (5000, 6, 'energy', NULL, 'composite', ?, 'x', ?)",
+    ).run(JSON.stringify({ kwh: 'lots', state: 'on' }), NOW);
+    db.prepare(
+      "INSERT INTO readings (id, entity_id, metric, unit, value_type, value_num, source, ts) VALUES (5001, 3, 'humidity', '%', 'numeric', 41, 'x', ?)",
+    ).run(NOW + 1);
   });
   const r = await hub.services.memoryMcpImport.run(path);
   expect(r.counts.readings).toEqual({ source: 2061, imported: 2060, already: 0, skipped: 1 });
@@ -54,8 +57,13 @@ it("keeps the tiers' rules: one active location per object, a trigger needs word
   // Hearth's own sighting of the keys, newer than the import's
   expect((await post(hub, '/locate', { entity_name: 'keys', container_name: 'hallway' })).status).toBe(200);
   const path = source('rules.db', (db) => {
-    db.prepare("INSERT INTO intentions (id, entity_id, trigger_text, action_text, created, active) VALUES (50, 1, 'the and of', 'say hello', ?, 1)").run(NOW);
-    db.prepare("INSERT INTO session_turns (id, session_id, role, content, ts) VALUES (90, 1, 'user', ?, ?)").run('z'.repeat(30_000), NOW);
+    db.prepare(
+      "INSERT INTO intentions (id, entity_id, trigger_text, action_text, created, active) VALUES (50, 1, 'the and of', 'say hello', ?, 1)",
+    ).run(NOW);
+    db.prepare("INSERT INTO session_turns (id, session_id, role, content, ts) VALUES (90, 1, 'user', ?, ?)").run(
+      'z'.repeat(30_000),
+      NOW,
+    );
   });
   const r = await hub.services.memoryMcpImport.run(path);
   expect(r.warnings).toEqual([
@@ -63,9 +71,15 @@ it("keeps the tiers' rules: one active location per object, a trigger needs word
     'intentions 50: trigger_text: has no words to match on',
   ]);
   expect(r.counts.locations).toMatchObject({ imported: 4, skipped: 0 });
-  const active = hub.db.prepare("SELECT l.container_name FROM locations l JOIN entities e ON e.id = l.entity_id WHERE e.name = 'keys' AND l.active = 1").all();
+  const active = hub.db
+    .prepare(
+      "SELECT l.container_name FROM locations l JOIN entities e ON e.id = l.entity_id WHERE e.name = 'keys' AND l.active = 1",
+    )
+    .all();
   expect(active).toEqual([{ container_name: 'hallway' }]);
   expect(n('SELECT count(*) AS n FROM intentions')).toBe(3);
-  expect(n("SELECT count(*) AS n FROM sessions WHERE status = 'closed'")).toBe(n("SELECT count(*) AS n FROM sessions WHERE ended_at IS NOT NULL"));
+  expect(n("SELECT count(*) AS n FROM sessions WHERE status = 'closed'")).toBe(
+    n('SELECT count(*) AS n FROM sessions WHERE ended_at IS NOT NULL'),
+  );
   expect(n('SELECT max(length(content)) AS n FROM session_turns')).toBeLessThanOrEqual(20_000);
 });

@@ -14,7 +14,8 @@ describe('code scan', () => {
 
   it('ranks by Hamming distance, filters, and survives deletes from the middle', () => {
     const s = createCodeScan(64);
-    for (let i = 1; i <= 3000; i++) s.set(i, signCode(vec(i % 64, (i * 7) % 64)), i % 3, i % 2 === 0, i % 5 ? 'general' : 'habit');
+    for (let i = 1; i <= 3000; i++)
+      s.set(i, signCode(vec(i % 64, (i * 7) % 64)), i % 3, i % 2 === 0, i % 5 ? 'general' : 'habit');
     s.set(5000, signCode(vec(1, 2, 3)), 9, true, 'general');
     expect(s.size).toBe(3001);
     expect(s.nearest(vec(1, 2, 3), 1)).toEqual([5000]);

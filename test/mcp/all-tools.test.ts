@@ -4,7 +4,6 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { buildTestHub, get, post, type TestHub } from '../helpers/hub.js';
 import { ALL_TOOLS, SEED_TOOLS, toolNames } from '../helpers/tools.js';
 
-
 let hub: TestHub;
 let client: Client;
 const called = new Set<string>();
@@ -45,7 +44,11 @@ describe('every seed tool over MCP and HTTP', () => {
   });
 
   it('calls each tool once, and the matching HTTP route answers the same way', async () => {
-    const m = await ok('remember', { entity_name: 'Brian', fact: 'Brian keeps the bedroom at 68°F at night', category: 'preference' });
+    const m = await ok('remember', {
+      entity_name: 'Brian',
+      fact: 'Brian keeps the bedroom at 68°F at night',
+      category: 'preference',
+    });
     await ok('recall', { query: 'bedroom temperature' });
     await ok('get_context', { entity_name: 'Brian' });
     await ok('relate', { entity_a: 'Brian', entity_b: 'Anna', rel_type: 'spouse_of' });
@@ -58,11 +61,20 @@ describe('every seed tool over MCP and HTTP', () => {
     await ok('record', { entity_name: 'bedroom', metric: 'temperature', value: 21 });
     expect((await ok('query_stream', { entity_name: 'bedroom', metric: 'temperature' })).points).toHaveLength(2);
     await ok('get_trends', { entity_name: 'bedroom', metric: 'temperature', days: 3 });
-    await ok('schedule', { entity_name: 'Maya', title: 'Soccer', start_ts: hub.clock.now() + 3600, recurrence: 'FREQ=WEEKLY;BYDAY=TU' });
+    await ok('schedule', {
+      entity_name: 'Maya',
+      title: 'Soccer',
+      start_ts: hub.clock.now() + 3600,
+      recurrence: 'FREQ=WEEKLY;BYDAY=TU',
+    });
     expect((await ok('get_profile', { entity_name: 'bedroom' })).readings[0].value).toBe(21);
 
     const s = await ok('open_session', { entity_name: 'Brian' });
-    await ok('log_turn', { session_id: s.session_id, role: 'user', content: 'Remind me that the boiler service is on Friday' });
+    await ok('log_turn', {
+      session_id: s.session_id,
+      role: 'user',
+      content: 'Remind me that the boiler service is on Friday',
+    });
     await ok('close_session', { session_id: s.session_id, summary: 'Boiler service reminder' });
     await ok('get_session', { session_id: s.session_id });
     expect((await ok('search_sessions', { query: 'boiler' })).results).toHaveLength(1);
@@ -74,10 +86,19 @@ describe('every seed tool over MCP and HTTP', () => {
     expect((await ok('wm_close', { task_id: t.task_id, promote: true })).promoted_memory_id).toBeGreaterThan(0);
 
     await ok('get_context_budget', { entity_name: 'Brian', token_budget: 500 });
-    const i = await ok('intend', { entity_name: 'Anna', trigger_text: 'when Anna gets home', action_text: 'remind her about the parcel' });
+    const i = await ok('intend', {
+      entity_name: 'Anna',
+      trigger_text: 'when Anna gets home',
+      action_text: 'remind her about the parcel',
+    });
     expect((await ok('check_intentions', { text: 'Anna just got home' })).triggered[0].id).toBe(i.id);
     await ok('list_intentions', { entity_name: 'Anna', active_only: false });
-    const j = await ok('intend', { entity_name: 'Anna', trigger_text: 'when the car is washed', action_text: 'x', once: false });
+    const j = await ok('intend', {
+      entity_name: 'Anna',
+      trigger_text: 'when the car is washed',
+      action_text: 'x',
+      once: false,
+    });
     await ok('dismiss_intention', { intention_id: j.id });
 
     await ok('locate', { entity_name: 'car keys', container_name: 'kitchen drawer' });

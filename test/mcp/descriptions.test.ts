@@ -25,10 +25,18 @@ describe('tool descriptions an assistant gets right', () => {
 
   it('the check fails for a tool with an undescribed parameter or an enum whose values are not named', async () => {
     const server = new McpServer({ name: 'x', version: '1' });
-    server.registerTool('bad', {
-      description: 'A tool with a long enough description but careless parameters.',
-      inputSchema: { top_k: z.number(), mode: z.enum(['fast', 'slow']).describe('how to run'), ok: z.string().describe('fine') },
-    }, async () => ({ content: [] }));
+    server.registerTool(
+      'bad',
+      {
+        description: 'A tool with a long enough description but careless parameters.',
+        inputSchema: {
+          top_k: z.number(),
+          mode: z.enum(['fast', 'slow']).describe('how to run'),
+          ok: z.string().describe('fine'),
+        },
+      },
+      async () => ({ content: [] }),
+    );
     expect(descriptionProblems(await toolsOf(server))).toEqual([
       'bad.top_k: no description',
       'bad.mode: description does not name the value "fast"',

@@ -14,7 +14,11 @@ let http: Client;
 type Structured = Record<string, any>;
 const call = async (c: Client, name: string, args: Record<string, unknown>) => {
   const r = await c.callTool({ name, arguments: args });
-  return { isError: Boolean(r.isError), body: r.structuredContent as Structured, text: (r.content as { text: string }[])[0].text };
+  return {
+    isError: Boolean(r.isError),
+    body: r.structuredContent as Structured,
+    text: (r.content as { text: string }[])[0].text,
+  };
 };
 
 beforeAll(async () => {
@@ -26,12 +30,22 @@ beforeAll(async () => {
     new StdioClientTransport({
       command: process.execPath,
       args: [join(process.cwd(), 'dist/src/cli.js'), 'mcp'],
-      env: { PATH: process.env.PATH ?? '', HEARTH_DATA_DIR: join(hub.dir, 'data'), MEMORY_AI_PROVIDER: 'local', HEARTH_MQTT_MODE: 'off', HEARTH_TZ: 'UTC' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HEARTH_DATA_DIR: join(hub.dir, 'data'),
+        MEMORY_AI_PROVIDER: 'local',
+        HEARTH_MQTT_MODE: 'off',
+        HEARTH_TZ: 'UTC',
+      },
       stderr: 'pipe',
     }),
   );
   http = new Client({ name: 'test-http', version: '1.0.0' });
-  await http.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
+  await http.connect(
+    new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -45,7 +59,17 @@ describe('MCP', () => {
     for (const c of [stdio, http]) {
       const { tools } = await c.listTools();
       const names = tools.map((t) => t.name);
-      for (const n of ['remember', 'recall', 'get_context', 'get_profile', 'relate', 'unrelate', 'get_related', 'forget', 'get_fading_memories']) {
+      for (const n of [
+        'remember',
+        'recall',
+        'get_context',
+        'get_profile',
+        'relate',
+        'unrelate',
+        'get_related',
+        'forget',
+        'get_fading_memories',
+      ]) {
         expect(names).toContain(n);
       }
       const remember = tools.find((t) => t.name === 'remember')!;
@@ -55,7 +79,12 @@ describe('MCP', () => {
   });
 
   it('recalls over MCP stdio what was remembered over HTTP', async () => {
-    const r = await post(hub, '/remember', { entity_name: 'Brian', fact: 'Brian keeps the bedroom at 68°F at night', category: 'preference' }, { authorization: `Bearer ${TOKEN}` });
+    const r = await post(
+      hub,
+      '/remember',
+      { entity_name: 'Brian', fact: 'Brian keeps the bedroom at 68°F at night', category: 'preference' },
+      { authorization: `Bearer ${TOKEN}` },
+    );
     expect(r.body.action).toBe('added');
     const q = await call(stdio, 'recall', { query: 'what temperature does Brian like at night' });
     expect(q.isError).toBe(false);
@@ -64,13 +93,24 @@ describe('MCP', () => {
   });
 
   it('recalls over HTTP what was remembered over MCP stdio, and over MCP HTTP', async () => {
-    const m = await call(stdio, 'remember', { entity_name: 'Anna', fact: 'Anna is lactose intolerant', category: 'general' });
+    const m = await call(stdio, 'remember', {
+      entity_name: 'Anna',
+      fact: 'Anna is lactose intolerant',
+      category: 'general',
+    });
     expect(m.body).toMatchObject({ ok: true, action: 'added' });
-    const q = await post(hub, '/recall', { query: 'lactose', entity_name: 'Anna' }, { authorization: `Bearer ${TOKEN}` });
+    const q = await post(
+      hub,
+      '/recall',
+      { query: 'lactose', entity_name: 'Anna' },
+      { authorization: `Bearer ${TOKEN}` },
+    );
     expect(q.body.results.map((x: { id: number }) => x.id)).toEqual([m.body.id]);
     const viaHttpMcp = await call(http, 'recall', { query: 'lactose intolerant' });
     expect(viaHttpMcp.body.results[0].id).toBe(m.body.id);
-    const audit = hub.db.prepare("SELECT actor FROM audit WHERE target = ? AND op = 'memory.add'").get(String(m.body.id)) as { actor: string };
+    const audit = hub.db
+      .prepare("SELECT actor FROM audit WHERE target = ? AND op = 'memory.add'")
+      .get(String(m.body.id)) as { actor: string };
     expect(audit.actor).toBe('mcp');
   });
 
@@ -99,7 +139,11 @@ describe('MCP', () => {
   });
 
   it('refuses /mcp without the token', async () => {
-    const res = await fetch(`${base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    const res = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
     expect(res.status).toBe(401);
   });
 });

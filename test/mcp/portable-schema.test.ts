@@ -15,25 +15,34 @@ function haConvertErrors(s: unknown, at: string): string[] {
   if (n.oneOf) return n.oneOf.flatMap((x: unknown, i: number) => haConvertErrors(x, `${at}.oneOf[${i}]`));
   if (n.anyOf) {
     const requiredOnly = n.anyOf.every((x: Record<string, unknown>) => Object.keys(x).join() === 'required');
-    if (!(requiredOnly && n.type === 'object')) return n.anyOf.flatMap((x: unknown, i: number) => haConvertErrors(x, `${at}.anyOf[${i}]`));
+    if (!(requiredOnly && n.type === 'object'))
+      return n.anyOf.flatMap((x: unknown, i: number) => haConvertErrors(x, `${at}.anyOf[${i}]`));
   }
   const type = n.type;
   if (type === undefined) return [`${at}: Invalid schema, missing type`];
-  if (Array.isArray(type)) return type.filter((t) => t !== 'null').flatMap((t) => haConvertErrors({ ...n, type: t }, at));
+  if (Array.isArray(type))
+    return type.filter((t) => t !== 'null').flatMap((t) => haConvertErrors({ ...n, type: t }, at));
   if (['string', 'integer', 'number', 'boolean', 'null'].includes(type)) return [];
-  if (type === 'object') return Object.entries(n.properties ?? {}).flatMap(([k, v]) => haConvertErrors(v, `${at}.${k}`));
+  if (type === 'object')
+    return Object.entries(n.properties ?? {}).flatMap(([k, v]) => haConvertErrors(v, `${at}.${k}`));
   if (type === 'array') return 'items' in n ? haConvertErrors(n.items, `${at}[]`) : [`${at}: array without items`];
   return [`${at}: Unable to convert schema`];
 }
 
 describe('tool schemas Home Assistant can convert', () => {
-  it('every tool\'s listed input schema converts (no missing type, no unsupported keyword)', async () => {
+  it("every tool's listed input schema converts (no missing type, no unsupported keyword)", async () => {
     const tools = await listHearthTools();
     expect(tools.flatMap((t) => haConvertErrors(t.inputSchema, t.name))).toEqual([]);
   });
 
   it('the checker would have caught what zod emits: "any JSON" without a type, records that refuse extra keys', () => {
-    const raw = { type: 'object', properties: { value: { description: 'any JSON value' }, meta: { type: 'object', propertyNames: { type: 'string' }, additionalProperties: {} } } };
+    const raw = {
+      type: 'object',
+      properties: {
+        value: { description: 'any JSON value' },
+        meta: { type: 'object', propertyNames: { type: 'string' }, additionalProperties: {} },
+      },
+    };
     expect(haConvertErrors(raw, 'wm_set')).toEqual(['wm_set.value: Invalid schema, missing type']);
     const fixed = portableSchema(raw);
     expect(haConvertErrors(fixed, 'wm_set')).toEqual([]);
@@ -42,8 +51,17 @@ describe('tool schemas Home Assistant can convert', () => {
   });
 
   it('wm_set.value and every meta accept any JSON / any keys as listed', async () => {
-    const tools = Object.fromEntries((await listHearthTools()).map((t) => [t.name, t.inputSchema.properties as Record<string, any>]));
-    expect(tools.wm_set.value.anyOf.map((s: { type: string }) => s.type)).toEqual(['string', 'number', 'boolean', 'object', 'array']);
-    for (const name of ['relate', 'schedule', 'open_session']) expect(tools[name].meta.additionalProperties, name).toBe(true);
+    const tools = Object.fromEntries(
+      (await listHearthTools()).map((t) => [t.name, t.inputSchema.properties as Record<string, any>]),
+    );
+    expect(tools.wm_set.value.anyOf.map((s: { type: string }) => s.type)).toEqual([
+      'string',
+      'number',
+      'boolean',
+      'object',
+      'array',
+    ]);
+    for (const name of ['relate', 'schedule', 'open_session'])
+      expect(tools[name].meta.additionalProperties, name).toBe(true);
   });
 });

@@ -34,13 +34,20 @@ async function openWhenFree() {
     }
   }
 }
-const sessionOf = (t: SSEClientTransport) => (t as unknown as { _endpoint: URL })._endpoint.searchParams.get('sessionId');
+const sessionOf = (t: SSEClientTransport) =>
+  (t as unknown as { _endpoint: URL })._endpoint.searchParams.get('sessionId');
 
 async function roundTrip(client: Client, who: string) {
   const { tools } = await client.listTools();
-  const stored = await client.callTool({ name: 'remember', arguments: { entity_name: who, fact: `${who} takes the dog out at seven`, category: 'routine' } });
+  const stored = await client.callTool({
+    name: 'remember',
+    arguments: { entity_name: who, fact: `${who} takes the dog out at seven`, category: 'routine' },
+  });
   expect(stored.isError, JSON.stringify(stored.structuredContent)).toBeFalsy();
-  const found = await client.callTool({ name: 'recall', arguments: { query: `when does ${who} take the dog out`, entity_name: who } });
+  const found = await client.callTool({
+    name: 'recall',
+    arguments: { query: `when does ${who} take the dog out`, entity_name: who },
+  });
   const results = (found.structuredContent as { results: { fact: string }[] }).results;
   return { names: tools.map((t) => t.name).sort(), facts: results.map((r) => r.fact) };
 }
@@ -65,7 +72,11 @@ describe('MCP over the legacy SSE transport (GET /sse + POST /messages)', () => 
   });
 
   it('answers a POST to /sse with 405, which is what makes Home Assistant fall back to SSE', async () => {
-    const res = await fetch(`${base}/sse?token=${TOKEN}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","method":"initialize","id":1}' });
+    const res = await fetch(`${base}/sse?token=${TOKEN}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","method":"initialize","id":1}',
+    });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET');
   });
@@ -86,18 +97,28 @@ describe('MCP over the legacy SSE transport (GET /sse + POST /messages)', () => 
   });
 
   it('answers unknown sessions and bad messages in the error shape', async () => {
-    const noSession = await fetch(`${base}/messages`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' });
+    const noSession = await fetch(`${base}/messages`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(noSession.status).toBe(400);
     expect((await noSession.json()).message).toMatch(/^sessionId:/);
     const unknown = await fetch(`${base}/messages?sessionId=00000000-0000-0000-0000-000000000000`, {
-      method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","method":"ping","id":1}',
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","method":"ping","id":1}',
     });
     expect(unknown.status).toBe(404);
     // Without the token an unknown session is simply unauthorised.
     expect((await fetch(`${base}/messages?sessionId=nope`, { method: 'POST', body: '{}' })).status).toBe(401);
 
     const { client, transport } = await sseClient();
-    const bad = await fetch(`${base}/messages?sessionId=${sessionOf(transport)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"hello":1}' });
+    const bad = await fetch(`${base}/messages?sessionId=${sessionOf(transport)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"hello":1}',
+    });
     expect(bad.status).toBe(400);
     expect((await bad.json()).message).toMatch(/JSON-RPC/);
     await client.close();
@@ -109,11 +130,13 @@ describe('MCP over the legacy SSE transport (GET /sse + POST /messages)', () => 
     expect(refused.status).toBe(503);
     expect((await refused.json()).message).toMatch(/mcp_sse_max_sessions/);
     await open[0].client.close();
-    await expect.poll(async () => {
-      const res = await fetch(`${base}/sse`, { headers: auth });
-      await res.body?.cancel();
-      return res.status;
-    }).toBe(200);
+    await expect
+      .poll(async () => {
+        const res = await fetch(`${base}/sse`, { headers: auth });
+        await res.body?.cancel();
+        return res.status;
+      })
+      .toBe(200);
     for (const o of open.slice(1)) await o.client.close();
   });
 
@@ -123,7 +146,9 @@ describe('MCP over the legacy SSE transport (GET /sse + POST /messages)', () => 
     const id = sessionOf(transport);
     const post = () =>
       fetch(`${base}/messages?sessionId=${id}`, {
-        method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","method":"ping","id":1}',
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","method":"ping","id":1}',
       }).then((r) => r.status);
     expect(await post()).toBe(202);
     // A message marks the session active, so wait without one: 1 s idle + one 250 ms sweep.
@@ -137,7 +162,11 @@ describe('a token in the URL', () => {
   it('is hidden in the request log', async () => {
     const { buildApp } = await import('../../src/http/app.js');
     const lines: string[] = [];
-    const app = await buildApp({ services: hub.services, token: TOKEN, logger: { level: 'info', stream: { write: (l: string) => void lines.push(l) } } });
+    const app = await buildApp({
+      services: hub.services,
+      token: TOKEN,
+      logger: { level: 'info', stream: { write: (l: string) => void lines.push(l) } },
+    });
     const res = await app.inject({ method: 'GET', url: `/mcp?token=${TOKEN}&x=1` });
     expect(res.statusCode).toBe(405); // authorised; GET is just not how /mcp is used
     await app.close();

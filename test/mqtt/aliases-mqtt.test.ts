@@ -23,19 +23,27 @@ afterAll(async () => {
 });
 
 const publish = (topic: string, payload: string, retain = false) =>
-  new Promise<void>((resolve, reject) => c.publish(topic, payload, { qos: 1, retain }, (e) => (e ? reject(e) : resolve())));
-const points = async (entity_name: string, metric: string) => (await post(hub, '/query_stream', { entity_name, metric, start_ts: 0 })).body.points ?? [];
+  new Promise<void>((resolve, reject) =>
+    c.publish(topic, payload, { qos: 1, retain }, (e) => (e ? reject(e) : resolve())),
+  );
+const points = async (entity_name: string, metric: string) =>
+  (await post(hub, '/query_stream', { entity_name, metric, start_ts: 0 })).body.points ?? [];
 const entities = () => hub.db.prepare('SELECT name FROM entities ORDER BY id').pluck().all();
 
 describe('aliases from Statestream', () => {
-  it('person.anna (readings only) and the assistant\'s Anna become one entity; every door then writes to it', async () => {
+  it("person.anna (readings only) and the assistant's Anna become one entity; every door then writes to it", async () => {
     // HA publishes the state first (person.anna is created by its reading), then the attributes
     await publish('homeassistant/person/anna/state', 'home', true);
     expect(await points('person.anna', 'state')).toMatchObject([{ value: 'home' }]);
-    expect((await post(hub, '/remember', { entity_name: 'Anna', fact: 'Anna plays the cello', entity_type: 'person' })).status).toBe(200);
+    expect(
+      (await post(hub, '/remember', { entity_name: 'Anna', fact: 'Anna plays the cello', entity_type: 'person' }))
+        .status,
+    ).toBe(200);
     await publish('homeassistant/person/anna/friendly_name', '"Anna"', true);
     expect(entities()).toEqual(['Anna']);
-    expect((await get(hub, '/aliases/Anna')).body.aliases.map((a: { alias: string }) => a.alias)).toEqual(['person.anna']);
+    expect((await get(hub, '/aliases/Anna')).body.aliases.map((a: { alias: string }) => a.alias)).toEqual([
+      'person.anna',
+    ]);
     const audit = hub.db.prepare("SELECT actor, op FROM audit WHERE op = 'entity.alias_merge'").all();
     expect(audit).toEqual([{ actor: 'mqtt', op: 'entity.alias_merge' }]);
 
@@ -48,7 +56,11 @@ describe('aliases from Statestream', () => {
     await publish('homeassistant/person/anna/state', 'not_home');
     hub.clock.advance(10);
     await publish('hearth/record/Anna/state', 'work');
-    expect((await points('Anna', 'state')).map((p: { value: string }) => p.value)).toEqual(['home', 'not_home', 'work']);
+    expect((await points('Anna', 'state')).map((p: { value: string }) => p.value)).toEqual([
+      'home',
+      'not_home',
+      'work',
+    ]);
     await publish('hearth/remember/person.anna', 'Anna walks the dog at seven');
     const recalled = await post(hub, '/recall', { query: 'dog', entity_name: 'Anna', mode: 'keyword' });
     expect(recalled.body.results.map((r: { entity_name: string }) => r.entity_name)).toEqual(['Anna']);
@@ -57,9 +69,12 @@ describe('aliases from Statestream', () => {
     expect(entities()).toEqual(['Anna', 'garden']);
   });
 
-  it('a friendly name new to Hearth becomes an alias of the person entity; other domains\' names do not', async () => {
+  it("a friendly name new to Hearth becomes an alias of the person entity; other domains' names do not", async () => {
     await publish('homeassistant/person/brian/friendly_name', '"Brian"', true);
-    expect((await get(hub, '/aliases/Brian')).body).toMatchObject({ entity_name: 'person.brian', aliases: [{ alias: 'Brian', source: 'homeassistant' }] });
+    expect((await get(hub, '/aliases/Brian')).body).toMatchObject({
+      entity_name: 'person.brian',
+      aliases: [{ alias: 'Brian', source: 'homeassistant' }],
+    });
     await publish('homeassistant/sensor/kitchen_temperature/friendly_name', '"Temperature"', true);
     expect((await get(hub, '/aliases/Temperature')).status).toBe(404);
   });
@@ -68,7 +83,9 @@ describe('aliases from Statestream', () => {
     // HA taught the unit (retained) before any state; the first reading arrives under the alias
     await publish('homeassistant/sensor/bedroom_temperature/unit_of_measurement', '"°C"', true);
     await post(hub, '/record', { entity_name: 'sensor.bedroom_temperature', metric: 'battery', value: 80 });
-    expect((await post(hub, '/alias', { entity_name: 'sensor.bedroom_temperature', alias: 'bedroom thermometer' })).status).toBe(200);
+    expect(
+      (await post(hub, '/alias', { entity_name: 'sensor.bedroom_temperature', alias: 'bedroom thermometer' })).status,
+    ).toBe(200);
     await publish('hearth/record/bedroom thermometer/state', '20');
     expect(await points('sensor.bedroom_temperature', 'state')).toMatchObject([{ value: 20, unit: '°C' }]);
   });

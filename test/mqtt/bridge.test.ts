@@ -16,12 +16,19 @@ async function connect(opts: mqtt.IClientOptions = {}): Promise<MqttClient> {
   });
   return c;
 }
-const publish = (c: MqttClient, topic: string, payload: string | Buffer, opts: mqtt.IClientPublishOptions = { qos: 1 }) =>
-  new Promise<void>((resolve, reject) => c.publish(topic, payload, opts, (e) => (e ? reject(e) : resolve())));
-const points = async (entity_name: string, metric: string) => (await post(hub, '/query_stream', { entity_name, metric })).body.points ?? [];
+const publish = (
+  c: MqttClient,
+  topic: string,
+  payload: string | Buffer,
+  opts: mqtt.IClientPublishOptions = { qos: 1 },
+) => new Promise<void>((resolve, reject) => c.publish(topic, payload, opts, (e) => (e ? reject(e) : resolve())));
+const points = async (entity_name: string, metric: string) =>
+  (await post(hub, '/query_stream', { entity_name, metric })).body.points ?? [];
 
 beforeAll(async () => {
-  hub = await buildTestHub({ config: { mqtt: { mode: 'embedded', port: 0 }, timeseries: { timezone: 'Europe/Berlin' } } });
+  hub = await buildTestHub({
+    config: { mqtt: { mode: 'embedded', port: 0 }, timeseries: { timezone: 'Europe/Berlin' } },
+  });
   // Readings carry real arrival times; keep the test clock near them.
   hub.clock.set(Date.now() / 1000);
   const addr = await hub.start();
@@ -46,11 +53,19 @@ describe('MQTT bridge on the embedded broker', () => {
   });
 
   it('third-party clients: mosquitto_pub for Zigbee2MQTT, Tasmota and Statestream', async () => {
-    const pub = (topic: string, message: string, extra: string[] = []) => mosquittoPub(['-h', '127.0.0.1', '-p', String(port), '-q', '1', '-t', topic, '-m', message, ...extra]);
+    const pub = (topic: string, message: string, extra: string[] = []) =>
+      mosquittoPub(['-h', '127.0.0.1', '-p', String(port), '-q', '1', '-t', topic, '-m', message, ...extra]);
     await pub('zigbee2mqtt/bedroom_sensor', '{"temperature":21.5,"humidity":40,"battery":97,"linkquality":120}');
-    expect((await points('bedroom_sensor', 'temperature'))[0]).toMatchObject({ value: 21.5, unit: '°C', source: 'zigbee2mqtt' });
+    expect((await points('bedroom_sensor', 'temperature'))[0]).toMatchObject({
+      value: 21.5,
+      unit: '°C',
+      source: 'zigbee2mqtt',
+    });
     expect((await points('bedroom_sensor', 'humidity'))[0].value).toBe(40);
-    await pub('tele/sonoff_pow/SENSOR', '{"Time":"2026-11-30T18:10:00","ENERGY":{"Total":1.2,"Power":45,"Voltage":230}}');
+    await pub(
+      'tele/sonoff_pow/SENSOR',
+      '{"Time":"2026-11-30T18:10:00","ENERGY":{"Total":1.2,"Power":45,"Voltage":230}}',
+    );
     const power = await post(hub, '/query_stream', { entity_name: 'sonoff_pow', metric: 'energy.power', start_ts: 0 });
     expect(power.body.points[0]).toMatchObject({ value: 45, ts: Date.parse('2026-11-30T17:10:00Z') / 1000 });
     await pub('homeassistant/sensor/living_room_temperature/unit_of_measurement', '"°C"', ['-r']);
@@ -60,8 +75,18 @@ describe('MQTT bridge on the embedded broker', () => {
     expect((await points('binary_sensor.front_door', 'state'))[0].value).toBe('off');
   });
 
-  it('an OwnTracks transition published with mosquitto_pub updates the person\'s location and presence', async () => {
-    const msg = JSON.stringify({ _type: 'transition', event: 'enter', desc: 'Home', tst: Math.round(hub.clock.now()), lat: 52.5, lon: 13.4, acc: 10, wtst: 1700000000, t: 'c' });
+  it("an OwnTracks transition published with mosquitto_pub updates the person's location and presence", async () => {
+    const msg = JSON.stringify({
+      _type: 'transition',
+      event: 'enter',
+      desc: 'Home',
+      tst: Math.round(hub.clock.now()),
+      lat: 52.5,
+      lon: 13.4,
+      acc: 10,
+      wtst: 1700000000,
+      t: 'c',
+    });
     await mosquittoPub(['-h', '127.0.0.1', '-p', String(port), '-q', '1', '-t', 'owntracks/anna/phone', '-m', msg]);
     const found = await post(hub, '/find', { query: 'where is anna?' });
     expect(found.body).toMatchObject({ found: true, container_name: 'Home' });
@@ -71,17 +96,27 @@ describe('MQTT bridge on the embedded broker', () => {
   it('10,000 malformed payloads leave the bridge running and every valid reading stored', async () => {
     const c = await connect();
     let seed = 42;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     const garbage = (i: number): Buffer => {
       switch (i % 5) {
-        case 0: return Buffer.from(Array.from({ length: 1 + Math.floor(rand() * 200) }, () => Math.floor(rand() * 256)));
-        case 1: return Buffer.from('{"temperature": 2' + '1'.repeat(Math.floor(rand() * 10)));
-        case 2: return Buffer.alloc(256 * 1024 + 1, 'x');
-        case 3: return Buffer.from('['.repeat(5000) + ']'.repeat(5000));
-        default: return Buffer.from(JSON.stringify({ __proto__: { polluted: true }, temperature: 'NaN' }));
+        case 0:
+          return Buffer.from(Array.from({ length: 1 + Math.floor(rand() * 200) }, () => Math.floor(rand() * 256)));
+        case 1:
+          return Buffer.from('{"temperature": 2' + '1'.repeat(Math.floor(rand() * 10)));
+        case 2:
+          return Buffer.alloc(256 * 1024 + 1, 'x');
+        case 3:
+          return Buffer.from('['.repeat(5000) + ']'.repeat(5000));
+        default:
+          return Buffer.from(JSON.stringify({ __proto__: { polluted: true }, temperature: 'NaN' }));
       }
     };
-    const topics = ['zigbee2mqtt/fuzz_sensor', 'tele/fuzz/SENSOR', 'hearth/record/fuzz/temp', 'homeassistant/sensor/fuzz/state'];
+    const topics = [
+      'zigbee2mqtt/fuzz_sensor',
+      'tele/fuzz/SENSOR',
+      'hearth/record/fuzz/temp',
+      'homeassistant/sensor/fuzz/state',
+    ];
     const sends: Promise<void>[] = [];
     let valid = 0;
     for (let i = 0; i < 10_000; i++) {
@@ -94,7 +129,9 @@ describe('MQTT bridge on the embedded broker', () => {
     await Promise.all(sends);
     await publish(c, 'zigbee2mqtt/fuzz_ok', JSON.stringify({ counter: valid++ }));
     const stored = await post(hub, '/query_stream', { entity_name: 'fuzz_ok', metric: 'counter', limit: 10_000 });
-    expect(stored.body.points.map((p: { value: number }) => p.value)).toEqual(Array.from({ length: valid }, (_, i) => i));
+    expect(stored.body.points.map((p: { value: number }) => p.value)).toEqual(
+      Array.from({ length: valid }, (_, i) => i),
+    );
     const stats = hub.mqtt!.bridge.stats;
     expect(stats.unparseable + stats.rejected).toBeGreaterThan(5000);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -138,13 +175,20 @@ describe('/metrics', () => {
     const text = res.body;
     const value = (re: RegExp) => Number(re.exec(text)?.[1]);
     expect(value(/^hearth_ingest_readings_total\{result="accepted"\} (\d+)$/m)).toBeGreaterThan(100);
-    expect(value(/^hearth_ingest_source_readings_total\{source="zigbee2mqtt",result="accepted"\} (\d+)$/m)).toBeGreaterThan(0);
+    expect(
+      value(/^hearth_ingest_source_readings_total\{source="zigbee2mqtt",result="accepted"\} (\d+)$/m),
+    ).toBeGreaterThan(0);
     expect(value(/^hearth_mqtt_messages_total\{outcome="unparseable"\} (\d+)$/m)).toBeGreaterThan(1000);
     expect(text).toMatch(/^hearth_mqtt_topic_errors_total\{topic="zigbee2mqtt\/fuzz_sensor"\} \d+$/m);
     expect(value(/^hearth_mqtt_connected (\d)$/m)).toBe(1);
     expect(value(/^hearth_mqtt_offline_queue_messages (\d+)$/m)).toBe(2);
-    expect(value(/^hearth_mqtt_offline_queue_bytes (\d+)$/m)).toBe(2 * ('zigbee2mqtt/away_probe'.length + '{"temperature": 20.5}'.length));
-    expect((await hub.app.inject({ url: '/health' })).json().mqtt.offline_queue).toEqual({ messages: 2, bytes: 2 * ('zigbee2mqtt/away_probe'.length + '{"temperature": 20.5}'.length) });
+    expect(value(/^hearth_mqtt_offline_queue_bytes (\d+)$/m)).toBe(
+      2 * ('zigbee2mqtt/away_probe'.length + '{"temperature": 20.5}'.length),
+    );
+    expect((await hub.app.inject({ url: '/health' })).json().mqtt.offline_queue).toEqual({
+      messages: 2,
+      bytes: 2 * ('zigbee2mqtt/away_probe'.length + '{"temperature": 20.5}'.length),
+    });
     expect(value(/^hearth_rollup_cache_series (\d+)$/m)).toBeGreaterThan(0);
     expect(value(/^hearth_rollup_cache_bytes (\d+)$/m)).toBeGreaterThan(0);
   });

@@ -15,7 +15,12 @@ let url: string;
 let port: number;
 
 const users = [
-  { username: 'sensors', password: 's3nsors', publish: ['zigbee2mqtt/#', 'hearth/record/#'], subscribe: ['hearth/events/#'] },
+  {
+    username: 'sensors',
+    password: 's3nsors',
+    publish: ['zigbee2mqtt/#', 'hearth/record/#'],
+    subscribe: ['hearth/events/#'],
+  },
   { username: 'ha', password: 'ha-secret', publish: ['#'], subscribe: ['hearth/#', 'ha/#'] },
   { username: 'retainer', password: 'r', publish: ['retain/#'], subscribe: [] },
   { username: 'bulky', password: 'b', publish: ['bulky/#'], subscribe: [] },
@@ -25,9 +30,15 @@ beforeAll(async () => {
   hub = await buildTestHub({
     config: {
       mqtt: {
-        mode: 'embedded', port: 0, username: 'admin', password: 'admin-secret', users,
-        max_packet_bytes: 128 * 1024, max_pending_connections: 5,
-        retained_max_messages_per_account: 5, retained_max_bytes_per_account: 64 * 1024,
+        mode: 'embedded',
+        port: 0,
+        username: 'admin',
+        password: 'admin-secret',
+        users,
+        max_packet_bytes: 128 * 1024,
+        max_pending_connections: 5,
+        retained_max_messages_per_account: 5,
+        retained_max_bytes_per_account: 64 * 1024,
       },
     },
   });
@@ -39,8 +50,10 @@ afterAll(async () => {
   await hub?.close();
 });
 
-const login = (username: string, password: string, o: mqtt.IClientOptions = {}) => mqtt.connectAsync(url, { username, password, reconnectPeriod: 0, ...o });
-const points = async (entity: string, metric: string) => (await post(hub, '/query_stream', { entity_name: entity, metric, limit: 1000 })).body.points ?? [];
+const login = (username: string, password: string, o: mqtt.IClientOptions = {}) =>
+  mqtt.connectAsync(url, { username, password, reconnectPeriod: 0, ...o });
+const points = async (entity: string, metric: string) =>
+  (await post(hub, '/query_stream', { entity_name: entity, metric, limit: 1000 })).body.points ?? [];
 
 /** Retained messages a fresh admin subscriber gets on `filter` within a short wait. */
 async function retainedOn(filter: string): Promise<string[]> {
@@ -58,7 +71,15 @@ describe('QoS 2 is exactly-once (item 5)', () => {
     const c = await rawClient(port, { username: 'admin', password: 'admin-secret' });
     expect((await c.next('connack')) as { returnCode: number }).toMatchObject({ returnCode: 0 });
     const publish = (messageId: number, value: string, dup: boolean) =>
-      ({ cmd: 'publish', topic: 'hearth/record/qos2_sensor/seq', payload: Buffer.from(value), qos: 2, messageId, dup, retain: false }) as const;
+      ({
+        cmd: 'publish',
+        topic: 'hearth/record/qos2_sensor/seq',
+        payload: Buffer.from(value),
+        qos: 2,
+        messageId,
+        dup,
+        retain: false,
+      }) as const;
 
     // Retransmission after the PUBREC was lost.
     c.send(publish(7, '1', false));
@@ -87,13 +108,29 @@ describe('QoS 2 is exactly-once (item 5)', () => {
     const session = { username: 'admin', password: 'admin-secret', clientId: 'qos2-persistent', clean: false };
     const first = await rawClient(port, session);
     await first.next('connack');
-    first.send({ cmd: 'publish', topic: 'hearth/record/qos2_session/seq', payload: Buffer.from('5'), qos: 2, messageId: 11, dup: false, retain: false });
+    first.send({
+      cmd: 'publish',
+      topic: 'hearth/record/qos2_session/seq',
+      payload: Buffer.from('5'),
+      qos: 2,
+      messageId: 11,
+      dup: false,
+      retain: false,
+    });
     await first.next('pubrec');
     first.socket.destroy(); // the PUBREC "was lost": the client reconnects and retransmits
     await first.closed;
     const again = await rawClient(port, session);
     expect((await again.next('connack')) as { sessionPresent: boolean }).toMatchObject({ returnCode: 0 });
-    again.send({ cmd: 'publish', topic: 'hearth/record/qos2_session/seq', payload: Buffer.from('5'), qos: 2, messageId: 11, dup: true, retain: false });
+    again.send({
+      cmd: 'publish',
+      topic: 'hearth/record/qos2_session/seq',
+      payload: Buffer.from('5'),
+      qos: 2,
+      messageId: 11,
+      dup: true,
+      retain: false,
+    });
     await again.next('pubrec');
     again.send({ cmd: 'pubrel', messageId: 11 });
     await again.next('pubcomp');
@@ -120,7 +157,11 @@ describe('packet size and connection caps before login (item 8)', () => {
     let sent = 0;
     while (!closed && sent < max) {
       sent += chunk.length;
-      if (!socket.write(chunk)) await new Promise((r) => { socket.once('drain', r); socket.once('close', r); });
+      if (!socket.write(chunk))
+        await new Promise((r) => {
+          socket.once('drain', r);
+          socket.once('close', r);
+        });
     }
     await new Promise((r) => setTimeout(r, 50));
     socket.destroy();
@@ -188,7 +229,8 @@ describe('retained messages (item 9)', () => {
     expect(await retainedOn('retain/#')).toEqual(['retain/0', 'retain/2', 'retain/3', 'retain/4', 'retain/9']);
 
     const b = await login('bulky', 'b');
-    for (let i = 0; i < 3; i++) await b.publishAsync(`bulky/${i}`, Buffer.alloc(30 * 1024, 1), { qos: 1, retain: true });
+    for (let i = 0; i < 3; i++)
+      await b.publishAsync(`bulky/${i}`, Buffer.alloc(30 * 1024, 1), { qos: 1, retain: true });
     await b.endAsync();
     expect(await retainedOn('bulky/#')).toEqual(['bulky/0', 'bulky/1']);
   });
@@ -213,7 +255,9 @@ describe('client ids are bound to accounts (item 14)', () => {
     const ha = await login('ha', 'ha-secret', { clientId: 'ha-main', clean: false });
     await ha.subscribeAsync('hearth/alerts/#', { qos: 1 });
     // While ha is connected, sensors cannot kick it off.
-    await expect(login('sensors', 's3nsors', { clientId: 'ha-main', clean: false })).rejects.toThrow(/Identifier rejected/i);
+    await expect(login('sensors', 's3nsors', { clientId: 'ha-main', clean: false })).rejects.toThrow(
+      /Identifier rejected/i,
+    );
     expect(ha.connected).toBe(true);
     await ha.endAsync();
 
@@ -221,9 +265,18 @@ describe('client ids are bound to accounts (item 14)', () => {
     await admin.publishAsync('hearth/alerts/door', 'queued for ha', { qos: 1 });
     await admin.endAsync();
     // Nor take the persistent session (and its queued message) while ha is away.
-    await expect(login('sensors', 's3nsors', { clientId: 'ha-main', clean: false })).rejects.toThrow(/Identifier rejected/i);
+    await expect(login('sensors', 's3nsors', { clientId: 'ha-main', clean: false })).rejects.toThrow(
+      /Identifier rejected/i,
+    );
 
-    const back = await mqtt.connectAsync(url, { username: 'ha', password: 'ha-secret', clientId: 'ha-main', clean: false, reconnectPeriod: 0, manualConnect: false });
+    const back = await mqtt.connectAsync(url, {
+      username: 'ha',
+      password: 'ha-secret',
+      clientId: 'ha-main',
+      clean: false,
+      reconnectPeriod: 0,
+      manualConnect: false,
+    });
     const message = await new Promise<string>((resolve, reject) => {
       back.once('message', (_t, p) => resolve(p.toString()));
       setTimeout(() => reject(new Error('queued message not delivered')), 2000);
@@ -258,15 +311,37 @@ describe('over TLS', () => {
     const dir = tempDir();
     const cert = join(dir, 'cert.pem');
     const key = join(dir, 'key.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
-    const h = await buildTestHub({ config: { mqtt: { mode: 'embedded', port: 0, tls_cert: cert, tls_key: key, max_packet_bytes: 64 * 1024 } } });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+      ],
+      { stdio: 'ignore' },
+    );
+    const h = await buildTestHub({
+      config: { mqtt: { mode: 'embedded', port: 0, tls_cert: cert, tls_key: key, max_packet_bytes: 64 * 1024 } },
+    });
     try {
       h.clock.set(Date.now() / 1000);
       const tlsUrl = (await h.start()).mqtt!;
       expect(tlsUrl).toMatch(/^mqtts:/);
       const c = await mqtt.connectAsync(tlsUrl, { reconnectPeriod: 0, rejectUnauthorized: false });
       await c.publishAsync('hearth/record/tls_sensor/temp', '21', { qos: 1 });
-      expect((await post(h, '/query_stream', { entity_name: 'tls_sensor', metric: 'temp' })).body.points).toHaveLength(1);
+      expect((await post(h, '/query_stream', { entity_name: 'tls_sensor', metric: 'temp' })).body.points).toHaveLength(
+        1,
+      );
       const closed = new Promise((r) => c.once('close', r));
       c.publish('misc/big', Buffer.alloc(100 * 1024, 1), { qos: 1 });
       await closed;
@@ -290,8 +365,13 @@ describe('MQTT port already taken (item 18)', () => {
   it('fails start-up with one line naming the port and the fix, HTTP closed again', async () => {
     const h = await buildTestHub({ config: { mqtt: { mode: 'embedded', port: takenPort } } });
     try {
-      const err = await h.start().then(() => null, (e: Error) => e);
-      expect(err?.message).toMatch(new RegExp(`^mqtt: port ${takenPort} on 127\\.0\\.0\\.1 is already in use .*set mqtt\\.port`));
+      const err = await h.start().then(
+        () => null,
+        (e: Error) => e,
+      );
+      expect(err?.message).toMatch(
+        new RegExp(`^mqtt: port ${takenPort} on 127\\.0\\.0\\.1 is already in use .*set mqtt\\.port`),
+      );
       expect(err?.message).not.toContain('\n');
       expect(h.app.server.listening).toBe(false);
     } finally {
@@ -302,15 +382,22 @@ describe('MQTT port already taken (item 18)', () => {
   it('an HTTP port taken fails in one line too', async () => {
     const h = await buildTestHub({ config: { http: { port: takenPort } } });
     try {
-      const err = await h.start().then(() => null, (e: Error) => e);
-      expect(err?.message).toMatch(new RegExp(`^http: port ${takenPort} on 127\\.0\\.0\\.1 is already in use .*set http\\.port`));
+      const err = await h.start().then(
+        () => null,
+        (e: Error) => e,
+      );
+      expect(err?.message).toMatch(
+        new RegExp(`^http: port ${takenPort} on 127\\.0\\.0\\.1 is already in use .*set http\\.port`),
+      );
     } finally {
       await h.close();
     }
   });
 
   it('with tolerate_port_in_use, serves HTTP and /health says degraded', async () => {
-    const h = await buildTestHub({ config: { mqtt: { mode: 'embedded', port: takenPort, tolerate_port_in_use: true } } });
+    const h = await buildTestHub({
+      config: { mqtt: { mode: 'embedded', port: takenPort, tolerate_port_in_use: true } },
+    });
     try {
       await h.start();
       const health = await get(h, '/health');
@@ -323,7 +410,15 @@ describe('MQTT port already taken (item 18)', () => {
 
   it('hearth serve exits non-zero with that one line', async () => {
     const child = spawn(process.execPath, [join(process.cwd(), 'dist/src/cli.js'), 'serve'], {
-      env: { PATH: process.env.PATH ?? '', HEARTH_DATA_DIR: join(tempDir(), 'data'), HEARTH_HTTP_PORT: '0', HEARTH_MQTT_PORT: String(takenPort), MEMORY_AI_PROVIDER: 'local', HEARTH_TZ: 'UTC', HEARTH_LOG_LEVEL: 'error' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HEARTH_DATA_DIR: join(tempDir(), 'data'),
+        HEARTH_HTTP_PORT: '0',
+        HEARTH_MQTT_PORT: String(takenPort),
+        MEMORY_AI_PROVIDER: 'local',
+        HEARTH_TZ: 'UTC',
+        HEARTH_LOG_LEVEL: 'error',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let err = '';
@@ -334,6 +429,8 @@ describe('MQTT port already taken (item 18)', () => {
     });
     expect(code).not.toBe(0);
     expect(code).not.toBeNull();
-    expect(err.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^hearth: mqtt: port ${takenPort} .*already in use`))]);
+    expect(err.trim().split('\n')).toEqual([
+      expect.stringMatching(new RegExp(`^hearth: mqtt: port ${takenPort} .*already in use`)),
+    ]);
   });
 });

@@ -38,8 +38,14 @@ describe('external broker (Mosquitto, or the stand-in without it)', () => {
   it('ingests what third-party clients publish to Mosquitto, and retained replays are not duplicated', async () => {
     let hub = await open();
     expect(hub.mqtt!.connected()).toBe(true);
-    await publish('zigbee2mqtt/office_sensor', JSON.stringify({ temperature: 22.25, occupancy: true }), { qos: 1, retain: true });
-    const got = await eventually(() => points(hub, 'office_sensor', 'temperature'), (p) => p.length > 0);
+    await publish('zigbee2mqtt/office_sensor', JSON.stringify({ temperature: 22.25, occupancy: true }), {
+      qos: 1,
+      retain: true,
+    });
+    const got = await eventually(
+      () => points(hub, 'office_sensor', 'temperature'),
+      (p) => p.length > 0,
+    );
     expect(got.map((p) => p.value)).toEqual([22.25]);
     expect((await points(hub, 'office_sensor', 'occupancy'))[0].value).toBe('true');
     await hub.stop();
@@ -48,10 +54,16 @@ describe('external broker (Mosquitto, or the stand-in without it)', () => {
     const port = broker.port;
     await broker.stop();
     broker = await startMosquitto(port);
-    await publish('zigbee2mqtt/office_sensor', JSON.stringify({ temperature: 22.25, occupancy: true }), { qos: 1, retain: true });
+    await publish('zigbee2mqtt/office_sensor', JSON.stringify({ temperature: 22.25, occupancy: true }), {
+      qos: 1,
+      retain: true,
+    });
     hub = await open();
     await publish('zigbee2mqtt/office_sensor', JSON.stringify({ temperature: 23 }), { qos: 1 });
-    const after = await eventually(() => points(hub, 'office_sensor', 'temperature'), (p) => p.length >= 2);
+    const after = await eventually(
+      () => points(hub, 'office_sensor', 'temperature'),
+      (p) => p.length >= 2,
+    );
     expect(after.map((p) => p.value)).toEqual([22.25, 23]);
     // The replay did arrive, and was recognised as already stored.
     expect(hub.services.timeseries.writer.stats.skipped).toBe(2); // temperature and occupancy

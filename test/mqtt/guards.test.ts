@@ -8,7 +8,15 @@ import fc from 'fast-check';
 import mqttPacket, { type Packet } from 'mqtt-packet';
 import { frameSizeGuard } from '../../src/mqtt/guards.js';
 
-const publish = (size: number, i: number): Packet => ({ cmd: 'publish', topic: `t/${i}`, payload: Buffer.alloc(size, 1), qos: 1, messageId: i + 1, dup: false, retain: false });
+const publish = (size: number, i: number): Packet => ({
+  cmd: 'publish',
+  topic: `t/${i}`,
+  payload: Buffer.alloc(size, 1),
+  qos: 1,
+  messageId: i + 1,
+  dup: false,
+  retain: false,
+});
 
 /** The remaining length mqtt-packet itself reads from a packet's fixed header. */
 function remainingLength(wire: Buffer): number {

@@ -15,7 +15,14 @@ afterEach(async () => {
 });
 
 async function start(offlineQueue: { perClient?: number; totalBytes?: number }) {
-  broker = await startBroker({ host: '127.0.0.1', port: 0, accounts: [], offlineQueue, onPublish: async () => true, log: (m) => logs.push(m) });
+  broker = await startBroker({
+    host: '127.0.0.1',
+    port: 0,
+    accounts: [],
+    offlineQueue,
+    onPublish: async () => true,
+    log: (m) => logs.push(m),
+  });
   return `mqtt://127.0.0.1:${broker.address.port}`;
 }
 const connect = (url: string, o: mqtt.IClientOptions = {}) => mqtt.connectAsync(url, { reconnectPeriod: 0, ...o });

@@ -39,9 +39,12 @@ describe('filterWithin', () => {
   });
 
   const LEVELS = ['a', 'b', '$s', '+', '#'];
-  const filterArb = fc
-    .array(fc.constantFrom(...LEVELS), { minLength: 1, maxLength: 4 })
-    .map((ls) => ls.map((l, i) => (l === '#' && i < ls.length - 1 ? 'a' : l)).map((l, i) => (l === '$s' && i > 0 ? 'b' : l)).join('/'));
+  const filterArb = fc.array(fc.constantFrom(...LEVELS), { minLength: 1, maxLength: 4 }).map((ls) =>
+    ls
+      .map((l, i) => (l === '#' && i < ls.length - 1 ? 'a' : l))
+      .map((l, i) => (l === '$s' && i > 0 ? 'b' : l))
+      .join('/'),
+  );
 
   /** Every topic `filter` matches over {a, b, z} (plus its own literals), with `#` standing for 0..depth levels. */
   function* topicsOf(filter: string, depth: number): Generator<string> {

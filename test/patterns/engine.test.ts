@@ -9,7 +9,9 @@ import { buildTestHub, post, tempDir, type TestHub } from '../helpers/hub.js';
  */
 function userDetectors(): string {
   const dir = tempDir('hearth-detectors-');
-  writeFileSync(join(dir, 'avg_temp.mjs'), `
+  writeFileSync(
+    join(dir, 'avg_temp.mjs'),
+    `
 export default {
   name: 'avg_temp',
   description: 'average bedroom temperature (test detector)',
@@ -21,9 +23,13 @@ export default {
     return [{ pattern_key: 'avg_temp:Brian:bedroom_temperature', entity: 'Brian', metric: s.metric, category: 'preference',
       fact: 'Brian keeps the bedroom at ' + ctx.format(avg, s.unit) + ' at night', confidence: 0.8, evidence: { avg, n: raw.length } }];
   },
-};`);
+};`,
+  );
   mkdirSync(join(dir, 'broken'));
-  writeFileSync(join(dir, 'broken', 'index.js'), `export default { name: 'broken', description: 'always fails', detect() { throw new Error('boom'); } };`);
+  writeFileSync(
+    join(dir, 'broken', 'index.js'),
+    `export default { name: 'broken', description: 'always fails', detect() { throw new Error('boom'); } };`,
+  );
   writeFileSync(join(dir, 'notes.txt'), 'not a detector');
   return dir;
 }
@@ -36,7 +42,13 @@ afterEach(async () => {
 
 async function seed(h: TestHub, value: number) {
   const now = h.clock.now();
-  const readings = Array.from({ length: 20 }, (_, i) => ({ entity_name: 'Brian', metric: 'bedroom_temperature', value, unit: '°F', ts: now - i * 3600 }));
+  const readings = Array.from({ length: 20 }, (_, i) => ({
+    entity_name: 'Brian',
+    metric: 'bedroom_temperature',
+    value,
+    unit: '°F',
+    ts: now - i * 3600,
+  }));
   expect((await post(h, '/record/bulk', { readings })).body.inserted).toBe(20);
 }
 
@@ -52,7 +64,12 @@ describe('pattern engine', () => {
     expect(first.body.promoted[0]).toMatchObject({ action: 'added', fact: 'Brian keeps the bedroom at 68°F at night' });
     expect(first.body.errors).toEqual([{ detector: 'broken', message: 'boom' }]);
     const memory = hub.services.memory.get(first.body.promoted[0].memory_id)!;
-    expect(memory).toMatchObject({ source_trust: 3, fact_key: 'avg_temp:Brian:bedroom_temperature', source: 'pattern_engine', category: 'preference' });
+    expect(memory).toMatchObject({
+      source_trust: 3,
+      fact_key: 'avg_temp:Brian:bedroom_temperature',
+      source: 'pattern_engine',
+      category: 'preference',
+    });
     expect(events).toHaveLength(1);
 
     const second = await post(hub, '/patterns/run', {});
@@ -63,12 +80,19 @@ describe('pattern engine', () => {
     hub.clock.advance(3 * 86400);
     await seed(hub, 72);
     const third = await post(hub, '/patterns/run', {});
-    expect(third.body.promoted[0]).toMatchObject({ action: 'superseded', fact: 'Brian keeps the bedroom at 70°F at night' });
+    expect(third.body.promoted[0]).toMatchObject({
+      action: 'superseded',
+      fact: 'Brian keeps the bedroom at 70°F at night',
+    });
     expect(hub.services.memory.get(memory.id)!.status).toBe('superseded');
     const active = hub.db.prepare("SELECT count(*) n FROM memories WHERE status = 'active'").get() as { n: number };
     expect(active.n).toBe(1);
     const listed = await hub.app.inject({ url: '/patterns' });
-    expect(listed.json().promoted[0]).toMatchObject({ pattern_key: 'avg_temp:Brian:bedroom_temperature', detector: 'avg_temp', memory_id: third.body.promoted[0].memory_id });
+    expect(listed.json().promoted[0]).toMatchObject({
+      pattern_key: 'avg_temp:Brian:bedroom_temperature',
+      detector: 'avg_temp',
+      memory_id: third.body.promoted[0].memory_id,
+    });
     const recall = await post(hub, '/recall', { query: 'what temperature does Brian like in the bedroom' });
     expect(recall.body.results[0].fact).toBe('Brian keeps the bedroom at 70°F at night');
   });
@@ -84,9 +108,15 @@ describe('pattern engine', () => {
   });
 
   it('refuses config for an unknown detector or bad options, naming the key', async () => {
-    await expect(buildTestHub({ config: { patterns: { detectors: { no_such: { x: 1 } } } } })).rejects.toThrow(/patterns\.detectors\.no_such/);
-    await expect(buildTestHub({ config: { patterns: { detectors_dir: '/nonexistent/dir' } } })).rejects.toThrow(/patterns\.detectors_dir/);
-    await expect(buildTestHub({ config: { patterns: { detectors: { stable_value: { max_cv: 'low' } } } } })).rejects.toThrow(/^patterns\.detectors\.stable_value\.max_cv: /);
+    await expect(buildTestHub({ config: { patterns: { detectors: { no_such: { x: 1 } } } } })).rejects.toThrow(
+      /patterns\.detectors\.no_such/,
+    );
+    await expect(buildTestHub({ config: { patterns: { detectors_dir: '/nonexistent/dir' } } })).rejects.toThrow(
+      /patterns\.detectors_dir/,
+    );
+    await expect(
+      buildTestHub({ config: { patterns: { detectors: { stable_value: { max_cv: 'low' } } } } }),
+    ).rejects.toThrow(/^patterns\.detectors\.stable_value\.max_cv: /);
     const off = await buildTestHub({ config: { patterns: { detectors: { anomaly: { enabled: false } } } } });
     expect(off.services.patterns.detectors().map((d) => d.name)).not.toContain('anomaly');
     expect(off.services.patterns.detectors()).toHaveLength(5);

@@ -13,13 +13,22 @@ afterEach(async () => {
 });
 
 async function hubWithHumidity(llmReply?: (text: string) => string) {
-  if (llmReply) fake = await startFakeOllama({ chat: (req) => llmReply(req.messages[req.messages.length - 1].content) });
+  if (llmReply)
+    fake = await startFakeOllama({ chat: (req) => llmReply(req.messages[req.messages.length - 1].content) });
   const llm = fake ? createOllamaLlm({ baseUrl: fake.url, model: 'llama3.2', timeoutMs: 2000 }) : null;
   hub = await buildTestHub({ llm });
   const day = 86_400;
   const now = hub.clock.now();
   const readings = [];
-  for (let d = 13; d >= 0; d--) for (let h = 0; h < 24; h += 3) readings.push({ entity_name: 'living_room', metric: 'humidity', value: 40 + (13 - d) * 1.2 + (h % 2), unit: '%', ts: now - (d + 1) * day + h * 3600 + 1800 });
+  for (let d = 13; d >= 0; d--)
+    for (let h = 0; h < 24; h += 3)
+      readings.push({
+        entity_name: 'living_room',
+        metric: 'humidity',
+        value: 40 + (13 - d) * 1.2 + (h % 2),
+        unit: '%',
+        ts: now - (d + 1) * day + h * 3600 + 1800,
+      });
   await post(hub, '/record/bulk', { readings });
   return hub;
 }
@@ -31,7 +40,9 @@ describe('get_trends', () => {
     expect(r.body.direction).toBe('rising');
     expect(r.body.slope_per_day).toBeCloseTo(1.2, 1);
     expect(r.body.change_vs_previous).toBeGreaterThan(7);
-    expect(r.body.result).toMatch(/^Over the last 7 days living_room humidity averaged \d+(\.\d)?% \(range .*\), rising about 1\.2% per day; .* higher than the 7 days before/);
+    expect(r.body.result).toMatch(
+      /^Over the last 7 days living_room humidity averaged \d+(\.\d)?% \(range .*\), rising about 1\.2% per day; .* higher than the 7 days before/,
+    );
     expect((await post(h, '/get_trends', { entity_name: 'living_room', metric: 'nope' })).status).toBe(404);
   });
 

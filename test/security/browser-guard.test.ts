@@ -15,17 +15,29 @@ let browser: Browser;
 let evil: Server;
 let hubUrl: string;
 let evilUrl: string;
-const memories = () => (hub.db.prepare('SELECT fact FROM memories ORDER BY id').pluck().all() as string[]);
+const memories = () => hub.db.prepare('SELECT fact FROM memories ORDER BY id').pluck().all() as string[];
 
 /** A plain HTTP request with any Host header (fetch does not let a caller set it). */
-function raw(path: string, opts: { method?: string; host?: string; body?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; body: string }> {
+function raw(
+  path: string,
+  opts: { method?: string; host?: string; body?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: string }> {
   const u = new URL(hubUrl);
   return new Promise((resolve, reject) => {
-    const req = request({ host: u.hostname, port: u.port, path, method: opts.method ?? 'GET', headers: { host: opts.host ?? u.host, 'content-type': 'application/json', ...opts.headers } }, (res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode!, body }));
-    });
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path,
+        method: opts.method ?? 'GET',
+        headers: { host: opts.host ?? u.host, 'content-type': 'application/json', ...opts.headers },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      },
+    );
     req.on('error', reject);
     req.end(opts.body);
   });
@@ -43,7 +55,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => evil.listen(0, '127.0.0.1', r));
   evilUrl = `http://localhost:${(evil.address() as AddressInfo).port}/`;
-  browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -53,7 +68,16 @@ afterAll(async () => {
 
 describe('a page on another site', () => {
   it('cannot write to or delete from the hub, by form or by fetch', async () => {
-    await hub.services.memory.remember({ entity_name: 'Anna', fact: 'Anna is allergic to peanuts', category: 'general', confidence: 1, source: 'manual' }, 'http');
+    await hub.services.memory.remember(
+      {
+        entity_name: 'Anna',
+        fact: 'Anna is allergic to peanuts',
+        category: 'general',
+        confidence: 1,
+        source: 'manual',
+      },
+      'http',
+    );
     const page = await browser.newPage();
     const refused: number[] = [];
     page.on('response', (r) => r.url().startsWith(hubUrl) && refused.push(r.status()));
@@ -72,14 +96,27 @@ describe('a page on another site', () => {
     expect(JSON.parse(rebound.body).message).toMatch(/^host: evil\.example:\d+ is not this hub's address/);
     expect((await raw('/admin', { host: `evil.example:${port}` })).status).toBe(421);
     expect((await raw('/health', { host: `evil.example:${port}` })).status).toBe(200);
-    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]) expect((await raw('/profile/Anna', { host })).status).toBe(200);
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`])
+      expect((await raw('/profile/Anna', { host })).status).toBe(200);
   });
 
   it('scripts and the hub’s own pages still write: no Origin, or this origin', async () => {
     const body = JSON.stringify({ entity_name: 'Leo', fact: 'Leo goes to bed at 7:30 pm' });
     expect((await raw('/remember', { method: 'POST', body })).status).toBe(200);
-    expect((await raw('/remember', { method: 'POST', body: JSON.stringify({ entity_name: 'Leo', fact: 'Leo naps after lunch' }), headers: { origin: hubUrl } })).status).toBe(200);
-    const other = await raw('/remember', { method: 'POST', body: JSON.stringify({ entity_name: 'Leo', fact: 'Leo may stay up' }), headers: { 'sec-fetch-site': 'cross-site' } });
+    expect(
+      (
+        await raw('/remember', {
+          method: 'POST',
+          body: JSON.stringify({ entity_name: 'Leo', fact: 'Leo naps after lunch' }),
+          headers: { origin: hubUrl },
+        })
+      ).status,
+    ).toBe(200);
+    const other = await raw('/remember', {
+      method: 'POST',
+      body: JSON.stringify({ entity_name: 'Leo', fact: 'Leo may stay up' }),
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
     expect(other.status).toBe(403);
     expect(memories()).toEqual(['Anna is allergic to peanuts', 'Leo goes to bed at 7:30 pm', 'Leo naps after lunch']);
   });
@@ -89,9 +126,22 @@ describe('with a token', () => {
   it('the Host is not checked (a rebinding page has no credentials), and a cross-site write is still refused', async () => {
     const h = await buildTestHub({ config: { http: { token: 'sekrit-token-0123456789' }, mqtt: { mode: 'off' } } });
     try {
-      const res = await h.app.inject({ method: 'GET', url: '/profile/Anna', headers: { host: 'hearth.local:8900', authorization: 'Bearer sekrit-token-0123456789' } });
+      const res = await h.app.inject({
+        method: 'GET',
+        url: '/profile/Anna',
+        headers: { host: 'hearth.local:8900', authorization: 'Bearer sekrit-token-0123456789' },
+      });
       expect(res.statusCode).not.toBe(421);
-      const cross = await h.app.inject({ method: 'POST', url: '/remember', headers: { host: 'hearth.local:8900', origin: 'http://evil.example', authorization: 'Bearer sekrit-token-0123456789' }, payload: { entity_name: 'Leo', fact: 'x' } });
+      const cross = await h.app.inject({
+        method: 'POST',
+        url: '/remember',
+        headers: {
+          host: 'hearth.local:8900',
+          origin: 'http://evil.example',
+          authorization: 'Bearer sekrit-token-0123456789',
+        },
+        payload: { entity_name: 'Leo', fact: 'x' },
+      });
       expect(cross.statusCode).toBe(403);
     } finally {
       await h.close();

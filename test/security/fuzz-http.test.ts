@@ -50,7 +50,18 @@ import {
 const SEED = 0x5ec_0005;
 /** A request slower than this counts as a hang (the hub is single-threaded: it blocks everyone). */
 const PER_REQUEST_MS = 1000;
-const RUNS = { arbitrary: 20, shaped: 60, deleted: 8, extra: 12, raw: 12, query: 30, path: 30, lines: 120, mcpEnvelope: 100, mcpTool: 20 };
+const RUNS = {
+  arbitrary: 20,
+  shaped: 60,
+  deleted: 8,
+  extra: 12,
+  raw: 12,
+  query: 30,
+  path: 30,
+  lines: 120,
+  mcpEnvelope: 100,
+  mcpTool: 20,
+};
 
 type Method = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH' | 'OPTIONS' | 'HEAD';
 interface JsonSchema {
@@ -90,7 +101,13 @@ let lastServerError: unknown;
 const ids: Record<string, number> = {};
 const baselineMemoryIds = new Set<number>();
 const baselineRelationIds = new Set<number>();
-const BASELINE_NAMES = ['Ingrid Baseline', 'Otto Baseline', 'greenhouse-baseline', 'baseline spectacles', 'baseline study'];
+const BASELINE_NAMES = [
+  'Ingrid Baseline',
+  'Otto Baseline',
+  'greenhouse-baseline',
+  'baseline spectacles',
+  'baseline study',
+];
 const norm = (s: unknown) => (typeof s === 'string' ? s.trim().toLowerCase() : s);
 
 // ---------------------------------------------------------------------------------------------
@@ -103,7 +120,9 @@ const fakeLlm: Llm = {
     const user = messages.at(-1)?.content ?? '';
     const injected = /LLM:([\s\S]*)$/.exec(user);
     if (injected) return injected[1];
-    return JSON.stringify({ facts: [{ entity_name: 'Fuzz Extract', fact: `Fuzz Extract said: ${user.slice(-300)}`, category: 'general' }] });
+    return JSON.stringify({
+      facts: [{ entity_name: 'Fuzz Extract', fact: `Fuzz Extract said: ${user.slice(-300)}`, category: 'general' }],
+    });
   },
   async ping() {
     return true;
@@ -114,7 +133,12 @@ const fakeLlm: Llm = {
 // Sending and checking
 
 const trunc = (s: unknown, n = 600): string => {
-  const t = typeof s === 'string' ? s : Buffer.isBuffer(s) ? `<${s.length} bytes> ${s.subarray(0, 120).toString('hex')}` : JSON.stringify(s) ?? String(s);
+  const t =
+    typeof s === 'string'
+      ? s
+      : Buffer.isBuffer(s)
+        ? `<${s.length} bytes> ${s.subarray(0, 120).toString('hex')}`
+        : (JSON.stringify(s) ?? String(s));
   return t.length > n ? `${t.slice(0, n)}… (${t.length} chars)` : t;
 };
 
@@ -136,7 +160,8 @@ async function send(req: Sent): Promise<Outcome> {
   };
 }
 
-const stackOf = (e: unknown) => (e instanceof Error ? (e.stack ?? e.message) : e === undefined ? '(none captured)' : trunc(e));
+const stackOf = (e: unknown) =>
+  e instanceof Error ? (e.stack ?? e.message) : e === undefined ? '(none captured)' : trunc(e);
 
 function describeOutcome(o: Outcome, problem: string): string {
   return [
@@ -165,10 +190,15 @@ function fieldsOf(route: Route | undefined): Set<string> {
 }
 
 /** The contract every HTTP answer must keep; returns a problem or null. */
-function problemWith(o: Outcome, route: Route | undefined, opts: { noContent?: boolean; text?: boolean } = {}): string | null {
+function problemWith(
+  o: Outcome,
+  route: Route | undefined,
+  opts: { noContent?: boolean; text?: boolean } = {},
+): string | null {
   if (o.polluted.length) return `the request polluted a built-in prototype: ${o.polluted.join('; ')}`;
   if (o.status >= 500) return `5xx for client input`;
-  if (o.ms > PER_REQUEST_MS) return `took ${Math.round(o.ms)} ms (budget ${PER_REQUEST_MS} ms): the hub is blocked meanwhile`;
+  if (o.ms > PER_REQUEST_MS)
+    return `took ${Math.round(o.ms)} ms (budget ${PER_REQUEST_MS} ms): the hub is blocked meanwhile`;
   if (o.status < 300 && opts.noContent && o.status === 204) return null;
   if (o.status < 300 && opts.text) return null;
   let body: Record<string, unknown>;
@@ -183,13 +213,15 @@ function problemWith(o: Outcome, route: Route | undefined, opts: { noContent?: b
     return null;
   }
   if (body.ok !== false) return `a ${o.status} without ok:false (not the {ok, error, message} shape)`;
-  if (typeof body.error !== 'string' || !ERROR_CODES.has(body.error)) return `unknown error code ${JSON.stringify(body.error)}`;
+  if (typeof body.error !== 'string' || !ERROR_CODES.has(body.error))
+    return `unknown error code ${JSON.stringify(body.error)}`;
   if (typeof body.message !== 'string' || !body.message) return 'error without a message';
   if (o.status === 404 && /^no route (GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS) /.test(body.message)) return null;
   const m = /^([^\s:]+): \S/.exec(body.message);
   if (!m) return `message does not name a field: ${JSON.stringify(body.message)}`;
   const head = m[1].split(/[.[]/)[0];
-  if (!fieldsOf(route).has(head)) return `message names "${m[1]}", not a field of ${route?.method} ${route?.path}: ${JSON.stringify(body.message)}`;
+  if (!fieldsOf(route).has(head))
+    return `message names "${m[1]}", not a field of ${route?.method} ${route?.path}: ${JSON.stringify(body.message)}`;
   return null;
 }
 
@@ -204,11 +236,20 @@ class ContractError extends Error {
 }
 const SLOW = 'slow:';
 const kindOf = (o: Outcome, problem: string) =>
-  o.polluted.length ? `polluted ${o.polluted.map((p) => p.split(' = ')[0]).join(',')}` :
-  o.ms > PER_REQUEST_MS ? `${SLOW} ${o.method} ${o.url.split('?')[0]}` :
-  `${o.status} ${problem.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/\d+/g, 'N').slice(0, 120)}`;
+  o.polluted.length
+    ? `polluted ${o.polluted.map((p) => p.split(' = ')[0]).join(',')}`
+    : o.ms > PER_REQUEST_MS
+      ? `${SLOW} ${o.method} ${o.url.split('?')[0]}`
+      : `${o.status} ${problem
+          .replace(/"(?:[^"\\]|\\.)*"/g, '"…"')
+          .replace(/\d+/g, 'N')
+          .slice(0, 120)}`;
 
-async function expectContract(req: Sent, route: Route | undefined, opts: { noContent?: boolean; text?: boolean } = {}): Promise<Outcome> {
+async function expectContract(
+  req: Sent,
+  route: Route | undefined,
+  opts: { noContent?: boolean; text?: boolean } = {},
+): Promise<Outcome> {
   const o = await send(req);
   const p = problemWith(o, route, opts);
   if (p) throw new ContractError(kindOf(o, p), describeOutcome(o, p));
@@ -219,7 +260,12 @@ async function expectContract(req: Sent, route: Route | undefined, opts: { noCon
  * Runs `check` on `runs` generated values (fixed seed) and fails with every DISTINCT broken contract
  * found (not just the first), each with its exact request, response and server stack.
  */
-async function fuzz<T>(arb: fc.Arbitrary<T>, runs: number, salt: number, check: (value: T) => Promise<unknown>): Promise<void> {
+async function fuzz<T>(
+  arb: fc.Arbitrary<T>,
+  runs: number,
+  salt: number,
+  check: (value: T) => Promise<unknown>,
+): Promise<void> {
   const found = new Map<string, string>();
   let blocked = false; // after one request over the budget, stop: the next ones would block the suite as well
   await fc.assert(
@@ -262,7 +308,12 @@ type Raw = { [RAW]: string };
 const raw = (text: string): Raw => ({ [RAW]: text });
 const isRaw = (v: unknown): v is Raw => typeof v === 'object' && v !== null && RAW in v;
 
-function jsonWith(base: Record<string, unknown>, op: 'replace' | 'delete' | 'extra', field: string, value: unknown): string {
+function jsonWith(
+  base: Record<string, unknown>,
+  op: 'replace' | 'delete' | 'extra',
+  field: string,
+  value: unknown,
+): string {
   const obj: Record<string, unknown> = { ...base };
   if (op === 'delete') {
     delete obj[field];
@@ -271,7 +322,12 @@ function jsonWith(base: Record<string, unknown>, op: 'replace' | 'delete' | 'ext
   const key = op === 'extra' ? field : field;
   const placeholder = 'RAW_PLACEHOLDER_5ec';
   // Own-property define so "__proto__" becomes a real key (JSON.stringify then writes it).
-  Object.defineProperty(obj, key, { value: isRaw(value) ? placeholder : value, enumerable: true, configurable: true, writable: true });
+  Object.defineProperty(obj, key, {
+    value: isRaw(value) ? placeholder : value,
+    enumerable: true,
+    configurable: true,
+    writable: true,
+  });
   const text = JSON.stringify(obj);
   return isRaw(value) ? text.replace(`"${placeholder}"`, value[RAW]) : text;
 }
@@ -296,7 +352,17 @@ function nastyFor(schema: JsonSchema | undefined): fc.Arbitrary<unknown> {
     { arbitrary: fc.constantFrom(...NASTY_VALUES), weight: 4 },
     { arbitrary: fc.constantFrom(...TIMESTAMPS), weight: 2 },
     { arbitrary: fc.constantFrom(...RAW_JSON_VALUES).map(raw), weight: 2 },
-    { arbitrary: fc.constantFrom(deepArray(10_000), deepObject(10_000), deepObject(1_000, '__proto__'), `{"__proto__":{"polluted":1},"a":1}`).map(raw), weight: 1 },
+    {
+      arbitrary: fc
+        .constantFrom(
+          deepArray(10_000),
+          deepObject(10_000),
+          deepObject(1_000, '__proto__'),
+          `{"__proto__":{"polluted":1},"a":1}`,
+        )
+        .map(raw),
+      weight: 1,
+    },
     { arbitrary: max ? fc.constantFrom(...aroundMax(max)) : fc.constantFrom(...HUGE_STRINGS), weight: 2 },
     { arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }), weight: 2 },
     { arbitrary: fc.string({ unit: 'binary', maxLength: 40 }), weight: 1 },
@@ -310,7 +376,9 @@ const protoKey = fc.constantFrom(...PROTO);
 
 /** (a) arbitrary JSON: any JSON value, or an object over the route's field names with random values. */
 function arbitraryJson(fields: string[]): fc.Arbitrary<string> {
-  const key = fields.length ? fc.oneof(fc.constantFrom(...fields), protoKey, fc.string({ maxLength: 12 })) : fc.oneof(protoKey, fc.string({ maxLength: 12 }));
+  const key = fields.length
+    ? fc.oneof(fc.constantFrom(...fields), protoKey, fc.string({ maxLength: 12 }))
+    : fc.oneof(protoKey, fc.string({ maxLength: 12 }));
   return fc.oneof(
     fc.json({ maxDepth: 4 }),
     fc.dictionary(key, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 8 }).map((o) => JSON.stringify(o)),
@@ -339,44 +407,117 @@ const rawBody = fc.record({
 const now = () => hub.clock.now();
 const VOICE = Array.from({ length: 16 }, (_, i) => Math.sin(i + 1));
 const BASES: Record<string, () => Record<string, unknown>> = {
-  'POST /remember': () => ({ entity_name: 'Fuzz Person', fact: 'Fuzz Person likes green tea in the morning', category: 'preference', confidence: 0.9, source: 'fuzz' }),
+  'POST /remember': () => ({
+    entity_name: 'Fuzz Person',
+    fact: 'Fuzz Person likes green tea in the morning',
+    category: 'preference',
+    confidence: 0.9,
+    source: 'fuzz',
+  }),
   'POST /recall': () => ({ query: 'green tea', entity_name: 'Fuzz Person', top_k: 5, mode: 'hybrid' }),
   'POST /get_context': () => ({ entity_name: 'Fuzz Person', query: 'tea', top_k: 5 }),
-  'POST /relate': () => ({ entity_a: 'Fuzz Person', entity_b: 'Fuzz Friend', rel_type: 'knows', meta: { since: 2020 } }),
+  'POST /relate': () => ({
+    entity_a: 'Fuzz Person',
+    entity_b: 'Fuzz Friend',
+    rel_type: 'knows',
+    meta: { since: 2020 },
+  }),
   'POST /unrelate': () => ({ entity_a: 'Fuzz Person', entity_b: 'Fuzz Friend', rel_type: 'knows' }),
   'POST /get_related': () => ({ entity_name: 'Fuzz Person', direction: 'both' }),
   'POST /forget': () => ({ memory_id: ids.forgettable }),
-  'POST /record': () => ({ entity_name: 'fuzz room', metric: 'temperature', value: 21.5, unit: '°C', source: 'fuzz', ts: now() - 60 }),
-  'POST /record/bulk': () => ({ readings: [{ entity_name: 'fuzz room', metric: 'humidity', value: 40, ts: now() - 30 }, { entity_name: 'fuzz room', metric: 'state', value: 'on' }] }),
-  'POST /query_stream': () => ({ entity_name: 'fuzz room', metric: 'temperature', granularity: 'hour', start_ts: now() - 86_400, end_ts: now(), limit: 100 }),
+  'POST /record': () => ({
+    entity_name: 'fuzz room',
+    metric: 'temperature',
+    value: 21.5,
+    unit: '°C',
+    source: 'fuzz',
+    ts: now() - 60,
+  }),
+  'POST /record/bulk': () => ({
+    readings: [
+      { entity_name: 'fuzz room', metric: 'humidity', value: 40, ts: now() - 30 },
+      { entity_name: 'fuzz room', metric: 'state', value: 'on' },
+    ],
+  }),
+  'POST /query_stream': () => ({
+    entity_name: 'fuzz room',
+    metric: 'temperature',
+    granularity: 'hour',
+    start_ts: now() - 86_400,
+    end_ts: now(),
+    limit: 100,
+  }),
   'POST /prune': () => ({ dry_run: true }),
   // One-off: every stored recurring event makes GET /schedule?from=<far future> walk all its occurrences
   // (pinned finding below); recurrence is still fuzzed as the replaced field.
-  'POST /schedule': () => ({ entity_name: 'fuzz calendar', title: 'Fuzz practice', start_ts: now() + 3600, end_ts: now() + 7200, meta: { where: 'park' } }),
+  'POST /schedule': () => ({
+    entity_name: 'fuzz calendar',
+    title: 'Fuzz practice',
+    start_ts: now() + 3600,
+    end_ts: now() + 7200,
+    meta: { where: 'park' },
+  }),
   'POST /patterns/run': () => ({ dry_run: true, detectors: ['stable_value'] }),
   'POST /get_trends': () => ({ entity_name: 'fuzz room', metric: 'temperature', days: 7 }),
-  'POST /get_context_budget': () => ({ entity_name: 'Fuzz Person', query: 'tea', token_budget: 400, recall_mode: 'hybrid', include_readings: true }),
+  'POST /get_context_budget': () => ({
+    entity_name: 'Fuzz Person',
+    query: 'tea',
+    token_budget: 400,
+    recall_mode: 'hybrid',
+    include_readings: true,
+  }),
   'POST /cross_query': () => ({ query: 'how is Fuzz Person today', entity_name: 'Fuzz Person', top_k: 3 }),
-  'POST /extract_and_remember': () => ({ text: 'Fuzz Person loves jazz on Sundays', entity_name: 'Fuzz Person', source: 'fuzz' }),
-  'POST /open_session': () => ({ entity_name: 'Fuzz Person', entity_type: 'person', meta: { device: 'kitchen speaker' } }),
-  'POST /log_turn': () => ({ session_id: ids.session, role: 'user', content: 'please remember the boiler service', ts: now() }),
+  'POST /extract_and_remember': () => ({
+    text: 'Fuzz Person loves jazz on Sundays',
+    entity_name: 'Fuzz Person',
+    source: 'fuzz',
+  }),
+  'POST /open_session': () => ({
+    entity_name: 'Fuzz Person',
+    entity_type: 'person',
+    meta: { device: 'kitchen speaker' },
+  }),
+  'POST /log_turn': () => ({
+    session_id: ids.session,
+    role: 'user',
+    content: 'please remember the boiler service',
+    ts: now(),
+  }),
   'POST /close_session': () => ({ session_id: ids.closableSession, summary: 'Talked about the boiler.' }),
   'POST /search_sessions': () => ({ query: 'boiler', entity_name: 'Fuzz Person', limit: 5 }),
   'POST /wm/open': () => ({ task_name: 'plan the fuzz party', entity_name: 'Fuzz Person', ttl_seconds: 3600 }),
   'POST /wm/set': () => ({ task_id: ids.task, key: 'guests', value: ['a', 'b'] }),
   'POST /wm/get': () => ({ task_id: ids.task, key: 'guests' }),
   'POST /wm/close': () => ({ task_id: ids.closableTask, promote: true }),
-  'POST /intend': () => ({ entity_name: 'Fuzz Person', trigger_text: 'when Fuzz Person gets home', action_text: 'remind about the plumber', once: false, expires_ts: now() + 86_400 }),
+  'POST /intend': () => ({
+    entity_name: 'Fuzz Person',
+    trigger_text: 'when Fuzz Person gets home',
+    action_text: 'remind about the plumber',
+    once: false,
+    expires_ts: now() + 86_400,
+  }),
   'POST /check_intentions': () => ({ text: 'Fuzz Person just got home', entity_name: 'Fuzz Person' }),
   'POST /dismiss_intention': () => ({ intention_id: ids.intention }),
-  'POST /locate': () => ({ entity_name: 'fuzz keys', container_name: 'fuzz drawer', confidence: 0.8, source: 'fuzz', note: 'under the mail', ts: now() - 10 }),
+  'POST /locate': () => ({
+    entity_name: 'fuzz keys',
+    container_name: 'fuzz drawer',
+    confidence: 0.8,
+    source: 'fuzz',
+    note: 'under the mail',
+    ts: now() - 10,
+  }),
   'POST /find': () => ({ entity_name: 'fuzz keys', query: 'where are the fuzz keys' }),
   'POST /seen_at': () => ({ entity_name: 'fuzz keys', container_name: 'fuzz drawer', source: 'fuzz', ts: now() - 5 }),
   'GET /health': () => ({}),
   'GET /metrics': () => ({}),
   'GET /fading': () => ({ threshold: '0.5', limit: '10', entity_name: 'Fuzz Person' }),
   'GET /entities': () => ({ type: 'person', limit: '10', offset: '0' }),
-  'GET /schedule': () => ({ entity_name: 'fuzz calendar', from: String(now()), to: String(now() + 86_400 * 14), limit: '20' }),
+  'GET /schedule': () => ({
+    entity_name: 'fuzz calendar',
+    from: String(now()),
+    to: String(now() + 86_400 * 14),
+    limit: '20',
+  }),
   'GET /patterns': () => ({ entity_name: 'fuzz room' }),
   'GET /wm/list': () => ({ status: 'all', entity_name: 'Fuzz Person', limit: '10' }),
   'GET /intentions': () => ({ entity_name: 'Fuzz Person', active_only: 'false' }),
@@ -392,12 +533,20 @@ const BASES: Record<string, () => Record<string, unknown>> = {
   // issue 15: markdown sync and voices ('Fuzz Notes' / 'Fuzz Speaker' keep delete_missing and merges away from the baseline)
   'GET /export/markdown': () => ({}),
   'GET /export/markdown/{name}': () => ({ name: 'Fuzz Person' }),
-  'POST /import/markdown': () => ({ files: [{ path: 'Fuzz Notes.md', content: '---\nname: Fuzz Notes\ntype: object\n---\n## Memories\n- Fuzz Notes are kept in the hall drawer\n' }], delete_missing: false }),
+  'POST /import/markdown': () => ({
+    files: [
+      {
+        path: 'Fuzz Notes.md',
+        content: '---\nname: Fuzz Notes\ntype: object\n---\n## Memories\n- Fuzz Notes are kept in the hall drawer\n',
+      },
+    ],
+    delete_missing: false,
+  }),
   'POST /voices/identify': () => ({ embedding: VOICE, threshold: 0.75, room: 'fuzz hall' }),
   'GET /voices/unknown': () => ({ limit: '10', min_detections: '0' }),
   'POST /voices/enroll': () => ({ entity_name: 'Fuzz Speaker', embedding: VOICE }),
   'POST /voices/merge': () => ({ source_name: 'Fuzz Speaker Two', target_name: 'Fuzz Speaker' }),
-  'POST /voices/update_print': () => ({ entity_name: 'Fuzz Speaker', embedding: VOICE, weight: 0.5 }),  // issue 28: entity aliases ('Fuzz Nickname Two' is added in beforeAll for /unalias, which is one-shot)
+  'POST /voices/update_print': () => ({ entity_name: 'Fuzz Speaker', embedding: VOICE, weight: 0.5 }), // issue 28: entity aliases ('Fuzz Nickname Two' is added in beforeAll for /unalias, which is one-shot)
   'POST /alias': () => ({ entity_name: 'Fuzz Person', alias: 'Fuzz Nickname' }),
   'POST /unalias': () => ({ alias: 'Fuzz Nickname Two' }),
   'GET /aliases/{entity_name}': () => ({ entity_name: 'Fuzz Person' }),
@@ -417,8 +566,14 @@ function touchesBaseline(path: string, body: unknown): boolean {
   if (typeof body !== 'object' || body === null) return false;
   const b = body as Record<string, unknown>;
   if (typeof b.memory_id === 'number' && baselineMemoryIds.has(b.memory_id)) return true;
-  if ((typeof b.relation_id === 'number' || typeof b.relation_id === 'string') && baselineRelationIds.has(Number(b.relation_id))) return true;
-  return [b.entity_name, b.entity_a, b.entity_b, b.source_name, b.target_name, b.new_name].some((n) => BASELINE_NAMES.some((x) => norm(x) === norm(n)));
+  if (
+    (typeof b.relation_id === 'number' || typeof b.relation_id === 'string') &&
+    baselineRelationIds.has(Number(b.relation_id))
+  )
+    return true;
+  return [b.entity_name, b.entity_a, b.entity_b, b.source_name, b.target_name, b.new_name].some((n) =>
+    BASELINE_NAMES.some((x) => norm(x) === norm(n)),
+  );
 }
 const parsedOrUndefined = (t: string): unknown => {
   try {
@@ -471,7 +626,10 @@ async function snapshot() {
   const recalled: Record<string, unknown>[] = [];
   for (const [entity_name, fact] of BASELINE_FACTS) {
     for (const mode of ['keyword', 'vector', 'hybrid']) {
-      const results = (await ok('POST', '/recall', { query: fact, entity_name, mode, top_k: 10 })).results as Record<string, unknown>[];
+      const results = (await ok('POST', '/recall', { query: fact, entity_name, mode, top_k: 10 })).results as Record<
+        string,
+        unknown
+      >[];
       recalled.push({ mode, fact, hit: stripScores(results.filter((r) => r.fact === fact)) });
     }
   }
@@ -479,21 +637,31 @@ async function snapshot() {
     recalled,
     profile: await ok('GET', '/profile/Ingrid%20Baseline'),
     related: (await ok('POST', '/get_related', { entity_name: 'Ingrid Baseline' })).relations,
-    raw: (await ok('POST', '/query_stream', { entity_name: 'greenhouse-baseline', metric: 'temperature', start_ts: 0 })).points,
-    hourly: (await ok('POST', '/query_stream', { entity_name: 'greenhouse-baseline', metric: 'temperature', granularity: 'hour', start_ts: 0 })).points,
-    state: (await ok('POST', '/query_stream', { entity_name: 'greenhouse-baseline', metric: 'vent', start_ts: 0 })).points,
+    raw: (await ok('POST', '/query_stream', { entity_name: 'greenhouse-baseline', metric: 'temperature', start_ts: 0 }))
+      .points,
+    hourly: (
+      await ok('POST', '/query_stream', {
+        entity_name: 'greenhouse-baseline',
+        metric: 'temperature',
+        granularity: 'hour',
+        start_ts: 0,
+      })
+    ).points,
+    state: (await ok('POST', '/query_stream', { entity_name: 'greenhouse-baseline', metric: 'vent', start_ts: 0 }))
+      .points,
     found: await ok('POST', '/find', { entity_name: 'baseline spectacles' }),
     history: (await ok('GET', '/location_history/baseline%20spectacles')).locations,
   };
 }
 let before: Awaited<ReturnType<typeof snapshot>>;
 
-
 /** Every route in the OpenAPI document (read from a throwaway hub at collection time), plus GET /docs. */
 async function discoverRoutes(): Promise<Route[]> {
   const h = await buildTestHub();
   try {
-    const docs = (await h.app.inject({ url: '/docs' })).json() as { paths: Record<string, Record<string, Record<string, any>>> };
+    const docs = (await h.app.inject({ url: '/docs' })).json() as {
+      paths: Record<string, Record<string, Record<string, any>>>;
+    };
     const out: Route[] = [{ method: 'GET', path: '/docs', query: {}, params: {} }];
     for (const [path, ops] of Object.entries(docs.paths)) {
       for (const [method, op] of Object.entries(ops)) {
@@ -503,7 +671,9 @@ async function discoverRoutes(): Promise<Route[]> {
           path,
           body: op.requestBody?.content?.['application/json']?.schema,
           query: Object.fromEntries(params.filter((p) => p.in === 'query').map((p) => [p.name, p.schema])),
-          params: Object.fromEntries(params.filter((p) => p.in === 'path' && path.includes(`{${p.name}}`)).map((p) => [p.name, p.schema])),
+          params: Object.fromEntries(
+            params.filter((p) => p.in === 'path' && path.includes(`{${p.name}}`)).map((p) => [p.name, p.schema]),
+          ),
         });
       }
     }
@@ -524,29 +694,55 @@ beforeAll(async () => {
   });
 
   // Baseline data.
-  for (const [entity_name, fact, category] of BASELINE_FACTS) baselineMemoryIds.add((await ok('POST', '/remember', { entity_name, fact, category })).id);
-  baselineRelationIds.add((await ok('POST', '/relate', { entity_a: 'Ingrid Baseline', entity_b: 'Otto Baseline', rel_type: 'spouse_of' })).id);
+  for (const [entity_name, fact, category] of BASELINE_FACTS)
+    baselineMemoryIds.add((await ok('POST', '/remember', { entity_name, fact, category })).id);
+  baselineRelationIds.add(
+    (await ok('POST', '/relate', { entity_a: 'Ingrid Baseline', entity_b: 'Otto Baseline', rel_type: 'spouse_of' })).id,
+  );
   for (let i = 0; i < 12; i++) {
-    await ok('POST', '/record', { entity_name: 'greenhouse-baseline', metric: 'temperature', value: 17 + (i % 4) * 0.5, unit: '°C', ts: now() - 3600 * 6 + i * 1800 });
+    await ok('POST', '/record', {
+      entity_name: 'greenhouse-baseline',
+      metric: 'temperature',
+      value: 17 + (i % 4) * 0.5,
+      unit: '°C',
+      ts: now() - 3600 * 6 + i * 1800,
+    });
   }
   await ok('POST', '/record', { entity_name: 'greenhouse-baseline', metric: 'vent', value: 'open', ts: now() - 120 });
-  await ok('POST', '/locate', { entity_name: 'baseline spectacles', container_name: 'baseline study', ts: now() - 300 });
+  await ok('POST', '/locate', {
+    entity_name: 'baseline spectacles',
+    container_name: 'baseline study',
+    ts: now() - 300,
+  });
   before = await snapshot();
 
   // Ids the bases refer to, and one of each thing the bases read.
-  ids.forgettable = (await ok('POST', '/remember', { entity_name: 'Fuzz Forgettable', fact: 'Fuzz Forgettable is temporary' })).id;
+  ids.forgettable = (
+    await ok('POST', '/remember', { entity_name: 'Fuzz Forgettable', fact: 'Fuzz Forgettable is temporary' })
+  ).id;
   ids.session = (await ok('POST', '/open_session', { entity_name: 'Fuzz Person' })).session_id;
   ids.closableSession = (await ok('POST', '/open_session', { entity_name: 'Fuzz Person' })).session_id;
   await ok('POST', '/log_turn', { session_id: ids.session, role: 'user', content: 'the boiler needs a service' });
   ids.task = (await ok('POST', '/wm/open', { task_name: 'fuzz scratchpad', entity_name: 'Fuzz Person' })).task_id;
   ids.closableTask = (await ok('POST', '/wm/open', { task_name: 'fuzz closable' })).task_id;
   await ok('POST', '/wm/set', { task_id: ids.task, key: 'guests', value: 3 });
-  ids.intention = (await ok('POST', '/intend', { entity_name: 'Fuzz Person', trigger_text: 'when the fuzz starts', action_text: 'say hello' })).id;
-  for (const path of ['/remember', '/record', '/locate', '/relate', '/schedule']) await ok('POST', path, BASES[`POST ${path}`]());
-  for (const name of ['Fuzz Speaker', 'Fuzz Speaker Two']) await ok('POST', '/voices/enroll', { entity_name: name, embedding: VOICE });
+  ids.intention = (
+    await ok('POST', '/intend', {
+      entity_name: 'Fuzz Person',
+      trigger_text: 'when the fuzz starts',
+      action_text: 'say hello',
+    })
+  ).id;
+  for (const path of ['/remember', '/record', '/locate', '/relate', '/schedule'])
+    await ok('POST', path, BASES[`POST ${path}`]());
+  for (const name of ['Fuzz Speaker', 'Fuzz Speaker Two'])
+    await ok('POST', '/voices/enroll', { entity_name: name, embedding: VOICE });
   await ok('POST', '/alias', { entity_name: 'Fuzz Person', alias: 'Fuzz Nickname Two' });
-  ids.fuzzRelation = (await ok('POST', '/relate', { entity_a: 'Fuzz Person', entity_b: 'Fuzz Pet', rel_type: 'owns' })).id;
-  for (const name of ['Fuzz Mergeable', 'Fuzz Renamable', 'Fuzz Deletable']) await ok('POST', '/remember', { entity_name: name, fact: `${name} is here for the fuzz` });
+  ids.fuzzRelation = (
+    await ok('POST', '/relate', { entity_a: 'Fuzz Person', entity_b: 'Fuzz Pet', rel_type: 'owns' })
+  ).id;
+  for (const name of ['Fuzz Mergeable', 'Fuzz Renamable', 'Fuzz Deletable'])
+    await ok('POST', '/remember', { entity_name: name, fact: `${name} is here for the fuzz` });
 }, 60_000);
 
 afterAll(async () => {
@@ -564,12 +760,30 @@ describe('HTTP fuzz: route discovery', () => {
 
   it('each base is valid as written (so one-field mutations test one thing)', async () => {
     for (const r of routes) {
-      if (['/forget', '/close_session', '/wm/close', '/dismiss_intention', '/voices/merge', '/entities/end_relation', ...LINE_ROUTES].includes(r.path)) continue; // one-shot or text
+      if (
+        [
+          '/forget',
+          '/close_session',
+          '/wm/close',
+          '/dismiss_intention',
+          '/voices/merge',
+          '/entities/end_relation',
+          ...LINE_ROUTES,
+        ].includes(r.path)
+      )
+        continue; // one-shot or text
       const base = BASES[key(r)]();
       const o =
         r.method === 'POST'
           ? await send({ method: 'POST', url: r.path, ...withJson(JSON.stringify(base)) })
-          : await send({ method: r.method, url: urlOf(r, base as Record<string, string>, qs(Object.fromEntries(Object.entries(base).filter(([k]) => !(k in r.params))))) });
+          : await send({
+              method: r.method,
+              url: urlOf(
+                r,
+                base as Record<string, string>,
+                qs(Object.fromEntries(Object.entries(base).filter(([k]) => !(k in r.params)))),
+              ),
+            });
       expect(o.status, `${key(r)}: ${o.text.slice(0, 300)}`).toBeLessThan(300);
     }
   });
@@ -585,7 +799,9 @@ const OPS = [
 for (const [i, r] of routes.filter((x) => x.method === 'POST' && !LINE_ROUTES.includes(x.path)).entries()) {
   const props = r.body?.properties ?? {};
   const fields = Object.keys(props);
-  const stringFields = Object.entries(props).filter(([, s]) => s.type === 'string' && !('enum' in s)).map(([f]) => f);
+  const stringFields = Object.entries(props)
+    .filter(([, s]) => s.type === 'string' && !('enum' in s))
+    .map(([f]) => f);
   describe(`HTTP fuzz: POST ${r.path}`, () => {
     it(`(a) arbitrary JSON ×${RUNS.arbitrary}`, async () => {
       await fuzz(arbitraryJson(fields), RUNS.arbitrary, i, async (text) => {
@@ -597,8 +813,11 @@ for (const [i, r] of routes.filter((x) => x.method === 'POST' && !LINE_ROUTES.in
     for (const [name, op, runs] of OPS) {
       if (!fields.length && op !== 'extra') continue;
       it(`(b) ${name} ×${runs}`, async () => {
-        const fieldArb = op === 'extra' ? fc.oneof(protoKey, fc.constantFrom(...NASTY_STRINGS)) : fc.constantFrom(...fields);
-        const arb = fieldArb.chain((field) => fc.tuple(fc.constant(field), op === 'delete' ? fc.constant(undefined) : nastyFor(props[field])));
+        const fieldArb =
+          op === 'extra' ? fc.oneof(protoKey, fc.constantFrom(...NASTY_STRINGS)) : fc.constantFrom(...fields);
+        const arb = fieldArb.chain((field) =>
+          fc.tuple(fc.constant(field), op === 'delete' ? fc.constant(undefined) : nastyFor(props[field])),
+        );
         await fuzz(arb, runs, i + 100, async ([field, value]) => {
           const body = jsonWith(BASES[key(r)](), op, field, value);
           fc.pre(!touchesBaseline(r.path, parsedOrUndefined(body)));
@@ -612,7 +831,9 @@ for (const [i, r] of routes.filter((x) => x.method === 'POST' && !LINE_ROUTES.in
         // Prototype keys go to every field (dictionary lookups by user text); the rest round-robin.
         const cases = [
           ...stringFields.flatMap((f) => PROTO.map((v) => [f, v] as const)),
-          ...STRING_CORPUS.filter((v) => !(PROTO as readonly string[]).includes(v)).map((v, j) => [stringFields[(j + i) % stringFields.length], v] as const),
+          ...STRING_CORPUS.filter((v) => !(PROTO as readonly string[]).includes(v)).map(
+            (v, j) => [stringFields[(j + i) % stringFields.length], v] as const,
+          ),
         ];
         await sweep(cases, async ([field, value]) => {
           const body = jsonWith(BASES[key(r)](), 'replace', field, value);
@@ -623,7 +844,9 @@ for (const [i, r] of routes.filter((x) => x.method === 'POST' && !LINE_ROUTES.in
     }
 
     it('(b) raw JSON texts: 10,000-level nesting, 1e999, duplicate keys, __proto__, huge arrays, broken JSON', async () => {
-      await sweep(rawJsonBodies(fields), (text) => expectContract({ method: 'POST', url: r.path, ...withJson(text) }, r));
+      await sweep(rawJsonBodies(fields), (text) =>
+        expectContract({ method: 'POST', url: r.path, ...withJson(text) }, r),
+      );
     });
 
     it(`(c) raw text and bytes with arbitrary content types ×${RUNS.raw}`, async () => {
@@ -634,7 +857,8 @@ for (const [i, r] of routes.filter((x) => x.method === 'POST' && !LINE_ROUTES.in
         const o = await expectContract({ method: 'POST', url: r.path, payload, headers }, r);
         // An empty or blank payload is no body, which a route whose fields are all optional takes as {} (next test).
         const noBody = String(payload).trim() === '';
-        if (o.status < 400 && !noBody) throw new ContractError('text accepted', describeOutcome(o, 'a non-JSON body was accepted'));
+        if (o.status < 400 && !noBody)
+          throw new ContractError('text accepted', describeOutcome(o, 'a non-JSON body was accepted'));
       });
     });
 
@@ -643,12 +867,16 @@ for (const [i, r] of routes.filter((x) => x.method === 'POST' && !LINE_ROUTES.in
         { payload: '', headers: { 'content-type': 'application/json' } },
         { payload: undefined, headers: {} },
         { payload: 'null', headers: { 'content-type': 'application/json' } },
-        { payload: JSON.stringify({ ...BASES[key(r)](), pad: 'x'.repeat(1024 * 1024) }), headers: { 'content-type': 'application/json' } },
+        {
+          payload: JSON.stringify({ ...BASES[key(r)](), pad: 'x'.repeat(1024 * 1024) }),
+          headers: { 'content-type': 'application/json' },
+        },
       ];
       await sweep(bodies, async (req) => {
         const o = await expectContract({ method: 'POST', url: r.path, ...req }, r);
         // Bodies whose every field is optional may accept "no body"; the oversized one never.
-        if (req.payload && req.payload !== 'null' && o.status < 400) throw new ContractError('accepted', describeOutcome(o, 'an oversized body was accepted'));
+        if (req.payload && req.payload !== 'null' && o.status < 400)
+          throw new ContractError('accepted', describeOutcome(o, 'an oversized body was accepted'));
       });
     });
   });
@@ -663,20 +891,39 @@ for (const [i, r] of routes.filter((x) => x.method === 'GET').entries()) {
     it(`(a) arbitrary query strings ×${RUNS.query}`, async () => {
       const keys = [...names, ...PROTO, 'a[b]', 'a.b'];
       const arb = fc.oneof(
-        fc.dictionary(fc.oneof(fc.constantFrom(...keys), fc.string({ maxLength: 8 })), fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom(...NASTY_STRINGS)), { maxKeys: 5 }).map(qs),
+        fc
+          .dictionary(
+            fc.oneof(fc.constantFrom(...keys), fc.string({ maxLength: 8 })),
+            fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom(...NASTY_STRINGS)),
+            { maxKeys: 5 },
+          )
+          .map(qs),
         fc.string({ maxLength: 80 }), // unencoded: %, #, &&, =, …
         fc.constantFrom(...PATH_SEGMENTS),
         ...(names.length
-          ? [fc.constantFrom(...names).chain((k) => fc.array(fc.constantFrom(...NUMERIC_STRINGS, 'true', 'x'), { minLength: 2, maxLength: 4 }).map((vs) => vs.map((v) => `${k}=${enc(v)}`).join('&')))]
+          ? [
+              fc
+                .constantFrom(...names)
+                .chain((k) =>
+                  fc
+                    .array(fc.constantFrom(...NUMERIC_STRINGS, 'true', 'x'), { minLength: 2, maxLength: 4 })
+                    .map((vs) => vs.map((v) => `${k}=${enc(v)}`).join('&')),
+                ),
+            ]
           : []),
       );
-      await fuzz(arb, RUNS.query, i + 300, (q) => expectContract({ method: 'GET', url: urlOf(r, base(), q) }, r, { text: textual }));
+      await fuzz(arb, RUNS.query, i + 300, (q) =>
+        expectContract({ method: 'GET', url: urlOf(r, base(), q) }, r, { text: textual }),
+      );
     });
 
     if (names.length) {
       it(`(b) one query parameter replaced by a hostile value ×${RUNS.query}`, async () => {
         await fuzz(fc.tuple(fc.constantFrom(...names), nastyFor(undefined)), RUNS.query, i + 400, ([name, value]) =>
-          expectContract({ method: 'GET', url: urlOf(r, base(), qs({ ...query(), [name]: isRaw(value) ? value[RAW] : value })) }, r),
+          expectContract(
+            { method: 'GET', url: urlOf(r, base(), qs({ ...query(), [name]: isRaw(value) ? value[RAW] : value })) },
+            r,
+          ),
         );
       });
     }
@@ -687,11 +934,16 @@ for (const [i, r] of routes.filter((x) => x.method === 'GET').entries()) {
         const segment = fc.oneof(
           fc.constantFrom(...PATH_SEGMENTS),
           fc.constantFrom(...NASTY_STRINGS).map(enc),
-          fc.constantFrom(...NASTY_STRINGS.filter((s) => !/[\ud800-\udfff]/.test(s))).map((s) => encodeURIComponent(s).replaceAll('%2F', '/')),
+          fc
+            .constantFrom(...NASTY_STRINGS.filter((s) => !/[\ud800-\udfff]/.test(s)))
+            .map((s) => encodeURIComponent(s).replaceAll('%2F', '/')),
           fc.string({ unit: 'grapheme', maxLength: 30 }).map(enc),
           fc.constantFrom(...aroundMax(200)).map(enc),
         );
-        const at = (seg: string) => expectContract({ method: 'GET', url: `${r.path.replace(`{${param}}`, seg)}?${qs(query())}` }, r, { text: textual });
+        const at = (seg: string) =>
+          expectContract({ method: 'GET', url: `${r.path.replace(`{${param}}`, seg)}?${qs(query())}` }, r, {
+            text: textual,
+          });
         await fuzz(segment, RUNS.path, i + 500, at);
         await sweep(PATH_SEGMENTS, at);
       });
@@ -702,8 +954,12 @@ for (const [i, r] of routes.filter((x) => x.method === 'GET').entries()) {
 describe('HTTP fuzz: unusual methods', () => {
   it('PUT, PATCH, DELETE, OPTIONS on every path, and HEAD on the GET routes, keep the error shape', async () => {
     const paths = [...new Set(routes.map((r) => r.path.replace(/\{[^}]+\}/g, 'x')))];
-    const cases = paths.flatMap((path) => (['PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const).map((method) => [method, path] as const));
-    await sweep(cases, ([method, url]) => expectContract({ method: method as Method, url, ...withJson('{}') }, undefined));
+    const cases = paths.flatMap((path) =>
+      (['PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const).map((method) => [method, path] as const),
+    );
+    await sweep(cases, ([method, url]) =>
+      expectContract({ method: method as Method, url, ...withJson('{}') }, undefined),
+    );
     for (const r of routes.filter((x) => x.method === 'GET')) {
       const o = await send({ method: 'HEAD' as Method, url: r.path.replace(/\{[^}]+\}/g, '1') });
       expect(o.status, describeOutcome(o, 'HEAD')).toBeLessThan(500);
@@ -713,12 +969,28 @@ describe('HTTP fuzz: unusual methods', () => {
 
 describe('HTTP fuzz: path traversal', () => {
   it('the path routes are the six expected', () => {
-    expect(routes.filter((r) => Object.keys(r.params).length).map((r) => r.path).sort()).toEqual([
-      '/aliases/{entity_name}', '/export/markdown/{name}', '/get_session/{session_id}', '/location_history/{entity_name}', '/profile/{entity_name}', '/wm/{task_id}',
+    expect(
+      routes
+        .filter((r) => Object.keys(r.params).length)
+        .map((r) => r.path)
+        .sort(),
+    ).toEqual([
+      '/aliases/{entity_name}',
+      '/export/markdown/{name}',
+      '/get_session/{session_id}',
+      '/location_history/{entity_name}',
+      '/profile/{entity_name}',
+      '/wm/{task_id}',
     ]);
   });
   it('a traversal segment never reaches the file system or another route', async () => {
-    for (const url of ['/profile/..%2F..%2F..%2Fetc%2Fpasswd', '/profile/%2e%2e%2f%2e%2e%2fhealth', '/location_history/..%2Fhealth', '/profile/..%2F..%2Fdocs', '/aliases/..%2F..%2Fhealth']) {
+    for (const url of [
+      '/profile/..%2F..%2F..%2Fetc%2Fpasswd',
+      '/profile/%2e%2e%2f%2e%2e%2fhealth',
+      '/location_history/..%2Fhealth',
+      '/profile/..%2F..%2Fdocs',
+      '/aliases/..%2F..%2Fhealth',
+    ]) {
       const o = await send({ method: 'GET', url });
       expect(o.status, o.text).toBe(404);
       expect(o.text).not.toMatch(/root:|"status":"ok"|openapi/);
@@ -729,7 +1001,19 @@ describe('HTTP fuzz: path traversal', () => {
 // Line protocol
 
 const lpName = fc.oneof(
-  fc.constantFrom('cpu', 'weather', 'sensor', '°C', 'a b', 'a,b', 'a=b', '#comment', '"quoted"', ...PROTO, ...UNICODE.slice(0, 8)),
+  fc.constantFrom(
+    'cpu',
+    'weather',
+    'sensor',
+    '°C',
+    'a b',
+    'a,b',
+    'a=b',
+    '#comment',
+    '"quoted"',
+    ...PROTO,
+    ...UNICODE.slice(0, 8),
+  ),
   fc.string({ maxLength: 12 }),
 );
 const lpEscape = (s: string) => s.replace(/([ ,=\\])/g, '\\$1');
@@ -737,45 +1021,134 @@ const lpValue = fc.oneof(
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => String(d)),
   fc.integer().map((n) => `${n}i`),
   fc.nat().map((n) => `${n}u`),
-  fc.constantFrom('t', 'F', 'true', 'FALSE', 'NaN', 'Inf', '-Inf', '1e999', '-0', '1i', '-1u', '9999999999999999999999i', '18446744073709551616u', '', '"', '""', '"\\"', '"a\\"b"', '1.2.3', '0x10'),
+  fc.constantFrom(
+    't',
+    'F',
+    'true',
+    'FALSE',
+    'NaN',
+    'Inf',
+    '-Inf',
+    '1e999',
+    '-0',
+    '1i',
+    '-1u',
+    '9999999999999999999999i',
+    '18446744073709551616u',
+    '',
+    '"',
+    '""',
+    '"\\"',
+    '"a\\"b"',
+    '1.2.3',
+    '0x10',
+  ),
   fc.string({ maxLength: 20 }).map((s) => `"${s.replace(/(["\\])/g, '\\$1')}"`),
   fc.string({ maxLength: 10 }),
 );
 const lpTs = fc.oneof(
   fc.constant(''),
   fc.bigInt({ min: -(10n ** 25n), max: 10n ** 25n }).map(String),
-  fc.constantFrom('-62135596800', '253402300799', '1796058600000000000', '0', '-0', '1e9', 'now', '99999999999999999999999999999'),
+  fc.constantFrom(
+    '-62135596800',
+    '253402300799',
+    '1796058600000000000',
+    '0',
+    '-0',
+    '1e9',
+    'now',
+    '99999999999999999999999999999',
+  ),
   fc.constant(undefined).map(() => String(BigInt(Math.round(now())) * 1_000_000_000n)),
 );
 const lpLine = fc.oneof(
-  { weight: 5, arbitrary: fc
-    .tuple(lpName, fc.array(fc.tuple(lpName, lpName), { maxLength: 3 }), fc.array(fc.tuple(lpName, lpValue), { minLength: 0, maxLength: 3 }), lpTs)
-    .map(([m, tags, fields, ts]) => `${lpEscape(m)}${tags.map(([k, v]) => `,${lpEscape(k)}=${lpEscape(v)}`).join('')} ${fields.map(([k, v]) => `${lpEscape(k)}=${v}`).join(',')}${ts ? ` ${ts}` : ''}`) },
-  { weight: 1, arbitrary: fc.constantFrom('#', '', ' ', '\\', 'm', 'm ', 'm v', 'm v=', 'm =1', 'm,=x v=1', 'm,t= v=1', 'm v=1 x', 'm v=1 1 2', '\u0000 v=1', 'm\u0000 v=1', 'm v="\u0000"', `${'m'.repeat(70_000)} v=1`) },
+  {
+    weight: 5,
+    arbitrary: fc
+      .tuple(
+        lpName,
+        fc.array(fc.tuple(lpName, lpName), { maxLength: 3 }),
+        fc.array(fc.tuple(lpName, lpValue), { minLength: 0, maxLength: 3 }),
+        lpTs,
+      )
+      .map(
+        ([m, tags, fields, ts]) =>
+          `${lpEscape(m)}${tags.map(([k, v]) => `,${lpEscape(k)}=${lpEscape(v)}`).join('')} ${fields.map(([k, v]) => `${lpEscape(k)}=${v}`).join(',')}${ts ? ` ${ts}` : ''}`,
+      ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '#',
+      '',
+      ' ',
+      '\\',
+      'm',
+      'm ',
+      'm v',
+      'm v=',
+      'm =1',
+      'm,=x v=1',
+      'm,t= v=1',
+      'm v=1 x',
+      'm v=1 1 2',
+      '\u0000 v=1',
+      'm\u0000 v=1',
+      'm v="\u0000"',
+      `${'m'.repeat(70_000)} v=1`,
+    ),
+  },
   { weight: 1, arbitrary: fc.string({ maxLength: 60 }) },
 );
-
 
 describe('HTTP fuzz: line protocol', () => {
   for (const [i, r] of routes.filter((x) => LINE_ROUTES.includes(x.path)).entries()) {
     describe(`POST ${r.path}`, () => {
       it(`generated line protocol, any precision, plain and gzip ×${RUNS.lines}`, async () => {
-        const precision = fc.oneof(fc.constantFrom('n', 'ns', 'u', 'us', 'ms', 's'), fc.constantFrom(...NASTY_STRINGS.slice(0, 20)));
-        const arb = fc.tuple(fc.array(lpLine, { minLength: 1, maxLength: 8 }), precision, fc.boolean(), fc.constantFrom('\n', '\r\n', '\n\n'));
+        const precision = fc.oneof(
+          fc.constantFrom('n', 'ns', 'u', 'us', 'ms', 's'),
+          fc.constantFrom(...NASTY_STRINGS.slice(0, 20)),
+        );
+        const arb = fc.tuple(
+          fc.array(lpLine, { minLength: 1, maxLength: 8 }),
+          precision,
+          fc.boolean(),
+          fc.constantFrom('\n', '\r\n', '\n\n'),
+        );
         await fuzz(arb, RUNS.lines, i + 600, async ([lines, p, gzip, sep]) => {
           const text = lines.join(sep);
-          const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8', ...(gzip && { 'content-encoding': 'gzip' }) };
-          await expectContract({ method: 'POST', url: `${r.path}?${qs({ precision: p, db: 'home', bucket: 'home', org: 'x' })}`, payload: gzip ? gzipSync(text) : text, headers }, r, { noContent: true });
+          const headers: Record<string, string> = {
+            'content-type': 'text/plain; charset=utf-8',
+            ...(gzip && { 'content-encoding': 'gzip' }),
+          };
+          await expectContract(
+            {
+              method: 'POST',
+              url: `${r.path}?${qs({ precision: p, db: 'home', bucket: 'home', org: 'x' })}`,
+              payload: gzip ? gzipSync(text) : text,
+              headers,
+            },
+            r,
+            { noContent: true },
+          );
         });
       });
 
       it(`(a)/(c) JSON, raw text and bytes with any content type ×${RUNS.raw * 2}`, async () => {
-        await fuzz(fc.oneof(rawBody, arbitraryJson([]).map((payload) => ({ payload, contentType: 'application/json', encoding: undefined }))), RUNS.raw * 2, i + 650, async ({ payload, contentType, encoding }) => {
-          const headers: Record<string, string> = {};
-          if (contentType !== undefined) headers['content-type'] = contentType;
-          if (encoding !== undefined) headers['content-encoding'] = encoding;
-          await expectContract({ method: 'POST', url: r.path, payload, headers }, r, { noContent: true });
-        });
+        await fuzz(
+          fc.oneof(
+            rawBody,
+            arbitraryJson([]).map((payload) => ({ payload, contentType: 'application/json', encoding: undefined })),
+          ),
+          RUNS.raw * 2,
+          i + 650,
+          async ({ payload, contentType, encoding }) => {
+            const headers: Record<string, string> = {};
+            if (contentType !== undefined) headers['content-type'] = contentType;
+            if (encoding !== undefined) headers['content-encoding'] = encoding;
+            await expectContract({ method: 'POST', url: r.path, payload, headers }, r, { noContent: true });
+          },
+        );
       });
 
       it('oversized, gzip bombs, truncated gzip, 50,001 lines, 20,000 fields', async () => {
@@ -789,7 +1162,13 @@ describe('HTTP fuzz: line protocol', () => {
           [`m ${'f=1,'.repeat(20_000)}g=1`, {}],
           ['', {}],
         ];
-        await sweep(bodies, ([payload, headers]) => expectContract({ method: 'POST', url: r.path, payload, headers: { 'content-type': 'text/plain', ...headers } }, r, { noContent: true }));
+        await sweep(bodies, ([payload, headers]) =>
+          expectContract(
+            { method: 'POST', url: r.path, payload, headers: { 'content-type': 'text/plain', ...headers } },
+            r,
+            { noContent: true },
+          ),
+        );
       });
     });
   }
@@ -813,7 +1192,11 @@ const toolBase = (tool: string) => {
 
 function isSdkEnvelopeIssue(message: string): boolean {
   const issues = parsedOrUndefined(message);
-  return Array.isArray(issues) && issues.length > 0 && issues.every((i) => Array.isArray(i?.path) && i.path[0] === 'params' && typeof i.code === 'string');
+  return (
+    Array.isArray(issues) &&
+    issues.length > 0 &&
+    issues.every((i) => Array.isArray(i?.path) && i.path[0] === 'params' && typeof i.code === 'string')
+  );
 }
 
 /** MCP answers in JSON-RPC: 2xx with a result or error, 202 for notifications, 4xx JSON-RPC errors; never a 5xx or an internal tool error. */
@@ -828,20 +1211,26 @@ function mcpProblem(o: Outcome): string | null {
   } catch {
     return `answer is not JSON: ${o.contentType}`;
   }
-  if (o.status >= 400 && body?.ok === false) return problemWith(o, { method: 'POST', path: '/mcp', query: {}, params: {} }); // Fastify-level error (bad JSON)
+  if (o.status >= 400 && body?.ok === false)
+    return problemWith(o, { method: 'POST', path: '/mcp', query: {}, params: {} }); // Fastify-level error (bad JSON)
   const messages = Array.isArray(body) ? body : [body];
   for (const m of messages) {
     if (m?.jsonrpc !== '2.0') return 'not a JSON-RPC answer';
     if (m.error) {
-      if (typeof m.error.code !== 'number' || typeof m.error.message !== 'string') return 'JSON-RPC error without code/message';
+      if (typeof m.error.code !== 'number' || typeof m.error.message !== 'string')
+        return 'JSON-RPC error without code/message';
       // The SDK answers an envelope that fails its own schema (e.g. `arguments` not an object) with
       // -32603 and the zod issues (it should be -32602); anything else with -32603 came from our code.
-      if (m.error.code === -32603 && !isSdkEnvelopeIssue(m.error.message)) return `JSON-RPC internal error: ${m.error.message}`;
+      if (m.error.code === -32603 && !isSdkEnvelopeIssue(m.error.message))
+        return `JSON-RPC internal error: ${m.error.message}`;
       continue;
     }
     const sc = m.result?.structuredContent;
     if (m.result?.isError && sc?.error === 'internal') return `tool failed internally: ${JSON.stringify(sc)}`;
-    if (m.result?.isError && (typeof sc?.message !== 'string' || !/^[^\s:]+: \S/.test(sc.message) || !ERROR_CODES.has(sc.error))) {
+    if (
+      m.result?.isError &&
+      (typeof sc?.message !== 'string' || !/^[^\s:]+: \S/.test(sc.message) || !ERROR_CODES.has(sc.error))
+    ) {
       return `tool error without {error, message naming a field}: ${trunc(m.result)}`;
     }
   }
@@ -855,32 +1244,62 @@ async function mcp(payload: string, headers: Record<string, string> = ACCEPT) {
   return o;
 }
 
-
 describe('HTTP fuzz: POST /mcp (JSON-RPC)', () => {
   it(`garbage bodies and malformed envelopes ×${RUNS.mcpEnvelope}: 4xx or a JSON-RPC error, never a 5xx`, async () => {
     const method = fc.oneof(
-      fc.constantFrom('initialize', 'tools/list', 'tools/call', 'ping', 'notifications/initialized', 'resources/list', 'prompts/get', 'logging/setLevel', 'completion/complete', '', 'rpc.discover'),
+      fc.constantFrom(
+        'initialize',
+        'tools/list',
+        'tools/call',
+        'ping',
+        'notifications/initialized',
+        'resources/list',
+        'prompts/get',
+        'logging/setLevel',
+        'completion/complete',
+        '',
+        'rpc.discover',
+      ),
       fc.constantFrom(...NASTY_STRINGS),
     );
     const envelope = fc.record(
       {
         jsonrpc: fc.oneof(fc.constant('2.0'), fc.constantFrom('1.0', '', 2, null)),
-        id: fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.constant(null), fc.constantFrom(...NASTY_VALUES.slice(0, 10))),
+        id: fc.oneof(
+          fc.integer(),
+          fc.string({ maxLength: 10 }),
+          fc.constant(null),
+          fc.constantFrom(...NASTY_VALUES.slice(0, 10)),
+        ),
         method,
-        params: fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.record({ name: fc.constantFrom(...NASTY_STRINGS), arguments: fc.jsonValue({ maxDepth: 2 }) })),
+        params: fc.oneof(
+          fc.jsonValue({ maxDepth: 3 }),
+          fc.record({ name: fc.constantFrom(...NASTY_STRINGS), arguments: fc.jsonValue({ maxDepth: 2 }) }),
+        ),
       },
       { requiredKeys: [] },
     );
     const arb = fc.tuple(
-      fc.oneof(envelope.map((e) => JSON.stringify(e)), fc.array(envelope, { maxLength: 4 }).map((a) => JSON.stringify(a)), fc.json({ maxDepth: 3 }), fc.string({ maxLength: 100 })),
-      fc.constantFrom(ACCEPT, { 'content-type': 'application/json' }, { accept: 'text/event-stream', 'content-type': 'application/json' }, { ...ACCEPT, 'content-type': 'text/plain' }),
+      fc.oneof(
+        envelope.map((e) => JSON.stringify(e)),
+        fc.array(envelope, { maxLength: 4 }).map((a) => JSON.stringify(a)),
+        fc.json({ maxDepth: 3 }),
+        fc.string({ maxLength: 100 }),
+      ),
+      fc.constantFrom(
+        ACCEPT,
+        { 'content-type': 'application/json' },
+        { accept: 'text/event-stream', 'content-type': 'application/json' },
+        { ...ACCEPT, 'content-type': 'text/plain' },
+      ),
     );
     await fuzz(arb, RUNS.mcpEnvelope, 700, ([payload, headers]) => mcp(payload, headers));
   });
 
   it('raw JSON texts (10,000-level nesting, 1e999, __proto__, …) and GET/DELETE', async () => {
     await sweep(rawJsonBodies(['jsonrpc', 'method']), (text) => mcp(text));
-    for (const m of ['GET', 'DELETE'] as const) expect((await send({ method: m, url: '/mcp', headers: { accept: ACCEPT.accept } })).status).toBe(405);
+    for (const m of ['GET', 'DELETE'] as const)
+      expect((await send({ method: m, url: '/mcp', headers: { accept: ACCEPT.accept } })).status).toBe(405);
   });
 
   it(`every tool called with hostile arguments (×${RUNS.mcpTool} each): never an internal tool error`, async () => {
@@ -894,21 +1313,38 @@ describe('HTTP fuzz: POST /mcp (JSON-RPC)', () => {
       // Arguments as JSON text (raw literals and 10,000-level nesting spliced in as written).
       const args = fc.oneof(
         fields.length
-          ? fc.constantFrom(...fields).chain((f) => fc.tuple(fc.constant(f), nastyFor(props[f]))).map(([f, v]) => jsonWith(toolBase(t.name), 'replace', f, v))
+          ? fc
+              .constantFrom(...fields)
+              .chain((f) => fc.tuple(fc.constant(f), nastyFor(props[f])))
+              .map(([f, v]) => jsonWith(toolBase(t.name), 'replace', f, v))
           : fc.constant(JSON.stringify(toolBase(t.name))),
         fc.json({ maxDepth: 3 }),
-        fc.dictionary(fc.oneof(fc.constantFrom(...(fields.length ? fields : ['x'])), fc.constantFrom(...PROTO)), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 }).map((o) => JSON.stringify(o)),
+        fc
+          .dictionary(
+            fc.oneof(fc.constantFrom(...(fields.length ? fields : ['x'])), fc.constantFrom(...PROTO)),
+            fc.jsonValue({ maxDepth: 2 }),
+            { maxKeys: 5 },
+          )
+          .map((o) => JSON.stringify(o)),
       );
       const call = async (a: string) => {
         fc.pre(!touchesBaseline(t.name, parsedOrUndefined(a)));
-        await mcp(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":${JSON.stringify(t.name)},"arguments":${a}}}`);
+        await mcp(
+          `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":${JSON.stringify(t.name)},"arguments":${a}}}`,
+        );
       };
       try {
         await fuzz(args, RUNS.mcpTool, i + 800, call);
         // Every field once as 10,000-level nesting and once as "constructor".
         await sweep(
-          fields.flatMap((f) => [jsonWith(toolBase(t.name), 'replace', f, raw(deepArray(10_000))), jsonWith(toolBase(t.name), 'replace', f, 'constructor')]),
-          (a) => mcp(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":${JSON.stringify(t.name)},"arguments":${a}}}`),
+          fields.flatMap((f) => [
+            jsonWith(toolBase(t.name), 'replace', f, raw(deepArray(10_000))),
+            jsonWith(toolBase(t.name), 'replace', f, 'constructor'),
+          ]),
+          (a) =>
+            mcp(
+              `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":${JSON.stringify(t.name)},"arguments":${a}}}`,
+            ),
         );
       } catch (e) {
         found.push(`tool ${t.name}: ${(e as Error).message}`);
@@ -923,14 +1359,31 @@ describe('HTTP fuzz: POST /mcp (JSON-RPC)', () => {
 
 describe('HTTP fuzz: pinned findings', () => {
   it('POST /wm/set with a 10,000-level nested value is a 400, not a 500 (stack overflow in the size check)', async () => {
-    await expectContract({ method: 'POST', url: '/wm/set', ...withJson(`{"task_id":${ids.task},"key":"deep","value":${deepArray(10_000)}}`) }, routes.find((r) => r.path === '/wm/set'));
-    await expectContract({ method: 'POST', url: '/wm/set', ...withJson(`{"task_id":${ids.task},"key":"deep","value":${deepObject(10_000)}}`) }, routes.find((r) => r.path === '/wm/set'));
+    await expectContract(
+      {
+        method: 'POST',
+        url: '/wm/set',
+        ...withJson(`{"task_id":${ids.task},"key":"deep","value":${deepArray(10_000)}}`),
+      },
+      routes.find((r) => r.path === '/wm/set'),
+    );
+    await expectContract(
+      {
+        method: 'POST',
+        url: '/wm/set',
+        ...withJson(`{"task_id":${ids.task},"key":"deep","value":${deepObject(10_000)}}`),
+      },
+      routes.find((r) => r.path === '/wm/set'),
+    );
   });
 
   it('a malformed percent-encoding in the URL answers the {ok:false, error, message} shape', async () => {
     for (const url of ['/profile/%', '/profile/%zz', '/location_history/%E0%A4%A', '/wm/%', '/get_session/%']) {
       const o = await send({ method: 'GET', url });
-      const p = problemWith(o, routes.find((r) => url.startsWith(r.path.split('{')[0]) && r.path.includes('{')));
+      const p = problemWith(
+        o,
+        routes.find((r) => url.startsWith(r.path.split('{')[0]) && r.path.includes('{')),
+      );
       expect(p, describeOutcome(o, p ?? '')).toBeNull();
     }
   });
@@ -938,8 +1391,16 @@ describe('HTTP fuzz: pinned findings', () => {
   it('GET /schedule with a far-future window answers within the budget (recurrence expansion from the event start)', async () => {
     // One ordinary weekly event starting now; `from` near year 9999 makes rrule walk every week in between
     // (2.3 s here; a daily event 13 s, an hourly one minutes — and the hub answers no one meanwhile).
-    await ok('POST', '/schedule', { entity_name: 'fuzz weekly', title: 'Bins out', start_ts: now(), recurrence: 'FREQ=WEEKLY' });
-    await expectContract({ method: 'GET', url: '/schedule?entity_name=fuzz%20weekly&from=253402000000' }, routeFor('GET', '/schedule'));
+    await ok('POST', '/schedule', {
+      entity_name: 'fuzz weekly',
+      title: 'Bins out',
+      start_ts: now(),
+      recurrence: 'FREQ=WEEKLY',
+    });
+    await expectContract(
+      { method: 'GET', url: '/schedule?entity_name=fuzz%20weekly&from=253402000000' },
+      routeFor('GET', '/schedule'),
+    );
   });
 
   it('POST /schedule of an hourly event starting in year 1 answers within the budget', async () => {
@@ -947,12 +1408,22 @@ describe('HTTP fuzz: pinned findings', () => {
     // maps years 0–99 to 19xx), 33 s from year 1000; MINUTELY from year 1 > 60 s, SECONDLY hours. Every later
     // GET /schedule, profile and get_context_budget of that entity pays the same again.
     const r = routeFor('POST', '/schedule');
-    const body = { entity_name: 'fuzz year one', title: 'Ancient chime', start_ts: -62135596800, recurrence: 'FREQ=HOURLY' };
+    const body = {
+      entity_name: 'fuzz year one',
+      title: 'Ancient chime',
+      start_ts: -62135596800,
+      recurrence: 'FREQ=HOURLY',
+    };
     await expectContract({ method: 'POST', url: '/schedule', ...withJson(JSON.stringify(body)) }, r);
   });
 
   it('a weekly event starting in year 1 recurs on its own weekday (0001-01-01 is a Monday; Date.UTC maps years 0–99 to 19xx)', async () => {
-    await ok('POST', '/schedule', { entity_name: 'fuzz year one weekly', title: 'Ancient market', start_ts: '0001-01-01T09:00:00Z', recurrence: 'FREQ=WEEKLY' });
+    await ok('POST', '/schedule', {
+      entity_name: 'fuzz year one weekly',
+      title: 'Ancient market',
+      start_ts: '0001-01-01T09:00:00Z',
+      recurrence: 'FREQ=WEEKLY',
+    });
     const list = await ok('GET', '/schedule?entity_name=fuzz%20year%20one%20weekly');
     const days = (list.occurrences as { start_ts: number }[]).map((o) => new Date(o.start_ts * 1000).getUTCDay());
     expect(days.length).toBeGreaterThan(0);
@@ -963,7 +1434,11 @@ describe('HTTP fuzz: pinned findings', () => {
     const r = routeFor('POST', '/extract_and_remember');
     // A model answering junk is a backend failure: 503 `unavailable` is the documented answer (SPEC §6), 500 is not.
     const check = async (answer: string) => {
-      const o = await send({ method: 'POST', url: '/extract_and_remember', ...withJson(JSON.stringify({ text: `LLM:${answer}` })) });
+      const o = await send({
+        method: 'POST',
+        url: '/extract_and_remember',
+        ...withJson(JSON.stringify({ text: `LLM:${answer}` })),
+      });
       const body = parsedOrUndefined(o.text) as Record<string, unknown> | undefined;
       if (o.status === 503 && body?.error === 'unavailable' && /LLM/.test(String(body.message))) return;
       const p = problemWith(o, r);
@@ -988,16 +1463,33 @@ describe('HTTP fuzz: pinned findings', () => {
   });
 
   it('POST /check_intentions with the word "constructor" is not a 500 (prototype lookup in IRREGULAR)', async () => {
-    await expectContract({ method: 'POST', url: '/check_intentions', ...withJson(JSON.stringify({ text: 'The building constructor is at the door' })) }, routeFor('POST', '/check_intentions'));
+    await expectContract(
+      {
+        method: 'POST',
+        url: '/check_intentions',
+        ...withJson(JSON.stringify({ text: 'The building constructor is at the door' })),
+      },
+      routeFor('POST', '/check_intentions'),
+    );
   });
 
   it('POST /record with source "__proto__" does not pollute Object.prototype (ingest stats by_source)', async () => {
     const body = { entity_name: 'fuzz room', metric: 'proto_source', value: 1, source: '__proto__' };
-    await expectContract({ method: 'POST', url: '/record', ...withJson(JSON.stringify(body)) }, routeFor('POST', '/record'));
+    await expectContract(
+      { method: 'POST', url: '/record', ...withJson(JSON.stringify(body)) },
+      routeFor('POST', '/record'),
+    );
   });
 
   it('POST /unrelate with an unknown entity names the field sent (entity_a / entity_b), not entity_name', async () => {
-    await expectContract({ method: 'POST', url: '/unrelate', ...withJson(JSON.stringify({ entity_a: 'Fuzz Person', entity_b: 'Nobody Fuzz' })) }, routeFor('POST', '/unrelate'));
+    await expectContract(
+      {
+        method: 'POST',
+        url: '/unrelate',
+        ...withJson(JSON.stringify({ entity_a: 'Fuzz Person', entity_b: 'Nobody Fuzz' })),
+      },
+      routeFor('POST', '/unrelate'),
+    );
   });
 
   it('an entity name of 101–200 characters (valid) can be read back through GET /profile/{name} and /location_history/{name}', async () => {
@@ -1010,7 +1502,8 @@ describe('HTTP fuzz: pinned findings', () => {
   });
 
   it('GET /location_history/{name}?limit=1 honours limit (the path-param schema defaults it to 100 and overrides the query)', async () => {
-    for (const c of ['fuzz shelf', 'fuzz desk', 'fuzz bag']) await ok('POST', '/locate', { entity_name: 'fuzz wallet', container_name: c });
+    for (const c of ['fuzz shelf', 'fuzz desk', 'fuzz bag'])
+      await ok('POST', '/locate', { entity_name: 'fuzz wallet', container_name: c });
     const o = await ok('GET', '/location_history/fuzz%20wallet?limit=1');
     expect(o.locations).toHaveLength(1);
   });

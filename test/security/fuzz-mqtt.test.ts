@@ -52,7 +52,12 @@ const logs: string[] = [];
 // Publishing
 
 const trunc = (s: string | Buffer, n = 400): string => {
-  const t = typeof s === 'string' ? s : s.length > 200 ? `<${s.length} bytes> ${s.subarray(0, 60).toString('hex')}…` : `<bytes> ${s.toString('hex')}`;
+  const t =
+    typeof s === 'string'
+      ? s
+      : s.length > 200
+        ? `<${s.length} bytes> ${s.subarray(0, 60).toString('hex')}…`
+        : `<bytes> ${s.toString('hex')}`;
   return t.length > n ? `${t.slice(0, n)}… (${t.length} chars)` : t;
 };
 
@@ -150,19 +155,39 @@ async function expectHandled(topic: string, payload: string | Buffer, retain = f
   const violation = protocolViolation(topic);
   let problem: string | null = null;
   let kind = '';
-  if (p.polluted.length) [problem, kind] = [`the message polluted a built-in prototype: ${p.polluted.join('; ')}`, `polluted ${p.polluted.map((x) => x.split(' = ')[0])}`];
-  else if (p.outcome === 'timeout') [problem, kind] = [`no PUBACK within ${ACK_MS} ms and no disconnect: the bridge hangs on this message`, 'timeout'];
+  if (p.polluted.length)
+    [problem, kind] = [
+      `the message polluted a built-in prototype: ${p.polluted.join('; ')}`,
+      `polluted ${p.polluted.map((x) => x.split(' = ')[0])}`,
+    ];
+  else if (p.outcome === 'timeout')
+    [problem, kind] = [`no PUBACK within ${ACK_MS} ms and no disconnect: the bridge hangs on this message`, 'timeout'];
   else if (p.outcome !== 'puback' && !violation) {
-    [problem, kind] = [`the broker dropped the client without a PUBACK for a well-formed topic (a bad message must be counted and ignored, SPEC §7; an unacknowledged QoS 1 message is re-sent on every reconnect)`, `dropped ${topic.split('/')[0]}`];
+    [problem, kind] = [
+      `the broker dropped the client without a PUBACK for a well-formed topic (a bad message must be counted and ignored, SPEC §7; an unacknowledged QoS 1 message is re-sent on every reconnect)`,
+      `dropped ${topic.split('/')[0]}`,
+    ];
   } else {
     const unexpected = p.logged.find((l) => /unexpected:|not acknowledged|mapping .* failed/.test(l));
-    if (unexpected) [problem, kind] = [`the bridge hit an unexpected (non-parse) error`, `unexpected ${topic.split('/')[0]} ${unexpected.replace(/ on .*? \(\d+ so far\)/, '').replace(/\d+/g, 'N').slice(0, 80)}`];
+    if (unexpected)
+      [problem, kind] = [
+        `the bridge hit an unexpected (non-parse) error`,
+        `unexpected ${topic.split('/')[0]} ${unexpected
+          .replace(/ on .*? \(\d+ so far\)/, '')
+          .replace(/\d+/g, 'N')
+          .slice(0, 80)}`,
+      ];
   }
   if (problem) throw new ContractError(kind, describePublish(p, problem));
   return p;
 }
 
-async function collect<T>(values: Iterable<T> | fc.Arbitrary<T>, runs: number, salt: number, check: (v: T) => Promise<unknown>): Promise<void> {
+async function collect<T>(
+  values: Iterable<T> | fc.Arbitrary<T>,
+  runs: number,
+  salt: number,
+  check: (v: T) => Promise<unknown>,
+): Promise<void> {
   const found = new Map<string, string>();
   const once = async (v: T) => {
     try {
@@ -172,7 +197,8 @@ async function collect<T>(values: Iterable<T> | fc.Arbitrary<T>, runs: number, s
       if (!found.has(e.kind)) found.set(e.kind, e.message);
     }
   };
-  if (values instanceof fc.Arbitrary) await fc.assert(fc.asyncProperty(values, once), { seed: SEED + salt, numRuns: runs });
+  if (values instanceof fc.Arbitrary)
+    await fc.assert(fc.asyncProperty(values, once), { seed: SEED + salt, numRuns: runs });
   else for (const v of values) await once(v);
   if (found.size) throw new Error(`${found.size} distinct problem(s):\n\n${[...found.values()].join('\n\n')}`);
 }
@@ -185,7 +211,12 @@ type Raw = { [RAW]: string };
 const raw = (text: string): Raw => ({ [RAW]: text });
 
 /** JSON text of `base` with one (possibly nested, `a.b`) key replaced, deleted or added. */
-function mutate(base: Record<string, unknown>, op: 'replace' | 'delete' | 'extra', path: string, value: unknown): string {
+function mutate(
+  base: Record<string, unknown>,
+  op: 'replace' | 'delete' | 'extra',
+  path: string,
+  value: unknown,
+): string {
   const obj = structuredClone(base);
   const keys = op === 'extra' ? [path] : path.split('.');
   let target: Record<string, unknown> = obj;
@@ -197,20 +228,33 @@ function mutate(base: Record<string, unknown>, op: 'replace' | 'delete' | 'extra
   }
   const placeholder = 'RAW_PLACEHOLDER_5ec';
   const isRaw = typeof value === 'object' && value !== null && RAW in value;
-  Object.defineProperty(target, last, { value: isRaw ? placeholder : value, enumerable: true, configurable: true, writable: true });
+  Object.defineProperty(target, last, {
+    value: isRaw ? placeholder : value,
+    enumerable: true,
+    configurable: true,
+    writable: true,
+  });
   const text = JSON.stringify(obj);
   return isRaw ? text.replace(`"${placeholder}"`, (value as Raw)[RAW]) : text;
 }
 
 const pathsOf = (o: Record<string, unknown>, prefix = ''): string[] =>
-  Object.entries(o).flatMap(([k, v]) => [`${prefix}${k}`, ...(v && typeof v === 'object' && !Array.isArray(v) ? pathsOf(v as Record<string, unknown>, `${prefix}${k}.`) : [])]);
+  Object.entries(o).flatMap(([k, v]) => [
+    `${prefix}${k}`,
+    ...(v && typeof v === 'object' && !Array.isArray(v) ? pathsOf(v as Record<string, unknown>, `${prefix}${k}.`) : []),
+  ]);
 
 const nastyValue: fc.Arbitrary<unknown> = fc.oneof(
   { arbitrary: fc.constantFrom(...NASTY_STRINGS), weight: 5 },
   { arbitrary: fc.constantFrom(...NASTY_VALUES), weight: 4 },
   { arbitrary: fc.constantFrom(...TIMESTAMPS), weight: 3 },
   { arbitrary: fc.constantFrom(...RAW_JSON_VALUES).map(raw), weight: 2 },
-  { arbitrary: fc.constantFrom(deepArray(10_000), deepObject(10_000), deepObject(100, '__proto__'), '{"__proto__":{"polluted":1}}').map(raw), weight: 1 },
+  {
+    arbitrary: fc
+      .constantFrom(deepArray(10_000), deepObject(10_000), deepObject(100, '__proto__'), '{"__proto__":{"polluted":1}}')
+      .map(raw),
+    weight: 1,
+  },
   { arbitrary: fc.constantFrom(ofLength(1024), ofLength(1025), ofLength(70_000)), weight: 1 },
   { arbitrary: fc.string({ unit: 'grapheme', maxLength: 30 }), weight: 2 },
   { arbitrary: fc.double(), weight: 2 },
@@ -221,9 +265,17 @@ const nastyValue: fc.Arbitrary<unknown> = fc.oneof(
 function shapedPayload(base: Record<string, unknown>): fc.Arbitrary<string> {
   const paths = pathsOf(base);
   return fc.oneof(
-    { weight: 6, arbitrary: fc.tuple(fc.constantFrom(...paths), nastyValue).map(([p, v]) => mutate(base, 'replace', p, v)) },
+    {
+      weight: 6,
+      arbitrary: fc.tuple(fc.constantFrom(...paths), nastyValue).map(([p, v]) => mutate(base, 'replace', p, v)),
+    },
     { weight: 1, arbitrary: fc.constantFrom(...paths).map((p) => mutate(base, 'delete', p, undefined)) },
-    { weight: 2, arbitrary: fc.tuple(fc.oneof(fc.constantFrom(...PROTO), fc.constantFrom(...NASTY_STRINGS)), nastyValue).map(([k, v]) => mutate(base, 'extra', k, v)) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(fc.oneof(fc.constantFrom(...PROTO), fc.constantFrom(...NASTY_STRINGS)), nastyValue)
+        .map(([k, v]) => mutate(base, 'extra', k, v)),
+    },
   );
 }
 
@@ -250,38 +302,127 @@ interface Target {
 }
 
 const TARGETS: Target[] = [
-  { name: 'native record', topic: 'hearth/record/{}/{}', base: () => ({ value: 21.5, unit: '°C', ts: now() - 60, source: 'fuzz' }) },
+  {
+    name: 'native record',
+    topic: 'hearth/record/{}/{}',
+    base: () => ({ value: 21.5, unit: '°C', ts: now() - 60, source: 'fuzz' }),
+  },
   { name: 'native record (text)', topic: 'hearth/record/{}/{}', base: () => '21.5' },
-  { name: 'native remember', topic: 'hearth/remember/{}', base: () => ({ fact: 'likes the window open at night', category: 'preference', fact_key: 'window_night', source_trust: 3, confidence: 0.8, source: 'fuzz' }) },
+  {
+    name: 'native remember',
+    topic: 'hearth/remember/{}',
+    base: () => ({
+      fact: 'likes the window open at night',
+      category: 'preference',
+      fact_key: 'window_night',
+      source_trust: 3,
+      confidence: 0.8,
+      source: 'fuzz',
+    }),
+  },
   { name: 'native remember (text)', topic: 'hearth/remember/{}', base: () => 'prefers tea in the morning' },
-  { name: 'native locate', topic: 'hearth/locate/{}', base: () => ({ container_name: 'fuzz drawer', confidence: 0.9, note: 'under the mail', source: 'fuzz' }) },
+  {
+    name: 'native locate',
+    topic: 'hearth/locate/{}',
+    base: () => ({ container_name: 'fuzz drawer', confidence: 0.9, note: 'under the mail', source: 'fuzz' }),
+  },
   { name: 'native locate (text)', topic: 'hearth/locate/{}', base: () => 'fuzz drawer' },
   {
     name: 'zigbee2mqtt',
     topic: 'zigbee2mqtt/{}',
-    base: () => ({ battery: 97, humidity: 45.1, linkquality: 120, temperature: 21.4, state: 'ON', color: { x: 0.46, y: 0.41 }, last_seen: new Date(now() * 1000).toISOString() }),
+    base: () => ({
+      battery: 97,
+      humidity: 45.1,
+      linkquality: 120,
+      temperature: 21.4,
+      state: 'ON',
+      color: { x: 0.46, y: 0.41 },
+      last_seen: new Date(now() * 1000).toISOString(),
+    }),
   },
-  { name: 'zigbee2mqtt (nested device)', topic: 'zigbee2mqtt/{}/{}', base: () => ({ occupancy: true, illuminance_lux: 12 }) },
+  {
+    name: 'zigbee2mqtt (nested device)',
+    topic: 'zigbee2mqtt/{}/{}',
+    base: () => ({ occupancy: true, illuminance_lux: 12 }),
+  },
   { name: 'zigbee2mqtt bridge', topic: 'zigbee2mqtt/bridge/{}', base: () => ({ state: 'online' }) },
   {
     name: 'tasmota SENSOR',
     topic: 'tele/{}/SENSOR',
-    base: () => ({ Time: new Date((now() - 30) * 1000).toISOString().slice(0, 19), ENERGY: { Total: 1.23, Power: 45, Voltage: 231 }, AM2301: { Temperature: 21.5, Humidity: 40 }, TempUnit: 'C' }),
+    base: () => ({
+      Time: new Date((now() - 30) * 1000).toISOString().slice(0, 19),
+      ENERGY: { Total: 1.23, Power: 45, Voltage: 231 },
+      AM2301: { Temperature: 21.5, Humidity: 40 },
+      TempUnit: 'C',
+    }),
   },
-  { name: 'tasmota STATE', topic: 'tele/{}/STATE', base: () => ({ Time: new Date((now() - 30) * 1000).toISOString().slice(0, 19), UptimeSec: 3723, POWER: 'ON', Wifi: { RSSI: 80 } }) },
+  {
+    name: 'tasmota STATE',
+    topic: 'tele/{}/STATE',
+    base: () => ({
+      Time: new Date((now() - 30) * 1000).toISOString().slice(0, 19),
+      UptimeSec: 3723,
+      POWER: 'ON',
+      Wifi: { RSSI: 80 },
+    }),
+  },
   { name: 'statestream state', topic: 'homeassistant/sensor/{}/state', base: () => '19.5' },
-  { name: 'statestream attributes', topic: 'homeassistant/sensor/{}/attributes', base: () => ({ friendly_name: 'Fuzz', device_class: 'temperature' }) },
+  {
+    name: 'statestream attributes',
+    topic: 'homeassistant/sensor/{}/attributes',
+    base: () => ({ friendly_name: 'Fuzz', device_class: 'temperature' }),
+  },
   { name: 'statestream unit', topic: 'homeassistant/sensor/{}/unit_of_measurement', base: () => '"°C"' },
-  { name: 'statestream last_updated', topic: 'homeassistant/{}/{}/last_updated', base: () => `"${new Date(now() * 1000).toISOString()}"` },
+  {
+    name: 'statestream last_updated',
+    topic: 'homeassistant/{}/{}/last_updated',
+    base: () => `"${new Date(now() * 1000).toISOString()}"`,
+  },
   {
     name: 'discovery',
     topic: 'homeassistant/sensor/{}/config',
-    base: () => ({ '~': 'home/fuzz', stat_t: '~/state', unit_of_meas: '°C', val_tpl: '{{ value_json.t }}', dev_cla: 'temperature', uniq_id: 'fuzz1' }),
+    base: () => ({
+      '~': 'home/fuzz',
+      stat_t: '~/state',
+      unit_of_meas: '°C',
+      val_tpl: '{{ value_json.t }}',
+      dev_cla: 'temperature',
+      uniq_id: 'fuzz1',
+    }),
   },
-  { name: 'discovery (node id)', topic: 'homeassistant/sensor/{}/{}/config', base: () => ({ state_topic: 'zigbee2mqtt/fuzz', unit_of_measurement: '°C', value_template: '{{ value_json.temperature }}' }) },
-  { name: 'owntracks location', topic: 'owntracks/{}/{}', base: () => ({ _type: 'location', lat: 52.5, lon: 13.4, acc: 10, tst: now() - 5, inregions: ['home'], batt: 80 }) },
-  { name: 'owntracks transition', topic: 'owntracks/{}/{}/event', base: () => ({ _type: 'transition', event: 'enter', desc: 'Office', tst: now() - 5, lat: 52.5, lon: 13.4, acc: 10, t: 'c' }) },
-  { name: 'user mapping (JSON paths)', topic: 'fuzz/{}/sensor/{}/{}', base: () => ({ v: 21.5, t: now() - 10, extra: { deep: [1, 2] } }) },
+  {
+    name: 'discovery (node id)',
+    topic: 'homeassistant/sensor/{}/{}/config',
+    base: () => ({
+      state_topic: 'zigbee2mqtt/fuzz',
+      unit_of_measurement: '°C',
+      value_template: '{{ value_json.temperature }}',
+    }),
+  },
+  {
+    name: 'owntracks location',
+    topic: 'owntracks/{}/{}',
+    base: () => ({ _type: 'location', lat: 52.5, lon: 13.4, acc: 10, tst: now() - 5, inregions: ['home'], batt: 80 }),
+  },
+  {
+    name: 'owntracks transition',
+    topic: 'owntracks/{}/{}/event',
+    base: () => ({
+      _type: 'transition',
+      event: 'enter',
+      desc: 'Office',
+      tst: now() - 5,
+      lat: 52.5,
+      lon: 13.4,
+      acc: 10,
+      t: 'c',
+    }),
+  },
+  {
+    name: 'user mapping (JSON paths)',
+    topic: 'fuzz/{}/sensor/{}/{}',
+    base: () => ({ v: 21.5, t: now() - 10, extra: { deep: [1, 2] } }),
+  },
   { name: 'user mapping (plain)', topic: 'plainfuzz/{}/{}', base: () => ({ value: 3, unit: 'ppm' }) },
 ];
 
@@ -295,7 +436,10 @@ const level = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...LEVEL_OK) },
   { weight: 4, arbitrary: fc.constantFrom(...NASTY_STRINGS) },
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 20 }) },
-  { weight: 1, arbitrary: fc.constantFrom('', ' ', '$SYS', '+', '#', 'a+b', 'a#b', '//', ofLength(300), ofLength(70_000)) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('', ' ', '$SYS', '+', '#', 'a+b', 'a#b', '//', ofLength(300), ofLength(70_000)),
+  },
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -320,15 +464,26 @@ async function snapshot() {
   const recalled = [];
   for (const [entity_name, fact] of BASELINE_FACTS) {
     for (const mode of ['keyword', 'vector', 'hybrid']) {
-      const results = (await ok('POST', '/recall', { query: fact, entity_name, mode, top_k: 10 })).results as Record<string, unknown>[];
+      const results = (await ok('POST', '/recall', { query: fact, entity_name, mode, top_k: 10 })).results as Record<
+        string,
+        unknown
+      >[];
       recalled.push({ mode, hit: results.filter((r) => r.fact === fact).map(({ score: _s, ...rest }) => rest) });
     }
   }
   return {
     recalled,
     profile: await ok('GET', '/profile/Ingrid%20Baseline'),
-    raw: (await ok('POST', '/query_stream', { entity_name: 'greenhouse-baseline', metric: 'temperature', start_ts: 0 })).points,
-    hourly: (await ok('POST', '/query_stream', { entity_name: 'greenhouse-baseline', metric: 'temperature', granularity: 'hour', start_ts: 0 })).points,
+    raw: (await ok('POST', '/query_stream', { entity_name: 'greenhouse-baseline', metric: 'temperature', start_ts: 0 }))
+      .points,
+    hourly: (
+      await ok('POST', '/query_stream', {
+        entity_name: 'greenhouse-baseline',
+        metric: 'temperature',
+        granularity: 'hour',
+        start_ts: 0,
+      })
+    ).points,
     found: await ok('POST', '/find', { entity_name: 'baseline spectacles' }),
   };
 }
@@ -355,12 +510,16 @@ beforeAll(async () => {
   hub.clock.set(Math.floor(Date.now() / 1000));
   url = (await hub.start()).mqtt!;
   // The bridge logs through the app logger (silent in tests): capture it.
-  (hub.app.log as unknown as { warn: (m: unknown) => void }).warn = (m) => logs.push(typeof m === 'string' ? m : JSON.stringify(m));
+  (hub.app.log as unknown as { warn: (m: unknown) => void }).warn = (m) =>
+    logs.push(typeof m === 'string' ? m : JSON.stringify(m));
 
   // Baseline, half over HTTP and half over MQTT.
   for (const [entity_name, fact] of BASELINE_FACTS) await ok('POST', '/remember', { entity_name, fact });
   for (let i = 0; i < 6; i++) {
-    const p = await publish('hearth/record/greenhouse-baseline/temperature', JSON.stringify({ value: 17 + i * 0.5, unit: '°C', ts: now() - 3600 * 3 + i * 1200 }));
+    const p = await publish(
+      'hearth/record/greenhouse-baseline/temperature',
+      JSON.stringify({ value: 17 + i * 0.5, unit: '°C', ts: now() - 3600 * 3 + i * 1200 }),
+    );
     expect(p.outcome).toBe('puback');
   }
   expect((await publish('hearth/locate/baseline spectacles', 'baseline study')).outcome).toBe('puback');
@@ -386,24 +545,37 @@ describe('MQTT fuzz: every mapping', () => {
       it(`hostile payloads on ${t.topic}: shaped ×${RUNS.shaped}, text ×${RUNS.text}, bytes ×${RUNS.bytes}`, async () => {
         const shaped = isJson() ? shapedPayload(base() as Record<string, unknown>) : textPayload;
         const arb = fc.tuple(
-          fc.oneof({ weight: 6, arbitrary: shaped }, { weight: 3, arbitrary: textPayload }, { weight: 1, arbitrary: bytePayload }),
+          fc.oneof(
+            { weight: 6, arbitrary: shaped },
+            { weight: 3, arbitrary: textPayload },
+            { weight: 1, arbitrary: bytePayload },
+          ),
           fc.boolean(),
           fc.nat(LEVEL_OK.length - 1),
         );
-        await collect(arb, RUNS.shaped + RUNS.text + RUNS.bytes, i, ([payload, retain, k]) => expectHandled(okTopic(t, k), payload, retain));
+        await collect(arb, RUNS.shaped + RUNS.text + RUNS.bytes, i, ([payload, retain, k]) =>
+          expectHandled(okTopic(t, k), payload, retain),
+        );
       });
 
       it('every corpus string as the payload (text) or in every string field (JSON); prototype keys as extra keys', async () => {
         const corpus = [...FTS5, ...SQL, ...PROTO, ...CONTROL, ...UNICODE, ...NUMERIC_STRINGS];
         const b = base();
-        const stringPaths = typeof b === 'string' ? [] : pathsOf(b).filter((p) => typeof p.split('.').reduce<any>((o, k) => o?.[k], b) === 'string');
+        const stringPaths =
+          typeof b === 'string'
+            ? []
+            : pathsOf(b).filter((p) => typeof p.split('.').reduce<any>((o, k) => o?.[k], b) === 'string');
         // Text payloads: the whole corpus. JSON: prototype keys in every string field, the rest round-robin.
         const payloads =
           typeof b === 'string'
             ? corpus
             : [
                 ...stringPaths.flatMap((p) => PROTO.map((v) => mutate(b, 'replace', p, v))),
-                ...(stringPaths.length ? corpus.filter((v) => !(PROTO as readonly string[]).includes(v)).map((v, j) => mutate(b, 'replace', stringPaths[(j + i) % stringPaths.length], v)) : []),
+                ...(stringPaths.length
+                  ? corpus
+                      .filter((v) => !(PROTO as readonly string[]).includes(v))
+                      .map((v, j) => mutate(b, 'replace', stringPaths[(j + i) % stringPaths.length], v))
+                  : []),
                 ...PROTO.map((k) => mutate(b, 'extra', k, { polluted: 'yes' })),
               ];
         await collect(payloads, 0, 0, (payload) => expectHandled(okTopic(t, 2), payload));
@@ -428,27 +600,58 @@ describe('MQTT fuzz: every mapping', () => {
           const b = base();
           return typeof b === 'string' ? b : JSON.stringify(b);
         };
-        await collect(fc.array(level, { minLength: 1, maxLength: 3 }), RUNS.topics, i + 100, (levels) => expectHandled(fill(t, levels), payload()));
+        await collect(fc.array(level, { minLength: 1, maxLength: 3 }), RUNS.topics, i + 100, (levels) =>
+          expectHandled(fill(t, levels), payload()),
+        );
         // Every target gets the prototype keys and control characters; the rest rotates so each string meets three targets.
-        const rest = [...FTS5, ...SQL, ...UNICODE, ...PATH_SEGMENTS].filter((_, j) => (j + i) % Math.ceil(TARGETS.length / 3) === 0);
-        await collect([...PROTO, ...CONTROL, ...rest], 0, 0, (lvl) => expectHandled(fill(t, [lvl, 'temperature', 'phone']), payload()));
+        const rest = [...FTS5, ...SQL, ...UNICODE, ...PATH_SEGMENTS].filter(
+          (_, j) => (j + i) % Math.ceil(TARGETS.length / 3) === 0,
+        );
+        await collect([...PROTO, ...CONTROL, ...rest], 0, 0, (lvl) =>
+          expectHandled(fill(t, [lvl, 'temperature', 'phone']), payload()),
+        );
       });
     });
   }
 
   it('unmapped and reserved topics', async () => {
-    const topics = ['fuzz', 'hearth', 'hearth/record', 'hearth/record/a', 'hearth/record/a/b/c', 'owntracks', 'tele//SENSOR', '/', '//', 'a/'.repeat(200), '$SYS/fuzz', 'hearth/events/memory_added', 'zigbee2mqtt', ...PROTO];
+    const topics = [
+      'fuzz',
+      'hearth',
+      'hearth/record',
+      'hearth/record/a',
+      'hearth/record/a/b/c',
+      'owntracks',
+      'tele//SENSOR',
+      '/',
+      '//',
+      'a/'.repeat(200),
+      '$SYS/fuzz',
+      'hearth/events/memory_added',
+      'zigbee2mqtt',
+      ...PROTO,
+    ];
     await collect(topics, 0, 0, (topic) => expectHandled(topic, '{"value":1}'));
   });
 });
 
 describe('MQTT fuzz: pinned findings', () => {
   it('hearth/locate/<x> with container x (same name) is acknowledged and ignored, not a dropped client', async () => {
-    await collect(['keys', '{"container_name":"KEYS"}'], 0, 0, (payload) => expectHandled('hearth/locate/keys', payload));
+    await collect(['keys', '{"container_name":"KEYS"}'], 0, 0, (payload) =>
+      expectHandled('hearth/locate/keys', payload),
+    );
   });
 
   it('an OwnTracks transition into a region named like the user is acknowledged, not a dropped client', async () => {
-    const msg = JSON.stringify({ _type: 'transition', event: 'enter', desc: 'Garden', tst: now() - 1, lat: 52.5, lon: 13.4, acc: 10 });
+    const msg = JSON.stringify({
+      _type: 'transition',
+      event: 'enter',
+      desc: 'Garden',
+      tst: now() - 1,
+      lat: 52.5,
+      lon: 13.4,
+      acc: 10,
+    });
     await expectHandled('owntracks/garden/phone/event', msg);
   });
 
@@ -461,15 +664,68 @@ describe('MQTT fuzz: afterwards', () => {
   it('every mapping still ingests a valid message', async () => {
     const t = now();
     const checks: [string, string, () => Promise<boolean>][] = [
-      ['hearth/record/after_room/temperature', '20.5', async () => (await http('POST', '/query_stream', { entity_name: 'after_room', metric: 'temperature' })).body.points?.at(-1)?.value === 20.5],
-      ['hearth/remember/After Person', 'After Person waters the ferns on Sundays', async () => (await http('POST', '/recall', { query: 'waters the ferns', entity_name: 'After Person' })).body.results?.length === 1],
-      ['hearth/locate/after keys', 'after hallway', async () => (await http('POST', '/find', { entity_name: 'after keys' })).body.container_name === 'after hallway'],
-      ['zigbee2mqtt/after_sensor', '{"temperature":19.25}', async () => (await http('POST', '/query_stream', { entity_name: 'after_sensor', metric: 'temperature' })).body.points?.length === 1],
-      ['tele/after_plug/SENSOR', JSON.stringify({ Time: new Date(t * 1000).toISOString().slice(0, 19), ENERGY: { Power: 12 } }), async () => (await http('POST', '/query_stream', { entity_name: 'after_plug', metric: 'energy.power', start_ts: 0 })).body.points?.length === 1],
-      ['homeassistant/sensor/after_temp/state', '18.5', async () => (await http('POST', '/query_stream', { entity_name: 'sensor.after_temp', metric: 'state' })).body.points?.length === 1],
-      ['owntracks/afteruser/phone', JSON.stringify({ _type: 'location', lat: 1, lon: 2, tst: t - 1 }), async () => (await http('POST', '/query_stream', { entity_name: 'afteruser', metric: 'location', start_ts: 0 })).body.points?.length === 1],
-      ['fuzz/after_dev/sensor/a/b', JSON.stringify({ v: 7, t: t - 1 }), async () => (await http('POST', '/query_stream', { entity_name: 'after_dev', metric: 'a/b', start_ts: 0 })).body.points?.length === 1],
-      ['plainfuzz/after_dev/co2', '412', async () => (await http('POST', '/query_stream', { entity_name: 'after_dev', metric: 'co2' })).body.points?.length === 1],
+      [
+        'hearth/record/after_room/temperature',
+        '20.5',
+        async () =>
+          (await http('POST', '/query_stream', { entity_name: 'after_room', metric: 'temperature' })).body.points?.at(
+            -1,
+          )?.value === 20.5,
+      ],
+      [
+        'hearth/remember/After Person',
+        'After Person waters the ferns on Sundays',
+        async () =>
+          (await http('POST', '/recall', { query: 'waters the ferns', entity_name: 'After Person' })).body.results
+            ?.length === 1,
+      ],
+      [
+        'hearth/locate/after keys',
+        'after hallway',
+        async () =>
+          (await http('POST', '/find', { entity_name: 'after keys' })).body.container_name === 'after hallway',
+      ],
+      [
+        'zigbee2mqtt/after_sensor',
+        '{"temperature":19.25}',
+        async () =>
+          (await http('POST', '/query_stream', { entity_name: 'after_sensor', metric: 'temperature' })).body.points
+            ?.length === 1,
+      ],
+      [
+        'tele/after_plug/SENSOR',
+        JSON.stringify({ Time: new Date(t * 1000).toISOString().slice(0, 19), ENERGY: { Power: 12 } }),
+        async () =>
+          (await http('POST', '/query_stream', { entity_name: 'after_plug', metric: 'energy.power', start_ts: 0 })).body
+            .points?.length === 1,
+      ],
+      [
+        'homeassistant/sensor/after_temp/state',
+        '18.5',
+        async () =>
+          (await http('POST', '/query_stream', { entity_name: 'sensor.after_temp', metric: 'state' })).body.points
+            ?.length === 1,
+      ],
+      [
+        'owntracks/afteruser/phone',
+        JSON.stringify({ _type: 'location', lat: 1, lon: 2, tst: t - 1 }),
+        async () =>
+          (await http('POST', '/query_stream', { entity_name: 'afteruser', metric: 'location', start_ts: 0 })).body
+            .points?.length === 1,
+      ],
+      [
+        'fuzz/after_dev/sensor/a/b',
+        JSON.stringify({ v: 7, t: t - 1 }),
+        async () =>
+          (await http('POST', '/query_stream', { entity_name: 'after_dev', metric: 'a/b', start_ts: 0 })).body.points
+            ?.length === 1,
+      ],
+      [
+        'plainfuzz/after_dev/co2',
+        '412',
+        async () =>
+          (await http('POST', '/query_stream', { entity_name: 'after_dev', metric: 'co2' })).body.points?.length === 1,
+      ],
     ];
     for (const [topic, payload, stored] of checks) {
       const p = await publish(topic, payload);

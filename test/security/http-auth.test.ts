@@ -9,7 +9,9 @@ let hub: TestHub;
 beforeAll(async () => {
   // The sweep below sends ~50 unauthenticated requests from one address; the failed-login limit
   // (http.auth_failures_per_minute) has its own test in test/http/hardening.test.ts.
-  hub = await buildTestHub({ config: { http: { token: TOKEN, rate_limit_per_minute: 30, auth_failures_per_minute: 1000 } } });
+  hub = await buildTestHub({
+    config: { http: { token: TOKEN, rate_limit_per_minute: 30, auth_failures_per_minute: 1000 } },
+  });
 });
 afterAll(async () => {
   await hub?.close();
@@ -22,7 +24,14 @@ describe('HTTP authentication covers every route but /health', () => {
     for (const [path, ops] of Object.entries(docs.paths as Record<string, Record<string, unknown>>)) {
       for (const method of Object.keys(ops)) routes.push([method.toUpperCase(), path.replace(/\{[^}]+\}/g, 'x')]);
     }
-    routes.push(['GET', '/docs'], ['POST', '/mcp'], ['GET', '/mcp'], ['GET', '/admin'], ['GET', '/graph'], ['GET', '/no/such/route']);
+    routes.push(
+      ['GET', '/docs'],
+      ['POST', '/mcp'],
+      ['GET', '/mcp'],
+      ['GET', '/admin'],
+      ['GET', '/graph'],
+      ['GET', '/no/such/route'],
+    );
     expect(routes.length).toBeGreaterThan(25);
     for (const [method, url] of routes) {
       const res = await hub.app.inject({ method: method as 'GET', url, payload: method === 'GET' ? undefined : {} });
@@ -37,7 +46,10 @@ describe('HTTP authentication covers every route but /health', () => {
 
   it('answers 429 with the error shape past the per-client rate limit; the token holder is never counted', async () => {
     // With the token: held back by capacity, not refused (issue #26 item 19).
-    for (let i = 0; i < 35; i++) expect((await hub.app.inject({ url: '/entities', headers: { authorization: `Bearer ${TOKEN}` } })).statusCode).toBe(200);
+    for (let i = 0; i < 35; i++)
+      expect(
+        (await hub.app.inject({ url: '/entities', headers: { authorization: `Bearer ${TOKEN}` } })).statusCode,
+      ).toBe(200);
     // Without a token set every caller counts.
     const open = await buildTestHub({ config: { http: { rate_limit_per_minute: 30 } } });
     try {
@@ -59,7 +71,25 @@ describe('HTTPS', () => {
     const dir = tempDir();
     const cert = join(dir, 'cert.pem');
     const key = join(dir, 'key.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+      ],
+      { stdio: 'ignore' },
+    );
     const tls = await buildTestHub({ config: { http: { tls_cert: cert, tls_key: key } } });
     try {
       const { http } = await tls.start();
@@ -69,7 +99,9 @@ describe('HTTPS', () => {
           let data = '';
           res.on('data', (d) => (data += d));
           res.on('end', () => resolve(data));
-        }).on('error', reject).end();
+        })
+          .on('error', reject)
+          .end();
       });
       expect(JSON.parse(body).ok).toBe(true);
     } finally {

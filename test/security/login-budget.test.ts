@@ -30,7 +30,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => evil.listen(0, '127.0.0.1', r));
   evilUrl = `http://localhost:${(evil.address() as AddressInfo).port}/`;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -49,10 +52,17 @@ describe('a page on another site and the failed-login budget', () => {
     await page.goto(evilUrl);
     await expect.poll(() => answered.length, { timeout: 15_000 }).toBe(42);
     await page.close();
-    expect(answered.every((a) => /^net::ERR_BLOCKED_BY_(ORB|RESPONSE)|^403$/.test(a)), answered.join()).toBe(true);
+    expect(
+      answered.every((a) => /^net::ERR_BLOCKED_BY_(ORB|RESPONSE)|^403$/.test(a)),
+      answered.join(),
+    ).toBe(true);
     // The same address (127.0.0.1), a script and the login form: let in.
     expect((await fetch(`${hubUrl}/entities`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
-    const login = await fetch(`${hubUrl}/admin/login`, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ token: TOKEN, next: '/admin/' }) });
+    const login = await fetch(`${hubUrl}/admin/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      body: new URLSearchParams({ token: TOKEN, next: '/admin/' }),
+    });
     expect(login.status).toBe(303);
   }, 60_000);
 });

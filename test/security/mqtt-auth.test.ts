@@ -10,8 +10,18 @@ beforeAll(async () => {
   hub = await buildTestHub({
     config: {
       mqtt: {
-        mode: 'embedded', port: 0, username: 'admin', password: 'admin-secret',
-        users: [{ username: 'sensors', password: 's3nsors', publish: ['zigbee2mqtt/#', 'hearth/record/#'], subscribe: ['hearth/events/#'] }],
+        mode: 'embedded',
+        port: 0,
+        username: 'admin',
+        password: 'admin-secret',
+        users: [
+          {
+            username: 'sensors',
+            password: 's3nsors',
+            publish: ['zigbee2mqtt/#', 'hearth/record/#'],
+            subscribe: ['hearth/events/#'],
+          },
+        ],
         max_msgs_per_sec: 200,
       },
     },
@@ -32,11 +42,30 @@ const connectError = (opts: mqtt.IClientOptions) =>
 
 describe('embedded broker accounts and ACL', () => {
   it('refuses a wrong password, an unknown user and anonymous clients', async () => {
-    expect(await connectError({ username: 'sensors', password: 'wrong' })).toMatch(/Bad username or password|Not authorized/i);
-    expect(await connectError({ username: 'nobody', password: 'x' })).toMatch(/Bad username or password|Not authorized/i);
+    expect(await connectError({ username: 'sensors', password: 'wrong' })).toMatch(
+      /Bad username or password|Not authorized/i,
+    );
+    expect(await connectError({ username: 'nobody', password: 'x' })).toMatch(
+      /Bad username or password|Not authorized/i,
+    );
     expect(await connectError({})).toMatch(/Bad username or password|Not authorized/i);
     const port = new URL(url).port;
-    const err = await mosquittoPub(['-h', '127.0.0.1', '-p', port, '-u', 'sensors', '-P', 'bad', '-t', 'zigbee2mqtt/x', '-m', '{"t":1}', '-q', '1']).catch((e) => e);
+    const err = await mosquittoPub([
+      '-h',
+      '127.0.0.1',
+      '-p',
+      port,
+      '-u',
+      'sensors',
+      '-P',
+      'bad',
+      '-t',
+      'zigbee2mqtt/x',
+      '-m',
+      '{"t":1}',
+      '-q',
+      '1',
+    ]).catch((e) => e);
     expect(err.code).not.toBe(0);
   });
 
@@ -62,7 +91,9 @@ describe('embedded broker accounts and ACL', () => {
   it('slows a client over max_msgs_per_sec instead of dropping its messages', async () => {
     const c = await mqtt.connectAsync(url, { username: 'sensors', password: 's3nsors', reconnectPeriod: 0 });
     const started = performance.now();
-    await Promise.all(Array.from({ length: 400 }, (_, i) => c.publishAsync('hearth/record/throttle/seq', String(i), { qos: 1 })));
+    await Promise.all(
+      Array.from({ length: 400 }, (_, i) => c.publishAsync('hearth/record/throttle/seq', String(i), { qos: 1 })),
+    );
     const seconds = (performance.now() - started) / 1000;
     // 400 messages at 200/s with a full bucket of 200: at least ~1 s.
     expect(seconds).toBeGreaterThan(0.8);

@@ -27,7 +27,11 @@ describe('aliases by hand (POST /alias, /unalias)', () => {
   it('adds, lists and removes an alias; refuses one that names another entity with a 409 naming the field', async () => {
     await ok('/remember', { entity_name: 'Anna', fact: 'Anna likes green tea', entity_type: 'person' });
     await ok('/remember', { entity_name: 'Brian', fact: 'Brian likes coffee', entity_type: 'person' });
-    expect(await ok('/alias', { entity_name: 'Anna', alias: 'Mum' })).toMatchObject({ entity_name: 'Anna', alias: 'Mum', created: true });
+    expect(await ok('/alias', { entity_name: 'Anna', alias: 'Mum' })).toMatchObject({
+      entity_name: 'Anna',
+      alias: 'Mum',
+      created: true,
+    });
     // the same name again, in another case, changes nothing
     expect(await ok('/alias', { entity_name: 'mum', alias: 'MUM' })).toMatchObject({ created: false });
 
@@ -42,7 +46,10 @@ describe('aliases by hand (POST /alias, /unalias)', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/alias/);
 
-    expect((await get(hub, '/aliases/Mum')).body).toMatchObject({ entity_name: 'Anna', aliases: [{ alias: 'Mum', source: 'manual' }] });
+    expect((await get(hub, '/aliases/Mum')).body).toMatchObject({
+      entity_name: 'Anna',
+      aliases: [{ alias: 'Mum', source: 'manual' }],
+    });
     const own = await post(hub, '/unalias', { alias: 'Anna' });
     expect(own.status).toBe(409);
     expect(own.body.message).toMatch(/^alias: "Anna" is the name of Anna, not an alias/);
@@ -56,7 +63,11 @@ describe('aliases by hand (POST /alias, /unalias)', () => {
   });
 
   it('an alias makes "Anna" and person.anna one entity in every tier', async () => {
-    await ok('/remember', { entity_name: 'Anna', fact: 'Anna takes the early train on Mondays', entity_type: 'person' });
+    await ok('/remember', {
+      entity_name: 'Anna',
+      fact: 'Anna takes the early train on Mondays',
+      entity_type: 'person',
+    });
     await ok('/alias', { entity_name: 'Anna', alias: 'person.anna' });
     await ok('/alias', { entity_name: 'person.anna', alias: 'Mum' });
     const before = entityCount();
@@ -64,7 +75,9 @@ describe('aliases by hand (POST /alias, /unalias)', () => {
     // memories: written under one name, found under the others
     await ok('/remember', { entity_name: 'person.anna', fact: 'Anna is allergic to cats' });
     const recalled = await ok('/recall', { query: 'allergic cats', entity_name: 'Mum', mode: 'keyword' });
-    expect(recalled.results.map((r: { entity_name: string; fact: string }) => [r.entity_name, r.fact])).toEqual([['Anna', 'Anna is allergic to cats']]);
+    expect(recalled.results.map((r: { entity_name: string; fact: string }) => [r.entity_name, r.fact])).toEqual([
+      ['Anna', 'Anna is allergic to cats'],
+    ]);
     const ctx = await ok('/get_context', { entity_name: 'mum' });
     expect(ctx.result).toMatch(/early train/);
     expect((await get(hub, '/profile/person.anna')).body.result).toMatch(/allergic to cats/);
@@ -80,7 +93,11 @@ describe('aliases by hand (POST /alias, /unalias)', () => {
     expect((await ok('/find', { entity_name: 'Mum' })).result).toMatch(/kitchen/);
 
     // intentions and sessions
-    await ok('/intend', { entity_name: 'Mum', trigger_text: 'when the post arrives', action_text: 'ask about the parcel' });
+    await ok('/intend', {
+      entity_name: 'Mum',
+      trigger_text: 'when the post arrives',
+      action_text: 'ask about the parcel',
+    });
     const intentions = (await get(hub, '/intentions?entity_name=person.anna')).body.intentions;
     expect(intentions.map((i: { entity_name: string }) => i.entity_name)).toEqual(['Anna']);
     const session = await ok('/open_session', { entity_name: 'person.anna' });
@@ -105,11 +122,13 @@ describe('aliases by hand (POST /alias, /unalias)', () => {
 
     // forgetting the entity by an alias forgets its aliases too
     await ok('/forget', { entity_name: 'Mum' });
-    expect((await post(hub, '/recall', { query: 'cats', entity_name: 'person.anna', mode: 'keyword' })).body.results).toEqual([]);
+    expect(
+      (await post(hub, '/recall', { query: 'cats', entity_name: 'person.anna', mode: 'keyword' })).body.results,
+    ).toEqual([]);
     expect(hub.db.prepare('SELECT count(*) FROM entity_aliases').pluck().get()).toBe(0);
   });
 
-  it('the ingest writer\'s cache notices a removed alias: the name then means a new entity', async () => {
+  it("the ingest writer's cache notices a removed alias: the name then means a new entity", async () => {
     await ok('/record', { entity_name: 'Anna', metric: 'temperature', value: 36.6 });
     await ok('/alias', { entity_name: 'Anna', alias: 'Mum' });
     await ok('/record', { entity_name: 'Mum', metric: 'temperature', value: 36.7 }); // caches "mum" → Anna
@@ -125,14 +144,26 @@ describe('aliases by hand (POST /alias, /unalias)', () => {
 describe('aliases from Home Assistant (POST /alias/homeassistant)', () => {
   it('adds the friendly name to person.anna, or makes person.anna an alias of the assistant\'s "Anna"', async () => {
     await ok('/remember', { entity_name: 'Anna', fact: 'Anna plays the cello', entity_type: 'person' });
-    const r = await ok('/alias/homeassistant', { names: [{ entity_id: 'person.anna', friendly_name: 'Anna' }, { entity_id: 'person.brian', friendly_name: 'Brian' }] });
+    const r = await ok('/alias/homeassistant', {
+      names: [
+        { entity_id: 'person.anna', friendly_name: 'Anna' },
+        { entity_id: 'person.brian', friendly_name: 'Brian' },
+      ],
+    });
     expect(r.results.map((x: { action: string }) => x.action)).toEqual(['aliased', 'added']);
-    expect((await get(hub, '/aliases/Anna')).body.aliases).toMatchObject([{ alias: 'person.anna', source: 'homeassistant' }]);
-    expect((await get(hub, '/aliases/Brian')).body).toMatchObject({ entity_name: 'person.brian', aliases: [{ alias: 'Brian' }] });
+    expect((await get(hub, '/aliases/Anna')).body.aliases).toMatchObject([
+      { alias: 'person.anna', source: 'homeassistant' },
+    ]);
+    expect((await get(hub, '/aliases/Brian')).body).toMatchObject({
+      entity_name: 'person.brian',
+      aliases: [{ alias: 'Brian' }],
+    });
     // sent again (every poll, every retained replay): nothing changes
     const again = await ok('/alias/homeassistant', { names: [{ entity_id: 'person.anna', friendly_name: 'Anna' }] });
     expect(again.results[0].action).toBe('unchanged');
-    const bad = await post(hub, '/alias/homeassistant', { names: [{ entity_id: 'sensor.kitchen', friendly_name: 'Kitchen' }] });
+    const bad = await post(hub, '/alias/homeassistant', {
+      names: [{ entity_id: 'sensor.kitchen', friendly_name: 'Kitchen' }],
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/names\.0\.entity_id: .*person entity id/);
   });
@@ -144,14 +175,18 @@ describe('aliases from Home Assistant (POST /alias/homeassistant)', () => {
     const merged = await ok('/alias/homeassistant', { names: [{ entity_id: 'person.anna', friendly_name: 'Anna' }] });
     expect(merged.results[0]).toMatchObject({ action: 'merged', entity_name: 'Anna', merged: 'person.anna' });
     expect(entityCount()).toBe(1);
-    expect((await ok('/query_stream', { entity_name: 'person.anna', metric: 'state', start_ts: 0 })).points).toMatchObject([{ value: 'home' }]);
+    expect(
+      (await ok('/query_stream', { entity_name: 'person.anna', metric: 'state', start_ts: 0 })).points,
+    ).toMatchObject([{ value: 'home' }]);
     await ok('/record', { entity_name: 'person.anna', metric: 'state', value: 'away' });
     expect((await ok('/query_stream', { entity_name: 'Anna', metric: 'state', start_ts: 0 })).points).toHaveLength(2);
 
     // Brian: both hold facts → reported, left alone
     await ok('/remember', { entity_name: 'person.brian', fact: 'person.brian is the garage opener account' });
     await ok('/remember', { entity_name: 'Brian', fact: 'Brian likes jazz' });
-    const conflict = await ok('/alias/homeassistant', { names: [{ entity_id: 'person.brian', friendly_name: 'Brian' }] });
+    const conflict = await ok('/alias/homeassistant', {
+      names: [{ entity_id: 'person.brian', friendly_name: 'Brian' }],
+    });
     expect(conflict).toMatchObject({ conflicts: 1, merged: 0, added: 0 });
     expect(conflict.results[0].message).toMatch(/both hold facts; not merged\. To make them one: POST \/voices\/merge/);
     expect((await get(hub, '/aliases/Brian')).body.aliases).toEqual([]);
@@ -169,7 +204,9 @@ describe('aliases over MCP', () => {
       await ok('/remember', { entity_name: 'Brian', fact: 'Brian likes coffee' });
       const added = await client.callTool({ name: 'add_alias', arguments: { entity_name: 'Anna', alias: 'Mum' } });
       expect(added.isError).toBeFalsy();
-      expect((await ok('/recall', { query: 'green tea', entity_name: 'Mum', mode: 'keyword' })).results).toHaveLength(1);
+      expect((await ok('/recall', { query: 'green tea', entity_name: 'Mum', mode: 'keyword' })).results).toHaveLength(
+        1,
+      );
       const taken = await client.callTool({ name: 'add_alias', arguments: { entity_name: 'Brian', alias: 'Mum' } });
       expect(taken.isError).toBe(true);
       expect(JSON.stringify(taken.content)).toMatch(/already an alias of Anna/);

@@ -4,10 +4,18 @@ import { judge, signalsOf, type Candidates } from '../../src/tiers/memory/recall
 
 const hits = (...s: number[]) => s.map((similarity, i) => ({ memory_id: i + 1, similarity }));
 const candidates = (over: Partial<Candidates> & { vectorHits: Candidates['vectorHits'] }): Candidates => ({
-  mode: 'hybrid', rawCov: new Map(), phrase: new Set(), sameAsTop: new Set(), scoped: new Set(), rows: new Map(), replaced: new Map(),
-  sims: new Map(over.vectorHits.map((h) => [h.memory_id, h.similarity])), ...over,
+  mode: 'hybrid',
+  rawCov: new Map(),
+  phrase: new Set(),
+  sameAsTop: new Set(),
+  scoped: new Set(),
+  rows: new Map(),
+  replaced: new Map(),
+  sims: new Map(over.vectorHits.map((h) => [h.memory_id, h.similarity])),
+  ...over,
 });
-const confident = (c: Candidates, provider = 'use-lite') => [...judge(c, CONFIDENCE_MODELS[provider], 0.4)].filter(([, j]) => j.confident).map(([id]) => id);
+const confident = (c: Candidates, provider = 'use-lite') =>
+  [...judge(c, CONFIDENCE_MODELS[provider], 0.4)].filter(([, j]) => j.confident).map(([id]) => id);
 
 describe.each(['use-lite', 'local', 'default'])('confidence model (%s)', (provider) => {
   const m = CONFIDENCE_MODELS[provider];
@@ -21,8 +29,10 @@ describe.each(['use-lite', 'local', 'default'])('confidence model (%s)', (provid
     expect(p({ cos: 0.52, margin: 0.03, cov: 0.42 })).toBeLessThan(m.threshold);
   });
 
-  it('a top-1 that stands out and shares the question\'s words answers', () => {
-    expect(confident(candidates({ vectorHits: hits(0.62, 0.45, 0.44), rawCov: new Map([[1, 0.6]]) }), provider)).toEqual([1]);
+  it("a top-1 that stands out and shares the question's words answers", () => {
+    expect(
+      confident(candidates({ vectorHits: hits(0.62, 0.45, 0.44), rawCov: new Map([[1, 0.6]]) }), provider),
+    ).toEqual([1]);
   });
 
   it('a memory holding the question as a phrase answers whatever its cosine ("spare batteries", 0.49)', () => {
@@ -38,7 +48,8 @@ describe.each(['use-lite', 'local', 'default'])('confidence model (%s)', (provid
 
   it('more of every signal never lowers p', () => {
     const base = { cos: 0.5, margin: 0.05, cov: 0.3 };
-    for (const k of ['cos', 'margin', 'cov'] as const) expect(p({ ...base, [k]: base[k] + 0.1 })).toBeGreaterThan(p(base));
+    for (const k of ['cos', 'margin', 'cov'] as const)
+      expect(p({ ...base, [k]: base[k] + 0.1 })).toBeGreaterThan(p(base));
     expect(p({ ...base, phrase: true })).toBeGreaterThan(p(base));
   });
 });
@@ -52,7 +63,15 @@ describe('signals', () => {
   });
 
   it('keyword mode has no cosine to read: coverage ≥ keyword_min answers, the rest are candidates only', () => {
-    const c = candidates({ mode: 'keyword', vectorHits: [], sims: new Map(), rawCov: new Map([[1, 0.5], [2, 0.2]]) });
+    const c = candidates({
+      mode: 'keyword',
+      vectorHits: [],
+      sims: new Map(),
+      rawCov: new Map([
+        [1, 0.5],
+        [2, 0.2],
+      ]),
+    });
     const j = judge(c, CONFIDENCE_MODELS['use-lite'], 0.4);
     expect(j.get(1)!.confident).toBe(true);
     expect(j.get(2)!.confident).toBe(false);

@@ -25,7 +25,13 @@ describe('pack (token budget)', () => {
     );
   });
   it('puts higher scores first', () => {
-    const r = pack([{ tier: 'memory', text: 'low', score: 0.1 }, { tier: 'memory', text: 'high', score: 0.9 }], 100);
+    const r = pack(
+      [
+        { tier: 'memory', text: 'low', score: 0.1 },
+        { tier: 'memory', text: 'high', score: 0.9 },
+      ],
+      100,
+    );
     expect(r.items.map((i) => i.text)).toEqual(['high', 'low']);
   });
 });
@@ -34,7 +40,11 @@ describe('get_context_budget and cross_query over HTTP', () => {
   let hub: TestHub;
   beforeEach(async () => {
     hub = await buildTestHub();
-    await post(hub, '/remember', { entity_name: 'Brian', fact: 'Brian keeps the bedroom at 68°F at night', category: 'preference' });
+    await post(hub, '/remember', {
+      entity_name: 'Brian',
+      fact: 'Brian keeps the bedroom at 68°F at night',
+      category: 'preference',
+    });
     await post(hub, '/remember', { entity_name: 'Brian', fact: 'Brian is allergic to cats' });
     await post(hub, '/remember', { entity_name: 'Anna', fact: 'Anna drinks oat milk' });
     await post(hub, '/record', { entity_name: 'Brian', metric: 'mood', value: 'focused' });
@@ -52,7 +62,10 @@ describe('get_context_budget and cross_query over HTTP', () => {
     expect([...tiers].sort()).toEqual(['memory', 'reading', 'schedule']);
     expect(big.body.result).toContain('68°F');
     for (let i = 0; i < 10; i++) {
-      await post(hub, '/remember', { entity_name: 'Brian', fact: `Brian collected vintage postcard number ${i} from a long trip along the coast of Portugal in a rented camper van` });
+      await post(hub, '/remember', {
+        entity_name: 'Brian',
+        fact: `Brian collected vintage postcard number ${i} from a long trip along the coast of Portugal in a rented camper van`,
+      });
     }
     const small = await post(hub, '/get_context_budget', { entity_name: 'Brian', token_budget: 50 });
     expect(small.body.used_tokens).toBeLessThanOrEqual(50);
@@ -70,7 +83,11 @@ describe('get_context_budget and cross_query over HTTP', () => {
     const tiers = r.body.results.map((x: { tier: string }) => x.tier);
     expect(tiers).toContain('memory');
     expect(tiers).toContain('reading');
-    expect(r.body.results.find((x: { tier: string }) => x.tier === 'reading')).toMatchObject({ entity_name: 'bedroom', metric: 'temperature', value: 67.5 });
+    expect(r.body.results.find((x: { tier: string }) => x.tier === 'reading')).toMatchObject({
+      entity_name: 'bedroom',
+      metric: 'temperature',
+      value: 67.5,
+    });
     expect(r.body.result).toMatch(/\[reading\] bedroom temperature: 67.5 °F/);
   });
 });

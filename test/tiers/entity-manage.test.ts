@@ -43,9 +43,13 @@ describe('merge', () => {
     expect(count('readings')).toBe(1);
     expect(count('locations.entity_id')).toBe(1);
     expect(count('entity_aliases.entity_id')).toBe(1);
-    expect(preview.moves.facts.map((f: { fact: string }) => f.fact)).toEqual(expect.arrayContaining(['Bryan plays the trumpet on Sundays', 'Bryan is allergic to cats']));
+    expect(preview.moves.facts.map((f: { fact: string }) => f.fact)).toEqual(
+      expect.arrayContaining(['Bryan plays the trumpet on Sundays', 'Bryan is allergic to cats']),
+    );
     expect(preview.moves.relations).toEqual(['Bryan owns Rex']);
-    expect(preview.result).toMatch(/^Would merge Bryan into Brian: 2 facts, 1 relation to another entity, .*"Bryan" stays as another name of Brian$/);
+    expect(preview.result).toMatch(
+      /^Would merge Bryan into Brian: 2 facts, 1 relation to another entity, .*"Bryan" stays as another name of Brian$/,
+    );
     expect(await names()).toContain('Bryan');
     expect(audit('entity.merge')).toHaveLength(0);
 
@@ -56,14 +60,26 @@ describe('merge', () => {
     expect(JSON.stringify(profile)).toContain('Bryan plays the trumpet on Sundays');
     // every door still finds it under the merged name and its alias
     const recall = await ok('/recall', { query: 'trumpet', entity_name: 'Bryan' });
-    expect(recall.results.map((r: { entity_name: string; fact: string }) => [r.entity_name, r.fact])).toEqual([['Brian', 'Bryan plays the trumpet on Sundays']]);
-    expect((await get(hub, '/aliases/Brian')).body.aliases.map((a: { alias: string }) => a.alias).sort()).toEqual(['Bry', 'Bryan']);
-    expect((await ok('/get_related', { entity_name: 'Brian' })).relations).toMatchObject([{ entity_a: 'Brian', rel_type: 'owns', entity_b: 'Rex' }]);
+    expect(recall.results.map((r: { entity_name: string; fact: string }) => [r.entity_name, r.fact])).toEqual([
+      ['Brian', 'Bryan plays the trumpet on Sundays'],
+    ]);
+    expect((await get(hub, '/aliases/Brian')).body.aliases.map((a: { alias: string }) => a.alias).sort()).toEqual([
+      'Bry',
+      'Bryan',
+    ]);
+    expect((await ok('/get_related', { entity_name: 'Brian' })).relations).toMatchObject([
+      { entity_a: 'Brian', rel_type: 'owns', entity_b: 'Rex' },
+    ]);
     expect((await ok('/find', { entity_name: 'Brian' })).container_name).toBe('the study');
     expect((await ok('/query_stream', { entity_name: 'Brian', metric: 'heart_rate' })).points).toHaveLength(1);
 
     const [row] = audit('entity.merge');
-    expect(row).toMatchObject({ actor: 'http', target: 'Brian', before: { source: 'Bryan' }, after: { target: 'Brian' } });
+    expect(row).toMatchObject({
+      actor: 'http',
+      target: 'Brian',
+      before: { source: 'Bryan' },
+      after: { target: 'Brian' },
+    });
     expect(audit('entity.alias')[0]).toMatchObject({ target: 'Brian', after: { alias: 'Bryan' } });
   });
 
@@ -72,7 +88,10 @@ describe('merge', () => {
     const same = await post(hub, '/entities/merge', { source_name: 'Bryan', target_name: 'bryan' });
     expect([same.status, same.body.message]).toEqual([400, expect.stringMatching(/^target_name: /)]);
     const alias = await post(hub, '/entities/merge', { source_name: 'Bryan', target_name: 'Bry' });
-    expect([alias.status, alias.body.message]).toEqual([400, expect.stringMatching(/^target_name: "Bry" is another name of Bryan/)]);
+    expect([alias.status, alias.body.message]).toEqual([
+      400,
+      expect.stringMatching(/^target_name: "Bry" is another name of Bryan/),
+    ]);
     const unknown = await post(hub, '/entities/merge', { source_name: 'Nobody', target_name: 'Brian' });
     expect([unknown.status, unknown.body.message]).toEqual([404, 'source_name: no entity named "Nobody"']);
     const missing = await post(hub, '/entities/merge', { source_name: 'Bryan' });
@@ -89,15 +108,29 @@ describe('rename and type', () => {
     const r = await ok('/entities/rename', { entity_name: 'rex', new_name: 'Rexy' });
     expect(r).toMatchObject({ entity_name: 'Rexy', previous_name: 'Rex', changed: true });
     expect(await names()).toEqual(['Anna', 'Rexy']);
-    expect((await ok('/recall', { query: 'Rexy hallway basket' })).results[0]).toMatchObject({ entity_name: 'Rexy', fact: 'Rex sleeps in the hallway basket' });
+    expect((await ok('/recall', { query: 'Rexy hallway basket' })).results[0]).toMatchObject({
+      entity_name: 'Rexy',
+      fact: 'Rex sleeps in the hallway basket',
+    });
     expect((await ok('/get_related', { entity_name: 'Anna' })).relations[0]).toMatchObject({ other: 'Rexy' });
-    expect(audit('entity.rename')[0]).toMatchObject({ actor: 'http', target: 'Rexy', before: { name: 'Rex' }, after: { name: 'Rexy' } });
+    expect(audit('entity.rename')[0]).toMatchObject({
+      actor: 'http',
+      target: 'Rexy',
+      before: { name: 'Rex' },
+      after: { name: 'Rexy' },
+    });
 
-    expect(await ok('/entities/rename', { entity_name: 'Rexy', new_name: 'Rex' })).toMatchObject({ entity_name: 'Rex', changed: true });
+    expect(await ok('/entities/rename', { entity_name: 'Rexy', new_name: 'Rex' })).toMatchObject({
+      entity_name: 'Rex',
+      changed: true,
+    });
     expect(await names()).toEqual(['Anna', 'Rex']);
 
     const taken = await post(hub, '/entities/rename', { entity_name: 'Rex', new_name: 'anna' });
-    expect([taken.status, taken.body.message]).toEqual([409, 'new_name: "anna" already names Anna; merge the two instead']);
+    expect([taken.status, taken.body.message]).toEqual([
+      409,
+      'new_name: "anna" already names Anna; merge the two instead',
+    ]);
     const empty = await post(hub, '/entities/rename', { entity_name: 'Rex', new_name: '  ' });
     expect([empty.status, empty.body.message]).toEqual([400, expect.stringMatching(/^new_name: /)]);
     const unknown = await post(hub, '/entities/rename', { entity_name: 'Nobody', new_name: 'Somebody' });
@@ -107,17 +140,35 @@ describe('rename and type', () => {
   it('after a merge, renaming to the merged name (now its own alias) works: the alias becomes the name', async () => {
     await twoBrians();
     await ok('/entities/merge', { source_name: 'Bryan', target_name: 'Brian' });
-    expect(await ok('/entities/rename', { entity_name: 'Brian', new_name: 'Bryan' })).toMatchObject({ entity_name: 'Bryan', previous_name: 'Brian' });
+    expect(await ok('/entities/rename', { entity_name: 'Brian', new_name: 'Bryan' })).toMatchObject({
+      entity_name: 'Bryan',
+      previous_name: 'Brian',
+    });
     expect(await names()).toContain('Bryan');
     expect((await get(hub, '/aliases/Bryan')).body.aliases.map((a: { alias: string }) => a.alias)).toEqual(['Bry']);
   });
 
   it('sets a type, audited, and sets it back; an empty or control-character type is a 400 naming type', async () => {
     await ok('/remember', { entity_name: 'Rex', fact: 'Rex barks at the postman' });
-    expect(await ok('/entities/set_type', { entity_name: 'Rex', type: 'pet' })).toMatchObject({ type: 'pet', previous_type: 'unknown', changed: true });
-    expect(((await get(hub, '/entities')).body.entities as { name: string; type: string }[]).find((e) => e.name === 'Rex')?.type).toBe('pet');
-    expect(audit('entity.type')[0]).toMatchObject({ actor: 'http', target: 'Rex', before: { type: 'unknown' }, after: { type: 'pet' } });
-    expect(await ok('/entities/set_type', { entity_name: 'Rex', type: 'unknown' })).toMatchObject({ type: 'unknown', previous_type: 'pet' });
+    expect(await ok('/entities/set_type', { entity_name: 'Rex', type: 'pet' })).toMatchObject({
+      type: 'pet',
+      previous_type: 'unknown',
+      changed: true,
+    });
+    expect(
+      ((await get(hub, '/entities')).body.entities as { name: string; type: string }[]).find((e) => e.name === 'Rex')
+        ?.type,
+    ).toBe('pet');
+    expect(audit('entity.type')[0]).toMatchObject({
+      actor: 'http',
+      target: 'Rex',
+      before: { type: 'unknown' },
+      after: { type: 'pet' },
+    });
+    expect(await ok('/entities/set_type', { entity_name: 'Rex', type: 'unknown' })).toMatchObject({
+      type: 'unknown',
+      previous_type: 'pet',
+    });
     for (const type of ['', 'a\u0007b', 'x'.repeat(51)]) {
       const bad = await post(hub, '/entities/set_type', { entity_name: 'Rex', type });
       expect([bad.status, bad.body.message]).toEqual([400, expect.stringMatching(/^type: /)]);
@@ -133,7 +184,10 @@ describe('delete and end a relation', () => {
     expect(preview.result).toBe('Would delete old_sensor with 1 fact, 1 kind of reading, 1 reading');
     expect(preview.deletes.facts).toMatchObject([{ fact: 'old_sensor was in the loft' }]);
     expect(await names()).toContain('old_sensor');
-    expect(await ok('/entities/delete', { entity_name: 'old_sensor' })).toMatchObject({ dry_run: false, deleted_memories: 1 });
+    expect(await ok('/entities/delete', { entity_name: 'old_sensor' })).toMatchObject({
+      dry_run: false,
+      deleted_memories: 1,
+    });
     expect(await names()).not.toContain('old_sensor');
     expect((await ok('/recall', { query: 'loft' })).results).toEqual([]);
     expect(audit('entity.forget')[0]).toMatchObject({ actor: 'http', target: 'old_sensor' });
@@ -143,13 +197,26 @@ describe('delete and end a relation', () => {
   it('ends one relation by id (history kept, audited); an ended or unknown one is refused naming relation_id', async () => {
     const { id } = await ok('/relate', { entity_a: 'Brian', entity_b: 'Rex', rel_type: 'owns' });
     await ok('/relate', { entity_a: 'Brian', entity_b: 'Rex', rel_type: 'walks' });
-    expect(await ok('/entities/end_relation', { relation_id: id })).toMatchObject({ ended: [id], entity_a: 'Brian', rel_type: 'owns', entity_b: 'Rex' });
-    const rels = (await ok('/get_related', { entity_name: 'Brian', include_history: true })).relations as { rel_type: string; valid_until: number | null }[];
-    expect(rels.map((r) => [r.rel_type, r.valid_until === null]).sort()).toEqual([['owns', false], ['walks', true]]);
+    expect(await ok('/entities/end_relation', { relation_id: id })).toMatchObject({
+      ended: [id],
+      entity_a: 'Brian',
+      rel_type: 'owns',
+      entity_b: 'Rex',
+    });
+    const rels = (await ok('/get_related', { entity_name: 'Brian', include_history: true })).relations as {
+      rel_type: string;
+      valid_until: number | null;
+    }[];
+    expect(rels.map((r) => [r.rel_type, r.valid_until === null]).sort()).toEqual([
+      ['owns', false],
+      ['walks', true],
+    ]);
     expect(audit('relation.end')[0]).toMatchObject({ actor: 'http', target: String(id) });
     const again = await post(hub, '/entities/end_relation', { relation_id: id });
     expect([again.status, again.body.message]).toEqual([409, 'relation_id: Brian owns Rex has already ended']);
-    expect((await post(hub, '/entities/end_relation', { relation_id: 999 })).body.message).toBe('relation_id: no relation with id 999');
+    expect((await post(hub, '/entities/end_relation', { relation_id: 999 })).body.message).toBe(
+      'relation_id: no relation with id 999',
+    );
     const bad = await post(hub, '/entities/end_relation', { relation_id: 'abc' });
     expect([bad.status, bad.body.message]).toEqual([400, expect.stringMatching(/^relation_id: /)]);
     // undo: relate again

@@ -5,9 +5,12 @@ import { buildTestHub, post, type TestHub } from '../helpers/hub.js';
 // SPEC §3 + issue #12 item 7: nothing invents a type; unknown until something says; a later type fills an unknown one.
 let hub: TestHub;
 let client: MqttClient;
-const typeOf = (name: string) => (hub.db.prepare('SELECT type FROM entities WHERE name = ?').get(name) as { type: string } | undefined)?.type;
+const typeOf = (name: string) =>
+  (hub.db.prepare('SELECT type FROM entities WHERE name = ?').get(name) as { type: string } | undefined)?.type;
 const publish = (topic: string, payload: string) =>
-  new Promise<void>((resolve, reject) => client.publish(topic, payload, { qos: 1 }, (e) => (e ? reject(e) : resolve())));
+  new Promise<void>((resolve, reject) =>
+    client.publish(topic, payload, { qos: 1 }, (e) => (e ? reject(e) : resolve())),
+  );
 
 beforeAll(async () => {
   hub = await buildTestHub({ config: { mqtt: { mode: 'embedded', port: 0 } } });
@@ -50,7 +53,11 @@ describe('entity types', () => {
     expect(typeOf('sensor.bedroom_temperature')).toBe('sensor');
     expect(typeOf('binary_sensor.front_door')).toBe('sensor');
     expect(typeOf('light.hall')).toBe('device');
-    const res = await hub.app.inject({ method: 'POST', url: '/write', payload: '°C,domain=sensor,entity_id=attic_temperature value=17.5' });
+    const res = await hub.app.inject({
+      method: 'POST',
+      url: '/write',
+      payload: '°C,domain=sensor,entity_id=attic_temperature value=17.5',
+    });
     expect(res.statusCode).toBe(204);
     expect(typeOf('sensor.attic_temperature')).toBe('sensor');
   });
@@ -60,7 +67,10 @@ describe('entity types', () => {
     await publish('tele/plug_tv/SENSOR', JSON.stringify({ Time: '2026-12-01T09:00:00', ENERGY: { Power: 42 } }));
     expect(typeOf('hall_motion')).toBe('device');
     expect(typeOf('plug_tv')).toBe('device');
-    await publish('owntracks/Brian/phone', JSON.stringify({ _type: 'location', lat: 52.5, lon: 13.4, acc: 10, tst: Math.floor(hub.clock.now()) }));
+    await publish(
+      'owntracks/Brian/phone',
+      JSON.stringify({ _type: 'location', lat: 52.5, lon: 13.4, acc: 10, tst: Math.floor(hub.clock.now()) }),
+    );
     expect(typeOf('Brian')).toBe('person');
   });
 });

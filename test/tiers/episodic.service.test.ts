@@ -11,7 +11,11 @@ import { HubError } from '../../src/lib/errors.js';
 import { createAuditRepo } from '../../src/tiers/audit/audit.repo.js';
 import { createEntitiesRepo } from '../../src/tiers/entities/entities.repo.js';
 import * as E from '../../src/tiers/episodic/episodic.schemas.js';
-import { createEpisodicService, extractiveSummary, type EpisodicService } from '../../src/tiers/episodic/episodic.service.js';
+import {
+  createEpisodicService,
+  extractiveSummary,
+  type EpisodicService,
+} from '../../src/tiers/episodic/episodic.service.js';
 import { turnsMatch } from '../../src/tiers/episodic/episodic.repo.js';
 import { startFakeOllama, type FakeAi } from '../helpers/fake-ai.js';
 
@@ -29,7 +33,12 @@ function openWithMigration(): Db {
 
 function service(opts: { llm?: Llm | null; summaryTimeoutMs?: number } = {}): EpisodicService {
   return createEpisodicService({
-    db, clock, entities: createEntitiesRepo(db, clock), audit: createAuditRepo(db, clock), llm: opts.llm ?? null, summaryTimeoutMs: opts.summaryTimeoutMs,
+    db,
+    clock,
+    entities: createEntitiesRepo(db, clock),
+    audit: createAuditRepo(db, clock),
+    llm: opts.llm ?? null,
+    summaryTimeoutMs: opts.summaryTimeoutMs,
   });
 }
 
@@ -44,7 +53,10 @@ const count = (sql: string, ...p: unknown[]) => (db.prepare(sql).get(...p) as { 
 
 /** Throws unless `fn` throws a HubError with this code whose message starts with `field:`. */
 async function expectHubError(fn: () => unknown, code: string, field: string) {
-  const e = await (async () => fn())().then(() => undefined, (x: unknown) => x);
+  const e = await (async () => fn())().then(
+    () => undefined,
+    (x: unknown) => x,
+  );
   expect(e).toBeInstanceOf(HubError);
   expect((e as HubError).code).toBe(code);
   expect((e as HubError).message).toMatch(new RegExp(`^${field}:`));
@@ -77,10 +89,23 @@ describe('sessions and turns', () => {
     const o = open(s, { entity_name: 'Brian', meta: { device: 'kitchen speaker' } });
     expect(o.entity_name).toBe('Brian');
     const t1 = turn(s, o.session_id, 'user', 'Turn the garden lights on at seven');
-    const t2 = s.logTurn(E.LogTurnInput.parse({ session_id: o.session_id, role: 'assistant', content: 'Done.', ts: '2026-01-01T00:00:05Z' }), 'mcp');
+    const t2 = s.logTurn(
+      E.LogTurnInput.parse({
+        session_id: o.session_id,
+        role: 'assistant',
+        content: 'Done.',
+        ts: '2026-01-01T00:00:05Z',
+      }),
+      'mcp',
+    );
     expect(t2.ts).toBe(clock.now() - 5); // an explicit ts is kept, and orders the transcript
     const g = service().getSession(E.GetSessionInput.parse({ session_id: String(o.session_id) }));
-    expect(g.session).toMatchObject({ id: o.session_id, entity_name: 'Brian', status: 'open', meta: { device: 'kitchen speaker' } });
+    expect(g.session).toMatchObject({
+      id: o.session_id,
+      entity_name: 'Brian',
+      status: 'open',
+      meta: { device: 'kitchen speaker' },
+    });
     expect(g.turns.map((t) => t.id)).toEqual([t2.turn_id, t1.turn_id]);
     expect(g.result).toContain('user: Turn the garden lights on at seven');
     const audit = db.prepare("SELECT actor, op FROM audit WHERE op LIKE 'session.%' ORDER BY id").all();
@@ -95,7 +120,9 @@ describe('sessions and turns', () => {
     const s = service();
     const o = open(s, { entity_name: 'Brian' });
     const t = turn(s, o.session_id, 'user', 'the garden hose is leaking');
-    expect(() => db.prepare('UPDATE session_turns SET content = ? WHERE id = ?').run('edited', t.turn_id)).toThrow(/append-only/);
+    expect(() => db.prepare('UPDATE session_turns SET content = ? WHERE id = ?').run('edited', t.turn_id)).toThrow(
+      /append-only/,
+    );
     expect(() => db.prepare('DELETE FROM session_turns WHERE id = ?').run(t.turn_id)).toThrow(/append-only/);
     expect((await search(s, { query: 'garden' })).results).toHaveLength(1);
 
@@ -123,14 +150,25 @@ describe('sessions and turns', () => {
     await expectHubError(() => close(s, { session_id: o.session_id }), 'conflict', 'session_id');
     await expectHubError(() => turn(s, 999, 'user', 'hello there'), 'not_found', 'session_id');
     // The database refuses too, whatever the caller.
-    expect(() => db.prepare("INSERT INTO session_turns (session_id, role, content, ts) VALUES (?, 'user', 'x', 0)").run(o.session_id)).toThrow(/closed/);
-    expect(service().getSession({ session_id: o.session_id }).session).toMatchObject({ status: 'closed', ended_at: c.ended_at });
+    expect(() =>
+      db
+        .prepare("INSERT INTO session_turns (session_id, role, content, ts) VALUES (?, 'user', 'x', 0)")
+        .run(o.session_id),
+    ).toThrow(/closed/);
+    expect(service().getSession({ session_id: o.session_id }).session).toMatchObject({
+      status: 'closed',
+      ended_at: c.ended_at,
+    });
   });
 
   it('validates role and content length at the schema', async () => {
     expect(E.LogTurnInput.safeParse({ session_id: 1, role: 'narrator', content: 'hi' }).success).toBe(false);
-    expect(E.LogTurnInput.safeParse({ session_id: 1, role: 'user', content: 'x'.repeat(E.MAX_TURN_CHARS + 1) }).success).toBe(false);
-    expect(E.LogTurnInput.safeParse({ session_id: 1, role: 'user', content: 'x'.repeat(E.MAX_TURN_CHARS) }).success).toBe(true);
+    expect(
+      E.LogTurnInput.safeParse({ session_id: 1, role: 'user', content: 'x'.repeat(E.MAX_TURN_CHARS + 1) }).success,
+    ).toBe(false);
+    expect(
+      E.LogTurnInput.safeParse({ session_id: 1, role: 'user', content: 'x'.repeat(E.MAX_TURN_CHARS) }).success,
+    ).toBe(true);
   });
 });
 
@@ -142,17 +180,25 @@ describe('close_session summaries', () => {
   }
 
   it('asks the configured LLM for a 1–3 sentence summary', async () => {
-    fake = await startFakeOllama({ chat: () => 'Summary: Brian planned Maya\'s birthday party for Saturday with twelve guests. Maya wants a chocolate cake. The car needs tyres. Extra sentence.' });
+    fake = await startFakeOllama({
+      chat: () =>
+        "Summary: Brian planned Maya's birthday party for Saturday with twelve guests. Maya wants a chocolate cake. The car needs tyres. Extra sentence.",
+    });
     const s = service({ llm: createOllamaLlm({ baseUrl: fake.url, model: 'llama3.2', timeoutMs: 5000 }) });
     const id = birthday(s);
     const c = await close(s, { session_id: id });
     expect(c.summary_source).toBe('llm');
-    expect(c.summary).toBe("Brian planned Maya's birthday party for Saturday with twelve guests. Maya wants a chocolate cake. The car needs tyres.");
+    expect(c.summary).toBe(
+      "Brian planned Maya's birthday party for Saturday with twelve guests. Maya wants a chocolate cake. The car needs tyres.",
+    );
     const sent = fake.requests.find((r) => r.path === '/api/chat')!.body.messages.at(-1).content as string;
     expect(sent).toContain("Brian: Let's plan Maya's birthday party");
     expect(sent).toContain('assistant: Noted: twelve guests');
     expect(s.getSession({ session_id: id }).session.summary).toBe(c.summary);
-    const audit = db.prepare("SELECT actor, after FROM audit WHERE op = 'session.close'").get() as { actor: string; after: string };
+    const audit = db.prepare("SELECT actor, after FROM audit WHERE op = 'session.close'").get() as {
+      actor: string;
+      after: string;
+    };
     expect(audit.actor).toBe('http');
     expect(JSON.parse(audit.after)).toMatchObject({ summary_source: 'llm', summary: c.summary });
   });
@@ -185,9 +231,9 @@ describe('close_session summaries', () => {
 
   it('uses assistant turns when the user said nothing usable, and no summary for an empty session', async () => {
     const mk = (r: string, content: string, i: number) => ({ id: i, session_id: 1, role: r as 'user', content, ts: i });
-    expect(extractiveSummary([mk('user', 'ok', 1), mk('assistant', 'The dishwasher cycle finished at noon.', 2)], 'Brian')).toBe(
-      'Assistant: The dishwasher cycle finished at noon.',
-    );
+    expect(
+      extractiveSummary([mk('user', 'ok', 1), mk('assistant', 'The dishwasher cycle finished at noon.', 2)], 'Brian'),
+    ).toBe('Assistant: The dishwasher cycle finished at noon.');
     const s = service();
     const empty = await close(s, { session_id: open(s, { entity_name: 'Brian' }).session_id });
     expect(empty).toMatchObject({ summary: null, summary_source: 'none' });
@@ -198,7 +244,12 @@ describe('search_sessions', () => {
   function seed(s: EpisodicService) {
     const brian = open(s, { entity_name: 'Brian' }).session_id;
     const anna = open(s, { entity_name: 'Anna' }).session_id;
-    const a = turn(s, brian, 'user', 'The garden needs watering; water the garden beds by the garden shed every evening.');
+    const a = turn(
+      s,
+      brian,
+      'user',
+      'The garden needs watering; water the garden beds by the garden shed every evening.',
+    );
     const b = turn(s, brian, 'assistant', 'I will remind you about the garden.');
     const c = turn(s, anna, 'user', 'Can you order new garden gloves?');
     turn(s, anna, 'user', 'What is the weather tomorrow?');
@@ -208,8 +259,14 @@ describe('search_sessions', () => {
   it('ranks by BM25 with session, entity, role, ts and a snippet', async () => {
     const s = service();
     const ids = seed(s);
-    const r = (await search(s, { query: 'watering the garden' }));
-    expect(r.results[0]).toMatchObject({ turn_id: ids.a, session_id: ids.brian, entity_name: 'Brian', role: 'user', session_status: 'open' });
+    const r = await search(s, { query: 'watering the garden' });
+    expect(r.results[0]).toMatchObject({
+      turn_id: ids.a,
+      session_id: ids.brian,
+      entity_name: 'Brian',
+      role: 'user',
+      session_status: 'open',
+    });
     // Anna's turn only mentions the garden: her session covers too little of the query (evidence gate).
     expect(r.results.map((x) => x.turn_id).sort()).toEqual([ids.a, ids.b].sort());
     expect(r.results[0].score).toBeGreaterThan(r.results[1].score);
@@ -222,9 +279,9 @@ describe('search_sessions', () => {
   it('filters by entity and answers an unknown entity with nothing', async () => {
     const s = service();
     const ids = seed(s);
-    const r = (await search(s, { query: 'garden', entity_name: 'anna' }));
+    const r = await search(s, { query: 'garden', entity_name: 'anna' });
     expect(r.results.map((x) => x.turn_id)).toEqual([ids.c]);
-    const none = (await search(s, { query: 'garden', entity_name: 'Zed' }));
+    const none = await search(s, { query: 'garden', entity_name: 'Zed' });
     expect(none.results).toEqual([]);
     expect(none.warnings[0]).toMatch(/no entity named/);
     expect((await search(s, { query: 'garden', limit: 1 })).results).toHaveLength(1);
@@ -233,14 +290,25 @@ describe('search_sessions', () => {
   it('treats FTS syntax in the query as plain words', async () => {
     const s = service();
     seed(s);
-    for (const q of ['"a" OR b*', 'NEAR(', 'col:x', '*', '"', 'garden AND NOT', 'content:garden', '^garden', '(garden', "'; DROP TABLE sessions; --"]) {
+    for (const q of [
+      '"a" OR b*',
+      'NEAR(',
+      'col:x',
+      '*',
+      '"',
+      'garden AND NOT',
+      'content:garden',
+      '^garden',
+      '(garden',
+      "'; DROP TABLE sessions; --",
+    ]) {
       await expect(search(s, { query: q }), q).resolves.toBeDefined();
     }
     expect((await search(s, { query: 'garden:garden' })).results).toHaveLength(3); // a column filter is just two words
     expect((await search(s, { query: '(garden' })).results).toHaveLength(3);
     // AND/NOT are just words: "not" appears in no conversation, so nothing covers the query well enough.
     expect((await search(s, { query: 'garden AND NOT' })).results).toEqual([]);
-    const star = (await search(s, { query: '*' }));
+    const star = await search(s, { query: '*' });
     expect(star.results).toEqual([]);
     expect(star.warnings[0]).toMatch(/no searchable words/);
     expect(turnsMatch('"a" OR b* NEAR(x)')).toBe('"near"'); // single letters and stopwords (or) dropped; the rest quoted

@@ -33,18 +33,33 @@ describe('extract_and_remember', () => {
   });
 
   it('stores quoted facts at trust 3 through remember (Ollama wire API)', async () => {
-    fake = await startFakeOllama({ chat: answer([
-      { entity_name: 'Brian', fact: 'Brian loves jazz', category: 'preference', quote: 'I love jazz' },
-      { fact: 'Brian walks the dog at 7 every morning', category: 'routine', quote: '“I walk  the DOG at 7 every morning.”' },
-      { entity_name: 'Anna', fact: 'Anna is allergic to cats', category: 'general', quote: 'Anna is allergic to cats' },
-    ]) });
+    fake = await startFakeOllama({
+      chat: answer([
+        { entity_name: 'Brian', fact: 'Brian loves jazz', category: 'preference', quote: 'I love jazz' },
+        {
+          fact: 'Brian walks the dog at 7 every morning',
+          category: 'routine',
+          quote: '“I walk  the DOG at 7 every morning.”',
+        },
+        {
+          entity_name: 'Anna',
+          fact: 'Anna is allergic to cats',
+          category: 'general',
+          quote: 'Anna is allergic to cats',
+        },
+      ]),
+    });
     hub = await buildTestHub({ llm: createOllamaLlm({ baseUrl: fake.url, model: 'llama3.2', timeoutMs: 2000 }) });
     const r = await post(hub, '/extract_and_remember', { text: TEXT, entity_name: 'Brian' });
     expect(r.status).toBe(200);
     expect(r.body.rejected).toEqual([]);
     expect(r.body.stored.map((s: any) => [s.entity_name, s.fact, s.action])).toEqual([
-      ['Brian', 'Brian loves jazz', 'added'], ['Brian', 'Brian walks the dog at 7 every morning', 'added'], ['Anna', 'Anna is allergic to cats', 'added']]);
-    for (const s of r.body.stored) expect(hub.services.memory.get(s.id)).toMatchObject({ source_trust: 3, source: 'llm_extraction' });
+      ['Brian', 'Brian loves jazz', 'added'],
+      ['Brian', 'Brian walks the dog at 7 every morning', 'added'],
+      ['Anna', 'Anna is allergic to cats', 'added'],
+    ]);
+    for (const s of r.body.stored)
+      expect(hub.services.memory.get(s.id)).toMatchObject({ source_trust: 3, source: 'llm_extraction' });
     const chat = fake.requests.find((q) => q.path === '/api/chat')!;
     expect(chat.body.format).toBe('json');
     expect(chat.body.messages[0].content).toBe(EXTRACT_PROMPT);
@@ -55,24 +70,45 @@ describe('extract_and_remember', () => {
   });
 
   it('rejects invented facts, wrong quotes, unnamed entities, duplicates and bad categories, each with its reason (OpenAI wire API)', async () => {
-    fake = await startFakeOpenAi({ chat: answer([
-      { entity_name: 'Brian', fact: 'Brian owns a red Tesla', category: 'general', quote: 'I own a red Tesla' },
-      { entity_name: 'Brian', fact: 'Brian plays the cello', category: 'habit' },
-      { entity_name: 'Brian', fact: 'Brian keeps the bedroom cold', category: 'preference', quote: 'I walk the dog' },
-      { entity_name: 'Brian', fact: 'Brian walks the dog at 9 every morning', category: 'routine', quote: 'I walk the dog at 7 every morning' },
-      { entity_name: 'Carol', fact: 'Carol loves jazz', category: 'preference', quote: 'I love jazz' },
-      { entity_name: 'Brian', fact: 'Brian loves jazz', category: 'preference', quote: 'I love jazz' },
-      { entity_name: 'brian', fact: 'Brian loves jazz.', category: 'preference', quote: 'love jazz' },
-      { entity_name: 'Anna', fact: 'Anna is allergic to cats', category: 'health', quote: 'Anna is allergic to cats' },
-      'not an object',
-    ]) });
-    hub = await buildTestHub({ llm: createOpenAiLlm({ baseUrl: `${fake.url}/v1`, model: 'gpt-4o-mini', timeoutMs: 2000 }) });
+    fake = await startFakeOpenAi({
+      chat: answer([
+        { entity_name: 'Brian', fact: 'Brian owns a red Tesla', category: 'general', quote: 'I own a red Tesla' },
+        { entity_name: 'Brian', fact: 'Brian plays the cello', category: 'habit' },
+        { entity_name: 'Brian', fact: 'Brian keeps the bedroom cold', category: 'preference', quote: 'I walk the dog' },
+        {
+          entity_name: 'Brian',
+          fact: 'Brian walks the dog at 9 every morning',
+          category: 'routine',
+          quote: 'I walk the dog at 7 every morning',
+        },
+        { entity_name: 'Carol', fact: 'Carol loves jazz', category: 'preference', quote: 'I love jazz' },
+        { entity_name: 'Brian', fact: 'Brian loves jazz', category: 'preference', quote: 'I love jazz' },
+        { entity_name: 'brian', fact: 'Brian loves jazz.', category: 'preference', quote: 'love jazz' },
+        {
+          entity_name: 'Anna',
+          fact: 'Anna is allergic to cats',
+          category: 'health',
+          quote: 'Anna is allergic to cats',
+        },
+        'not an object',
+      ]),
+    });
+    hub = await buildTestHub({
+      llm: createOpenAiLlm({ baseUrl: `${fake.url}/v1`, model: 'gpt-4o-mini', timeoutMs: 2000 }),
+    });
     const r = await post(hub, '/extract_and_remember', { text: TEXT, entity_name: 'Brian' });
     expect(r.status).toBe(200);
     expect(r.body.stored.map((s: any) => s.fact)).toEqual(['Brian loves jazz']);
     expect(r.body.rejected.map((x: any) => [x.index, x.reason])).toEqual([
-      [0, 'quote_not_in_text'], [1, 'no_quote'], [2, 'quote_does_not_support_fact'], [3, 'quote_does_not_support_fact'],
-      [4, 'entity_not_in_text'], [6, 'duplicate'], [7, 'invalid'], [8, 'invalid']]);
+      [0, 'quote_not_in_text'],
+      [1, 'no_quote'],
+      [2, 'quote_does_not_support_fact'],
+      [3, 'quote_does_not_support_fact'],
+      [4, 'entity_not_in_text'],
+      [6, 'duplicate'],
+      [7, 'invalid'],
+      [8, 'invalid'],
+    ]);
     expect(r.body.rejected[6].message).toContain('category');
     expect(r.body.result).toContain('Rejected 8');
     expect(rows(hub)).toBe(1);
@@ -114,27 +150,50 @@ describe('property: no stored fact lacks its quote in the text', () => {
     await llm.close();
   });
 
-  const WORDS = ['jazz', 'coffee', 'dog', 'walks', 'loves', 'keeps', 'bedroom', 'cold', 'at', '7', 'every', 'morning', 'the', 'garden', 'tea', 'Brian', 'Anna', 'kitchen'];
+  const WORDS = [
+    'jazz',
+    'coffee',
+    'dog',
+    'walks',
+    'loves',
+    'keeps',
+    'bedroom',
+    'cold',
+    'at',
+    '7',
+    'every',
+    'morning',
+    'the',
+    'garden',
+    'tea',
+    'Brian',
+    'Anna',
+    'kitchen',
+  ];
   const NAMES = ['Brian', 'Anna', 'Carol', 'kitchen', 'Zed'];
-  const proposal = (words: string[]) => fc.record({
-    entity_name: fc.constantFrom(...NAMES),
-    // a real span of the text, or words the model made up
-    quote: fc.oneof(
-      fc.tuple(fc.nat(words.length), fc.integer({ min: 1, max: 6 })).map(([i, k]) => words.slice(i, i + k).join(' ')),
-      fc.array(fc.constantFrom(...WORDS, 'Tesla', 'cello', '9'), { minLength: 1, maxLength: 5 }).map((w) => w.join(' ')),
-      fc.constant(''),
-    ),
-    fact: fc.array(fc.constantFrom(...WORDS, 'Tesla', '9'), { minLength: 2, maxLength: 7 }).map((w) => w.join(' ')),
-    category: fc.constantFrom(...CATEGORIES),
-  });
+  const proposal = (words: string[]) =>
+    fc.record({
+      entity_name: fc.constantFrom(...NAMES),
+      // a real span of the text, or words the model made up
+      quote: fc.oneof(
+        fc.tuple(fc.nat(words.length), fc.integer({ min: 1, max: 6 })).map(([i, k]) => words.slice(i, i + k).join(' ')),
+        fc
+          .array(fc.constantFrom(...WORDS, 'Tesla', 'cello', '9'), { minLength: 1, maxLength: 5 })
+          .map((w) => w.join(' ')),
+        fc.constant(''),
+      ),
+      fact: fc.array(fc.constantFrom(...WORDS, 'Tesla', '9'), { minLength: 2, maxLength: 7 }).map((w) => w.join(' ')),
+      category: fc.constantFrom(...CATEGORIES),
+    });
 
   it('holds over random texts and a fake LLM that invents', async () => {
     let storedTotal = 0;
     let rejectedTotal = 0;
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.constantFrom(...WORDS), { minLength: 3, maxLength: 25 }).chain((words) =>
-          fc.tuple(fc.constant(words), fc.array(proposal(words), { maxLength: 6 }))),
+        fc
+          .array(fc.constantFrom(...WORDS), { minLength: 3, maxLength: 25 })
+          .chain((words) => fc.tuple(fc.constant(words), fc.array(proposal(words), { maxLength: 6 }))),
         fc.option(fc.constantFrom('Brian', 'Anna'), { nil: undefined }),
         async ([words, facts], speaker) => {
           const text = words.join(' ');

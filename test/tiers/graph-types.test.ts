@@ -18,10 +18,18 @@ beforeAll(async () => {
   s.relations.relate({ entity_a: 'Anna', entity_b: 'office', rel_type: 'works_in' });
   s.spatial.locate(LocateInput.parse({ entity_name: 'spare key', container_name: 'hall drawer' }), 'http');
   s.spatial.locate(LocateInput.parse({ entity_name: 'passport', container_name: 'blue box' }), 'http');
-  s.spatial.locate(LocateInput.parse({ entity_name: 'blue box', container_name: 'attic', container_type: 'room' }), 'http');
+  s.spatial.locate(
+    LocateInput.parse({ entity_name: 'blue box', container_name: 'attic', container_type: 'room' }),
+    'http',
+  );
   await s.timeseries.record({ entity_name: 'garden_probe', metric: 'temperature', value: 12, source: 'api' } as never);
   await s.timeseries.record({ entity_name: 'garden_probe', metric: 'battery', value: 80, source: 'api' } as never);
-  await s.timeseries.record({ entity_name: 'sensor.kitchen_energy', metric: 'energy', value: 3.2, source: 'api' } as never);
+  await s.timeseries.record({
+    entity_name: 'sensor.kitchen_energy',
+    metric: 'energy',
+    value: 3.2,
+    source: 'api',
+  } as never);
   s.relations.relate({ entity_a: 'Brian', entity_b: 'attic', rel_type: 'uses', entity_b_type: 'room' });
 });
 afterAll(async () => {
@@ -47,7 +55,8 @@ describe('graph types', () => {
 
   it('answers the same for one entity (the entity page asks)', () => {
     const shown = (name: string) => hub.services.overview.shownType(hub.services.entities.get(name, 'name'));
-    for (const n of hub.services.overview.graph().nodes) expect(shown(n.label), n.label).toEqual({ type: n.type, ...(n.inferred && { inferred: n.inferred }) });
+    for (const n of hub.services.overview.graph().nodes)
+      expect(shown(n.label), n.label).toEqual({ type: n.type, ...(n.inferred && { inferred: n.inferred }) });
   });
 
   it('is an inference, not a write: the stored types stay unknown', () => {
@@ -60,7 +69,12 @@ describe('graph types', () => {
     expect(inferType({ metrics: ['temperature', 'humidity'] })?.type).toBe('sensor');
     expect(inferType({ metrics: ['pm25', 'battery'] })?.type).toBe('sensor');
     expect(inferType({ metrics: ['power', 'temperature'] })?.type).toBe('device');
-    expect(inferType({ memories: [{ category: 'habit', fact: 'Misty the cat purrs on the windowsill' }], relations: [{ rel_type: 'knows', first: true }] })?.type).toBe('pet');
+    expect(
+      inferType({
+        memories: [{ category: 'habit', fact: 'Misty the cat purrs on the windowsill' }],
+        relations: [{ rel_type: 'knows', first: true }],
+      })?.type,
+    ).toBe('pet');
     expect(inferType({ relations: [{ rel_type: 'sleeps_in', first: false }] })?.type).toBe('place');
     expect(inferType({ relations: [{ rel_type: 'owns', first: false }] })).toBeUndefined(); // what is owned can be anything
     expect(inferType({ memories: [{ category: 'general', fact: 'The wifi is slow upstairs' }] })).toBeUndefined();
@@ -71,16 +85,21 @@ describe('graph types', () => {
     const g = hub.services.overview.graph();
     const id = (name: string) => g.nodes.find((n) => n.label === name)!.id;
     const located = g.edges.filter((e) => e.kind === 'location');
-    expect(located).toEqual(expect.arrayContaining([
-      expect.objectContaining({ from: id('spare key'), to: id('hall drawer'), label: 'in' }),
-      expect.objectContaining({ from: id('passport'), to: id('blue box'), label: 'in' }),
-      expect.objectContaining({ from: id('blue box'), to: id('attic'), label: 'in' }),
-    ]));
+    expect(located).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ from: id('spare key'), to: id('hall drawer'), label: 'in' }),
+        expect.objectContaining({ from: id('passport'), to: id('blue box'), label: 'in' }),
+        expect.objectContaining({ from: id('blue box'), to: id('attic'), label: 'in' }),
+      ]),
+    );
     expect(hub.services.status.snapshot().located_objects).toBe(located.length);
   });
 
   it('filters by room: the place, what is in it (and inside that), and what is related to them', () => {
-    const names = hub.services.overview.graph({ room: 'ATTIC' }).nodes.map((n) => n.label).sort();
+    const names = hub.services.overview
+      .graph({ room: 'ATTIC' })
+      .nodes.map((n) => n.label)
+      .sort();
     expect(names).toEqual(['attic', 'blue box', 'Brian', 'passport'].sort());
     expect(hub.services.overview.graph({ room: 'no such room' }).nodes).toEqual([]);
     const people = hub.services.overview.graph({ room: 'attic', types: ['person'] });

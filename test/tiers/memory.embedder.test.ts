@@ -22,11 +22,15 @@ describe('memory with a remote embedder', () => {
     const embedder = createOllamaEmbedder({ baseUrl: fake.url, model: 'nomic-embed-text', dim: 32, timeoutMs: 2000 });
     hub = await buildTestHub({ embedder });
     const { memory } = hub.services;
-    const ok = await memory.remember(RememberInput.parse({ entity_name: 'Brian', fact: 'Brian plays tennis on Saturdays' }));
+    const ok = await memory.remember(
+      RememberInput.parse({ entity_name: 'Brian', fact: 'Brian plays tennis on Saturdays' }),
+    );
     expect(ok.warnings).toEqual([]);
 
     fake.options.fail = true;
-    const down = await memory.remember(RememberInput.parse({ entity_name: 'Brian', fact: 'Brian is learning Portuguese' }));
+    const down = await memory.remember(
+      RememberInput.parse({ entity_name: 'Brian', fact: 'Brian is learning Portuguese' }),
+    );
     expect(down.action).toBe('added');
     expect(down.warnings[0]).toMatch(/embedder ollama failed/);
     expect(count(hub, "SELECT count(*) n FROM memories WHERE embed_state = 'pending'")).toBe(1);

@@ -51,21 +51,32 @@ describe('switching the embedder on an existing store', () => {
     const during = await memory.recall(RecallInput.parse({ query: 'who plays the guitar' }));
     expect(during.mode_used).toBe('keyword');
     expect(during.results[0].fact).toMatch(/guitar/);
-    await memory.remember(RememberInput.parse({ entity_name: 'house', fact: 'The boiler was serviced by Rashid in April' }));
+    await memory.remember(
+      RememberInput.parse({ entity_name: 'house', fact: 'The boiler was serviced by Rashid in April' }),
+    );
     const health = await get(hub, '/health');
-    expect(health.body.embedder.reembed).toMatchObject({ state: 'running', to: 'universal-sentence-encoder-lite:512', from: 'hearth-local-v2:384' });
+    expect(health.body.embedder.reembed).toMatchObject({
+      state: 'running',
+      to: 'universal-sentence-encoder-lite:512',
+      from: 'hearth-local-v2:384',
+    });
 
     const done = await run;
     expect(done).toMatchObject({ state: 'done', done: before + 1 });
     expect(progress.length).toBeGreaterThan(1);
     expect(vectors.state).toBe('ready');
-    expect(hub.db.prepare('SELECT model, dim FROM embed_meta').get()).toEqual({ model: 'universal-sentence-encoder-lite', dim: 512 });
+    expect(hub.db.prepare('SELECT model, dim FROM embed_meta').get()).toEqual({
+      model: 'universal-sentence-encoder-lite',
+      dim: 512,
+    });
     expect(n(hub, 'SELECT count(*) n FROM memories')).toBe(before + 1);
     expect(n(hub, "SELECT count(*) n FROM memories WHERE embed_state = 'pending'")).toBe(0);
     const live = (hub.db.prepare('SELECT live FROM vector_index').get() as { live: string }).live;
     expect(n(hub, `SELECT count(*) n FROM ${live}`)).toBe(before + 1);
     // The old index is gone, not mixed in.
-    expect(hub.db.prepare("SELECT name FROM sqlite_master WHERE name IN ('memory_vectors', 'memory_vectors_b')").all()).toEqual([{ name: live }]);
+    expect(
+      hub.db.prepare("SELECT name FROM sqlite_master WHERE name IN ('memory_vectors', 'memory_vectors_b')").all(),
+    ).toEqual([{ name: live }]);
 
     // After the swap: meaning, not words — "job" and "dairy" are in no stored fact.
     const job = await memory.recall(RecallInput.parse({ query: "what is Maya's job", mode: 'vector' }));
@@ -97,11 +108,14 @@ describe('switching the embedder on an existing store', () => {
     expect(failed).toMatchObject({ state: 'failed', error: 'backend went away', done: 64 });
     expect(vectors.state).toBe('stale');
     // Where it stopped is said wherever the stale index is (warnings, /health, doctor, the admin page).
-    const along = 'a rebuild for it beside them is 64 of 153 memories along (`hearth serve` and `hearth reembed` continue it)';
+    const along =
+      'a rebuild for it beside them is 64 of 153 memories along (`hearth serve` and `hearth reembed` continue it)';
     expect(vectors.staleReason()).toContain(along);
     const { cookie } = await login(hub);
     const page = await hub.app.inject({ url: '/admin/', headers: { cookie } });
-    expect(page.body).toContain('<span class="bad">vectors stale</span>: stored vectors were made by hearth-local-v2:384 but the embedder is flaky-test-model:128;');
+    expect(page.body).toContain(
+      '<span class="bad">vectors stale</span>: stored vectors were made by hearth-local-v2:384 but the embedder is flaky-test-model:128;',
+    );
     expect(page.body).toContain(along.replace(/`/g, '&#96;'));
     expect(n(hub, 'SELECT count(*) n FROM memory_vectors')).toBe(FACTS.length); // old index intact
     expect(hub.db.prepare('SELECT model FROM embed_meta').get()).toEqual({ model: 'hearth-local-v2' });
@@ -125,7 +139,9 @@ describe('switching the embedder on an existing store', () => {
     hub = await buildTestHub({ dir, embedder: neural });
     try {
       expect(old.services.status.snapshot().vectors.state).toBe('ready');
-      const oldRecall = await old.services.memory.recall(RecallInput.parse({ query: 'sensor number 7 in the shed', mode: 'vector' }));
+      const oldRecall = await old.services.memory.recall(
+        RecallInput.parse({ query: 'sensor number 7 in the shed', mode: 'vector' }),
+      );
       expect(oldRecall.mode_used).toBe('vector'); // its code scan / float KNN is on the old table
       const [a, b] = await Promise.all([hub.services.reembed.run(), other.services.reembed.run()]);
       expect([a.state, b.state]).toEqual(['done', 'done']);
@@ -142,7 +158,9 @@ describe('switching the embedder on an existing store', () => {
       const during = await old.services.memory.recall(RecallInput.parse({ query: 'who plays the guitar' }));
       expect(during.mode_used).toBe('keyword');
       expect(during.results[0].fact).toMatch(/guitar/);
-      const kept = await old.services.memory.remember(RememberInput.parse({ entity_name: 'house', fact: 'The boiler was serviced by Rashid in April' }));
+      const kept = await old.services.memory.remember(
+        RememberInput.parse({ entity_name: 'house', fact: 'The boiler was serviced by Rashid in April' }),
+      );
       expect(kept.action).toBe('added');
       expect(n(hub, "SELECT count(*) n FROM memories WHERE embed_state = 'pending'")).toBe(1);
       expect(await hub.services.memory.embedPending(16)).toMatchObject({ embedded: 1, remaining: 0 });

@@ -19,7 +19,11 @@ afterEach(async () => {
 
 describe('remember', () => {
   it('creates the entity on first reference and reports added', async () => {
-    const r = await remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 68°F at night', category: 'preference' });
+    const r = await remember({
+      entity_name: 'Brian',
+      fact: 'Brian keeps the bedroom at 68°F at night',
+      category: 'preference',
+    });
     expect(r.action).toBe('added');
     const e = hub.services.entities.get('brian');
     expect(e.name).toBe('Brian');
@@ -31,9 +35,17 @@ describe('remember', () => {
   });
 
   it('supersedes by fact_key with equal or higher trust, keeping history', async () => {
-    const a = await remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 68°F at night', fact_key: 'bedroom_temp_night' });
+    const a = await remember({
+      entity_name: 'Brian',
+      fact: 'Brian keeps the bedroom at 68°F at night',
+      fact_key: 'bedroom_temp_night',
+    });
     hub.clock.advance(3600);
-    const b = await remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 66°F at night', fact_key: 'bedroom_temp_night' });
+    const b = await remember({
+      entity_name: 'Brian',
+      fact: 'Brian keeps the bedroom at 66°F at night',
+      fact_key: 'bedroom_temp_night',
+    });
     expect(b.action).toBe('superseded');
     expect(b.superseded).toBe(a.id);
     const old = hub.services.memory.get(a.id)!;
@@ -50,8 +62,19 @@ describe('remember', () => {
   });
 
   it('keeps a lower-trust contradiction as contested, never as current', async () => {
-    const user = await remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 66°F at night', fact_key: 'bedroom_temp_night', source_trust: 'user' });
-    const sensor = await remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 70°F at night', fact_key: 'bedroom_temp_night', source_trust: 3, source: 'pattern_engine' });
+    const user = await remember({
+      entity_name: 'Brian',
+      fact: 'Brian keeps the bedroom at 66°F at night',
+      fact_key: 'bedroom_temp_night',
+      source_trust: 'user',
+    });
+    const sensor = await remember({
+      entity_name: 'Brian',
+      fact: 'Brian keeps the bedroom at 70°F at night',
+      fact_key: 'bedroom_temp_night',
+      source_trust: 3,
+      source: 'pattern_engine',
+    });
     expect(sensor.action).toBe('contested');
     expect(sensor.superseded).toBe(user.id);
     expect(hub.services.memory.get(user.id)!.status).toBe('active');
@@ -61,15 +84,30 @@ describe('remember', () => {
     const withContested = await recall({ query: 'bedroom night temperature', include_superseded: true });
     expect(withContested.results.map((r) => r.id)).toContain(sensor.id);
     // The same contested claim again is not a second row.
-    const again = await remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 70°F at night', fact_key: 'bedroom_temp_night', source_trust: 3 });
+    const again = await remember({
+      entity_name: 'Brian',
+      fact: 'Brian keeps the bedroom at 70°F at night',
+      fact_key: 'bedroom_temp_night',
+      source_trust: 3,
+    });
     expect(again.id).toBe(sensor.id);
     expect(count("SELECT count(*) n FROM memories WHERE status = 'contested'")).toBe(1);
   });
 
   it('reinforces a restated fact instead of adding a copy', async () => {
-    const a = await remember({ entity_name: 'Anna', fact: 'Anna drinks oat milk in her coffee', confidence: 0.6, category: 'preference' });
+    const a = await remember({
+      entity_name: 'Anna',
+      fact: 'Anna drinks oat milk in her coffee',
+      confidence: 0.6,
+      category: 'preference',
+    });
     hub.clock.advance(86400 * 10);
-    const b = await remember({ entity_name: 'anna', fact: 'Anna drinks oat milk in her coffee.', confidence: 0.9, category: 'preference' });
+    const b = await remember({
+      entity_name: 'anna',
+      fact: 'Anna drinks oat milk in her coffee.',
+      confidence: 0.9,
+      category: 'preference',
+    });
     expect(b.action).toBe('reinforced');
     expect(b.id).toBe(a.id);
     expect(count('SELECT count(*) n FROM memories')).toBe(1);
@@ -79,28 +117,59 @@ describe('remember', () => {
   });
 
   // 150 newer facts: all the kind's terms are read (≤ 400); 450: only those sharing a rarest term (FTS).
-  it.each([150, 450])('finds an old near-duplicate by its words among %i newer facts that share the common ones', async (newer) => {
-    const first = await remember({ entity_name: 'Brian', fact: 'Brian waters the tomato seedlings and the basil pots in the greenhouse every morning before breakfast', category: 'habit' });
-    // newer facts of the same entity and category that share the common words (Brian, morning, every)
-    for (let i = 0; i < newer; i++) await remember({ entity_name: 'Brian', fact: `Brian checks meter ${i} every morning`, category: 'habit' });
-    // the same fact with one word changed: Jaccard 9/11 ≥ 0.8; only the keyword path can find it (not among the newest 100)
-    const again = await remember({ entity_name: 'Brian', fact: 'Brian waters the tomato seedlings and the basil pots in the greenhouse every morning before lunch', category: 'habit' });
-    expect(again).toMatchObject({ action: 'reinforced', id: first.id });
-  });
+  it.each([150, 450])(
+    'finds an old near-duplicate by its words among %i newer facts that share the common ones',
+    async (newer) => {
+      const first = await remember({
+        entity_name: 'Brian',
+        fact: 'Brian waters the tomato seedlings and the basil pots in the greenhouse every morning before breakfast',
+        category: 'habit',
+      });
+      // newer facts of the same entity and category that share the common words (Brian, morning, every)
+      for (let i = 0; i < newer; i++)
+        await remember({ entity_name: 'Brian', fact: `Brian checks meter ${i} every morning`, category: 'habit' });
+      // the same fact with one word changed: Jaccard 9/11 ≥ 0.8; only the keyword path can find it (not among the newest 100)
+      const again = await remember({
+        entity_name: 'Brian',
+        fact: 'Brian waters the tomato seedlings and the basil pots in the greenhouse every morning before lunch',
+        category: 'habit',
+      });
+      expect(again).toMatchObject({ action: 'reinforced', id: first.id });
+    },
+  );
 
   it('a fact stored without a key, then with a new fact_key, is one memory that takes the key', async () => {
     // README's remember, then docs/http-api.md's same fact with a key: no visible duplicate.
-    const a = await remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 68°F at night', category: 'preference' });
-    const b = await remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 68°F at night', category: 'preference', fact_key: 'bedroom_temp_night' });
+    const a = await remember({
+      entity_name: 'Brian',
+      fact: 'Brian keeps the bedroom at 68°F at night',
+      category: 'preference',
+    });
+    const b = await remember({
+      entity_name: 'Brian',
+      fact: 'Brian keeps the bedroom at 68°F at night',
+      category: 'preference',
+      fact_key: 'bedroom_temp_night',
+    });
     expect(b).toMatchObject({ action: 'reinforced', id: a.id });
     expect(hub.services.memory.get(a.id)!.fact_key).toBe('bedroom_temp_night');
     expect(count('SELECT count(*) n FROM memories')).toBe(1);
     // The key now supersedes it as any keyed fact would.
-    const c = await remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 66°F at night', category: 'preference', fact_key: 'bedroom_temp_night' });
+    const c = await remember({
+      entity_name: 'Brian',
+      fact: 'Brian keeps the bedroom at 66°F at night',
+      category: 'preference',
+      fact_key: 'bedroom_temp_night',
+    });
     expect(c).toMatchObject({ action: 'superseded', superseded: a.id });
     // A fact under another key is another claim, even in the same words.
     await remember({ entity_name: 'Leo', fact: 'Leo naps after lunch', category: 'routine', fact_key: 'weekday_nap' });
-    const d = await remember({ entity_name: 'Leo', fact: 'Leo naps after lunch', category: 'routine', fact_key: 'weekend_nap' });
+    const d = await remember({
+      entity_name: 'Leo',
+      fact: 'Leo naps after lunch',
+      category: 'routine',
+      fact_key: 'weekend_nap',
+    });
     expect(d.action).toBe('added');
   });
 
@@ -109,7 +178,11 @@ describe('remember', () => {
     const b = await remember({ entity_name: 'Leo', fact: 'Leo goes to bed at 8:00 pm', category: 'routine' });
     expect(b.action).toBe('added');
     await remember({ entity_name: 'Maya', fact: 'Maya likes mushrooms on pizza', category: 'preference' });
-    const d = await remember({ entity_name: 'Maya', fact: "Maya doesn't like mushrooms on pizza", category: 'preference' });
+    const d = await remember({
+      entity_name: 'Maya',
+      fact: "Maya doesn't like mushrooms on pizza",
+      category: 'preference',
+    });
     expect(d.action).toBe('added');
   });
 
@@ -127,9 +200,23 @@ describe('remember', () => {
 describe('recall', () => {
   beforeEach(async () => {
     await remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 68°F at night', category: 'preference' });
-    await remember({ entity_name: 'Anna', fact: 'Anna is lactose intolerant and drinks oat milk', category: 'general' });
-    await remember({ entity_name: 'Biscuit', entity_type: 'pet', fact: 'Biscuit the golden retriever eats grain-free kibble twice a day', category: 'routine' });
-    await remember({ entity_name: 'car', entity_type: 'device', fact: 'The Subaru needs new tyres before winter', category: 'general' });
+    await remember({
+      entity_name: 'Anna',
+      fact: 'Anna is lactose intolerant and drinks oat milk',
+      category: 'general',
+    });
+    await remember({
+      entity_name: 'Biscuit',
+      entity_type: 'pet',
+      fact: 'Biscuit the golden retriever eats grain-free kibble twice a day',
+      category: 'routine',
+    });
+    await remember({
+      entity_name: 'car',
+      entity_type: 'device',
+      fact: 'The Subaru needs new tyres before winter',
+      category: 'general',
+    });
   });
 
   it.each(['vector', 'keyword', 'hybrid'])('finds the answer in %s mode', async (mode) => {
@@ -146,7 +233,17 @@ describe('recall', () => {
   });
 
   it('treats FTS syntax in queries as plain words', async () => {
-    for (const q of ['"a" OR b*', 'NEAR(', 'bedroom" OR "x', 'fact:bedroom', '*', '(((', 'AND OR NOT', "'; DROP TABLE memories; --", '^bedroom']) {
+    for (const q of [
+      '"a" OR b*',
+      'NEAR(',
+      'bedroom" OR "x',
+      'fact:bedroom',
+      '*',
+      '(((',
+      'AND OR NOT',
+      "'; DROP TABLE memories; --",
+      '^bedroom',
+    ]) {
       const r = await recall({ query: q, mode: 'keyword' });
       expect(Array.isArray(r.results)).toBe(true);
     }
@@ -159,7 +256,12 @@ describe('recall', () => {
     expect((await recall({ query: 'milk', entity_name: 'Brian' })).results).toEqual([]);
     expect((await recall({ query: 'oat milk', entity_name: 'Anna' })).results).toHaveLength(1);
     expect((await recall({ query: 'oat milk', category: 'preference' })).results).toEqual([]);
-    await remember({ entity_name: 'Anna', fact: 'Anna might prefer almond milk', source_trust: 'external', confidence: 0.4 });
+    await remember({
+      entity_name: 'Anna',
+      fact: 'Anna might prefer almond milk',
+      source_trust: 'external',
+      confidence: 0.4,
+    });
     const trusted = await recall({ query: 'milk', min_trust: 'user' });
     expect(trusted.results.every((r) => r.source_trust === 5)).toBe(true);
     const confident = await recall({ query: 'milk', min_confidence: 0.5 });
@@ -168,7 +270,11 @@ describe('recall', () => {
 
   it('entity-scoped vector recall stays exact among many other memories', async () => {
     for (let i = 0; i < 300; i++) {
-      await remember({ entity_name: `Guest ${i % 30}`, fact: `Guest ${i} keeps the bedroom at ${60 + (i % 15)}°F at night`, category: 'preference' });
+      await remember({
+        entity_name: `Guest ${i % 30}`,
+        fact: `Guest ${i} keeps the bedroom at ${60 + (i % 15)}°F at night`,
+        category: 'preference',
+      });
     }
     const r = await recall({ query: 'bedroom temperature at night', entity_name: 'Brian', mode: 'vector' });
     expect(r.results.map((x) => x.entity_name)).toEqual(['Brian']);
@@ -223,18 +329,34 @@ describe('recall beside a restatement', () => {
     const a = unit(1);
     const b = unit(1, 0.6);
     const q = unit(0.66, 0.153, Math.sqrt(1 - 0.66 ** 2 - 0.153 ** 2));
-    const table: [RegExp, Float32Array][] = [[/likes green tea/, a], [/drinks green tea/, b], [/penicillin/, unit(0, 0, 0, 1)], [/morning brew/, q]];
+    const table: [RegExp, Float32Array][] = [
+      [/likes green tea/, a],
+      [/drinks green tea/, b],
+      [/penicillin/, unit(0, 0, 0, 1)],
+      [/morning brew/, q],
+    ];
     const embedder = {
-      provider: 'use-lite', model: 'hand-made', dim: DIM, fingerprint: `hand-made:${DIM}`, ping: async () => true,
+      provider: 'use-lite',
+      model: 'hand-made',
+      dim: DIM,
+      fingerprint: `hand-made:${DIM}`,
+      ping: async () => true,
       embed: async (texts: string[]) => texts.map((t) => table.find(([re]) => re.test(t))?.[1] ?? unit(0, 0, 0, 0, 1)),
     };
     const h = await buildTestHub({ embedder });
     try {
       const m = h.services.memory;
-      for (const fact of ['Brian likes green tea', 'Brian drinks green tea from the blue pot', 'Brian is allergic to penicillin'])
+      for (const fact of [
+        'Brian likes green tea',
+        'Brian drinks green tea from the blue pot',
+        'Brian is allergic to penicillin',
+      ])
         await m.remember(RememberInput.parse({ entity_name: 'Brian', fact }));
       const r = await m.recall(RecallInput.parse({ query: 'his morning brew', explain: true }));
-      expect(r.results.map((x) => x.fact).sort()).toEqual(['Brian drinks green tea from the blue pot', 'Brian likes green tea']);
+      expect(r.results.map((x) => x.fact).sort()).toEqual([
+        'Brian drinks green tea from the blue pot',
+        'Brian likes green tea',
+      ]);
     } finally {
       await h.close();
     }
@@ -243,7 +365,12 @@ describe('recall beside a restatement', () => {
 
 describe('decay', () => {
   it('is computed on read: applying it twice equals once, stored confidence untouched', async () => {
-    const r = await remember({ entity_name: 'Brian', fact: 'Brian waters the ferns on Sundays', category: 'habit', confidence: 0.8 });
+    const r = await remember({
+      entity_name: 'Brian',
+      fact: 'Brian waters the ferns on Sundays',
+      category: 'habit',
+      confidence: 0.8,
+    });
     hub.clock.advance(90 * 86400 * 2); // two half-lives
     const once = hub.services.memory.fading({ threshold: 0.5, limit: 10 });
     const twice = hub.services.memory.fading({ threshold: 0.5, limit: 10 });
@@ -295,11 +422,19 @@ describe('relations', () => {
     expect(relations.relate({ entity_a: 'Brian', entity_b: 'Subaru', rel_type: 'owns' }).created).toBe(false);
     hub.clock.advance(60);
     relations.unrelate({ entity_a: 'Brian', entity_b: 'Subaru', rel_type: 'owns' });
-    expect(relations.getRelated({ entity_name: 'Brian', direction: 'both', include_history: false }).relations.map((r) => r.rel_type)).toEqual(['spouse_of']);
+    expect(
+      relations
+        .getRelated({ entity_name: 'Brian', direction: 'both', include_history: false })
+        .relations.map((r) => r.rel_type),
+    ).toEqual(['spouse_of']);
     const hist = relations.getRelated({ entity_name: 'Brian', direction: 'both', include_history: true }).relations;
     expect(hist.find((r) => r.rel_type === 'owns')?.valid_until).toBe(hub.clock.now());
-    expect(relations.getRelated({ entity_name: 'Anna', direction: 'in', include_history: false }).relations[0].other).toBe('Brian');
+    expect(
+      relations.getRelated({ entity_name: 'Anna', direction: 'in', include_history: false }).relations[0].other,
+    ).toBe('Brian');
     expect(hub.services.entities.get('Subaru').type).toBe('device');
-    expect(() => relations.unrelate({ entity_a: 'Brian', entity_b: 'Subaru', rel_type: 'owns' })).toThrow(/no current relation/);
+    expect(() => relations.unrelate({ entity_a: 'Brian', entity_b: 'Subaru', rel_type: 'owns' })).toThrow(
+      /no current relation/,
+    );
   });
 });

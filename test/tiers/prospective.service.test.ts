@@ -23,7 +23,9 @@ function service(embedder: Embedder | null = createLocalEmbedder()): Prospective
   const events = createEvents();
   events.on('intention_triggered', (p) => fired.push(p));
   return createProspectiveService({
-    db, clock, embedder,
+    db,
+    clock,
+    embedder,
     entities: createEntitiesRepo(db, clock),
     audit: createAuditRepo(db, clock),
     onTriggered: (t) => events.emit('intention_triggered', t),
@@ -44,24 +46,46 @@ afterEach(() => {
 });
 
 const intend = (s: ProspectiveService, input: Record<string, unknown>) => s.intend(P.IntendInput.parse(input), 'http');
-const check = (s: ProspectiveService, text: string, entity_name?: string) => s.check(P.CheckIntentionsInput.parse({ text, entity_name }), 'http');
+const check = (s: ProspectiveService, text: string, entity_name?: string) =>
+  s.check(P.CheckIntentionsInput.parse({ text, entity_name }), 'http');
 const list = (s: ProspectiveService, input: Record<string, unknown> = {}) => s.list(P.ListIntentionsInput.parse(input));
-const ANNA_HOME = { entity_name: 'Brian', trigger_text: 'when Anna gets home', action_text: 'remind her to call the plumber' };
+const ANNA_HOME = {
+  entity_name: 'Brian',
+  trigger_text: 'when Anna gets home',
+  action_text: 'remind her to call the plumber',
+};
 
 describe('prospective memory', () => {
   it('a once intention fires exactly once, is counted, audited and published', async () => {
     const s = service();
     const { id } = await intend(s, ANNA_HOME);
     const first = await check(s, 'Anna just got home');
-    expect(first.triggered).toEqual([{ id, entity_name: 'Brian', trigger_text: ANNA_HOME.trigger_text, action_text: ANNA_HOME.action_text, score: expect.any(Number) }]);
+    expect(first.triggered).toEqual([
+      {
+        id,
+        entity_name: 'Brian',
+        trigger_text: ANNA_HOME.trigger_text,
+        action_text: ANNA_HOME.action_text,
+        score: expect.any(Number),
+      },
+    ]);
     expect(first.triggered[0].score).toBeGreaterThanOrEqual(0.6);
     expect(first.result).toContain('call the plumber');
     expect((await check(s, 'Anna just got home')).triggered).toEqual([]);
     expect(list(s).intentions).toEqual([]);
-    expect(list(s, { active_only: 'false' }).intentions[0]).toMatchObject({ id, status: 'fired', fired_count: 1, last_fired: clock.now(), active: false });
+    expect(list(s, { active_only: 'false' }).intentions[0]).toMatchObject({
+      id,
+      status: 'fired',
+      fired_count: 1,
+      last_fired: clock.now(),
+      active: false,
+    });
     expect(fired).toEqual([first.triggered[0]]);
     const ops = db.prepare('SELECT op, actor FROM audit ORDER BY id').all();
-    expect(ops).toEqual([{ op: 'intention.add', actor: 'http' }, { op: 'intention.fire', actor: 'http' }]);
+    expect(ops).toEqual([
+      { op: 'intention.add', actor: 'http' },
+      { op: 'intention.fire', actor: 'http' },
+    ]);
   });
 
   it('a repeating intention fires each time and counts', async () => {
@@ -82,7 +106,10 @@ describe('prospective memory', () => {
     expect((await check(s, 'Anna just got home')).triggered).toEqual([]);
     expect(list(s).intentions).toEqual([]);
     expect(list(s, { active_only: false }).intentions[0]).toMatchObject({ id, status: 'expired', fired_count: 0 });
-    await expect(intend(s, { ...ANNA_HOME, expires_ts: clock.now() - 1 })).rejects.toMatchObject({ code: 'invalid', message: /^expires_ts/ });
+    await expect(intend(s, { ...ANNA_HOME, expires_ts: clock.now() - 1 })).rejects.toMatchObject({
+      code: 'invalid',
+      message: /^expires_ts/,
+    });
     const iso = await intend(s, { ...ANNA_HOME, expires_ts: new Date((clock.now() + 60) * 1000).toISOString() });
     expect((await check(s, 'Anna just got home')).triggered.map((t) => t.id)).toEqual([iso.id]);
   });
@@ -102,11 +129,18 @@ describe('prospective memory', () => {
   it('filters by entity', async () => {
     const s = service();
     const brian = await intend(s, ANNA_HOME);
-    const anna = await intend(s, { entity_name: 'Anna', trigger_text: 'when I get home', action_text: 'water the plants' });
+    const anna = await intend(s, {
+      entity_name: 'Anna',
+      trigger_text: 'when I get home',
+      action_text: 'water the plants',
+    });
     const out = await check(s, 'Anna just got home', 'Anna');
     expect(out.triggered.map((t) => t.id)).toEqual([anna.id]);
     expect((await check(s, 'Anna just got home', 'Brian')).triggered.map((t) => t.id)).toEqual([brian.id]);
-    expect(await check(s, 'Anna just got home', 'Nobody')).toMatchObject({ triggered: [], warnings: ['no entity named "Nobody"'] });
+    expect(await check(s, 'Anna just got home', 'Nobody')).toMatchObject({
+      triggered: [],
+      warnings: ['no entity named "Nobody"'],
+    });
     expect(list(s, { entity_name: 'Anna', active_only: 'false' }).intentions.map((i) => i.id)).toEqual([anna.id]);
     expect(() => list(s, { entity_name: 'Nobody' })).toThrow(/entity_name/);
   });
@@ -114,9 +148,28 @@ describe('prospective memory', () => {
   it('treats FTS syntax in texts and triggers as plain words', async () => {
     const s = service();
     const { id } = await intend(s, ANNA_HOME);
-    const hostile = ['"', '"Anna" OR home*', 'NEAR(anna home, 2)', 'anna:home', '*', '-home', '^anna', 'home AND', '(((', "'; DROP TABLE intentions; --", 'trigger_text MATCH x', '🙂🙂', '""""'];
+    const hostile = [
+      '"',
+      '"Anna" OR home*',
+      'NEAR(anna home, 2)',
+      'anna:home',
+      '*',
+      '-home',
+      '^anna',
+      'home AND',
+      '(((',
+      "'; DROP TABLE intentions; --",
+      'trigger_text MATCH x',
+      '🙂🙂',
+      '""""',
+    ];
     for (const text of hostile) await expect(check(s, text), text).resolves.toHaveProperty('triggered');
-    const odd = await intend(s, { entity_name: 'Brian', trigger_text: 'when NEAR("printer" OR * jams', action_text: 'unplug it', once: false });
+    const odd = await intend(s, {
+      entity_name: 'Brian',
+      trigger_text: 'when NEAR("printer" OR * jams',
+      action_text: 'unplug it',
+      once: false,
+    });
     expect((await check(s, 'the printer jams near the window')).triggered.map((t) => t.id)).toEqual([odd.id]);
     await expect(intend(s, { ...ANNA_HOME, trigger_text: '"" * ()' })).rejects.toMatchObject({ code: 'invalid' });
     expect(list(s, { active_only: false }).intentions.map((i) => i.id)).toContain(id);
@@ -126,8 +179,16 @@ describe('prospective memory', () => {
   const INTENTIONS = [
     ANNA_HOME,
     { entity_name: 'Brian', trigger_text: "when I'm at the grocery store", action_text: 'buy milk' },
-    { entity_name: 'Anna', trigger_text: 'when the washing machine finishes', action_text: 'move the laundry to the dryer' },
-    { entity_name: 'Anna', trigger_text: 'when someone mentions the car', action_text: 'the car is due for an oil change' },
+    {
+      entity_name: 'Anna',
+      trigger_text: 'when the washing machine finishes',
+      action_text: 'move the laundry to the dryer',
+    },
+    {
+      entity_name: 'Anna',
+      trigger_text: 'when someone mentions the car',
+      action_text: 'the car is due for an oil change',
+    },
     { entity_name: 'Anna', trigger_text: 'when Mom calls', action_text: 'tell her about Lisbon' },
   ];
   const fires = async (text: string) => {
@@ -165,7 +226,13 @@ describe('prospective memory', () => {
   ])('stays quiet: %s', async (text) => expect(await fires(text)).toEqual([]));
   it('works without an embedder and survives a failing one, re-embedding later', async () => {
     let calls = 0;
-    const failing: Embedder = { ...createLocalEmbedder(), embed: async () => { calls++; throw new Error('connection refused'); } };
+    const failing: Embedder = {
+      ...createLocalEmbedder(),
+      embed: async () => {
+        calls++;
+        throw new Error('connection refused');
+      },
+    };
     const broken = service(failing);
     const { id, warnings } = await intend(broken, ANNA_HOME);
     expect(warnings[0]).toMatch(/connection refused/);
@@ -179,14 +246,22 @@ describe('prospective memory', () => {
     const again = await intend(healthy, { ...ANNA_HOME, once: false });
     db.prepare('UPDATE intentions SET embedding = NULL, embed_model = ? WHERE id = ?').run('other-model:768', again.id);
     expect((await check(healthy, 'Anna is back home')).triggered.map((t) => t.id)).toEqual([again.id]);
-    expect(db.prepare('SELECT embed_model FROM intentions WHERE id = ?').get(again.id)).toEqual({ embed_model: `${createLocalEmbedder().fingerprint}#event` });
-    expect((await check(service(null), 'Anna got home')).warnings).toEqual(['no embedder configured: keyword matching only']);
+    expect(db.prepare('SELECT embed_model FROM intentions WHERE id = ?').get(again.id)).toEqual({
+      embed_model: `${createLocalEmbedder().fingerprint}#event`,
+    });
+    expect((await check(service(null), 'Anna got home')).warnings).toEqual([
+      'no embedder configured: keyword matching only',
+    ]);
   });
 
   it('fires a once intention only once under concurrent checks', async () => {
     const s = service();
     const { id } = await intend(s, ANNA_HOME);
-    const outs = await Promise.all([check(s, 'Anna just got home'), check(s, 'Anna got home'), check(s, 'Anna is home')]);
+    const outs = await Promise.all([
+      check(s, 'Anna just got home'),
+      check(s, 'Anna got home'),
+      check(s, 'Anna is home'),
+    ]);
     expect(outs.flatMap((o) => o.triggered.map((t) => t.id))).toEqual([id]);
     expect(list(s, { active_only: false }).intentions[0].fired_count).toBe(1);
   });
@@ -202,7 +277,6 @@ describe('prospective memory', () => {
   });
 });
 
-
 describe('the vector path fires only a trigger the text is about more than any other', () => {
   // Hand-made vectors: "the baby falls asleep" and "I go to bed" sit at cosine 0.8 to each other.
   const unit = (...xs: number[]) => {
@@ -216,16 +290,31 @@ describe('the vector path fires only a trigger the text is about more than any o
     ['napping', unit(0.7, -0.5, Math.sqrt(1 - 0.49 - 0.25))], // 0.70 to the baby, 0.26 to bed
   ];
   const stub: Embedder = {
-    provider: 'use-lite', model: 'stub', dim: 3, fingerprint: 'stub:3',
+    provider: 'use-lite',
+    model: 'stub',
+    dim: 3,
+    fingerprint: 'stub:3',
     embed: async (texts) => texts.map((t) => table.find(([w]) => t.includes(w))?.[1] ?? unit(0, 0, 1)),
     ping: async () => true,
   };
 
   it('a paraphrase close to two triggers fires neither; one that leads fires its own', async () => {
     const s = service(stub);
-    await intend(s, { entity_name: 'Grace', trigger_text: 'when the baby falls asleep', action_text: 'start the dishwasher', once: false });
-    await intend(s, { entity_name: 'Grace', trigger_text: 'when I go to bed', action_text: 'lock the back door', once: false });
+    await intend(s, {
+      entity_name: 'Grace',
+      trigger_text: 'when the baby falls asleep',
+      action_text: 'start the dishwasher',
+      once: false,
+    });
+    await intend(s, {
+      entity_name: 'Grace',
+      trigger_text: 'when I go to bed',
+      action_text: 'lock the back door',
+      once: false,
+    });
     expect((await check(s, 'the little one is snoozing')).triggered).toEqual([]);
-    expect((await check(s, 'the little one is napping')).triggered.map((t) => t.action_text)).toEqual(['start the dishwasher']);
+    expect((await check(s, 'the little one is napping')).triggered.map((t) => t.action_text)).toEqual([
+      'start the dishwasher',
+    ]);
   });
 });

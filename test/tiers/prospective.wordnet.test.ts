@@ -30,8 +30,17 @@ afterEach(() => {
 
 async function fires(wordnet: WordNet | undefined, trigger: string, text: string): Promise<boolean> {
   const clock = manualClock();
-  const svc = createProspectiveService({ db, clock, embedder: null, entities: createEntitiesRepo(db, clock), audit: createAuditRepo(db, clock), wordnet });
-  const { id } = await svc.intend(P.IntendInput.parse({ entity_name: 'Anna', trigger_text: trigger, action_text: 'do the thing', once: false }));
+  const svc = createProspectiveService({
+    db,
+    clock,
+    embedder: null,
+    entities: createEntitiesRepo(db, clock),
+    audit: createAuditRepo(db, clock),
+    wordnet,
+  });
+  const { id } = await svc.intend(
+    P.IntendInput.parse({ entity_name: 'Anna', trigger_text: trigger, action_text: 'do the thing', once: false }),
+  );
   const r = await svc.check(P.CheckIntentionsInput.parse({ text }));
   svc.dismiss(P.DismissIntentionInput.parse({ intention_id: id }));
   return r.triggered.some((t) => t.id === id);

@@ -25,7 +25,11 @@ afterAll(() => hub.close());
 describe('semantic recall with use-lite', () => {
   it('answers a paraphrase that shares no content word, and abstains on what was never said', async () => {
     const { memory } = hub.services;
-    for (const fact of ['Maya works as a paediatric nurse at St Anne\'s', 'Maya plays five-a-side football on Thursdays', 'Maya is allergic to penicillin'])
+    for (const fact of [
+      "Maya works as a paediatric nurse at St Anne's",
+      'Maya plays five-a-side football on Thursdays',
+      'Maya is allergic to penicillin',
+    ])
       await memory.remember(RememberInput.parse({ entity_name: 'Maya', fact }));
     const drug = await memory.recall(RecallInput.parse({ query: 'which antibiotic must Maya avoid' }));
     expect(drug.mode_used).toBe('hybrid');
@@ -39,21 +43,39 @@ describe('semantic recall with use-lite', () => {
   it("keeps a question asked in the fact's own words even where the encoder scores it low", async () => {
     const { memory } = hub.services;
     // use-lite puts this pair at cosine ≈ 0.49, under the gate's confirm (0.5): the phrase rule keeps it.
-    await memory.remember(RememberInput.parse({ entity_name: 'Kitchen', entity_type: 'room', fact: 'Spare batteries are kept in the kitchen junk drawer to the left of the stove' }));
+    await memory.remember(
+      RememberInput.parse({
+        entity_name: 'Kitchen',
+        entity_type: 'room',
+        fact: 'Spare batteries are kept in the kitchen junk drawer to the left of the stove',
+      }),
+    );
     const r = await memory.recall(RecallInput.parse({ query: 'where are the spare batteries' }));
     expect(r.results[0]?.fact).toMatch(/junk drawer/);
     // Both words, not as one run: still judged by the encoder, so this near miss stays out.
     const miss = await memory.recall(RecallInput.parse({ query: 'how old are the batteries, are they spare ones' }));
-    expect(miss.results.map((x) => x.fact)).not.toContain('Spare batteries are kept in the kitchen junk drawer to the left of the stove');
+    expect(miss.results.map((x) => x.fact)).not.toContain(
+      'Spare batteries are kept in the kitchen junk drawer to the left of the stove',
+    );
   });
   it('a one-word query finds every fact with that word, however low the encoder scores it', async () => {
     const { memory } = hub.services;
     // use-lite: "peanuts" → 0.46, "bedroom" → 0.46, "night" → 0.41, all under the gate's confirm (0.5).
     await memory.remember(RememberInput.parse({ entity_name: 'Anna', fact: 'Anna is allergic to peanuts' }));
-    await memory.remember(RememberInput.parse({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 68°F at night' }));
-    for (const [query, fact] of [['peanuts', /peanuts/], ['bedroom', /68°F/], ['night', /68°F/], ['68', /68°F/]] as const) {
+    await memory.remember(
+      RememberInput.parse({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 68°F at night' }),
+    );
+    for (const [query, fact] of [
+      ['peanuts', /peanuts/],
+      ['bedroom', /68°F/],
+      ['night', /68°F/],
+      ['68', /68°F/],
+    ] as const) {
       const r = await memory.recall(RecallInput.parse({ query }));
-      expect(r.results.map((x) => x.fact), query).toEqual([expect.stringMatching(fact)]);
+      expect(
+        r.results.map((x) => x.fact),
+        query,
+      ).toEqual([expect.stringMatching(fact)]);
     }
     expect((await memory.recall(RecallInput.parse({ query: 'cashews' }))).results).toEqual([]);
   });
@@ -61,18 +83,30 @@ describe('semantic recall with use-lite', () => {
   it('explain says why a question got nothing: the confidence model and the nearest candidates, within the filters', async () => {
     const { memory } = hub.services;
     await memory.remember(RememberInput.parse({ entity_name: 'Brian', fact: 'Brian likes green tea' }));
-    await memory.remember(RememberInput.parse({ entity_name: 'Ruth', fact: 'Ruth takes her tea with whole milk and two sugars' }));
+    await memory.remember(
+      RememberInput.parse({ entity_name: 'Ruth', fact: 'Ruth takes her tea with whole milk and two sugars' }),
+    );
     // ("what does Brian drink?" used to be asked here; green tea is an answer to it, and with a one-fact
     // scope the model now says so. A question nothing about Brian answers shows the same explain.)
-    const r = await memory.recall(RecallInput.parse({ query: 'what is Brian\'s shoe size?', entity_name: 'Brian', explain: true }));
+    const r = await memory.recall(
+      RecallInput.parse({ query: "what is Brian's shoe size?", entity_name: 'Brian', explain: true }),
+    );
     expect(r.results).toEqual([]);
-    expect(r.explain).toMatchObject({ provider: 'use-lite', model: { threshold: expect.any(Number), weights: expect.any(Array) } });
+    expect(r.explain).toMatchObject({
+      provider: 'use-lite',
+      model: { threshold: expect.any(Number), weights: expect.any(Array) },
+    });
     const near = r.explain!.considered;
     expect(near[0]).toMatchObject({ entity_name: 'Brian', tier: 'possible', vector: expect.any(Number) });
     expect(near[0].p).toBeLessThan(r.explain!.model.threshold);
     expect(near.every((x) => x.entity_name === 'Brian')).toBe(true); // Ruth's tea is outside the filter
     const found = await memory.recall(RecallInput.parse({ query: 'green tea', explain: true }));
-    expect(found.explain!.considered[0]).toMatchObject({ fact: 'Brian likes green tea', tier: 'results', phrase: true, keyword: 1 });
+    expect(found.explain!.considered[0]).toMatchObject({
+      fact: 'Brian likes green tea',
+      tier: 'results',
+      phrase: true,
+      keyword: 1,
+    });
     expect((await memory.recall(RecallInput.parse({ query: 'green tea' }))).explain).toBeUndefined();
   });
 });
@@ -86,7 +120,10 @@ describe('search_sessions with use-lite', () => {
       await episodic.closeSession({ session_id });
       return session_id;
     };
-    const party = await talk('Anna', ["Let's book the trampoline park for Maya's birthday on the 14th", 'Twelve children are coming']);
+    const party = await talk('Anna', [
+      "Let's book the trampoline park for Maya's birthday on the 14th",
+      'Twelve children are coming',
+    ]);
     await talk('Brian', ['The boiler makes a banging noise when the heating starts', 'The plumber bled the radiators']);
     const r = await episodic.searchSessions({ query: "where is our daughter's celebration being held", limit: 10 });
     expect(r.results[0]?.session_id).toBe(party);
@@ -96,21 +133,29 @@ describe('search_sessions with use-lite', () => {
 
   it('a logged turn gets its vector in the background, as a write; a search embeds at most 64 missing turns itself', async () => {
     const calls: { n: number; write: boolean }[] = [];
-    const recording: Embedder = { ...neural, embed: (texts, opts) => (calls.push({ n: texts.length, write: !!opts?.write }), neural.embed(texts, opts)) };
+    const recording: Embedder = {
+      ...neural,
+      embed: (texts, opts) => (calls.push({ n: texts.length, write: !!opts?.write }), neural.embed(texts, opts)),
+    };
     const h = await buildTestHub({ embedder: recording });
     try {
       const { episodic } = h.services;
       const { db } = h;
       const vectors = () => (db.prepare('SELECT count(*) AS n FROM turn_vectors').get() as { n: number }).n;
       const { session_id } = episodic.openSession({ entity_name: 'Anna', meta: {} });
-      episodic.logTurn({ session_id, role: 'user', content: "Let's book the trampoline park for Maya's birthday on the 14th" });
+      episodic.logTurn({
+        session_id,
+        role: 'user',
+        content: "Let's book the trampoline park for Maya's birthday on the 14th",
+      });
       for (let i = 0; i < 200 && vectors() < 1; i++) await new Promise((r) => setTimeout(r, 10));
       expect(vectors()).toBe(1); // no search asked for it
       expect(calls).toEqual([{ n: 1, write: true }]);
 
       // A backlog (an import, an outage): 150 turns written without the background's help.
       db.transaction(() => {
-        for (let i = 0; i < 150; i++) episodic.repo.insertTurn(session_id, 'assistant', `Noted item number ${i} for the party list`, 1000 + i);
+        for (let i = 0; i < 150; i++)
+          episodic.repo.insertTurn(session_id, 'assistant', `Noted item number ${i} for the party list`, 1000 + i);
       })();
       calls.length = 0;
       const r = await episodic.searchSessions({ query: "where is our daughter's celebration being held", limit: 10 });
@@ -141,7 +186,12 @@ describe('search_sessions with use-lite', () => {
 describe('check_intentions with use-lite', () => {
   it('fires on a paraphrased trigger and stays quiet on an unrelated text', async () => {
     const { prospective } = hub.services;
-    await prospective.intend({ entity_name: 'Anna', trigger_text: 'when I go grocery shopping', action_text: 'buy oat milk', once: false });
+    await prospective.intend({
+      entity_name: 'Anna',
+      trigger_text: 'when I go grocery shopping',
+      action_text: 'buy oat milk',
+      once: false,
+    });
     const fired = await prospective.check({ text: "I'm at the supermarket now" });
     expect(fired.triggered.map((t) => t.action_text)).toEqual(['buy oat milk']);
     const quiet = await prospective.check({ text: 'The cat is asleep on the sofa' });

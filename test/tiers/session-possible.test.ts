@@ -23,9 +23,18 @@ beforeAll(async () => {
     await episodic.closeSession({ session_id });
     ids[key] = session_id;
   };
-  await talk('tablets', 'Ruth', ["I've nearly run out of my blood pressure tablets", 'Can you order the repeat prescription from Dr Patel?']);
-  await talk('boiler', 'Brian', ['The boiler makes a banging noise when the heating starts', 'The plumber bled the radiators on Tuesday']);
-  await talk('party', 'Anna', ["Let's book the trampoline park for Maya's birthday on the 14th", 'Twelve children are coming']);
+  await talk('tablets', 'Ruth', [
+    "I've nearly run out of my blood pressure tablets",
+    'Can you order the repeat prescription from Dr Patel?',
+  ]);
+  await talk('boiler', 'Brian', [
+    'The boiler makes a banging noise when the heating starts',
+    'The plumber bled the radiators on Tuesday',
+  ]);
+  await talk('party', 'Anna', [
+    "Let's book the trampoline park for Maya's birthday on the 14th",
+    'Twelve children are coming',
+  ]);
   await talk('car', 'Brian', ['The brakes on the Golf are squeaking', "Book it in at Hendry's garage for a service"]);
   await embedAll();
 });
@@ -48,13 +57,20 @@ describe('search_sessions: confident results and possible sessions', () => {
     expect(r.result.split('\n')[0]).toBe('Nothing said in past conversations answers that.');
     expect(r.result).toContain(NOT_SURE);
     expect(r.result.indexOf(NOT_SURE)).toBeLessThan(r.result.indexOf('blood pressure'));
-    const only = await hub.services.episodic.searchSessions({ query: 'which pills is gran short of', limit: 10, possible: false });
+    const only = await hub.services.episodic.searchSessions({
+      query: 'which pills is gran short of',
+      limit: 10,
+      possible: false,
+    });
     expect(only.possible).toEqual([]);
     expect(only.result).not.toContain(NOT_SURE);
   });
 
-  it('a question in the conversation\'s own words is confident, and is not repeated as possible', async () => {
-    const r = await hub.services.episodic.searchSessions({ query: 'when did the plumber bleed the radiators', limit: 10 });
+  it("a question in the conversation's own words is confident, and is not repeated as possible", async () => {
+    const r = await hub.services.episodic.searchSessions({
+      query: 'when did the plumber bleed the radiators',
+      limit: 10,
+    });
     expect(r.results[0]?.session_id).toBe(ids.boiler);
     expect(r.possible.map((x) => x.session_id)).not.toContain(ids.boiler);
   });

@@ -27,7 +27,8 @@ beforeAll(async () => {
     ['vacuum cleaner', 'hall cupboard'],
     ['car keys', 'kitchen drawer'],
     ['house keys', 'hook by the door'],
-  ]) expect((await post(hub, '/locate', { entity_name, container_name })).status).toBe(200);
+  ])
+    expect((await post(hub, '/locate', { entity_name, container_name })).status).toBe(200);
   await post(hub, '/remember', { entity_name: 'Brian', fact: 'Brian keeps a spare key under the flower pot' });
 });
 afterAll(async () => {
@@ -40,15 +41,27 @@ describe('find by meaning', () => {
     const hoover = (await post(hub, '/find', { query: 'where did I leave the hoover?' })).body;
     expect(hoover).toMatchObject({ found: true, entity_name: 'vacuum cleaner', container_name: 'hall cupboard' });
     expect(hoover.candidates[0].matched_by).toBe('meaning');
-    expect((await post(hub, '/find', { query: 'where is my mobile' })).body).toMatchObject({ found: true, entity_name: 'phone' });
-    expect((await post(hub, '/find', { entity_name: 'cellphone' })).body).toMatchObject({ found: true, entity_name: 'phone' });
+    expect((await post(hub, '/find', { query: 'where is my mobile' })).body).toMatchObject({
+      found: true,
+      entity_name: 'phone',
+    });
+    expect((await post(hub, '/find', { entity_name: 'cellphone' })).body).toMatchObject({
+      found: true,
+      entity_name: 'phone',
+    });
   });
 
   it('MCP: find by a synonym; spelling still decides "my keys" (candidates, no guess)', async () => {
-    expect(await tool('find', { query: "where's the hoover" })).toMatchObject({ found: true, entity_name: 'vacuum cleaner' });
+    expect(await tool('find', { query: "where's the hoover" })).toMatchObject({
+      found: true,
+      entity_name: 'vacuum cleaner',
+    });
     const keys = await tool('find', { query: 'where are my keys?' });
     expect(keys.found).toBe(false);
-    expect(keys.candidates.map((c: { entity_name: string }) => c.entity_name).sort()).toEqual(['car keys', 'house keys']);
+    expect(keys.candidates.map((c: { entity_name: string }) => c.entity_name).sort()).toEqual([
+      'car keys',
+      'house keys',
+    ]);
     expect(keys.candidates[0].matched_by).toBe('spelling');
   });
 
@@ -56,7 +69,9 @@ describe('find by meaning', () => {
     const r = (await post(hub, '/find', { query: 'where is my wallet?' })).body;
     expect(r).toMatchObject({ found: false, candidates: [] });
     expect(r.result).toBe("I don't know where your wallet is.");
-    expect((await tool('find', { query: 'have you seen the scissors' })).result).toBe("I don't know where the scissors are.");
+    expect((await tool('find', { query: 'have you seen the scissors' })).result).toBe(
+      "I don't know where the scissors are.",
+    );
     expect(objectPhrase("where are Brian's gloves")).toEqual({ phrase: "Brian's gloves", plural: true });
     expect(objectPhrase('umbrella')).toEqual({ phrase: 'the umbrella', plural: false });
   });
@@ -84,6 +99,11 @@ describe('cross_query where-questions', () => {
 
   it('lists the candidates first when a where-question fits several objects', async () => {
     const r = (await post(hub, '/cross_query', { query: 'where are my keys?' })).body;
-    expect(r.results.slice(0, 2).map((x: { tier: string; entity_name: string }) => `${x.tier}:${x.entity_name}`).sort()).toEqual(['location:car keys', 'location:house keys']);
+    expect(
+      r.results
+        .slice(0, 2)
+        .map((x: { tier: string; entity_name: string }) => `${x.tier}:${x.entity_name}`)
+        .sort(),
+    ).toEqual(['location:car keys', 'location:house keys']);
   });
 });

@@ -18,7 +18,8 @@ let s: SpatialService;
 
 function service(halfLifeHours = 24): SpatialService {
   return createSpatialService({
-    db, clock,
+    db,
+    clock,
     entities: createEntitiesRepo(db, clock),
     audit: createAuditRepo(db, clock),
     config: { location_decay_halflife_hours: halfLifeHours },
@@ -42,19 +43,33 @@ const locate = (input: Record<string, unknown>) => s.locate(S.LocateInput.parse(
 const find = (input: Record<string, unknown>) => s.find(S.FindInput.parse(input));
 const seen = (input: Record<string, unknown>) => s.seenAt(S.SeenAtInput.parse(input), 'mcp');
 const history = (entity_name: string) => s.history(S.LocationHistoryInput.parse({ entity_name }));
-const stored = (id: number) => db.prepare('SELECT confidence, last_confirmed_ts, active FROM locations WHERE id = ?').get(id);
+const stored = (id: number) =>
+  db.prepare('SELECT confidence, last_confirmed_ts, active FROM locations WHERE id = ?').get(id);
 
 describe('spatial memory', () => {
   it('locates an object in a container; both are entities', () => {
     const r = locate({ entity_name: 'car keys', container_name: 'kitchen drawer' });
-    expect(r).toMatchObject({ action: 'added', previous_container: null, entity_name: 'car keys', container_name: 'kitchen drawer' });
+    expect(r).toMatchObject({
+      action: 'added',
+      previous_container: null,
+      entity_name: 'car keys',
+      container_name: 'kitchen drawer',
+    });
     const e = createEntitiesRepo(db, clock);
     expect(e.find('car keys')!.type).toBe('object');
     expect(e.find('kitchen drawer')!.type).toBe('unknown'); // a drawer is no room: nothing invents its type
     locate({ entity_name: 'passport', container_name: 'study', container_type: 'room' });
     expect(e.find('study')!.type).toBe('room');
-    expect(db.prepare('SELECT container_id FROM locations WHERE id = ?').get(r.id)).toEqual({ container_id: e.find('kitchen drawer')!.id });
-    expect(find({ entity_name: 'car keys' })).toMatchObject({ found: true, container_name: 'kitchen drawer', confidence: 1, age_seconds: 0, age_text: 'just now' });
+    expect(db.prepare('SELECT container_id FROM locations WHERE id = ?').get(r.id)).toEqual({
+      container_id: e.find('kitchen drawer')!.id,
+    });
+    expect(find({ entity_name: 'car keys' })).toMatchObject({
+      found: true,
+      container_name: 'kitchen drawer',
+      confidence: 1,
+      age_seconds: 0,
+      age_text: 'just now',
+    });
     expect(s.current('Car Keys')).toMatchObject({ entity_name: 'car keys', container_name: 'kitchen drawer' });
     expect(s.current('keys')).toBeUndefined();
     expect(() => locate({ entity_name: 'box', container_name: 'Box' })).toThrow(/container_name/);
@@ -81,11 +96,20 @@ describe('spatial memory', () => {
     clock.advance(HOUR);
     locate({ entity_name: 'car keys', container_name: 'coat pocket' });
     const h = history('car keys');
-    expect(h.locations.map((l) => [l.container_name, l.active])).toEqual([['coat pocket', true], ['hallway table', false], ['kitchen drawer', false]]);
+    expect(h.locations.map((l) => [l.container_name, l.active])).toEqual([
+      ['coat pocket', true],
+      ['hallway table', false],
+      ['kitchen drawer', false],
+    ]);
     expect(h.locations[1].note).toBe('under the mail');
     expect(h.locations[0].effective_confidence).toBe(1);
     expect(find({ query: 'where are my car keys?' }).container_name).toBe('coat pocket');
-    expect(db.prepare("SELECT op FROM audit WHERE op LIKE 'location.%' ORDER BY id").all().map((r: any) => r.op)).toEqual(['location.add', 'location.move', 'location.move']);
+    expect(
+      db
+        .prepare("SELECT op FROM audit WHERE op LIKE 'location.%' ORDER BY id")
+        .all()
+        .map((r: any) => r.op),
+    ).toEqual(['location.add', 'location.move', 'location.move']);
   });
 
   it('computes decay on read: equal on repeated reads, half at the half-life, floored at 0.05', () => {
@@ -109,7 +133,11 @@ describe('spatial memory', () => {
     const { id } = locate({ entity_name: 'umbrella', container_name: 'hallway closet', confidence: 0.75 });
     clock.advance(24 * HOUR);
     expect(find({ entity_name: 'umbrella' }).confidence).toBe(0.375);
-    expect(seen({ entity_name: 'umbrella' })).toMatchObject({ action: 'confirmed', confidence: 0.85, container_name: 'hallway closet' });
+    expect(seen({ entity_name: 'umbrella' })).toMatchObject({
+      action: 'confirmed',
+      confidence: 0.85,
+      container_name: 'hallway closet',
+    });
     expect(stored(id)).toEqual({ confidence: 0.85, last_confirmed_ts: clock.now(), active: 1 });
     seen({ entity_name: 'umbrella', container_name: 'hallway closet' });
     expect(seen({ entity_name: 'umbrella' }).confidence).toBe(1);
@@ -122,16 +150,33 @@ describe('spatial memory', () => {
   it('answers "where are my keys" with the place, confidence and age in words', () => {
     locate({ entity_name: 'car keys', container_name: 'kitchen drawer' });
     clock.advance(2 * HOUR);
-    for (const q of ['where are my keys', 'where are my keys?', 'my keys', 'keys', 'the car keys', 'Where are the CAR KEYS?']) {
+    for (const q of [
+      'where are my keys',
+      'where are my keys?',
+      'my keys',
+      'keys',
+      'the car keys',
+      'Where are the CAR KEYS?',
+    ]) {
       const r = find({ query: q });
-      expect(r, q).toMatchObject({ found: true, entity_name: 'car keys', container_name: 'kitchen drawer', age_seconds: 7200, age_text: '2 hours ago' });
+      expect(r, q).toMatchObject({
+        found: true,
+        entity_name: 'car keys',
+        container_name: 'kitchen drawer',
+        age_seconds: 7200,
+        age_text: '2 hours ago',
+      });
       expect(r.confidence).toBeCloseTo(2 ** (-2 / 24), 4);
       expect(r.result).toContain('kitchen drawer');
       expect(r.result).toContain('2 hours ago');
     }
     expect(find({ entity_name: 'keys' }).entity_name).toBe('car keys');
     locate({ entity_name: 'reading glasses', container_name: 'nightstand' });
-    expect(find({ query: 'where did I leave my glasses?' })).toMatchObject({ found: true, entity_name: 'reading glasses', container_name: 'nightstand' });
+    expect(find({ query: 'where did I leave my glasses?' })).toMatchObject({
+      found: true,
+      entity_name: 'reading glasses',
+      container_name: 'nightstand',
+    });
   });
 
   it('offers candidates when a question fits several objects', () => {
@@ -139,7 +184,10 @@ describe('spatial memory', () => {
     locate({ entity_name: 'house keys', container_name: 'hook by the door' });
     const r = find({ query: 'where are my keys?' });
     expect(r).toMatchObject({ found: false, entity_name: null, container_name: null, confidence: null });
-    expect(r.candidates.map((c) => [c.entity_name, c.container_name]).sort()).toEqual([['car keys', 'kitchen drawer'], ['house keys', 'hook by the door']]);
+    expect(r.candidates.map((c) => [c.entity_name, c.container_name]).sort()).toEqual([
+      ['car keys', 'kitchen drawer'],
+      ['house keys', 'hook by the door'],
+    ]);
     expect(r.result).toMatch(/^Which one/);
     expect(find({ query: 'where are my car keys' })).toMatchObject({ found: true, entity_name: 'car keys' });
     expect(find({ entity_name: 'house keys' })).toMatchObject({ found: true, container_name: 'hook by the door' });
@@ -154,7 +202,13 @@ describe('spatial memory', () => {
   });
 
   it('keeps the newer sighting when an older one arrives (replayed MQTT)', () => {
-    const a = locate({ entity_name: 'Anna', entity_type: 'person', container_name: 'Work', container_type: 'place', ts: clock.now() - 60 });
+    const a = locate({
+      entity_name: 'Anna',
+      entity_type: 'person',
+      container_name: 'Work',
+      container_type: 'place',
+      ts: clock.now() - 60,
+    });
     expect(stored(a.id)).toMatchObject({ last_confirmed_ts: clock.now() - 60 });
     const old = locate({ entity_name: 'Anna', container_name: 'Home', ts: clock.now() - 3600 });
     expect(old).toMatchObject({ action: 'stale', container_name: 'Work' });

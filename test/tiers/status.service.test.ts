@@ -20,7 +20,13 @@ describe('status.snapshot', () => {
   it('counts what was remembered, related, recorded and intended, and what forgetting took away', async () => {
     const s = hub.services;
     const empty = s.status.snapshot();
-    expect(empty).toMatchObject({ entities: 0, memories: { total: 0, active: 0, by_status: {} }, relations: { current: 0, total: 0 }, series: 0, readings: null });
+    expect(empty).toMatchObject({
+      entities: 0,
+      memories: { total: 0, active: 0, by_status: {} },
+      relations: { current: 0, total: 0 },
+      series: 0,
+      readings: null,
+    });
 
     await remember({ entity_name: 'Anna', fact: 'Anna wakes at 6:30', fact_key: 'wake_time' });
     await remember({ entity_name: 'Anna', fact: 'Anna wakes at 7:00', fact_key: 'wake_time' }); // supersedes the first
@@ -28,13 +34,32 @@ describe('status.snapshot', () => {
     s.relations.relate({ entity_a: 'Anna', entity_b: 'Bob', rel_type: 'sibling_of' });
     s.relations.relate({ entity_a: 'Anna', entity_b: 'kitchen', rel_type: 'cooks_in', entity_b_type: 'room' });
     s.relations.unrelate({ entity_a: 'Anna', entity_b: 'kitchen' });
-    await s.timeseries.recordBulk({ readings: [1, 2, 3].map((v, i) => ({ entity_name: 'attic', metric: 'temperature', value: v, ts: hub.clock.now() - 60 * i })) });
+    await s.timeseries.recordBulk({
+      readings: [1, 2, 3].map((v, i) => ({
+        entity_name: 'attic',
+        metric: 'temperature',
+        value: v,
+        ts: hub.clock.now() - 60 * i,
+      })),
+    });
     await s.timeseries.record({ entity_name: 'attic', metric: 'humidity', value: 40, source: 'api' });
-    await s.prospective.intend(IntendInput.parse({ entity_name: 'Anna', trigger_text: 'when Anna gets home', action_text: 'remind her to call the plumber' }));
+    await s.prospective.intend(
+      IntendInput.parse({
+        entity_name: 'Anna',
+        trigger_text: 'when Anna gets home',
+        action_text: 'remind her to call the plumber',
+      }),
+    );
 
     const full = s.status.snapshot({ readings: true });
     expect(full.entities).toBe(4); // Anna, Bob, kitchen, attic
-    expect(full.memories).toEqual({ total: 3, active: 2, superseded: 1, contested: 0, by_status: { active: 2, superseded: 1 } });
+    expect(full.memories).toEqual({
+      total: 3,
+      active: 2,
+      superseded: 1,
+      contested: 0,
+      by_status: { active: 2, superseded: 1 },
+    });
     expect(full.relations).toEqual({ current: 1, total: 2 }); // the ended relation stays a row
     expect(full.series).toBe(2);
     expect(full.readings).toEqual({ n: 4, exact: true });
@@ -53,13 +78,30 @@ describe('status.snapshot', () => {
   it('counts raw readings from ids minus deletions exactly as count(*) would, deletions included', async () => {
     const s = hub.services;
     hub.clock.advance(-40 * 86_400);
-    await s.timeseries.recordBulk({ readings: Array.from({ length: 7 }, (_, i) => ({ entity_name: 'cellar', metric: 'temperature', value: i, ts: hub.clock.now() + i })) });
+    await s.timeseries.recordBulk({
+      readings: Array.from({ length: 7 }, (_, i) => ({
+        entity_name: 'cellar',
+        metric: 'temperature',
+        value: i,
+        ts: hub.clock.now() + i,
+      })),
+    });
     hub.clock.advance(40 * 86_400);
-    await s.timeseries.record({ entity_name: 'cellar', metric: 'mood', value: { state: 'calm', level: 2 }, source: 'api' });
+    await s.timeseries.record({
+      entity_name: 'cellar',
+      metric: 'mood',
+      value: { state: 'calm', level: 2 },
+      source: 'api',
+    });
     const before = s.status.snapshot({ readings: true }).readings!.n;
     s.prune({ dry_run: false });
     const inner = internals(s);
-    const fromIds = createStatusService({ db: hub.db, vectors: inner.vectors, rollupCache: () => inner.rollups.cacheStats(), exactUpTo: 0 }).snapshot({ readings: true });
+    const fromIds = createStatusService({
+      db: hub.db,
+      vectors: inner.vectors,
+      rollupCache: () => inner.rollups.cacheStats(),
+      exactUpTo: 0,
+    }).snapshot({ readings: true });
     const exact = s.status.snapshot({ readings: true });
     expect(exact.readings?.exact).toBe(true);
     expect(fromIds.readings?.exact).toBe(false);
@@ -70,7 +112,11 @@ describe('status.snapshot', () => {
   it('is what /health and /metrics report', async () => {
     const snap = hub.services.status.snapshot();
     const health = await get(hub, '/health');
-    expect(health.body.counts).toEqual({ entities: snap.entities, memories: snap.memories.total, relations: snap.relations.total });
+    expect(health.body.counts).toEqual({
+      entities: snap.entities,
+      memories: snap.memories.total,
+      relations: snap.relations.total,
+    });
     expect(health.body.embedder).toMatchObject({ vectors: 'ready', pending: snap.pending_embedding });
     const metrics = (await hub.app.inject({ url: '/metrics' })).body;
     expect(metrics).toContain(`hearth_entities ${snap.entities}\n`);

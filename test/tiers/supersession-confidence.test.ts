@@ -16,7 +16,12 @@ beforeAll(async () => {
 });
 afterAll(() => neural?.close());
 
-const OTHERS = ['Tomasz swims thirty lengths at the lido before work', "Tomasz's birthday is the 2nd of March", 'Tomasz sleeps badly when the bedroom is too warm', 'Tomasz meditates for ten minutes after lunch'];
+const OTHERS = [
+  'Tomasz swims thirty lengths at the lido before work',
+  "Tomasz's birthday is the 2nd of March",
+  'Tomasz sleeps badly when the bedroom is too warm',
+  'Tomasz meditates for ten minutes after lunch',
+];
 const OLD = 'Tomasz swims on Tuesday evenings';
 const NEW = 'Tomasz now goes to the pool on Sunday evenings instead';
 const QUERY = 'which day does Tomasz swim';
@@ -58,11 +63,18 @@ describe('supersession and the confident tier', () => {
     expect([...r.results, ...r.possible].map((x) => x.id)).not.toContain(after.old);
     // explain says where the confidence came from.
     const why = await after.memory.recall(RecallInput.parse({ query: QUERY, entity_name: 'Tomasz', explain: true }));
-    expect(why.explain!.considered.find((x) => x.id === after.neu)).toMatchObject({ tier: 'results', via_replaced: after.old });
+    expect(why.explain!.considered.find((x) => x.id === after.neu)).toMatchObject({
+      tier: 'results',
+      via_replaced: after.old,
+    });
     // The replaced fact is still there for history, and a question it does not answer stays unanswered.
-    const hist = await after.memory.recall(RecallInput.parse({ query: QUERY, entity_name: 'Tomasz', include_superseded: true }));
+    const hist = await after.memory.recall(
+      RecallInput.parse({ query: QUERY, entity_name: 'Tomasz', include_superseded: true }),
+    );
     expect([...hist.results, ...hist.possible].map((x) => x.id)).toContain(after.old);
-    const other = await after.memory.recall(RecallInput.parse({ query: 'what car does Tomasz drive', entity_name: 'Tomasz' }));
+    const other = await after.memory.recall(
+      RecallInput.parse({ query: 'what car does Tomasz drive', entity_name: 'Tomasz' }),
+    );
     expect(other.results.map((x) => x.id)).not.toContain(after.neu);
   });
 });

@@ -13,7 +13,6 @@ import { tempDir } from '../helpers/hub.js';
 const DIM = 512;
 const NOISE = 1.0;
 
-
 const embedder = (dim = DIM, model = 'test-model'): Embedder => ({
   provider: 'test',
   model,
@@ -55,7 +54,9 @@ describe('vector index', () => {
     db.transaction(() => vs.forEach((v, i) => store.put(i + 1, (i % 40) + 1, 'general', i % 9 !== 0, v)))();
     // Questions near stored memories (each a perturbed copy of one), as a recall query is near its answer.
     const rnd = prng(8).next;
-    const targets = Array.from({ length: 40 }, () => 1 + Math.floor(rnd() * vs.length)).filter((id) => (id - 1) % 9 !== 0);
+    const targets = Array.from({ length: 40 }, () => 1 + Math.floor(rnd() * vs.length)).filter(
+      (id) => (id - 1) % 9 !== 0,
+    );
     const queries = targets.map((id) => {
       const q = vs[id - 1].map((x) => x + (rnd() - 0.5) * 0.06);
       const norm = Math.hypot(...q);
@@ -109,10 +110,18 @@ describe('vector index', () => {
 
   it('converts an index of the earlier layout (one float[] vec0 table) in place, losing nothing', () => {
     // The layout Hearth wrote before binary codes: vec0 float[] with the metadata columns.
-    db.exec(`CREATE VIRTUAL TABLE memory_vectors USING vec0(memory_id INTEGER PRIMARY KEY, embedding float[${DIM}] distance_metric=cosine, entity_id INTEGER, active INTEGER, category TEXT)`);
-    db.exec("CREATE TABLE vector_index (id INTEGER PRIMARY KEY CHECK (id = 1), live TEXT NOT NULL, next TEXT, next_model TEXT, next_dim INTEGER, next_cursor INTEGER NOT NULL DEFAULT 0)");
+    db.exec(
+      `CREATE VIRTUAL TABLE memory_vectors USING vec0(memory_id INTEGER PRIMARY KEY, embedding float[${DIM}] distance_metric=cosine, entity_id INTEGER, active INTEGER, category TEXT)`,
+    );
+    db.exec(
+      'CREATE TABLE vector_index (id INTEGER PRIMARY KEY CHECK (id = 1), live TEXT NOT NULL, next TEXT, next_model TEXT, next_dim INTEGER, next_cursor INTEGER NOT NULL DEFAULT 0)',
+    );
     db.prepare("INSERT INTO vector_index (id, live) VALUES (1, 'memory_vectors')").run();
-    db.prepare('INSERT INTO embed_meta (id, provider, model, dim, updated) VALUES (1, ?, ?, ?, 0)').run('test', 'test-model', DIM);
+    db.prepare('INSERT INTO embed_meta (id, provider, model, dim, updated) VALUES (1, ?, ?, ?, 0)').run(
+      'test',
+      'test-model',
+      DIM,
+    );
     const vs = vectors(400, DIM, 11);
     const ins = db.prepare('INSERT INTO memory_vectors VALUES (?, ?, ?, ?, ?)');
     vs.forEach((v, i) => ins.run(BigInt(i + 1), v, BigInt((i % 4) + 1), BigInt(i % 5 ? 1 : 0), 'general'));
@@ -137,18 +146,29 @@ describe('vector index', () => {
 describe('the local embedder', () => {
   it('keeps an exact float index (its hashed features do not survive binary codes)', () => {
     const store = createVectorStore(db, { ...embedder(), provider: 'local' });
-    expect(db.prepare("SELECT sql FROM sqlite_master WHERE name = 'memory_vectors'").pluck().get()).toContain('float[512]');
+    expect(db.prepare("SELECT sql FROM sqlite_master WHERE name = 'memory_vectors'").pluck().get()).toContain(
+      'float[512]',
+    );
     const vs = vectors(2000, DIM, 21);
     db.transaction(() => vs.forEach((v, i) => store.put(i + 1, 1, 'general', true, v)))();
     for (const q of vectors(10, DIM, 22)) {
-      const exact = vs.map((v, i) => ({ id: i + 1, s: cosine(q, v) })).sort((a, b) => b.s - a.s).slice(0, 10);
+      const exact = vs
+        .map((v, i) => ({ id: i + 1, s: cosine(q, v) }))
+        .sort((a, b) => b.s - a.s)
+        .slice(0, 10);
       expect(store.knn(q, 10).map((h) => h.memory_id)).toEqual(exact.map((x) => x.id));
     }
   });
 
   it('an earlier local index gains its float side table in place', () => {
-    db.exec(`CREATE VIRTUAL TABLE memory_vectors USING vec0(memory_id INTEGER PRIMARY KEY, embedding float[${DIM}] distance_metric=cosine, entity_id INTEGER, active INTEGER, category TEXT)`);
-    db.prepare('INSERT INTO embed_meta (id, provider, model, dim, updated) VALUES (1, ?, ?, ?, 0)').run('local', 'test-model', DIM);
+    db.exec(
+      `CREATE VIRTUAL TABLE memory_vectors USING vec0(memory_id INTEGER PRIMARY KEY, embedding float[${DIM}] distance_metric=cosine, entity_id INTEGER, active INTEGER, category TEXT)`,
+    );
+    db.prepare('INSERT INTO embed_meta (id, provider, model, dim, updated) VALUES (1, ?, ?, ?, 0)').run(
+      'local',
+      'test-model',
+      DIM,
+    );
     const vs = vectors(50, DIM, 23);
     const ins = db.prepare('INSERT INTO memory_vectors VALUES (?, ?, ?, 1, ?)');
     vs.forEach((v, i) => ins.run(BigInt(i + 1), v, 1n, 'general'));
@@ -166,14 +186,22 @@ describe('the in-memory code scan', () => {
     expect(store.codes).toBe('ready');
   };
   const fill = (store: ReturnType<typeof createVectorStore>, vs: Float32Array[]) =>
-    db.transaction(() => vs.forEach((v, i) => store.put(i + 1, (i % 40) + 1, i % 2 ? 'habit' : 'general', i % 9 !== 0, v)))();
+    db.transaction(() =>
+      vs.forEach((v, i) => store.put(i + 1, (i % 40) + 1, i % 2 ? 'habit' : 'general', i % 9 !== 0, v)),
+    )();
 
   it('answers as vec0 does once loaded, in chunks, and filters the same way', async () => {
     const store = createVectorStore(db, embedder());
     const vs = vectors(4500, DIM, 31); // more than one load chunk
     fill(store, vs);
     const queries = vectors(30, DIM, 32);
-    const filters = [{}, { activeOnly: true }, { entityId: 7, activeOnly: true }, { category: 'habit' }, { category: 'nope' }];
+    const filters = [
+      {},
+      { activeOnly: true },
+      { entityId: 7, activeOnly: true },
+      { category: 'habit' },
+      { category: 'nope' },
+    ];
     const before = queries.flatMap((q) => filters.map((f) => store.knn(q, 10, f)));
     expect(store.codes).toBe('loading');
     await settle(store);
@@ -184,7 +212,7 @@ describe('the in-memory code scan', () => {
       const f = filters[i % filters.length] as { entityId?: number; activeOnly?: boolean; category?: string };
       for (const h of hits) {
         const id = h.memory_id;
-        if (f.entityId !== undefined) expect((id - 1) % 40 + 1).toBe(f.entityId);
+        if (f.entityId !== undefined) expect(((id - 1) % 40) + 1).toBe(f.entityId);
         if (f.activeOnly) expect((id - 1) % 9).not.toBe(0);
         if (f.category) expect(f.category).toBe((id - 1) % 2 ? 'habit' : 'general');
         expect(h.similarity).toBeCloseTo(cosine(queries[Math.floor(i / filters.length)], vs[id - 1]), 5);
@@ -316,14 +344,18 @@ describe('the in-memory code scan', () => {
           const stmt = target.prepare(sql);
           if (sql !== 'PRAGMA data_version') return stmt;
           const version = stmt.pluck();
-          return { pluck: () => ({ get: () => {
-            const v = version.get();
-            if (swapNow) {
-              swapNow = false;
-              swapElsewhere();
-            }
-            return v;
-          } }) };
+          return {
+            pluck: () => ({
+              get: () => {
+                const v = version.get();
+                if (swapNow) {
+                  swapNow = false;
+                  swapElsewhere();
+                }
+                return v;
+              },
+            }),
+          };
         };
       },
     }) as Db;
@@ -356,7 +388,7 @@ describe('the in-memory code scan', () => {
     await settle(store);
     const [table] = vectorTables(db);
     const rnd = prng(82).next;
-    const pick = <T,>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
+    const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
     const filters = [{}, { activeOnly: true }, { entityId: 3 }, { category: 'habit', activeOnly: true }];
     for (let round = 0; round < 40; round++) {
       for (let op = 0; op < 12; op++) {
@@ -367,7 +399,10 @@ describe('the in-memory code scan', () => {
         else if (r < 0.65) store.setActive(id, rnd() < 0.5);
         else if (r < 0.8) {
           // Raw SQL, as an entity merge does, announced.
-          db.prepare(`UPDATE ${table} SET entity_id = ? WHERE memory_id = ?`).run(BigInt(1 + Math.floor(rnd() * 5)), BigInt(id));
+          db.prepare(`UPDATE ${table} SET entity_id = ? WHERE memory_id = ?`).run(
+            BigInt(1 + Math.floor(rnd() * 5)),
+            BigInt(id),
+          );
           vectorsChanged(db, [id]);
         } else {
           // A transaction that writes, searches, and rolls back.
@@ -387,7 +422,8 @@ describe('the in-memory code scan', () => {
       // lists are every match, re-ranked exactly: they must be equal.
       const truth = createVectorStore(db, embedder());
       const q = vs[Math.floor(rnd() * 300)];
-      for (const f of filters) expect(store.knn(q, 100, f), `round ${round} ${JSON.stringify(f)}`).toEqual(truth.knn(q, 100, f));
+      for (const f of filters)
+        expect(store.knn(q, 100, f), `round ${round} ${JSON.stringify(f)}`).toEqual(truth.knn(q, 100, f));
     }
     expect(store.codes).toBe('ready');
   });

@@ -27,8 +27,22 @@ beforeEach(async () => {
 });
 afterEach(async () => hub.close());
 
-const TABLES = ['memories', 'sessions', 'session_turns', 'relations', 'locations', 'intentions', 'readings', 'schedule_events', 'working_memory_tasks', 'promoted_patterns'];
-const totals = () => Object.fromEntries(TABLES.map((t) => [t, (hub.db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]));
+const TABLES = [
+  'memories',
+  'sessions',
+  'session_turns',
+  'relations',
+  'locations',
+  'intentions',
+  'readings',
+  'schedule_events',
+  'working_memory_tasks',
+  'promoted_patterns',
+];
+const totals = () =>
+  Object.fromEntries(
+    TABLES.map((t) => [t, (hub.db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]),
+  );
 
 describe('identify', () => {
   it('creates unknown_speaker_N for a new voice, finds it again, and tells two voices apart', async () => {
@@ -36,7 +50,12 @@ describe('identify', () => {
     const b = voice();
     const first = await post(hub, '/voices/identify', { embedding: a, room: 'kitchen' });
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ entity_name: 'unknown_speaker_1', provisional: true, created: true, threshold: VOICE_MATCH_THRESHOLD });
+    expect(first.body).toMatchObject({
+      entity_name: 'unknown_speaker_1',
+      provisional: true,
+      created: true,
+      threshold: VOICE_MATCH_THRESHOLD,
+    });
     const same = await post(hub, '/voices/identify', { embedding: again(a) });
     expect(same.body).toMatchObject({ entity_name: 'unknown_speaker_1', created: false });
     expect(same.body.similarity).toBeGreaterThan(VOICE_MATCH_THRESHOLD);
@@ -44,16 +63,24 @@ describe('identify', () => {
     expect(other.body).toMatchObject({ entity_name: 'unknown_speaker_2', created: true });
     expect(other.body.candidates[0].similarity).toBeLessThan(VOICE_MATCH_THRESHOLD);
     const unknown = await get(hub, '/voices/unknown');
-    expect(unknown.body.speakers.map((s: any) => [s.entity_name, s.detection_count])).toEqual([['unknown_speaker_1', 2], ['unknown_speaker_2', 1]]);
+    expect(unknown.body.speakers.map((s: any) => [s.entity_name, s.detection_count])).toEqual([
+      ['unknown_speaker_1', 2],
+      ['unknown_speaker_2', 1],
+    ]);
     expect(unknown.body.speakers[0].first_seen_room).toBe('kitchen');
-    expect(hub.services.entities.find('unknown_speaker_1')).toMatchObject({ type: 'person', meta: { provisional: true } });
+    expect(hub.services.entities.find('unknown_speaker_1')).toMatchObject({
+      type: 'person',
+      meta: { provisional: true },
+    });
   });
 
   it('fixes the embedding size on first use and answers 400 naming the field otherwise', async () => {
     await post(hub, '/voices/identify', { embedding: voice() });
     const wrong = await post(hub, '/voices/identify', { embedding: new Array(256).fill(0.1) });
     expect(wrong.status).toBe(400);
-    expect(wrong.body.message).toBe("embedding: expected 192 numbers (this installation's voice embedding size, fixed by its first voice print), got 256");
+    expect(wrong.body.message).toBe(
+      "embedding: expected 192 numbers (this installation's voice embedding size, fixed by its first voice print), got 256",
+    );
     const zero = await post(hub, '/voices/identify', { embedding: new Array(DIM).fill(0) });
     expect(zero.status).toBe(400);
     expect(zero.body.message).toContain('embedding');
@@ -71,17 +98,28 @@ describe('enroll and update_print', () => {
   it('renames a provisional speaker keeping everything; the number is never reused; a taken name is 409', async () => {
     const a = voice();
     await post(hub, '/voices/identify', { embedding: a });
-    await post(hub, '/remember', { entity_name: 'unknown_speaker_1', fact: 'unknown_speaker_1 likes oolong tea', category: 'preference' });
+    await post(hub, '/remember', {
+      entity_name: 'unknown_speaker_1',
+      fact: 'unknown_speaker_1 likes oolong tea',
+      category: 'preference',
+    });
     const s = await post(hub, '/open_session', { entity_name: 'unknown_speaker_1' });
     await post(hub, '/log_turn', { session_id: s.body.session_id, role: 'user', content: 'I like oolong tea' });
-    const r = await post(hub, '/voices/enroll', { entity_name: 'unknown_speaker_1', new_name: 'Anna', display_name: 'Anna K.' });
+    const r = await post(hub, '/voices/enroll', {
+      entity_name: 'unknown_speaker_1',
+      new_name: 'Anna',
+      display_name: 'Anna K.',
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ entity_name: 'Anna', previous_name: 'unknown_speaker_1', memories_transferred: 1 });
     expect(hub.services.entities.find('Anna')!.meta).toMatchObject({ status: 'enrolled', display_name: 'Anna K.' });
     expect(hub.services.entities.find('Anna')!.meta.provisional).toBeUndefined();
     const recall = await post(hub, '/recall', { query: 'what tea does Anna like', mode: 'keyword' });
     expect(recall.body.results[0]).toMatchObject({ entity_name: 'Anna', fact: 'unknown_speaker_1 likes oolong tea' });
-    expect((await post(hub, '/voices/identify', { embedding: again(a) })).body).toMatchObject({ entity_name: 'Anna', provisional: false });
+    expect((await post(hub, '/voices/identify', { embedding: again(a) })).body).toMatchObject({
+      entity_name: 'Anna',
+      provisional: false,
+    });
     expect((await get(hub, '/voices/unknown')).body.speakers).toEqual([]);
     expect((await post(hub, '/voices/identify', { embedding: voice() })).body.entity_name).toBe('unknown_speaker_2');
     const taken = await post(hub, '/voices/enroll', { entity_name: 'unknown_speaker_2', new_name: 'anna' });
@@ -97,8 +135,13 @@ describe('enroll and update_print', () => {
     expect(u.body).toMatchObject({ voiceprint_samples: 2, embedding_norm: 1 });
     const w = await post(hub, '/voices/update_print', { entity_name: 'Brian', embedding: again(c), weight: 0.1 });
     expect(w.body).toMatchObject({ voiceprint_samples: 3, embedding_norm: 1 });
-    expect((await post(hub, '/voices/identify', { embedding: again(c) })).body).toMatchObject({ entity_name: 'Brian', provisional: false });
-    expect((await post(hub, '/voices/update_print', { entity_name: 'Brian', embedding: c, weight: 0 })).status).toBe(400);
+    expect((await post(hub, '/voices/identify', { embedding: again(c) })).body).toMatchObject({
+      entity_name: 'Brian',
+      provisional: false,
+    });
+    expect((await post(hub, '/voices/update_print', { entity_name: 'Brian', embedding: c, weight: 0 })).status).toBe(
+      400,
+    );
   });
 });
 
@@ -108,13 +151,24 @@ describe('merge', () => {
     await post(hub, '/voices/enroll', { entity_name: 'Brian', embedding: brianVoice });
     const src = (await post(hub, '/voices/identify', { embedding: voice() })).body.entity_name as string;
     const t0 = hub.clock.now();
-    for (const [name, fact] of [['Brian', 'Brian likes jazz'], [src, `${src} drinks oat milk`]]) {
+    for (const [name, fact] of [
+      ['Brian', 'Brian likes jazz'],
+      [src, `${src} drinks oat milk`],
+    ]) {
       await post(hub, '/remember', { entity_name: name, fact, category: 'preference' });
-      await post(hub, '/remember', { entity_name: name, fact: `${name} sits at the ${name === 'Brian' ? 'window' : 'door'}`, fact_key: 'seat' });
+      await post(hub, '/remember', {
+        entity_name: name,
+        fact: `${name} sits at the ${name === 'Brian' ? 'window' : 'door'}`,
+        fact_key: 'seat',
+      });
       const s = await post(hub, '/open_session', { entity_name: name });
       await post(hub, '/log_turn', { session_id: s.body.session_id, role: 'user', content: `hello from ${name}` });
       await post(hub, '/record', { entity_name: name, metric: 'heart_rate', value: 60, ts: t0 - 3600 });
-      await post(hub, '/intend', { entity_name: name, trigger_text: `${name} leaving for work`, action_text: 'remind about keys' });
+      await post(hub, '/intend', {
+        entity_name: name,
+        trigger_text: `${name} leaving for work`,
+        action_text: 'remind about keys',
+      });
       await post(hub, '/schedule', { entity_name: name, title: 'gym', start_ts: t0 + 86_400 });
       await post(hub, '/wm/open', { task_name: `plan for ${name}`, entity_name: name });
     }
@@ -130,7 +184,13 @@ describe('merge', () => {
 
     const r = await post(hub, '/voices/merge', { source_name: src, target_name: 'Brian' });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ target_name: 'Brian', source_deleted: src, memories_merged: 2, readings_merged: 2, series_merged: 1 });
+    expect(r.body).toMatchObject({
+      target_name: 'Brian',
+      source_deleted: src,
+      memories_merged: 2,
+      readings_merged: 2,
+      series_merged: 1,
+    });
     expect(totals()).toEqual(before);
     expect(hub.services.entities.find(src)).toBeUndefined();
     for (const [k, n] of Object.entries(r.body.after as Record<string, number>)) {
@@ -138,19 +198,42 @@ describe('merge', () => {
       expect(n, k).toBe(r.body.before.source[k] + r.body.before.target[k]);
     }
     // nothing still points at the deleted entity
-    for (const { table, column } of hub.db.prepare(`SELECT m.name AS "table", p."from" AS "column" FROM sqlite_master m, pragma_foreign_key_list(m.name) p WHERE m.type = 'table' AND p."table" = 'entities'`).all() as { table: string; column: string }[]) {
-      expect((hub.db.prepare(`SELECT count(*) AS n FROM "${table}" WHERE "${column}" = ?`).get(srcId) as { n: number }).n, `${table}.${column}`).toBe(0);
+    for (const { table, column } of hub.db
+      .prepare(
+        `SELECT m.name AS "table", p."from" AS "column" FROM sqlite_master m, pragma_foreign_key_list(m.name) p WHERE m.type = 'table' AND p."table" = 'entities'`,
+      )
+      .all() as { table: string; column: string }[]) {
+      expect(
+        (hub.db.prepare(`SELECT count(*) AS n FROM "${table}" WHERE "${column}" = ?`).get(srcId) as { n: number }).n,
+        `${table}.${column}`,
+      ).toBe(0);
     }
     // rules kept: one active seat, one active location, no self-relation, no duplicate current relation
-    const seats = hub.db.prepare("SELECT fact FROM memories m JOIN entities e ON e.id = m.entity_id WHERE e.name = 'Brian' AND fact_key = 'seat' AND status = 'active'").all();
+    const seats = hub.db
+      .prepare(
+        "SELECT fact FROM memories m JOIN entities e ON e.id = m.entity_id WHERE e.name = 'Brian' AND fact_key = 'seat' AND status = 'active'",
+      )
+      .all();
     expect(seats).toHaveLength(1);
-    expect(hub.db.prepare("SELECT count(*) AS n FROM relations WHERE valid_until IS NULL AND entity_a = entity_b").get()).toEqual({ n: 0 });
-    expect((await post(hub, '/get_related', { entity_name: 'Brian' })).body.relations.map((x: any) => `${x.rel_type} ${x.other}`)).toEqual(['works_in kitchen']);
+    expect(
+      hub.db.prepare('SELECT count(*) AS n FROM relations WHERE valid_until IS NULL AND entity_a = entity_b').get(),
+    ).toEqual({ n: 0 });
+    expect(
+      (await post(hub, '/get_related', { entity_name: 'Brian' })).body.relations.map(
+        (x: any) => `${x.rel_type} ${x.other}`,
+      ),
+    ).toEqual(['works_in kitchen']);
     expect((await post(hub, '/find', { entity_name: 'glasses' })).body.container_name).toBe('Brian');
     const hr = await post(hub, '/query_stream', { entity_name: 'Brian', metric: 'heart_rate', granularity: 'hour' });
     expect(hr.body.points.reduce((n: number, p: any) => n + p.count, 0)).toBe(2);
-    expect((await post(hub, '/recall', { query: 'oat milk', entity_name: 'Brian' })).body.results[0].fact).toContain('oat milk');
-    expect(hub.db.prepare('SELECT samples FROM voiceprints v JOIN entities e ON e.id = v.entity_id WHERE e.name = ?').get('Brian')).toEqual({ samples: 2 });
+    expect((await post(hub, '/recall', { query: 'oat milk', entity_name: 'Brian' })).body.results[0].fact).toContain(
+      'oat milk',
+    );
+    expect(
+      hub.db
+        .prepare('SELECT samples FROM voiceprints v JOIN entities e ON e.id = v.entity_id WHERE e.name = ?')
+        .get('Brian'),
+    ).toEqual({ samples: 2 });
     expect(hub.services.audit.query({ op: 'voice.merge', limit: 5 })).toHaveLength(1);
     expect((await post(hub, '/voices/merge', { source_name: src, target_name: 'Brian' })).status).toBe(404);
   });
@@ -195,7 +278,11 @@ describe('merge with a neural index (binary codes searched in memory)', () => {
     let down = false;
     const neural = await buildTestHub({
       embedder: {
-        provider: 'ollama', model: 'dense-test', dim: 64, fingerprint: 'dense-test:64', ping: async () => true,
+        provider: 'ollama',
+        model: 'dense-test',
+        dim: 64,
+        fingerprint: 'dense-test:64',
+        ping: async () => true,
         embed: async (ts) => {
           if (down && ts.some((t) => t.startsWith('Brian: '))) throw new HubError('unavailable', 'embedder is down');
           return ts.map(dense);
@@ -208,7 +295,8 @@ describe('merge with a neural index (binary codes searched in memory)', () => {
       await post(neural, '/remember', { entity_name: 'Brian', fact: 'Brian likes jazz in the evening' });
       // A search loads the in-memory copy of the codes; wait until searches use it.
       await post(neural, '/recall', { query: fact, mode: 'vector' });
-      for (let i = 0; i < 200 && internals(neural.services).vectors.codes !== 'ready'; i++) await new Promise((r) => setImmediate(r));
+      for (let i = 0; i < 200 && internals(neural.services).vectors.codes !== 'ready'; i++)
+        await new Promise((r) => setImmediate(r));
       expect(internals(neural.services).vectors.codes).toBe('ready');
       down = true;
       expect((await post(neural, '/voices/merge', { source_name: 'Carl', target_name: 'Brian' })).status).toBe(200);
@@ -224,8 +312,16 @@ describe('merge with a neural index (binary codes searched in memory)', () => {
 describe('with the embedder down', () => {
   it('enroll and merge still commit and answer 200; the memories wait for a vector', async () => {
     const down = await buildTestHub({
-      embedder: { provider: 'fake', model: 'down', dim: 8, fingerprint: 'down:8', ping: async () => false,
-        embed: async () => { throw new HubError('unavailable', 'embedder is down'); } },
+      embedder: {
+        provider: 'fake',
+        model: 'down',
+        dim: 8,
+        fingerprint: 'down:8',
+        ping: async () => false,
+        embed: async () => {
+          throw new HubError('unavailable', 'embedder is down');
+        },
+      },
     });
     try {
       await post(down, '/voices/enroll', { entity_name: 'Brian', embedding: voice() });
@@ -251,12 +347,19 @@ describe('MCP', () => {
     const client = new Client({ name: 't', version: '1' });
     await client.connect(ct);
     try {
-      const call = async (name: string, args: object) => (await client.callTool({ name, arguments: args as Record<string, unknown> })) as any;
+      const call = async (name: string, args: object) =>
+        (await client.callTool({ name, arguments: args as Record<string, unknown> })) as any;
       const a = await call('identify_speaker', { embedding: voice() });
       expect(a.structuredContent.entity_name).toBe('unknown_speaker_1');
       const b = await call('identify_speaker', { embedding: voice() });
-      expect((await call('enroll_speaker', { entity_name: 'unknown_speaker_1', new_name: 'Anna' })).structuredContent.entity_name).toBe('Anna');
-      expect((await call('merge_speakers', { source_name: b.structuredContent.entity_name, target_name: 'Anna' })).structuredContent.source_deleted).toBe('unknown_speaker_2');
+      expect(
+        (await call('enroll_speaker', { entity_name: 'unknown_speaker_1', new_name: 'Anna' })).structuredContent
+          .entity_name,
+      ).toBe('Anna');
+      expect(
+        (await call('merge_speakers', { source_name: b.structuredContent.entity_name, target_name: 'Anna' }))
+          .structuredContent.source_deleted,
+      ).toBe('unknown_speaker_2');
       const bad = await call('identify_speaker', { embedding: [1, 2, 3] });
       expect(bad.isError).toBe(true);
       expect(bad.structuredContent.message).toContain('embedding');

@@ -27,12 +27,16 @@ let calls: { input: RememberInput; actor: Actor }[];
 
 const count = (sql: string, ...p: unknown[]) => (db.prepare(sql).get(...p) as { n: number }).n;
 const openTask = (x: Record<string, unknown>) => wm.wmOpen(W.WmOpenInput.parse(x), 'http');
-const set = (task_id: number, key: string, value: unknown) => wm.wmSet(W.WmSetInput.parse({ task_id, key, value }), 'mcp');
+const set = (task_id: number, key: string, value: unknown) =>
+  wm.wmSet(W.WmSetInput.parse({ task_id, key, value }), 'mcp');
 const list = (x: Record<string, unknown> = {}) => wm.wmList(W.WmListInput.parse(x));
 const closeTask = (x: Record<string, unknown>) => wm.wmClose(W.WmCloseInput.parse(x), 'mcp');
 
 async function expectHubError(fn: () => unknown, code: string, field: string) {
-  const e = await (async () => fn())().then(() => undefined, (x: unknown) => x);
+  const e = await (async () => fn())().then(
+    () => undefined,
+    (x: unknown) => x,
+  );
   expect(e).toBeInstanceOf(HubError);
   expect((e as HubError).code).toBe(code);
   expect((e as HubError).message).toMatch(new RegExp(`^${field}:`));
@@ -48,12 +52,20 @@ beforeEach(() => {
   const audit = createAuditRepo(db, clock);
   const embedder = createLocalEmbedder();
   memory = createMemoryService({
-    db, clock, embedder, vectors: createVectorStore(db, embedder), entities, audit,
+    db,
+    clock,
+    embedder,
+    vectors: createVectorStore(db, embedder),
+    entities,
+    audit,
     config: { trust_default_remember: 5, decay_halflife_days: 90, decay_category_halflife: {} },
   });
   calls = [];
   wm = createWorkingService({
-    db, clock, entities, audit,
+    db,
+    clock,
+    entities,
+    audit,
     remember: (input, actor) => {
       calls.push({ input, actor });
       return memory.remember(input, actor);
@@ -76,10 +88,23 @@ describe('slots', () => {
     const one = wm.wmGet(W.WmGetInput.parse({ task_id: '1', key: 'guests' }));
     expect(one.slot).toMatchObject({ key: 'guests', value: 12, updated: one.slot!.created + 5 });
     const all = wm.wmGet(W.WmGetInput.parse({ task_id: t.task_id }));
-    expect(all.task).toMatchObject({ task_id: t.task_id, task_name: "plan Maya's birthday", entity_name: 'Maya', status: 'open', slot_count: 2 });
-    expect(all.slots!.map((s) => [s.key, s.value])).toEqual([['guests', 12], ['menu', { cake: 'chocolate', drinks: ['juice', 'water'] }]]);
+    expect(all.task).toMatchObject({
+      task_id: t.task_id,
+      task_name: "plan Maya's birthday",
+      entity_name: 'Maya',
+      status: 'open',
+      slot_count: 2,
+    });
+    expect(all.slots!.map((s) => [s.key, s.value])).toEqual([
+      ['guests', 12],
+      ['menu', { cake: 'chocolate', drinks: ['juice', 'water'] }],
+    ]);
     expect(all.result).toContain('guests = 12; menu = {"cake":"chocolate"');
-    const audit = db.prepare("SELECT actor, op, before FROM audit WHERE op LIKE 'wm.%' ORDER BY id").all() as { actor: string; op: string; before: string | null }[];
+    const audit = db.prepare("SELECT actor, op, before FROM audit WHERE op LIKE 'wm.%' ORDER BY id").all() as {
+      actor: string;
+      op: string;
+      before: string | null;
+    }[];
     expect(audit.map((a) => `${a.actor} ${a.op}`)).toEqual(['http wm.open', 'mcp wm.set', 'mcp wm.set', 'mcp wm.set']);
     expect(JSON.parse(audit[2].before!)).toEqual({ key: 'guests', value: 10 });
   });
@@ -95,7 +120,8 @@ describe('slots', () => {
     expect(W.WmSetInput.safeParse({ task_id: 1, key: 'k' }).success).toBe(false);
     expect(W.WmSetInput.safeParse({ task_id: 1, key: 'k', value: null }).success).toBe(true);
     expect(W.WmSetInput.safeParse({ task_id: 1, key: 'k', value: 'x'.repeat(W.MAX_VALUE_CHARS) }).success).toBe(false);
-    for (const s of [W.WmOpenInput, W.WmSetInput, W.WmGetInput, W.WmListInput, W.WmCloseInput]) expect(() => z.toJSONSchema(s, { io: 'input' })).not.toThrow();
+    for (const s of [W.WmOpenInput, W.WmSetInput, W.WmGetInput, W.WmListInput, W.WmCloseInput])
+      expect(() => z.toJSONSchema(s, { io: 'input' })).not.toThrow();
   });
 });
 
@@ -118,7 +144,10 @@ describe('expiry', () => {
     const swept = wm.expireDue();
     expect(swept).toMatchObject({ expired: 1, task_ids: [t.task_id] });
     expect(wm.expireDue().expired).toBe(0);
-    expect(db.prepare('SELECT status, closed_at FROM working_memory_tasks WHERE id = ?').get(t.task_id)).toEqual({ status: 'expired', closed_at: t.ttl_ts });
+    expect(db.prepare('SELECT status, closed_at FROM working_memory_tasks WHERE id = ?').get(t.task_id)).toEqual({
+      status: 'expired',
+      closed_at: t.ttl_ts,
+    });
     expect(db.prepare("SELECT actor FROM audit WHERE op = 'wm.expire'").all()).toEqual([{ actor: 'scheduler' }]);
     // Slots are kept until pruned.
     expect(wm.wmGet({ task_id: t.task_id }).slots).toEqual([expect.objectContaining({ key: 'quote', value: 120 })]);
@@ -132,11 +161,19 @@ describe('expiry', () => {
     set(soon.task_id, 'a', 1);
     clock.advance(120);
     expect(wm.expireDue().task_ids).toEqual([soon.task_id]);
-    expect(list().tasks.map((x) => x.task_id).sort()).toEqual([forever.task_id, later.task_id].sort());
+    expect(
+      list()
+        .tasks.map((x) => x.task_id)
+        .sort(),
+    ).toEqual([forever.task_id, later.task_id].sort());
     clock.advance(31 * 86_400);
     expect(wm.prune(30)).toMatchObject({ deleted: 1 }); // `later` expired 30 days ago only now: not swept, not pruned
     expect(count('SELECT count(*) n FROM working_memory_slots')).toBe(0);
-    expect(list({ status: 'all' }).tasks.map((x) => x.task_name).sort()).toEqual(['forever', 'later']);
+    expect(
+      list({ status: 'all' })
+        .tasks.map((x) => x.task_name)
+        .sort(),
+    ).toEqual(['forever', 'later']);
   });
 });
 
@@ -186,13 +223,29 @@ describe('wm_close', () => {
     const fact = "Task 'plan Maya's birthday': guests = 12; venue = the park; cake = chocolate";
     expect(calls).toHaveLength(1);
     expect(calls[0].actor).toBe('mcp');
-    expect(calls[0].input).toMatchObject({ entity_name: 'Maya', fact, category: 'general', source_trust: 2, source: 'working_memory' });
+    expect(calls[0].input).toMatchObject({
+      entity_name: 'Maya',
+      fact,
+      category: 'general',
+      source_trust: 2,
+      source: 'working_memory',
+    });
     expect(count('SELECT count(*) n FROM memories')).toBe(1);
     const m = memory.repo.get(c.promoted_memory_id!)!;
     expect(m).toMatchObject({ entity_name: 'Maya', fact, category: 'general', source_trust: 2, status: 'active' });
     expect(wm.wmGet({ task_id: t.task_id }).task).toMatchObject({ status: 'closed', promoted_memory_id: m.id });
     expect(c.result).toContain(`memory ${m.id}`);
-    const recalled = await memory.recall({ query: 'birthday cake', entity_name: 'Maya', top_k: 5, mode: 'keyword', recency_weight: 0.2, min_confidence: 0, min_trust: 0, include_superseded: false, explain: false });
+    const recalled = await memory.recall({
+      query: 'birthday cake',
+      entity_name: 'Maya',
+      top_k: 5,
+      mode: 'keyword',
+      recency_weight: 0.2,
+      min_confidence: 0,
+      min_trust: 0,
+      include_superseded: false,
+      explain: false,
+    });
     expect(recalled.results.map((r) => r.id)).toEqual([m.id]);
   });
 
@@ -202,7 +255,12 @@ describe('wm_close', () => {
     clock.advance(61);
     const c = await closeTask({ task_id: t.task_id, promote: true });
     expect(calls).toHaveLength(1);
-    expect(calls[0].input).toMatchObject({ entity_name: 'garage clear-out', entity_type: 'task', source_trust: 2, category: 'general' });
+    expect(calls[0].input).toMatchObject({
+      entity_name: 'garage clear-out',
+      entity_type: 'task',
+      source_trust: 2,
+      category: 'general',
+    });
     expect(calls[0].input.fact).toBe(`Task 'garage clear-out': keep = ["bikes","tools"]`);
     expect(db.prepare("SELECT type FROM entities WHERE name = 'garage clear-out'").get()).toEqual({ type: 'task' });
     expect(memory.repo.get(c.promoted_memory_id!)).toMatchObject({ source_trust: 2, category: 'general' });
@@ -218,7 +276,10 @@ describe('wm_close', () => {
     const t = openTask({ task_name: 'trip', entity_name: 'Anna' });
     set(t.task_id, 'where', 'Lisbon');
     const failing = createWorkingService({
-      db, clock, entities: createEntitiesRepo(db, clock), audit: createAuditRepo(db, clock),
+      db,
+      clock,
+      entities: createEntitiesRepo(db, clock),
+      audit: createAuditRepo(db, clock),
       remember: async () => {
         throw new HubError('unavailable', 'memory store is busy');
       },

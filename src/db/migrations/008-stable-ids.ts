@@ -21,14 +21,30 @@ import type { Db } from '../open.js';
 import { nameKey, normaliseName } from '../../lib/names.js';
 
 const STABLE = [
-  'entities', 'series', 'sources', 'memories', 'sessions', 'session_turns', 'working_memory_tasks', 'working_memory_slots',
-  'locations', 'relations', 'schedule_events', 'promoted_patterns',
+  'entities',
+  'series',
+  'sources',
+  'memories',
+  'sessions',
+  'session_turns',
+  'working_memory_tasks',
+  'working_memory_slots',
+  'locations',
+  'relations',
+  'schedule_events',
+  'promoted_patterns',
 ];
 
 /** Recreates `table` with AUTOINCREMENT (and `edit` applied to its CREATE), keeping rows, ids, indexes and triggers. */
 function rebuild(db: Db, table: string, edit: (sql: string) => string = (s) => s) {
-  const sql = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").pluck().get(table) as string;
-  const extras = db.prepare("SELECT sql FROM sqlite_master WHERE tbl_name = ? AND type IN ('index', 'trigger') AND sql IS NOT NULL").pluck().all(table) as string[];
+  const sql = db
+    .prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?")
+    .pluck()
+    .get(table) as string;
+  const extras = db
+    .prepare("SELECT sql FROM sqlite_master WHERE tbl_name = ? AND type IN ('index', 'trigger') AND sql IS NOT NULL")
+    .pluck()
+    .all(table) as string[];
   const tmp = `${table}_rebuild`;
   const create = edit(sql)
     .replace(/^CREATE TABLE\s+"?\w+"?/i, `CREATE TABLE ${tmp}`)
@@ -44,7 +60,10 @@ function rebuild(db: Db, table: string, edit: (sql: string) => string = (s) => s
 
 /** (table, column) pairs that reference entities(id), from the schema itself. */
 function entityRefs(db: Db): { table: string; column: string; notNull: boolean }[] {
-  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%REFERENCES entities%'").pluck().all() as string[];
+  const tables = db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%REFERENCES entities%'")
+    .pluck()
+    .all() as string[];
   return tables.flatMap((table) => {
     const info = db.pragma(`table_info(${table})`) as { name: string; notnull: number }[];
     return (db.pragma(`foreign_key_list(${table})`) as { table: string; from: string }[])
@@ -64,13 +83,16 @@ function merge(db: Db, from: number, to: number) {
       continue;
     }
     db.prepare('UPDATE readings SET series_id = ? WHERE series_id = ?').run(into, s.id);
-    for (const t of ['reading_rollups', 'rollup_watermarks']) db.prepare(`DELETE FROM ${t} WHERE series_id IN (?, ?)`).run(s.id, into);
+    for (const t of ['reading_rollups', 'rollup_watermarks'])
+      db.prepare(`DELETE FROM ${t} WHERE series_id IN (?, ?)`).run(s.id, into);
     db.prepare('DELETE FROM series WHERE id = ?').run(s.id);
   }
   for (const { table, column, notNull } of entityRefs(db)) {
     if (table === 'series') continue;
     db.prepare(`UPDATE OR IGNORE ${table} SET ${column} = ? WHERE ${column} = ?`).run(to, from);
-    db.prepare(notNull ? `DELETE FROM ${table} WHERE ${column} = ?` : `UPDATE ${table} SET ${column} = NULL WHERE ${column} = ?`).run(from);
+    db.prepare(
+      notNull ? `DELETE FROM ${table} WHERE ${column} = ?` : `UPDATE ${table} SET ${column} = NULL WHERE ${column} = ?`,
+    ).run(from);
   }
   db.prepare('DELETE FROM entities WHERE id = ?').run(from);
 }
@@ -96,7 +118,11 @@ export default function stableIds(db: Db): void {
   for (const r of renamed) set.run(r.name, r.key, r.id);
   for (const table of STABLE) {
     rebuild(db, table, (sql) =>
-      table === 'entities' ? sql.replace(/\bname(\s+)TEXT NOT NULL UNIQUE COLLATE NOCASE/i, 'name$1TEXT NOT NULL').replace(/\bname_key TEXT\b/, 'name_key TEXT NOT NULL UNIQUE') : sql,
+      table === 'entities'
+        ? sql
+            .replace(/\bname(\s+)TEXT NOT NULL UNIQUE COLLATE NOCASE/i, 'name$1TEXT NOT NULL')
+            .replace(/\bname_key TEXT\b/, 'name_key TEXT NOT NULL UNIQUE')
+        : sql,
     );
   }
 }

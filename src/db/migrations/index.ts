@@ -15,4 +15,16 @@ import type { Db } from '../open.js';
 /** SQL, or a function for a step SQL alone cannot do (keys computed in JS, table rebuilds). */
 export type Migration = string | ((db: Db) => void);
 
-export const MIGRATIONS: readonly Migration[] = [memory, timeseries, patterns, episodicWorking, prospectiveSpatial, sessionVocab, counters, stableIds, seriesTerms, voicesImport, entityAliases];
+export const MIGRATIONS: readonly Migration[] = [
+  memory,
+  timeseries,
+  patterns,
+  episodicWorking,
+  prospectiveSpatial,
+  sessionVocab,
+  counters,
+  stableIds,
+  seriesTerms,
+  voicesImport,
+  entityAliases,
+];

@@ -17,7 +17,11 @@ import { deleteConfirmPage, entityHref, mergePreviewPage, type ManageError } fro
 import { flash } from './session.js';
 
 const Params = z.object({ name: EntityName });
-const Next = z.string().max(2000).regex(/^\P{Cc}*$/u, 'must not contain control characters').optional();
+const Next = z
+  .string()
+  .max(2000)
+  .regex(/^\P{Cc}*$/u, 'must not contain control characters')
+  .optional();
 const Form = z.object({ _csrf: z.string().optional(), next: Next });
 // The fields are checked in the handler with the service's own schema, so a mistake is shown by its field.
 const Text = z.string().max(20_000).optional();
@@ -31,80 +35,149 @@ const RelationParams = z.object({ id: z.coerce.number().int().positive() });
 /** The first problem with a field, plainly (the API's `field: …` prefix dropped). */
 const issueOf = (err: z.ZodError, field: string) => {
   const i = err.issues.find((x) => x.path[0] === field) ?? err.issues[0];
-  return i.code === 'too_small' ? 'This is empty' : i.code === 'too_big' ? 'This is too long' : i.message.replace(/^\w+: /, '');
+  return i.code === 'too_small'
+    ? 'This is empty'
+    : i.code === 'too_big'
+      ? 'This is too long'
+      : i.message.replace(/^\w+: /, '');
 };
 
 export function manageRoutes(app: FastifyInstance, s: Services) {
   const hide = { hide: true };
-  const done = (req: FastifyRequest, reply: FastifyReply, to: string, message: string) => (flash.set(req, message), reply.code(303).header('location', backTo(to)).send());
+  const done = (req: FastifyRequest, reply: FastifyReply, to: string, message: string) => (
+    flash.set(req, message), reply.code(303).header('location', backTo(to)).send()
+  );
   /** The entity page again, the form filled in as typed, the message by its field. */
   const again = (req: FastifyRequest, reply: FastifyReply, name: string, err: ManageError, status: number) =>
     sendPage(reply, entityPage(req, s, name, 'raw', { manage: err }), status);
   /** A refusal by the service (taken name, unknown entity) shown by the field; anything else is the error page's. */
-  const refused = (req: FastifyRequest, reply: FastifyReply, name: string, field: ManageError['field'], value: string | undefined, e: unknown) => {
+  const refused = (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    name: string,
+    field: ManageError['field'],
+    value: string | undefined,
+    e: unknown,
+  ) => {
     if (!isHubError(e) || !['conflict', 'not_found', 'invalid'].includes(e.code)) throw e;
     return again(req, reply, name, { field, value, message: e.message.replace(/^\w+: /, '') }, e.status);
   };
 
-  app.post('/admin/entity/:name/rename', { schema: { ...hide, params: Params, body: RenameForm } }, async (req, reply) => {
-    const e = s.entities.get((req.params as { name: string }).name, 'name');
-    const body = req.body as z.infer<typeof RenameForm>;
-    const parsed = RenameEntityInput.safeParse({ entity_name: e.name, new_name: body.new_name ?? '' });
-    if (!parsed.success) return again(req, reply, e.name, { field: 'new_name', value: body.new_name, message: issueOf(parsed.error, 'new_name') }, 400);
-    try {
-      const r = await s.manage.rename(parsed.data, 'admin');
-      return done(req, reply, entityHref(r.entity_name), r.changed ? `Renamed ${r.previous_name} to ${r.entity_name}. To undo, rename it back below.` : r.result);
-    } catch (err) {
-      return refused(req, reply, e.name, 'new_name', body.new_name, err);
-    }
-  });
+  app.post(
+    '/admin/entity/:name/rename',
+    { schema: { ...hide, params: Params, body: RenameForm } },
+    async (req, reply) => {
+      const e = s.entities.get((req.params as { name: string }).name, 'name');
+      const body = req.body as z.infer<typeof RenameForm>;
+      const parsed = RenameEntityInput.safeParse({ entity_name: e.name, new_name: body.new_name ?? '' });
+      if (!parsed.success)
+        return again(
+          req,
+          reply,
+          e.name,
+          { field: 'new_name', value: body.new_name, message: issueOf(parsed.error, 'new_name') },
+          400,
+        );
+      try {
+        const r = await s.manage.rename(parsed.data, 'admin');
+        return done(
+          req,
+          reply,
+          entityHref(r.entity_name),
+          r.changed ? `Renamed ${r.previous_name} to ${r.entity_name}. To undo, rename it back below.` : r.result,
+        );
+      } catch (err) {
+        return refused(req, reply, e.name, 'new_name', body.new_name, err);
+      }
+    },
+  );
 
   app.post('/admin/entity/:name/type', { schema: { ...hide, params: Params, body: TypeForm } }, async (req, reply) => {
     const e = s.entities.get((req.params as { name: string }).name, 'name');
     const body = req.body as z.infer<typeof TypeForm>;
     const parsed = SetEntityTypeInput.safeParse({ entity_name: e.name, type: body.type ?? '' });
-    if (!parsed.success) return again(req, reply, e.name, { field: 'type', value: body.type, message: issueOf(parsed.error, 'type') }, 400);
+    if (!parsed.success)
+      return again(
+        req,
+        reply,
+        e.name,
+        { field: 'type', value: body.type, message: issueOf(parsed.error, 'type') },
+        400,
+      );
     const r = s.manage.setType(parsed.data, 'admin');
-    return done(req, reply, entityHref(r.entity_name), r.changed ? `${r.entity_name} is now a ${r.type} (was ${r.previous_type}). To undo, set the type back below.` : r.result);
+    return done(
+      req,
+      reply,
+      entityHref(r.entity_name),
+      r.changed
+        ? `${r.entity_name} is now a ${r.type} (was ${r.previous_type}). To undo, set the type back below.`
+        : r.result,
+    );
   });
 
   /** The merge's source and target from "which name stays". */
   const direction = (name: string, other: string, keep: 'this' | 'other') =>
     keep === 'this' ? { source_name: other, target_name: name } : { source_name: name, target_name: other };
   /** The service's input, or the mistake to show by the "other entity" field. */
-  const mergeInput = (name: string, other: string | undefined, keep: 'this' | 'other', dry_run: boolean): { input?: MergeEntitiesInput; err?: ManageError } => {
+  const mergeInput = (
+    name: string,
+    other: string | undefined,
+    keep: 'this' | 'other',
+    dry_run: boolean,
+  ): { input?: MergeEntitiesInput; err?: ManageError } => {
     const parsed = MergeEntitiesInput.safeParse({ ...direction(name, other ?? '', keep), dry_run });
     if (parsed.success) return { input: parsed.data };
     const same = parsed.error.issues.some((i) => i.path[0] === 'target_name' && i.code === 'custom');
-    return { err: { field: 'other', value: other, message: same ? 'Choose another entity than this one' : issueOf(parsed.error, keep === 'this' ? 'source_name' : 'target_name') } };
+    return {
+      err: {
+        field: 'other',
+        value: other,
+        message: same
+          ? 'Choose another entity than this one'
+          : issueOf(parsed.error, keep === 'this' ? 'source_name' : 'target_name'),
+      },
+    };
   };
 
-  app.get('/admin/entity/:name/merge', { schema: { ...hide, params: Params, querystring: MergeQuery } }, async (req, reply) => {
-    const e = s.entities.get((req.params as { name: string }).name, 'name');
-    const q = req.query as z.infer<typeof MergeQuery>;
-    const { input, err } = mergeInput(e.name, q.other, q.keep, true);
-    if (!input) return again(req, reply, e.name, err!, 400);
-    try {
-      const preview = await s.manage.merge(input, 'admin');
-      return sendPage(reply, mergePreviewPage(req, e.name, q.keep, q.other ?? '', preview));
-    } catch (x) {
-      return refused(req, reply, e.name, 'other', q.other, x);
-    }
-  });
+  app.get(
+    '/admin/entity/:name/merge',
+    { schema: { ...hide, params: Params, querystring: MergeQuery } },
+    async (req, reply) => {
+      const e = s.entities.get((req.params as { name: string }).name, 'name');
+      const q = req.query as z.infer<typeof MergeQuery>;
+      const { input, err } = mergeInput(e.name, q.other, q.keep, true);
+      if (!input) return again(req, reply, e.name, err!, 400);
+      try {
+        const preview = await s.manage.merge(input, 'admin');
+        return sendPage(reply, mergePreviewPage(req, e.name, q.keep, q.other ?? '', preview));
+      } catch (x) {
+        return refused(req, reply, e.name, 'other', q.other, x);
+      }
+    },
+  );
 
-  app.post('/admin/entity/:name/merge', { schema: { ...hide, params: Params, body: MergeForm } }, async (req, reply) => {
-    const e = s.entities.get((req.params as { name: string }).name, 'name');
-    const body = req.body as z.infer<typeof MergeForm>;
-    const { input, err } = mergeInput(e.name, body.other, body.keep, false);
-    if (!input) return again(req, reply, e.name, err!, 400);
-    try {
-      const r = await s.manage.merge(input, 'admin');
-      const moved = r.moves.counts.map((c) => `${c.n} ${c.label}`).join(', ') || 'nothing but its name';
-      return done(req, reply, entityHref(r.target_name), `Merged ${r.source_name} into ${r.target_name} (${moved}). “${r.source_name}” is now another name of ${r.target_name}.`);
-    } catch (x) {
-      return refused(req, reply, e.name, 'other', body.other, x);
-    }
-  });
+  app.post(
+    '/admin/entity/:name/merge',
+    { schema: { ...hide, params: Params, body: MergeForm } },
+    async (req, reply) => {
+      const e = s.entities.get((req.params as { name: string }).name, 'name');
+      const body = req.body as z.infer<typeof MergeForm>;
+      const { input, err } = mergeInput(e.name, body.other, body.keep, false);
+      if (!input) return again(req, reply, e.name, err!, 400);
+      try {
+        const r = await s.manage.merge(input, 'admin');
+        const moved = r.moves.counts.map((c) => `${c.n} ${c.label}`).join(', ') || 'nothing but its name';
+        return done(
+          req,
+          reply,
+          entityHref(r.target_name),
+          `Merged ${r.source_name} into ${r.target_name} (${moved}). “${r.source_name}” is now another name of ${r.target_name}.`,
+        );
+      } catch (x) {
+        return refused(req, reply, e.name, 'other', body.other, x);
+      }
+    },
+  );
 
   app.get('/admin/entity/:name/delete', { schema: { ...hide, params: Params } }, async (req, reply) => {
     const preview = s.manage.delete({ entity_name: (req.params as { name: string }).name, dry_run: true }, 'admin');
@@ -116,10 +189,19 @@ export function manageRoutes(app: FastifyInstance, s: Services) {
     return done(req, reply, '/admin/entities', r.result);
   });
 
-  app.post('/admin/relation/:id/end', { schema: { ...hide, params: RelationParams, body: Form } }, async (req, reply) => {
-    const { id } = req.params as { id: number };
-    const r = s.manage.endRelation({ relation_id: id }, 'admin');
-    const sentence = `${r.entity_a} ${r.rel_type.replaceAll('_', ' ')} ${r.entity_b}`;
-    return done(req, reply, backTo((req.body as z.infer<typeof Form>).next, entityHref(r.entity_a)), `Ended: ${sentence} (kept in the history below).`);
-  });
+  app.post(
+    '/admin/relation/:id/end',
+    { schema: { ...hide, params: RelationParams, body: Form } },
+    async (req, reply) => {
+      const { id } = req.params as { id: number };
+      const r = s.manage.endRelation({ relation_id: id }, 'admin');
+      const sentence = `${r.entity_a} ${r.rel_type.replaceAll('_', ' ')} ${r.entity_b}`;
+      return done(
+        req,
+        reply,
+        backTo((req.body as z.infer<typeof Form>).next, entityHref(r.entity_a)),
+        `Ended: ${sentence} (kept in the history below).`,
+      );
+    },
+  );
 }

@@ -19,9 +19,12 @@ const require = createRequire(import.meta.url);
 
 /** `assets/admin/` at the package root, seen from src/http/admin (vitest) or dist/src/http/admin (built). */
 function own(file: string): string {
-  const candidates = ['../../../assets/admin/', '../../../../assets/admin/'].map((p) => fileURLToPath(new URL(p + file, import.meta.url)));
+  const candidates = ['../../../assets/admin/', '../../../../assets/admin/'].map((p) =>
+    fileURLToPath(new URL(p + file, import.meta.url)),
+  );
   const found = candidates.find((c) => existsSync(c));
-  if (!found) throw new Error(`admin UI asset ${file} is missing (looked in ${candidates.join(', ')}); reinstall hearth`);
+  if (!found)
+    throw new Error(`admin UI asset ${file} is missing (looked in ${candidates.join(', ')}); reinstall hearth`);
   return found;
 }
 
@@ -49,7 +52,12 @@ const SOURCES: Record<string, () => string> = {
 };
 
 /** Served before login (guard.ts lets these paths through). */
-export const PUBLIC_PATHS = new Set(['/favicon.ico', '/admin/assets/icon.svg', '/admin/assets/icon-192.png', '/admin/assets/favicon.ico']);
+export const PUBLIC_PATHS = new Set([
+  '/favicon.ico',
+  '/admin/assets/icon.svg',
+  '/admin/assets/icon-192.png',
+  '/admin/assets/favicon.ico',
+]);
 
 export async function registerAssets(app: FastifyInstance): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'hearth-admin-assets-'));
@@ -79,6 +87,9 @@ export async function registerAssets(app: FastifyInstance): Promise<void> {
   });
   // Where a browser looks for an icon when a page names none (a JSON answer, an error page).
   app.get('/favicon.ico', { schema: { hide: true } }, async (_req, reply) =>
-    reply.header('cache-control', 'private, max-age=3600').type('image/x-icon').send(readFileSync(join(dir, 'favicon.ico'))),
+    reply
+      .header('cache-control', 'private, max-age=3600')
+      .type('image/x-icon')
+      .send(readFileSync(join(dir, 'favicon.ico'))),
   );
 }

@@ -14,6 +14,14 @@ export const wantsAdminPage = (req: FastifyRequest) =>
 export function sendBadAddress(req: FastifyRequest, reply: FastifyReply) {
   const body = html`<p class="error" role="alert">This address is broken (a stray % or an incomplete character in it), so there is no page for it.</p>
 <p><a href="/admin/">Go to the dashboard</a></p>`;
-  return reply.code(400).headers({ 'content-security-policy': CSP, 'cache-control': 'private, no-store', 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY' })
-    .type('text/html; charset=utf-8').send(page(req, { title: 'Not a valid address' }, body).value);
+  return reply
+    .code(400)
+    .headers({
+      'content-security-policy': CSP,
+      'cache-control': 'private, no-store',
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+    })
+    .type('text/html; charset=utf-8')
+    .send(page(req, { title: 'Not a valid address' }, body).value);
 }

@@ -6,9 +6,14 @@ import type { z } from 'zod';
 import { isHubError } from '../../lib/errors.js';
 
 /** The schema's own limit, so a message cannot drift from it. */
-const atMost = (what: string) => (i: z.core.$ZodIssue) => `${what} can be at most ${'maximum' in i ? String(i.maximum) : 'so many'} characters`;
+const atMost = (what: string) => (i: z.core.$ZodIssue) =>
+  `${what} can be at most ${'maximum' in i ? String(i.maximum) : 'so many'} characters`;
 const MESSAGES: Record<string, Record<string, string | ((i: z.core.$ZodIssue) => string)>> = {
-  fact: { too_small: 'The fact is empty', too_big: atMost('The fact'), invalid_format: 'The fact contains a character that cannot be stored' },
+  fact: {
+    too_small: 'The fact is empty',
+    too_big: atMost('The fact'),
+    invalid_format: 'The fact contains a character that cannot be stored',
+  },
   fact_key: { too_big: atMost('The key'), too_small: 'The key is empty' },
 };
 const FALLBACK: Record<string, string> = {
@@ -33,7 +38,8 @@ export function fieldErrors(err: z.ZodError): FieldErrors {
 /** A service's refusal of a memory action, in plain words (anything else is rethrown). */
 export function plainRefusal(e: unknown): string {
   if (!isHubError(e)) throw e;
-  if (/is (superseded|contested); edit the current version/.test(e.message)) return 'This fact was already replaced by a newer version; edit the current version instead.';
+  if (/is (superseded|contested); edit the current version/.test(e.message))
+    return 'This fact was already replaced by a newer version; edit the current version instead.';
   if (e.code === 'not_found') return 'That memory is no longer there: it was forgotten or replaced meanwhile.';
   if (e.code === 'invalid') return `The hub did not accept that: ${e.message.replace(/^\w+: /, '')}`;
   throw e;

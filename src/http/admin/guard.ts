@@ -29,23 +29,41 @@ const LOGIN = '/admin/login';
 
 /** A page a browser navigates to (login form in place) rather than a script's fetch (401). */
 const isPage = (req: FastifyRequest, path: string) =>
-  (req.method === 'GET' || req.method === 'HEAD') && path !== '/api/graph' && !path.startsWith('/admin/assets/') && !path.endsWith('.json') && !path.endsWith('/stream');
+  (req.method === 'GET' || req.method === 'HEAD') &&
+  path !== '/api/graph' &&
+  !path.startsWith('/admin/assets/') &&
+  !path.endsWith('.json') &&
+  !path.endsWith('/stream');
 const isHtmx = (req: FastifyRequest) => req.headers['hx-request'] === 'true';
 /** A form a browser posts (not htmx, not a script's JSON): it can be answered with a page. */
 const isFormPost = (req: FastifyRequest) =>
-  req.method === 'POST' && !isHtmx(req) && /^application\/x-www-form-urlencoded\b/.test(String(req.headers['content-type'] ?? ''));
+  req.method === 'POST' &&
+  !isHtmx(req) &&
+  /^application\/x-www-form-urlencoded\b/.test(String(req.headers['content-type'] ?? ''));
 const wantsHtml = (req: FastifyRequest) => /\btext\/html\b/.test(String(req.headers.accept ?? ''));
 
-export const LOGGED_OUT = 'Your login has ended (or the hub was given a new token). Reload the page to log in again; nothing was changed.';
+export const LOGGED_OUT =
+  'Your login has ended (or the hub was given a new token). Reload the page to log in again; nothing was changed.';
 export const STALE = 'This page is out of date. Reload it and try again; nothing was changed.';
 
 function loginInPlace(req: FastifyRequest, reply: FastifyReply, status = 401, error?: string) {
   const pending = req.method === 'POST' ? pendingOf(req) : undefined;
-  const next = pending?.next ?? (req.method === 'POST' ? backTo((req.body as Record<string, unknown> | undefined)?.next) : req.url);
-  return reply.code(status).header('content-security-policy', LOGIN_CSP).type('text/html; charset=utf-8').send(loginPage(next, error, pending).value);
+  const next =
+    pending?.next ??
+    (req.method === 'POST' ? backTo((req.body as Record<string, unknown> | undefined)?.next) : req.url);
+  return reply
+    .code(status)
+    .header('content-security-policy', LOGIN_CSP)
+    .type('text/html; charset=utf-8')
+    .send(loginPage(next, error, pending).value);
 }
 
-export function registerGuard(app: FastifyInstance, sessions: Sessions, token: string | undefined, failures: FailureLimiter): void {
+export function registerGuard(
+  app: FastifyInstance,
+  sessions: Sessions,
+  token: string | undefined,
+  failures: FailureLimiter,
+): void {
   app.addHook('onRequest', async (req, reply) => {
     const path = req.url.split('?')[0];
     if (PUBLIC_PATHS.has(path) && (req.method === 'GET' || req.method === 'HEAD')) return; // the icons, before any login
@@ -53,7 +71,13 @@ export function registerGuard(app: FastifyInstance, sessions: Sessions, token: s
     const limited = token ? failures.check(req.ip) : undefined;
     if (limited) {
       reply.header('retry-after', String(limited.wait));
-      if ((isPage(req, path) && wantsHtml(req)) || isFormPost(req)) return loginInPlace(req, reply, 429, `Too many wrong tokens from this address; try again in ${Math.ceil(limited.wait / 60)} min.`);
+      if ((isPage(req, path) && wantsHtml(req)) || isFormPost(req))
+        return loginInPlace(
+          req,
+          reply,
+          429,
+          `Too many wrong tokens from this address; try again in ${Math.ceil(limited.wait / 60)} min.`,
+        );
       return reply.code(429).send({ ok: false, error: 'rate_limited', message: limited.message });
     }
     const message = isPage(req, path) ? flash.take(req) : undefined;
@@ -83,9 +107,18 @@ export function registerGuard(app: FastifyInstance, sessions: Sessions, token: s
     if (fromAnotherSite(req)) {
       // Before anything is counted or compared: the login form too (a page elsewhere must not use up
       // the household's failed-login budget).
-      if (isHtmx(req)) return void plain(reply, 403, 'This was sent from another site, so the hub refused it; nothing was changed.');
+      if (isHtmx(req))
+        return void plain(reply, 403, 'This was sent from another site, so the hub refused it; nothing was changed.');
       // Never offered again: the text came from another site.
-      return void sendPage(reply, page(req, { title: 'Refused' }, html`<p class="error" role="alert">This form was sent from another site, so the hub refused it. Nothing was changed.</p><p><a href="/admin/">Go to the dashboard</a></p>`), 403);
+      return void sendPage(
+        reply,
+        page(
+          req,
+          { title: 'Refused' },
+          html`<p class="error" role="alert">This form was sent from another site, so the hub refused it. Nothing was changed.</p><p><a href="/admin/">Go to the dashboard</a></p>`,
+        ),
+        403,
+      );
     }
     if (req.url.split('?')[0] === LOGIN) return done();
     if (a.via === 'none') return void (isFormPost(req) ? loginInPlace(req, reply) : unauthorized(req, reply));
@@ -117,8 +150,15 @@ export function refuseStale(req: FastifyRequest, reply: FastifyReply) {
 function unauthorized(req: FastifyRequest, reply: FastifyReply) {
   if (isHtmx(req)) return plain(reply, 401, LOGGED_OUT);
   reply.header('www-authenticate', 'Bearer realm="hearth"');
-  return reply.code(401).send({ ok: false, error: 'unauthorized', message: 'authorization: log in at /admin/login or send a bearer token' });
+  return reply
+    .code(401)
+    .send({
+      ok: false,
+      error: 'unauthorized',
+      message: 'authorization: log in at /admin/login or send a bearer token',
+    });
 }
 
 /** One sentence for the in-place actions' banner (admin.js shows text/plain answers as they are). */
-const plain = (reply: FastifyReply, status: number, text: string) => reply.code(status).type('text/plain; charset=utf-8').send(text);
+const plain = (reply: FastifyReply, status: number, text: string) =>
+  reply.code(status).type('text/plain; charset=utf-8').send(text);

@@ -44,7 +44,8 @@ function readOrCreateSecret(dir: string): Buffer {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
   }
   const secret = readFileSync(path);
-  if (secret.length < 32) throw new Error(`${path} is shorter than 32 bytes; delete it and restart (everyone logs in again)`);
+  if (secret.length < 32)
+    throw new Error(`${path} is shorter than 32 bytes; delete it and restart (everyone logs in again)`);
   return secret;
 }
 
@@ -78,7 +79,10 @@ export function loadAdminKeys(dataDir: string | undefined, token: string | undef
   }
   const save = () => path && writeAtomically(path, JSON.stringify({ before, ended: [...revoked] }));
   // A NUL keeps `token` from running into the label; '' (no token) is a credential of its own.
-  const derive = (label: string) => createHmac('sha256', secret).update(`${label}\0${token ?? ''}`).digest();
+  const derive = (label: string) =>
+    createHmac('sha256', secret)
+      .update(`${label}\0${token ?? ''}`)
+      .digest();
   return {
     warning,
     session: derive('admin-session'),

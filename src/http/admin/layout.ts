@@ -23,8 +23,6 @@ const MORE = [
   ['/admin/prune', 'Clean up old readings'],
 ] as const;
 
-
-
 export interface PageOptions {
   title: string;
   active?: string;
@@ -33,7 +31,8 @@ export interface PageOptions {
 }
 
 // htmx: no inline indicator <style> (CSP), no eval, no <script> from responses.
-const HTMX_CONFIG = '{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,"selfRequestsOnly":true,"historyCacheSize":0}';
+const HTMX_CONFIG =
+  '{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,"selfRequestsOnly":true,"historyCacheSize":0}';
 
 export function page(req: FastifyRequest, opts: PageOptions, body: Html): Html {
   const a = accessOf(req);
@@ -70,7 +69,8 @@ ${body}
 </html>`;
 }
 
-const navLink = (href: string, label: string, active?: string) => html`<a href="${href}"${active === label ? html` aria-current="page"` : ''}>${label}</a>`;
+const navLink = (href: string, label: string, active?: string) =>
+  html`<a href="${href}"${active === label ? html` aria-current="page"` : ''}>${label}</a>`;
 
 export const csrfField = (req: FastifyRequest) => html`<input type="hidden" name="_csrf" value="${csrfOf(req)}">`;
 
@@ -91,7 +91,8 @@ export function when(ts: number | null | undefined, now: number): Html {
 export const pct = (x: number) => `${Math.round(x * 100)}\u00a0%`; // no break between the number and %
 
 /** A bar for a confidence in [0, 1]; the number is in the text, the bar is a <meter>. */
-export const confidence = (x: number) => html`<meter min="0" max="1" low="0.3" high="0.7" optimum="1" value="${x}">${pct(x)}</meter> ${pct(x)}`;
+export const confidence = (x: number) =>
+  html`<meter min="0" max="1" low="0.3" high="0.7" optimum="1" value="${x}">${pct(x)}</meter> ${pct(x)}`;
 
 export function table(head: string[], rows: Html[], empty: string): Html {
   if (!rows.length) return html`<p class="empty">${empty}</p>`;

@@ -7,17 +7,42 @@ import { html, seg, type Html } from './html.js';
 import { confidence, csrfField, when } from './layout.js';
 
 /** The fields of a recall hit that a row shows. */
-export type MemoryView = Pick<RecallHit, 'id' | 'entity_name' | 'fact' | 'category' | 'confidence' | 'effective_confidence' | 'source' | 'source_trust' | 'fact_key' | 'last_confirmed'>;
+export type MemoryView = Pick<
+  RecallHit,
+  | 'id'
+  | 'entity_name'
+  | 'fact'
+  | 'category'
+  | 'confidence'
+  | 'effective_confidence'
+  | 'source'
+  | 'source_trust'
+  | 'fact_key'
+  | 'last_confirmed'
+>;
 
 export const MEMORY_HEAD = ['Fact', 'Category', 'Source', 'Confidence', 'Last confirmed', 'Actions'];
 export const MEMORY_HEAD_WITH_ENTITY = ['Entity', ...MEMORY_HEAD];
 
 /** Who a trust tier is, in household words (the tier itself is in the tooltip). */
-const TRUST_WORDS: Record<string, string> = { user: 'a person', hardware: 'a device', system: 'Hearth', inferred: 'worked out', external: 'an outside source' };
+const TRUST_WORDS: Record<string, string> = {
+  user: 'a person',
+  hardware: 'a device',
+  system: 'Hearth',
+  inferred: 'worked out',
+  external: 'an outside source',
+};
 /** A memory's `source` string, where it names a door or a common origin. */
 const SOURCE_WORDS: Record<string, string> = {
-  admin: 'you (admin page)', manual: 'typed in', http: 'an app', mcp: 'an assistant', cli: 'the command line', conversation: 'a conversation',
-  pattern_engine: 'the pattern engine', markdown: 'a Markdown note', import: 'an import',
+  admin: 'you (admin page)',
+  manual: 'typed in',
+  http: 'an app',
+  mcp: 'an assistant',
+  cli: 'the command line',
+  conversation: 'a conversation',
+  pattern_engine: 'the pattern engine',
+  markdown: 'a Markdown note',
+  import: 'an import',
 };
 
 /** Where a memory came from, in words; the precise trust tier and source in the tooltip. */
@@ -51,11 +76,19 @@ export interface Editing {
   errors: Record<string, string>;
 }
 
-export function memoryRow(req: FastifyRequest, m: MemoryView, now: number, opts: { next: string; withEntity?: boolean; edit?: boolean; editing?: Editing }): Html {
+export function memoryRow(
+  req: FastifyRequest,
+  m: MemoryView,
+  now: number,
+  opts: { next: string; withEntity?: boolean; edit?: boolean; editing?: Editing },
+): Html {
   const ed = opts.editing;
   const chosen = ed?.category ?? m.category;
-  const categories = CATEGORIES.map((c) => html`<option value="${c}"${c === chosen ? html` selected` : ''}>${c}</option>`);
-  const err = (field: string) => (ed?.errors[field] ? html`<span class="error field-error" role="alert">${ed.errors[field]}</span>` : '');
+  const categories = CATEGORIES.map(
+    (c) => html`<option value="${c}"${c === chosen ? html` selected` : ''}>${c}</option>`,
+  );
+  const err = (field: string) =>
+    ed?.errors[field] ? html`<span class="error field-error" role="alert">${ed.errors[field]}</span>` : '';
   return html`<tr id="memory-${m.id}" data-memory-id="${m.id}">
 ${opts.withEntity ? html`<td data-label="Entity"><a href="/admin/entity/${seg(m.entity_name)}">${m.entity_name}</a></td>` : ''}
 <td data-label="Fact" class="fact">${m.fact}${m.fact_key ? html` <code class="key">${m.fact_key}</code>` : ''}</td>
@@ -65,12 +98,16 @@ ${opts.withEntity ? html`<td data-label="Entity"><a href="/admin/entity/${seg(m.
 <td data-label="Last confirmed">${when(m.last_confirmed, now)}</td>
 <td data-label="Actions" class="actions">
 ${action(req, m, 'confirm', 'Confirm', opts.next)}
-${opts.edit ? html`<details class="inline"${ed ? html` open` : ''}><summary>Edit</summary>
+${
+  opts.edit
+    ? html`<details class="inline"${ed ? html` open` : ''}><summary>Edit</summary>
 <form method="post" action="/admin/memory/${m.id}/edit" class="stack">${csrfField(req)}
 <input type="hidden" name="next" value="${opts.next}">
 <label>Fact ${err('fact')}<textarea name="fact" required maxlength="4000" rows="3">${ed ? (ed.fact ?? '') : m.fact}</textarea></label>
 <label>Category ${err('category')}<select name="category">${categories}</select></label>
-<button type="submit" data-action="edit">Save new version</button></form></details>` : ''}
+<button type="submit" data-action="edit">Save new version</button></form></details>`
+    : ''
+}
 <details class="inline"><summary>Forget…</summary>${action(req, m, 'forget', 'Forget for good', opts.next, 'danger')}</details>
 </td>
 </tr>`;

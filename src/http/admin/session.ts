@@ -51,12 +51,27 @@ export async function registerSessionPlugins(app: FastifyInstance, keys: AdminKe
   const flags = { path: '/', httpOnly: true, sameSite: 'strict', secure: 'auto' } as const;
   await app.register(cookie, { parseOptions: { encode, decode } as object });
   await app.register(secureSession, [
-    { sessionName: 'session', cookieName: COOKIE, key: keys.session, expiry: TTL_S, cookie: { ...flags, maxAge: TTL_S } },
-    { sessionName: 'flash', cookieName: FLASH_COOKIE, key: keys.flash, expiry: FLASH_TTL_S, cookie: { ...flags, maxAge: FLASH_TTL_S } },
+    {
+      sessionName: 'session',
+      cookieName: COOKIE,
+      key: keys.session,
+      expiry: TTL_S,
+      cookie: { ...flags, maxAge: TTL_S },
+    },
+    {
+      sessionName: 'flash',
+      cookieName: FLASH_COOKIE,
+      key: keys.flash,
+      expiry: FLASH_TTL_S,
+      cookie: { ...flags, maxAge: FLASH_TTL_S },
+    },
   ]);
   await app.register(csrf, { sessionPlugin: '@fastify/secure-session', logLevel: 'info' });
   // Last value wins, as the forms' schemas expect one string per field.
-  await app.register(formbody, { bodyLimit: 64 * 1024, parser: (body: string) => Object.fromEntries(new URLSearchParams(body)) });
+  await app.register(formbody, {
+    bodyLimit: 64 * 1024,
+    parser: (body: string) => Object.fromEntries(new URLSearchParams(body)),
+  });
 }
 
 export function createSessions(keys: AdminKeys, now: () => number) {

@@ -26,7 +26,8 @@ const MAX_PER_BATCH = 100;
 const MAX_CLIENTS = 20;
 
 const matches = (r: StreamReading, f: StreamFilter) =>
-  (!f.entity || r.entity_name.toLowerCase() === f.entity.toLowerCase()) && (!f.metric || r.metric.toLowerCase() === f.metric.toLowerCase());
+  (!f.entity || r.entity_name.toLowerCase() === f.entity.toLowerCase()) &&
+  (!f.metric || r.metric.toLowerCase() === f.metric.toLowerCase());
 
 export function createReadingStream(headers: Record<string, string>) {
   const ring: StreamReading[] = [];
@@ -54,7 +55,14 @@ export function createReadingStream(headers: Record<string, string>) {
         const it = items[i];
         const res = results[i];
         if (!res?.ok || res.skipped) continue;
-        const r: StreamReading = { entity_name: it.entity_name, metric: it.metric, value: it.value, unit: it.unit ?? null, source: it.source, ts: it.ts_ms / 1000 };
+        const r: StreamReading = {
+          entity_name: it.entity_name,
+          metric: it.metric,
+          value: it.value,
+          unit: it.unit ?? null,
+          source: it.source,
+          ts: it.ts_ms / 1000,
+        };
         ring.push(r);
         if (ring.length > RING) ring.shift();
         for (const c of clients) {
@@ -64,15 +72,30 @@ export function createReadingStream(headers: Record<string, string>) {
         }
       }
     },
-    recent: (f: StreamFilter, limit = 50) => ring.filter((r) => matches(r, f)).slice(-limit).reverse(),
+    recent: (f: StreamFilter, limit = 50) =>
+      ring
+        .filter((r) => matches(r, f))
+        .slice(-limit)
+        .reverse(),
     /** Takes over the response as an SSE stream until the browser goes away. */
     open(req: FastifyRequest, reply: FastifyReply, filter: StreamFilter): void {
       if (clients.size >= MAX_CLIENTS) {
-        void reply.code(503).send({ ok: false, error: 'unavailable', message: `stream: at most ${MAX_CLIENTS} live streams at once; close another tab` });
+        void reply
+          .code(503)
+          .send({
+            ok: false,
+            error: 'unavailable',
+            message: `stream: at most ${MAX_CLIENTS} live streams at once; close another tab`,
+          });
         return;
       }
       reply.hijack();
-      reply.raw.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+      reply.raw.writeHead(200, {
+        ...headers,
+        'content-type': 'text/event-stream; charset=utf-8',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
       reply.raw.write('retry: 3000\n\n');
       const c = { filter, queue: [] as StreamReading[], dropped: 0, reply };
       clients.add(c);

@@ -1,7 +1,10 @@
 /** The tiers' states in household words; the precise (schema) term goes into a `title` tooltip. */
 import { html } from './html.js';
 
-export interface Word { word: string; title: string }
+export interface Word {
+  word: string;
+  title: string;
+}
 
 export const MEMORY_STATUS: Record<string, Word> = {
   active: { word: 'current', title: 'active: the current version of this fact' },

@@ -14,8 +14,17 @@ import { MAX_BYTES } from '../../tiers/timeseries/line-protocol.js';
 
 // Lenient on purpose (unlike the tools' strict schemas): InfluxDB clients send query parameters
 // Hearth has no use for (`rp`, `consistency`, Telegraf's own), and refusing them would break Telegraf.
-const V1 = z.object({ db: z.string().max(200).optional(), precision: z.enum(['n', 'ns', 'u', 'us', 'ms', 's']).default('n'), u: z.string().optional(), p: z.string().optional() });
-const V2 = z.object({ bucket: z.string().max(200).optional(), org: z.string().max(200).optional(), precision: z.enum(['ns', 'us', 'ms', 's']).default('ns') });
+const V1 = z.object({
+  db: z.string().max(200).optional(),
+  precision: z.enum(['n', 'ns', 'u', 'us', 'ms', 's']).default('n'),
+  u: z.string().optional(),
+  p: z.string().optional(),
+});
+const V2 = z.object({
+  bucket: z.string().max(200).optional(),
+  org: z.string().max(200).optional(),
+  precision: z.enum(['ns', 'us', 'ms', 's']).default('ns'),
+});
 
 export const influxRoutes =
   (s: Services): FastifyPluginAsync =>
@@ -35,10 +44,16 @@ export const influxRoutes =
       }
       const { written, problems } = await s.timeseries.writeLines(buf.toString('utf8'), precision);
       if (problems.length) {
-        throw new HubError('invalid', `body: partial write, ${written} readings stored; ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}`);
+        throw new HubError(
+          'invalid',
+          `body: partial write, ${written} readings stored; ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}`,
+        );
       }
     };
-    const opts = { bodyLimit: MAX_BYTES, schema: { tags: ['timeseries'], summary: 'InfluxDB line protocol → readings' } };
+    const opts = {
+      bodyLimit: MAX_BYTES,
+      schema: { tags: ['timeseries'], summary: 'InfluxDB line protocol → readings' },
+    };
     app.post('/write', { ...opts, schema: { ...opts.schema, querystring: V1 } }, async (req, reply) => {
       const q = req.query as z.infer<typeof V1>;
       await write(req.body, req.headers['content-encoding'], q.precision);

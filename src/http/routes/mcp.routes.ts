@@ -15,17 +15,22 @@ export const mcpRoutes =
   async (app) => {
     // A JSON-RPC batch counts one request per call against the rate limit (issue #10 item 13):
     // the whole batch is refused with 429 when its calls do not fit, none of them run.
-    const limiter = app.hasDecorator('createRateLimit') ? (app as unknown as { createRateLimit(): RateCheck }).createRateLimit() : null;
+    const limiter = app.hasDecorator('createRateLimit')
+      ? (app as unknown as { createRateLimit(): RateCheck }).createRateLimit()
+      : null;
     const preHandler = async (req: FastifyRequest, reply: FastifyReply) => {
       const calls = Array.isArray(req.body) ? req.body.length : 1;
       for (let i = 1; limiter && i < calls; i++) {
         const r = await limiter(req);
         if (!r.isExceeded) continue;
-        return reply.code(429).header('retry-after', String(r.ttlInSeconds)).send({
-          ok: false,
-          error: 'rate_limited',
-          message: `rate limit: a JSON-RPC batch of ${calls} calls counts ${calls} requests, more than the ${r.max} per minute allowed from this client; retry in ${r.ttlInSeconds} s`,
-        });
+        return reply
+          .code(429)
+          .header('retry-after', String(r.ttlInSeconds))
+          .send({
+            ok: false,
+            error: 'rate_limited',
+            message: `rate limit: a JSON-RPC batch of ${calls} calls counts ${calls} requests, more than the ${r.max} per minute allowed from this client; retry in ${r.ttlInSeconds} s`,
+          });
       }
     };
     app.post('/mcp', { schema: { hide: true }, preHandler }, async (req, reply) => {
@@ -40,7 +45,15 @@ export const mcpRoutes =
       await transport.handleRequest(req.raw, reply.raw, req.body);
     });
     // Stateless server: no SSE stream to resume and no session to delete.
-    const notAllowed = { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; use POST' }, id: null };
-    app.get('/mcp', { schema: { hide: true } }, async (_req, reply) => reply.code(405).header('allow', 'POST').send(notAllowed));
-    app.delete('/mcp', { schema: { hide: true } }, async (_req, reply) => reply.code(405).header('allow', 'POST').send(notAllowed));
+    const notAllowed = {
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; use POST' },
+      id: null,
+    };
+    app.get('/mcp', { schema: { hide: true } }, async (_req, reply) =>
+      reply.code(405).header('allow', 'POST').send(notAllowed),
+    );
+    app.delete('/mcp', { schema: { hide: true } }, async (_req, reply) =>
+      reply.code(405).header('allow', 'POST').send(notAllowed),
+    );
   };

@@ -21,11 +21,14 @@ export const sseRoutes =
   async (app) => {
     app.get('/sse', { schema: { hide: true } }, async (_req, reply) => {
       if (sessions.full()) {
-        return reply.code(503).header('retry-after', '30').send({
-          ok: false,
-          error: 'unavailable',
-          message: `sse: ${sessions.maxSessions} MCP SSE sessions are already open (http.mcp_sse_max_sessions); close one, or use POST /mcp`,
-        });
+        return reply
+          .code(503)
+          .header('retry-after', '30')
+          .send({
+            ok: false,
+            error: 'unavailable',
+            message: `sse: ${sessions.maxSessions} MCP SSE sessions are already open (http.mcp_sse_max_sessions); close one, or use POST /mcp`,
+          });
       }
       reply.hijack();
       const transport = new SSEServerTransport('/messages', reply.raw);
@@ -50,17 +53,39 @@ export const sseRoutes =
     // Home Assistant's client tries Streamable HTTP (a POST) on the URL it was given and falls back
     // to SSE only on 405 (homeassistant/components/mcp/coordinator.py), so /sse must say 405, not 404.
     app.post('/sse', { schema: { hide: true } }, async (_req, reply) =>
-      reply.code(405).header('allow', 'GET').send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: /sse is the legacy SSE transport (GET); Streamable HTTP is POST /mcp' }, id: null }),
+      reply
+        .code(405)
+        .header('allow', 'GET')
+        .send({
+          jsonrpc: '2.0',
+          error: {
+            code: -32000,
+            message: 'Method not allowed: /sse is the legacy SSE transport (GET); Streamable HTTP is POST /mcp',
+          },
+          id: null,
+        }),
     );
 
     app.post('/messages', { schema: { hide: true } }, async (req, reply) => {
       const id = (req.query as Record<string, unknown>).sessionId;
       if (typeof id !== 'string' || !id) {
-        return reply.code(400).send({ ok: false, error: 'invalid', message: 'sessionId: required in the query (the URL the endpoint event of GET /sse names)' });
+        return reply
+          .code(400)
+          .send({
+            ok: false,
+            error: 'invalid',
+            message: 'sessionId: required in the query (the URL the endpoint event of GET /sse names)',
+          });
       }
       const session = sessions.touch(id);
       if (!session) {
-        return reply.code(404).send({ ok: false, error: 'not_found', message: 'sessionId: no open MCP SSE session with this id (closed or idle too long); open GET /sse again' });
+        return reply
+          .code(404)
+          .send({
+            ok: false,
+            error: 'not_found',
+            message: 'sessionId: no open MCP SSE session with this id (closed or idle too long); open GET /sse again',
+          });
       }
       try {
         await session.transport.handleMessage(req.body);

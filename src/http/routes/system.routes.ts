@@ -26,10 +26,21 @@ export const systemRoutes = (s: Services, extra?: () => Record<string, unknown>)
       if (!ping || now - ping.at > PING_TTL_MS) ping = { at: now, answers: s.embedder.ping().catch(() => false) };
       return ping.answers;
     };
-    r.get('/audit', AuditQuery, (q) => {
-      const entries = s.audit.query(q);
-      return { result: entries.map((e) => `${new Date(e.ts * 1000).toISOString()} ${e.actor} ${e.op} ${e.target ?? ''}`).join('\n') || 'No audit entries match.', entries };
-    }, 'Audit trail of every change, newest first');
+    r.get(
+      '/audit',
+      AuditQuery,
+      (q) => {
+        const entries = s.audit.query(q);
+        return {
+          result:
+            entries
+              .map((e) => `${new Date(e.ts * 1000).toISOString()} ${e.actor} ${e.op} ${e.target ?? ''}`)
+              .join('\n') || 'No audit entries match.',
+          entries,
+        };
+      },
+      'Audit trail of every change, newest first',
+    );
     r.get('/health', null, async () => {
       const snap = s.status.snapshot();
       const counts = { entities: snap.entities, memories: snap.memories.total, relations: snap.relations.total };

@@ -35,12 +35,23 @@ import { CATEGORIES } from '../../tiers/memory/memory.schemas.js';
  * `confidence`, `since` or `source`); `key: null` is an emptied `[key:: ]`, i.e. "no key".
  */
 export interface MdMemory {
-  id?: number; fact: string; category?: string; trust?: number;
-  key?: string | null; confidence?: number; since?: number; source?: string;
+  id?: number;
+  fact: string;
+  category?: string;
+  trust?: number;
+  key?: string | null;
+  confidence?: number;
+  since?: number;
+  source?: string;
   line: number;
 }
 /** `target` is the linked file's name (Obsidian resolves links by file), `alias` the text shown. */
-export interface MdRelation { rel_type: string; target: string; alias?: string; line: number }
+export interface MdRelation {
+  rel_type: string;
+  target: string;
+  alias?: string;
+  line: number;
+}
 /**
  * Where a note came from (its `hearth:` front matter): the entity's id and creation time in the hub
  * that exported it (together they name one entity of one hub: ids are never reused, and another hub's
@@ -48,7 +59,12 @@ export interface MdRelation { rel_type: string; target: string; alias?: string; 
  * exported with, and `as_of` the hub's last audit id at export. The import compares these with what the
  * hub did since (history.ts), so a stale note never undoes a later change.
  */
-export interface NoteOrigin { entity_id: number; created: number; version: string; as_of: number }
+export interface NoteOrigin {
+  entity_id: number;
+  created: number;
+  version: string;
+  as_of: number;
+}
 
 export interface MdEntity {
   name: string;
@@ -71,7 +87,16 @@ export interface ExportEntity {
   meta: Record<string, unknown>;
   aliases: string[];
   last_memory_id: number;
-  memories: { id: number; fact: string; category: string; source_trust: number; fact_key: string | null; confidence: number; valid_from: number; source: string }[];
+  memories: {
+    id: number;
+    fact: string;
+    category: string;
+    source_trust: number;
+    fact_key: string | null;
+    confidence: number;
+    valid_from: number;
+    source: string;
+  }[];
   relations: { rel_type: string; target: string; target_file: string }[];
 }
 
@@ -79,7 +104,14 @@ export interface ExportEntity {
 export const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 export function renderEntity(e: ExportEntity): string {
-  const fm = { name: e.name, ...(e.aliases.length && { aliases: e.aliases }), type: e.type, meta: e.meta, last_memory_id: e.last_memory_id, hearth: e.origin };
+  const fm = {
+    name: e.name,
+    ...(e.aliases.length && { aliases: e.aliases }),
+    type: e.type,
+    meta: e.meta,
+    last_memory_id: e.last_memory_id,
+    hearth: e.origin,
+  };
   const front = stringifyYaml(fm, { lineWidth: 0 }).trimEnd();
   const out = ['---', front, '---', `# ${oneLine(e.name)}`, '', '## Memories'];
   for (const m of e.memories) {
@@ -92,7 +124,10 @@ export function renderEntity(e: ExportEntity): string {
   out.push('', '## Relations');
   for (const r of e.relations) {
     // An alias cannot hold ] or |; the file name still resolves the link when that file is imported too.
-    const link = r.target_file === r.target ? `[[${r.target}]]` : `[[${r.target_file}|${oneLine(r.target).replace(/[\]|]/g, '_')}]]`;
+    const link =
+      r.target_file === r.target
+        ? `[[${r.target}]]`
+        : `[[${r.target_file}|${oneLine(r.target).replace(/[\]|]/g, '_')}]]`;
     out.push(`- ${r.rel_type}:: ${link}`);
   }
   return `${out.join('\n')}\n`;
@@ -104,7 +139,8 @@ const isoSeconds = (t: number) => new Date(Math.round(t) * 1000).toISOString().r
 // A key or source may hold any character: the few that would end the field or the line are
 // written %XX (only these are decoded, so a `%` typed in Obsidian stays a `%`).
 const ESCAPED = /[%[\]\u0000-\u001f\u007f]/;
-const escapeField = (s: string) => s.replace(new RegExp(ESCAPED, 'g'), (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+const escapeField = (s: string) =>
+  s.replace(new RegExp(ESCAPED, 'g'), (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 const unescapeField = (s: string) =>
   s.replace(/%([0-9a-f]{2})/gi, (all, h: string) => {
     const c = String.fromCharCode(parseInt(h, 16));
@@ -134,7 +170,8 @@ function parseMemoryLine(l: string): Omit<MdMemory, 'line'> | string | undefined
   const out: Omit<MdMemory, 'line'> = { fact: fact.slice(0, 4000), ...(item[2] && { id: Number(item[2]) }) };
   const category = raw.get('category');
   if (category !== undefined) {
-    if (!(CATEGORIES as readonly string[]).includes(category)) return `category: "${category}" is not one of ${CATEGORIES.join(', ')}`;
+    if (!(CATEGORIES as readonly string[]).includes(category))
+      return `category: "${category}" is not one of ${CATEGORIES.join(', ')}`;
     out.category = category;
   }
   const trust = raw.get('trust');
@@ -181,15 +218,30 @@ export function parseEntity(text: string, fallbackName: string): MdEntity {
         if (typeof fm !== 'object' || Array.isArray(fm)) throw new Error('not a mapping');
         if (fm.name !== undefined) out.name = String(fm.name);
         if (typeof fm.type === 'string' && fm.type.trim()) out.type = fm.type.trim().slice(0, 50);
-        if (fm.meta && typeof fm.meta === 'object' && !Array.isArray(fm.meta)) out.meta = fm.meta as Record<string, unknown>;
+        if (fm.meta && typeof fm.meta === 'object' && !Array.isArray(fm.meta))
+          out.meta = fm.meta as Record<string, unknown>;
         // Obsidian writes `aliases:` as a list, or one string.
         const aka = typeof fm.aliases === 'string' ? [fm.aliases] : Array.isArray(fm.aliases) ? fm.aliases : [];
-        const names = aka.filter((a): a is string | number => typeof a === 'string' || typeof a === 'number').map((a) => String(a).trim());
+        const names = aka
+          .filter((a): a is string | number => typeof a === 'string' || typeof a === 'number')
+          .map((a) => String(a).trim());
         if (names.some(Boolean)) out.aliases = names.filter(Boolean).slice(0, 50);
         if (Number.isSafeInteger(fm.last_memory_id)) out.last_memory_id = fm.last_memory_id as number;
         const o = fm.hearth as Record<string, unknown> | undefined;
-        if (o && typeof o === 'object' && Number.isSafeInteger(o.entity_id) && typeof o.created === 'number' && typeof o.version === 'string' && Number.isSafeInteger(o.as_of))
-          out.origin = { entity_id: o.entity_id as number, created: o.created, version: o.version, as_of: o.as_of as number };
+        if (
+          o &&
+          typeof o === 'object' &&
+          Number.isSafeInteger(o.entity_id) &&
+          typeof o.created === 'number' &&
+          typeof o.version === 'string' &&
+          Number.isSafeInteger(o.as_of)
+        )
+          out.origin = {
+            entity_id: o.entity_id as number,
+            created: o.created,
+            version: o.version,
+            as_of: o.as_of as number,
+          };
       } catch (e) {
         out.errors.push({ line: 1, message: `front matter: ${(e as Error).message.split('\n')[0]}` });
       }
@@ -197,7 +249,8 @@ export function parseEntity(text: string, fallbackName: string): MdEntity {
     }
   }
   const name = EntityName.safeParse(out.name);
-  if (!name.success) out.errors.push({ line: 1, message: `name: "${out.name.slice(0, 60)}" is not a valid entity name` });
+  if (!name.success)
+    out.errors.push({ line: 1, message: `name: "${out.name.slice(0, 60)}" is not a valid entity name` });
   else out.name = name.data;
   let section: 'memories' | 'relations' | null = null;
   for (; i < lines.length; i++) {
@@ -212,7 +265,13 @@ export function parseEntity(text: string, fallbackName: string): MdEntity {
     if (section === 'relations') {
       const m = RELATION_LINE.exec(l);
       if (!m) out.errors.push({ line: i + 1, message: 'relation: expected "- rel_type:: [[Other entity]]"' });
-      else out.relations.push({ rel_type: m[1].trim(), target: m[2].trim(), ...(m[3] && { alias: m[3].trim() }), line: i + 1 });
+      else
+        out.relations.push({
+          rel_type: m[1].trim(),
+          target: m[2].trim(),
+          ...(m[3] && { alias: m[3].trim() }),
+          line: i + 1,
+        });
       continue;
     }
     const m = parseMemoryLine(l);
@@ -227,7 +286,10 @@ const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
 
 /** One safe base name (no extension): no separators, no traversal, no reserved names, ≤ 100 chars. */
 export function safeBase(name: string): string {
-  let s = name.normalize('NFC').replace(/[/\\:*?"<>|#^[\]\u0000-\u001f\u007f]/g, '_').replace(/^[.\s]+|[.\s]+$/g, '');
+  let s = name
+    .normalize('NFC')
+    .replace(/[/\\:*?"<>|#^[\]\u0000-\u001f\u007f]/g, '_')
+    .replace(/^[.\s]+|[.\s]+$/g, '');
   if (!s) s = 'entity';
   if (RESERVED.test(s.split('.')[0])) s = `_${s}`;
   return [...s].slice(0, 100).join('');

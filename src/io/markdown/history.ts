@@ -11,7 +11,11 @@ import type { AuditRepo } from '../../tiers/audit/audit.repo.js';
 import type { NoteOrigin } from './format.js';
 
 /** The version of an entity's front matter: a hash of the type and meta it was exported with. */
-export const entityVersion = (type: string, meta: unknown) => createHash('sha256').update(JSON.stringify([type, meta])).digest('hex').slice(0, 12);
+export const entityVersion = (type: string, meta: unknown) =>
+  createHash('sha256')
+    .update(JSON.stringify([type, meta]))
+    .digest('hex')
+    .slice(0, 12);
 
 /** A relation by id, its ends as name keys (ended rows are kept, so an ended relation still has one). */
 export type RelationById = (id: number) => { a: string; rel_type: string; b: string } | undefined;

@@ -2,20 +2,36 @@
 import { z } from 'zod';
 import { EntityName } from '../../lib/schema.js';
 
-export const ExportMarkdownOneInput = z.strictObject({ name: EntityName.describe('the entity to export, e.g. "Brian"') });
+export const ExportMarkdownOneInput = z.strictObject({
+  name: EntityName.describe('the entity to export, e.g. "Brian"'),
+});
 export type ExportMarkdownOneInput = z.infer<typeof ExportMarkdownOneInput>;
 
 export const MarkdownFile = z.object({
-  path: z.string().trim().min(1).max(500).describe('the file name in the vault, e.g. "Brian.md" (a label only; nothing is written there)'),
-  content: z.string().max(1_000_000).regex(/^[^\u0000]*$/, 'must not contain NUL bytes'),
+  path: z
+    .string()
+    .trim()
+    .min(1)
+    .max(500)
+    .describe('the file name in the vault, e.g. "Brian.md" (a label only; nothing is written there)'),
+  content: z
+    .string()
+    .max(1_000_000)
+    .regex(/^[^\u0000]*$/, 'must not contain NUL bytes'),
 });
 
 export const ImportMarkdownInput = z.strictObject({
-  files: z.array(MarkdownFile).min(1, 'give at least one file').max(5000).describe('the notes, each {path, content} as exported (one .md per entity)'),
+  files: z
+    .array(MarkdownFile)
+    .min(1, 'give at least one file')
+    .max(5000)
+    .describe('the notes, each {path, content} as exported (one .md per entity)'),
   delete_missing: z
     .boolean()
     .default(false)
-    .describe('forget active memories (and end relations) of an imported entity that its file no longer lists; otherwise they are only reported'),
+    .describe(
+      'forget active memories (and end relations) of an imported entity that its file no longer lists; otherwise they are only reported',
+    ),
 });
 export type ImportMarkdownInput = z.infer<typeof ImportMarkdownInput>;
 

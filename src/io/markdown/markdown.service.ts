@@ -23,11 +23,18 @@ export function createMarkdownSync(deps: MarkdownDeps) {
     return list.map((e) => {
       const rels = relations.outgoing(e.id);
       const content = renderEntity({
-        name: e.name, type: e.type, meta: e.meta, last_memory_id: lastId,
+        name: e.name,
+        type: e.type,
+        meta: e.meta,
+        last_memory_id: lastId,
         aliases: entities.aliases(e.id).map((a) => a.alias),
         origin: { entity_id: e.id, created: e.created, version: entityVersion(e.type, e.meta), as_of: asOf },
         memories: memory.repo.ofEntity(e.id),
-        relations: rels.map((r) => ({ rel_type: r.rel_type, target: r.b_name, target_file: names.get(r.b_id) ?? r.b_name })),
+        relations: rels.map((r) => ({
+          rel_type: r.rel_type,
+          target: r.b_name,
+          target_file: names.get(r.b_id) ?? r.b_name,
+        })),
       });
       return { path: `${names.get(e.id)}.md`, name: e.name, content };
     });
@@ -45,12 +52,16 @@ export function createMarkdownSync(deps: MarkdownDeps) {
     filesOfZip(zip: Uint8Array): { path: string; content: string }[] {
       let entries: Record<string, Uint8Array>;
       try {
-        entries = unzipSync(zip, { filter: (f) => /\.md$/i.test(f.name) && !f.name.split('/').some((p) => p.startsWith('.') || p === '__MACOSX') });
+        entries = unzipSync(zip, {
+          filter: (f) => /\.md$/i.test(f.name) && !f.name.split('/').some((p) => p.startsWith('.') || p === '__MACOSX'),
+        });
       } catch {
         throw invalid('zip: not a readable zip file');
       }
       const dec = new TextDecoder('utf-8');
-      return Object.entries(entries).map(([path, bytes]) => ({ path, content: dec.decode(bytes) })).sort((a, b) => a.path.localeCompare(b.path));
+      return Object.entries(entries)
+        .map(([path, bytes]) => ({ path, content: dec.decode(bytes) }))
+        .sort((a, b) => a.path.localeCompare(b.path));
     },
     exportOne(name: string) {
       const e = entities.find(name);
@@ -66,10 +77,16 @@ export function createMarkdownSync(deps: MarkdownDeps) {
      */
     forgottenNotes(notes: readonly { path: string; content: string }[]): string[] {
       const history = loadHistory(audit, () => undefined);
-      return notes.filter((n) => {
-        const doc = parseEntity(n.content, n.path.replace(/\.md$/i, ''));
-        return doc.origin !== undefined && history.entityForgotten(doc.origin) && entities.byId(doc.origin.entity_id) === undefined;
-      }).map((n) => n.path);
+      return notes
+        .filter((n) => {
+          const doc = parseEntity(n.content, n.path.replace(/\.md$/i, ''));
+          return (
+            doc.origin !== undefined &&
+            history.entityForgotten(doc.origin) &&
+            entities.byId(doc.origin.entity_id) === undefined
+          );
+        })
+        .map((n) => n.path);
     },
   };
 }

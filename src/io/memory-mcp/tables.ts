@@ -25,17 +25,38 @@ import * as rows from './rows.js';
 import type { Row } from './rows.js';
 
 export const MCP_TABLES = [
-  'entities', 'memories', 'relations', 'readings', 'schedule_events', 'sessions', 'session_turns',
-  'working_memory_tasks', 'working_memory_slots', 'intentions', 'locations', 'promoted_patterns',
+  'entities',
+  'memories',
+  'relations',
+  'readings',
+  'schedule_events',
+  'sessions',
+  'session_turns',
+  'working_memory_tasks',
+  'working_memory_slots',
+  'intentions',
+  'locations',
+  'promoted_patterns',
 ] as const;
 export type McpTable = (typeof MCP_TABLES)[number];
 
 /** The tiers' import writers (each tier's own file, e.g. tiers/episodic/import.ts). */
-export interface ImportWriters { episodic: EpisodicImport; working: WorkingImport; prospective: ProspectiveImport; spatial: SpatialImport; patterns: PatternsImport }
+export interface ImportWriters {
+  episodic: EpisodicImport;
+  working: WorkingImport;
+  prospective: ProspectiveImport;
+  spatial: SpatialImport;
+  patterns: PatternsImport;
+}
 
 export interface TableDeps {
-  clock: Clock; entities: EntitiesRepo; memory: MemoryService; relations: RelationsService;
-  timeseries: TimeseriesService; schedule: ScheduleService; writers: ImportWriters;
+  clock: Clock;
+  entities: EntitiesRepo;
+  memory: MemoryService;
+  relations: RelationsService;
+  timeseries: TimeseriesService;
+  schedule: ScheduleService;
+  writers: ImportWriters;
 }
 /** Runs `write` for each source row not imported yet: it returns the new id, or why the row is skipped. */
 export type Each = (table: McpTable, rows: Iterable<Row>, write: (r: Row) => number | string) => void;
@@ -45,7 +66,12 @@ export type MapId = (table: McpTable, id: unknown) => number | undefined;
 const ts = (t: number | string) => toEpoch(t);
 const opt = (t: number | string | null | undefined) => (t == null ? null : toEpoch(t));
 
-export function copyTables(deps: TableDeps, src: { rows: (t: string) => Row[]; stream: (t: string) => Iterable<Row> }, each: Each, map: MapId) {
+export function copyTables(
+  deps: TableDeps,
+  src: { rows: (t: string) => Row[]; stream: (t: string) => Iterable<Row> },
+  each: Each,
+  map: MapId,
+) {
   const { entities, memory, relations } = deps;
   const { episodic, working, prospective, spatial, patterns } = deps.writers;
   const names = new Map<number, string | undefined>(); // Hearth entity id → name: readings ask per row
@@ -63,7 +89,11 @@ export function copyTables(deps: TableDeps, src: { rows: (t: string) => Row[]; s
     // One identity rule with every other door (lib/names.ts): "Zoë" and "ZOË" are one entity; one that
     // exists keeps its own type and meta.
     const { name, type, meta } = c.data.input;
-    return entities.ensure(name, type, { meta, created: ts(c.data.kept.created), updated: ts(c.data.kept.updated ?? c.data.kept.created) }).id;
+    return entities.ensure(name, type, {
+      meta,
+      created: ts(c.data.kept.created),
+      updated: ts(c.data.kept.updated ?? c.data.kept.created),
+    }).id;
   });
 
   const memRows = src.rows('memories');
@@ -77,9 +107,26 @@ export function copyTables(deps: TableDeps, src: { rows: (t: string) => Row[]; s
     const e = entities.get(name);
     const created = ts(k.created);
     return memory.repo.insert(
-      { entity_id: e.id, fact: m.fact, category: m.category, confidence: m.confidence, source: m.source, source_trust: m.source_trust as number, fact_key: null, valid_from: created, status: 'active' },
-      terms(indexText(e.name, m.fact)).join(' '), created,
-      { created, updated: ts(k.updated ?? k.created), last_confirmed: ts(k.updated ?? k.created), last_accessed: k.last_accessed == null ? null : ts(k.last_accessed), access_count: k.access_count },
+      {
+        entity_id: e.id,
+        fact: m.fact,
+        category: m.category,
+        confidence: m.confidence,
+        source: m.source,
+        source_trust: m.source_trust as number,
+        fact_key: null,
+        valid_from: created,
+        status: 'active',
+      },
+      terms(indexText(e.name, m.fact)).join(' '),
+      created,
+      {
+        created,
+        updated: ts(k.updated ?? k.created),
+        last_confirmed: ts(k.updated ?? k.created),
+        last_accessed: k.last_accessed == null ? null : ts(k.last_accessed),
+        access_count: k.access_count,
+      },
     );
   });
   // Second pass: the chain. The newer row's creation is when the older one stopped being valid.
@@ -92,12 +139,17 @@ export function copyTables(deps: TableDeps, src: { rows: (t: string) => Row[]; s
   }
 
   each('relations', src.rows('relations'), (r) => {
-    const a = nameOf('entities', r.entity_a), b = nameOf('entities', r.entity_b);
+    const a = nameOf('entities', r.entity_a),
+      b = nameOf('entities', r.entity_b);
     if (!a || !b) return 'an entity was not imported';
     const c = rows.relation(r, a, b);
     if (!c.ok) return problem(c);
     const k = c.data.kept;
-    return relations.relate(c.data.input, 'import', { created: ts(k.created), valid_from: ts(k.valid_from), valid_until: k.valid_until == null ? null : ts(k.valid_until) }).id;
+    return relations.relate(c.data.input, 'import', {
+      created: ts(k.created),
+      valid_from: ts(k.valid_from),
+      valid_until: k.valid_until == null ? null : ts(k.valid_until),
+    }).id;
   });
 
   copyReadings(deps.timeseries, src.stream('readings'), each, (id) => nameOf('entities', id));
@@ -129,7 +181,8 @@ export function copyTables(deps: TableDeps, src: { rows: (t: string) => Row[]; s
   for (const r of sessions) {
     const s = map('sessions', r.id);
     const ended = rows.session(r, 'x');
-    if (s !== undefined && ended.ok && ended.data.kept.ended_at != null) episodic.close(s, ts(ended.data.kept.ended_at));
+    if (s !== undefined && ended.ok && ended.data.kept.ended_at != null)
+      episodic.close(s, ts(ended.data.kept.ended_at));
   }
 
   each('working_memory_tasks', src.rows('working_memory_tasks'), (r) => {
@@ -137,9 +190,14 @@ export function copyTables(deps: TableDeps, src: { rows: (t: string) => Row[]; s
     if (!c.ok) return problem(c);
     const k = c.data.kept;
     // The seed's promotion writes "Working task '<name>' summary: …" (source working_memory).
-    const promoted = memRows.find((m) => m.source === 'working_memory' && String(m.fact).startsWith(`Working task '${r.name}'`));
+    const promoted = memRows.find(
+      (m) => m.source === 'working_memory' && String(m.fact).startsWith(`Working task '${r.name}'`),
+    );
     return working.task(c.data.input, {
-      status: String(r.status), created: ts(k.created), ttl_ts: opt(k.ttl_ts), closed_at: opt(k.closed_at),
+      status: String(r.status),
+      created: ts(k.created),
+      ttl_ts: opt(k.ttl_ts),
+      closed_at: opt(k.closed_at),
       promoted_memory_id: promoted ? (map('memories', promoted.id) ?? null) : null,
     });
   });
@@ -148,7 +206,10 @@ export function copyTables(deps: TableDeps, src: { rows: (t: string) => Row[]; s
     if (t === undefined) return 'its task was not imported';
     const c = rows.slot(r, t);
     if (!c.ok) return problem(c);
-    return working.slot(c.data.input, { created: ts(c.data.kept.created), updated: ts(c.data.kept.updated ?? c.data.kept.created) });
+    return working.slot(c.data.input, {
+      created: ts(c.data.kept.created),
+      updated: ts(c.data.kept.updated ?? c.data.kept.created),
+    });
   });
 
   // The seed's intentions stay active after firing (intention 1 fired and is still active): once = false (rows.ts).
@@ -157,9 +218,13 @@ export function copyTables(deps: TableDeps, src: { rows: (t: string) => Row[]; s
     if (!name) return 'it has no entity (Hearth intentions belong to one)';
     const c = rows.intention(r, name);
     if (!c.ok) return problem(c);
-    const i = c.data.input, k = c.data.kept;
+    const i = c.data.input,
+      k = c.data.kept;
     return prospective.intention(i, {
-      active: Boolean(r.active), created: ts(k.created), fired_count: k.fired_count, last_fired: opt(k.last_fired),
+      active: Boolean(r.active),
+      created: ts(k.created),
+      fired_count: k.fired_count,
+      last_fired: opt(k.last_fired),
       expires_at: i.expires_ts === undefined ? null : ts(i.expires_ts),
     });
   });
@@ -169,9 +234,14 @@ export function copyTables(deps: TableDeps, src: { rows: (t: string) => Row[]; s
     if (!name) return 'its entity was not imported';
     const c = rows.location(r, name);
     if (!c.ok) return problem(c);
-    return spatial.location({ ...c.data.input, ts: ts(c.data.input.ts!) }, {
-      active: Boolean(r.active), created: ts(c.data.kept.created), container_id: map('entities', r.container_id) ?? null,
-    });
+    return spatial.location(
+      { ...c.data.input, ts: ts(c.data.input.ts!) },
+      {
+        active: Boolean(r.active),
+        created: ts(c.data.kept.created),
+        container_id: map('entities', r.container_id) ?? null,
+      },
+    );
   });
 
   each('promoted_patterns', src.rows('promoted_patterns'), (r) => {
@@ -181,8 +251,12 @@ export function copyTables(deps: TableDeps, src: { rows: (t: string) => Row[]; s
     if (!c.ok) return problem(c);
     // The seed's keys are unique per (entity, metric); Hearth's globally, and name their detector.
     return patterns.promoted({
-      entity_name: name, metric: c.data.metric, pattern_key: `memory-mcp:${name}:${c.data.metric}:${c.data.pattern_key}`, detector: 'memory-mcp',
-      memory_id: map('memories', r.memory_id) ?? null, detected: ts(c.data.detected),
+      entity_name: name,
+      metric: c.data.metric,
+      pattern_key: `memory-mcp:${name}:${c.data.metric}:${c.data.pattern_key}`,
+      detector: 'memory-mcp',
+      memory_id: map('memories', r.memory_id) ?? null,
+      detected: ts(c.data.detected),
       evidence: { imported_from: 'memory-mcp', pattern_key: c.data.pattern_key },
     });
   });
@@ -195,7 +269,12 @@ export function copyTables(deps: TableDeps, src: { rows: (t: string) => Row[]; s
  * composite's parts as rows of their own after the parent; Hearth's writer makes them from the
  * parent, so a part row maps to the part the parent made.
  */
-function copyReadings(timeseries: TimeseriesService, source: Iterable<Row>, each: Each, nameOf: (id: unknown) => string | undefined) {
+function copyReadings(
+  timeseries: TimeseriesService,
+  source: Iterable<Row>,
+  each: Each,
+  nameOf: (id: unknown) => string | undefined,
+) {
   const parents = new Map<string, { metric: string; children: Map<string, number> }>();
   each('readings', source, (r) => {
     const name = nameOf(r.entity_id);
@@ -210,9 +289,17 @@ function copyReadings(timeseries: TimeseriesService, source: Iterable<Row>, each
       const part = parent.children.get(metric);
       return part ?? `value: not a part of the ${parent.metric} reading it follows`;
     }
-    const w = timeseries.repo.write({ entity_name: name, metric, value: value as never, unit, source: c.data.source ?? 'memory-mcp', ts_ms: ms });
+    const w = timeseries.repo.write({
+      entity_name: name,
+      metric,
+      value: value as never,
+      unit,
+      source: c.data.source ?? 'memory-mcp',
+      ts_ms: ms,
+    });
     if (!w.ok) return 'not stored';
-    if (w.value_type === 'composite') parents.set(key, { metric, children: new Map(w.children.map((ch) => [ch.metric, ch.id])) });
+    if (w.value_type === 'composite')
+      parents.set(key, { metric, children: new Map(w.children.map((ch) => [ch.metric, ch.id])) });
     return w.id;
   });
 }

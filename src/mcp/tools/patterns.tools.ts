@@ -4,8 +4,13 @@ import type { Services } from '../../services.js';
 import { tool, type ToolTable } from '../tool.js';
 
 export function patternsTools(table: ToolTable, s: Services): void {
-  tool(table, 'get_trends',
+  tool(
+    table,
+    'get_trends',
     'Summarise how a metric has been going: level, range, rising/falling/steady with slope per day, and the change against the ' +
-    'previous period of the same length. Use for "has the bedroom been colder this week?".',
-    P.GetTrendsInput, (a) => s.trends(a), { readOnlyHint: true });
+      'previous period of the same length. Use for "has the bedroom been colder this week?".',
+    P.GetTrendsInput,
+    (a) => s.trends(a),
+    { readOnlyHint: true },
+  );
 }

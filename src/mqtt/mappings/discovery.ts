@@ -62,13 +62,15 @@ function toIngest(cfg: Record<string, unknown>, component: string, discoveryId: 
     d.value_template = template;
     const m = SIMPLE_TEMPLATE.exec(template.trim());
     const key = m ? (m[1] ? m[1].slice(1) : m[2]) : undefined;
-    if (key && !key.split('.').some((k) => k === '__proto__' || k === 'constructor' || k === 'prototype')) d.value_key = key;
+    if (key && !key.split('.').some((k) => k === '__proto__' || k === 'constructor' || k === 'prototype'))
+      d.value_key = key;
   }
   const deviceClass = str(cfg.device_class);
   if (deviceClass !== undefined) d.device_class = deviceClass;
   const uniqueId = str(cfg.unique_id);
   if (uniqueId !== undefined) d.unique_id = uniqueId;
-  const entityId = str(cfg.default_entity_id) ?? (str(cfg.object_id) ? `${component}.${str(cfg.object_id)}` : undefined);
+  const entityId =
+    str(cfg.default_entity_id) ?? (str(cfg.object_id) ? `${component}.${str(cfg.object_id)}` : undefined);
   if (entityId !== undefined && entityId.length <= 200) d.ha_entity_id = entityId;
   return d;
 }

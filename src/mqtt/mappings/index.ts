@@ -72,22 +72,30 @@ export function createMappingSet(cfg: MappingsConfig = MappingsConfigSchema.pars
     if (!target || target.name === 'discovery') return d;
     const probe = d.value_key === undefined ? '0' : JSON.stringify(nest(d.value_key.split('.'), 0));
     try {
-      const readings = target.parse(d.state_topic, Buffer.from(probe), ctx).filter((i): i is ReadingIngest => i.kind === 'reading');
+      const readings = target
+        .parse(d.state_topic, Buffer.from(probe), ctx)
+        .filter((i): i is ReadingIngest => i.kind === 'reading');
       const key = d.value_key?.toLowerCase();
-      const r = key === undefined ? (readings.length === 1 ? readings[0] : undefined) : readings.find((i) => i.metric.toLowerCase() === key);
+      const r =
+        key === undefined
+          ? readings.length === 1
+            ? readings[0]
+            : undefined
+          : readings.find((i) => i.metric.toLowerCase() === key);
       return r ? { ...d, entity_name: r.entity_name, metric: r.metric } : d;
     } catch {
       return d; // a state topic the probe cannot stand in for: the unit stays keyed by state_topic only
     }
   };
-  const routed = mappings.map((m): Mapping =>
-    m.name !== 'discovery'
-      ? m
-      : {
-          ...m,
-          parse: (topic, payload, ctx): Ingest[] =>
-            m.parse(topic, payload, ctx).map((i) => (i.kind === 'discovery' ? resolve(i, ctx) : i)),
-        },
+  const routed = mappings.map(
+    (m): Mapping =>
+      m.name !== 'discovery'
+        ? m
+        : {
+            ...m,
+            parse: (topic, payload, ctx): Ingest[] =>
+              m.parse(topic, payload, ctx).map((i) => (i.kind === 'discovery' ? resolve(i, ctx) : i)),
+          },
   );
   return {
     mappings: routed,

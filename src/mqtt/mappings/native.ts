@@ -50,9 +50,12 @@ import {
 const SOURCE = 'mqtt';
 
 /** Parse a record payload (shared with user mappings): plain text, a JSON string, or `{value, …}`. */
-export function parseRecordPayload(
-  raw: string,
-): { value: ReadingIngest['value']; unit?: string; ts?: number; source?: string } {
+export function parseRecordPayload(raw: string): {
+  value: ReadingIngest['value'];
+  unit?: string;
+  ts?: number;
+  source?: string;
+} {
   if (!looksLikeJson(raw)) return { value: scalar(raw) };
   const json = parseJson(raw);
   if (typeof json === 'string') return { value: scalar(json) };
@@ -83,7 +86,8 @@ function record(entity: string, metric: string, raw: string, ctx: MappingContext
  * to accept (valid_from, ts, entity_type…) or refuse (a misspelling). Null means absent, as above.
  */
 function rest(json: Record<string, unknown>, read: readonly string[], topic: string): Record<string, unknown> {
-  if (Object.hasOwn(json, 'entity_name')) throw new ParseError(`entity_name comes from the topic (${topic}), not the payload`);
+  if (Object.hasOwn(json, 'entity_name'))
+    throw new ParseError(`entity_name comes from the topic (${topic}), not the payload`);
   return Object.fromEntries(entries(json).filter(([k, v]) => !read.includes(k) && v !== null));
 }
 
@@ -91,12 +95,19 @@ const REMEMBER_READ = ['fact', 'category', 'fact_key', 'source_trust', 'confiden
 const LOCATE_READ = ['container_name', 'confidence', 'note', 'source'];
 
 function remember(entity: string, raw: string): RememberIngest {
-  if (!raw.trimStart().startsWith('{')) return { kind: 'remember', entity_name: entity, fact: plain(raw, 'fact'), source: SOURCE };
+  if (!raw.trimStart().startsWith('{'))
+    return { kind: 'remember', entity_name: entity, fact: plain(raw, 'fact'), source: SOURCE };
   const json = parseJson(raw);
   if (!isObject(json)) throw new ParseError('expected text or a JSON object {fact, …}');
   const fact = optString(json, 'fact');
   if (fact === undefined) throw new ParseError('JSON payload has no "fact"');
-  const r: RememberIngest = { ...rest(json, REMEMBER_READ, 'hearth/remember/<entity>'), kind: 'remember', entity_name: entity, fact, source: optString(json, 'source') ?? SOURCE };
+  const r: RememberIngest = {
+    ...rest(json, REMEMBER_READ, 'hearth/remember/<entity>'),
+    kind: 'remember',
+    entity_name: entity,
+    fact,
+    source: optString(json, 'source') ?? SOURCE,
+  };
   const category = optString(json, 'category');
   if (category !== undefined) r.category = category;
   const key = optString(json, 'fact_key');

@@ -61,7 +61,13 @@ export function owntracksMapping(cfg: OwntracksConfig = { enabled: true, root: '
   const presenceOf = (region: string) => (homes.has(region.toLowerCase()) ? 'home' : region);
 
   const reading = (user: string, metric: string, value: ReadingIngest['value'], ts: number): ReadingIngest => ({
-    kind: 'reading', entity_name: user, entity_type: 'person', metric, value, ts, source: SOURCE,
+    kind: 'reading',
+    entity_name: user,
+    entity_type: 'person',
+    metric,
+    value,
+    ts,
+    source: SOURCE,
   });
 
   function location(user: string, o: Record<string, unknown>): Ingest[] {
@@ -72,9 +78,11 @@ export function owntracksMapping(cfg: OwntracksConfig = { enabled: true, root: '
     const out: Ingest[] = [reading(user, 'location', value, ts)];
     const regions = Object.hasOwn(o, 'inregions') ? o.inregions : undefined;
     if (regions !== undefined && regions !== null) {
-      if (!Array.isArray(regions) || !regions.every((r) => typeof r === 'string')) throw new ParseError('inregions must be a list of names');
+      if (!Array.isArray(regions) || !regions.every((r) => typeof r === 'string'))
+        throw new ParseError('inregions must be a list of names');
       const names = (regions as string[]).filter((r) => r.trim() !== '').map((r) => label(r, 'region'));
-      if (names.length) out.push(reading(user, 'presence', names.some((r) => homes.has(r.toLowerCase())) ? 'home' : names[0], ts));
+      if (names.length)
+        out.push(reading(user, 'presence', names.some((r) => homes.has(r.toLowerCase())) ? 'home' : names[0], ts));
     }
     return out;
   }

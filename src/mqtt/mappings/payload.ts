@@ -175,7 +175,14 @@ function asLeaf(v: unknown): Leaf | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
   if (typeof v === 'boolean') return v;
   // "NaN"/"Infinity" strings are a broken sensor, not a category.
-  if (typeof v === 'string' && v.trim() !== '' && v.length <= MAX_STRING && !CONTROL.test(v) && !NON_FINITE.test(v.trim())) return v;
+  if (
+    typeof v === 'string' &&
+    v.trim() !== '' &&
+    v.length <= MAX_STRING &&
+    !CONTROL.test(v) &&
+    !NON_FINITE.test(v.trim())
+  )
+    return v;
   return undefined;
 }
 

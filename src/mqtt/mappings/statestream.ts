@@ -69,7 +69,13 @@ export function statestreamMapping(cfg: BuiltinConfig = { enabled: true, root: '
           if (NO_VALUE.has(state.toLowerCase())) return [];
           if (state.length > 255 || CONTROL.test(state)) throw new ParseError('state is not a Home Assistant state');
           const n = numeric(state);
-          const reading: Ingest = { kind: 'reading', entity_name: entity, metric: 'state', value: n ?? state, source: SOURCE };
+          const reading: Ingest = {
+            kind: 'reading',
+            entity_name: entity,
+            metric: 'state',
+            value: n ?? state,
+            source: SOURCE,
+          };
           const type = haEntityType(entity);
           if (type) reading.entity_type = type;
           const unit = learnedUnit(ctx, entity, 'state');
@@ -84,7 +90,15 @@ export function statestreamMapping(cfg: BuiltinConfig = { enabled: true, root: '
         case 'last_updated': {
           const at = unquote(text(payload));
           if (at === '' || at === 'null') return [];
-          return [{ kind: 'timestamp', entity_name: entity, metric: 'state', ts: epochSeconds(at, 'last_updated'), source: SOURCE }];
+          return [
+            {
+              kind: 'timestamp',
+              entity_name: entity,
+              metric: 'state',
+              ts: epochSeconds(at, 'last_updated'),
+              source: SOURCE,
+            },
+          ];
         }
         case 'friendly_name': {
           if (domain !== 'person') return [];

@@ -18,7 +18,14 @@
 import { parseLocalTime } from './local-time.js';
 import { epochSeconds, flatten, guarded, isObject, learnedUnit, name, parseJson, text } from './payload.js';
 import { matchTopic } from '../../lib/mqtt-topic.js';
-import { ParseError, type BuiltinConfig, type Ingest, type Mapping, type MappingContext, type ReadingIngest } from './types.js';
+import {
+  ParseError,
+  type BuiltinConfig,
+  type Ingest,
+  type Mapping,
+  type MappingContext,
+  type ReadingIngest,
+} from './types.js';
 
 const SOURCE = 'tasmota';
 const NOT_SYNCED = 946_684_800; // 2000-01-01T00:00:00Z
@@ -73,7 +80,11 @@ function sensor(entity: string, json: Record<string, unknown>, ctx: MappingConte
     omit: (k) => SENSOR_META.has(k) || k.endsWith('.totalstarttime'),
   });
   return fields.map(([metric, value]) => {
-    const leaf = metric.split('.').filter((s) => !/^\d+$/.test(s)).pop() ?? metric;
+    const leaf =
+      metric
+        .split('.')
+        .filter((s) => !/^\d+$/.test(s))
+        .pop() ?? metric;
     let unit: string | undefined;
     if (leaf === 'temperature' || leaf === 'dewpoint') unit = temp;
     else if (leaf === 'pressure' || leaf === 'seapressure') unit = pressure;
@@ -100,8 +111,21 @@ function state(entity: string, json: Record<string, unknown>, ctx: MappingContex
   return out;
 }
 
-function reading(entity: string, metric: string, value: ReadingIngest['value'], unit: string | undefined, ts: number | undefined) {
-  const r: ReadingIngest = { kind: 'reading', entity_name: entity, metric, value, source: SOURCE, entity_type: 'device' };
+function reading(
+  entity: string,
+  metric: string,
+  value: ReadingIngest['value'],
+  unit: string | undefined,
+  ts: number | undefined,
+) {
+  const r: ReadingIngest = {
+    kind: 'reading',
+    entity_name: entity,
+    metric,
+    value,
+    source: SOURCE,
+    entity_type: 'device',
+  };
   if (unit !== undefined) r.unit = unit;
   if (ts !== undefined) r.ts = ts;
   return r;

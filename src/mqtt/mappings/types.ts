@@ -109,7 +109,14 @@ export interface AliasIngest {
   source: string;
 }
 
-export type Ingest = ReadingIngest | RememberIngest | LocateIngest | UnitIngest | TimestampIngest | DiscoveryIngest | AliasIngest;
+export type Ingest =
+  | ReadingIngest
+  | RememberIngest
+  | LocateIngest
+  | UnitIngest
+  | TimestampIngest
+  | DiscoveryIngest
+  | AliasIngest;
 
 export interface MappingContext {
   /** IANA zone for device-local times without an offset (Tasmota `Time`): config `timeseries.timezone`. */

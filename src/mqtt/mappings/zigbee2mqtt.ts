@@ -15,7 +15,18 @@
  * - a scalar payload on `<root>/<name>/<attribute>` is z2m's `output: attribute` mode → entity
  *   `<name>`, metric `<attribute>`.
  */
-import { epochSeconds, flatten, guarded, isObject, learnedUnit, looksLikeJson, name, parseJson, scalar, text } from './payload.js';
+import {
+  epochSeconds,
+  flatten,
+  guarded,
+  isObject,
+  learnedUnit,
+  looksLikeJson,
+  name,
+  parseJson,
+  scalar,
+  text,
+} from './payload.js';
 import { ParseError, type BuiltinConfig, type Ingest, type Mapping, type ReadingIngest } from './types.js';
 
 const SOURCE = 'zigbee2mqtt';
@@ -86,7 +97,14 @@ export function zigbee2mqttMapping(cfg: BuiltinConfig = { enabled: true, root: '
         if (value === undefined) throw new ParseError('expected a JSON object or a single value');
         const entity = name(levels.slice(0, -1).join('/'), 'friendly name');
         const metric = name(last, 'attribute');
-        const r: ReadingIngest = { kind: 'reading', entity_name: entity, metric, value, source: SOURCE, entity_type: 'device' };
+        const r: ReadingIngest = {
+          kind: 'reading',
+          entity_name: entity,
+          metric,
+          value,
+          source: SOURCE,
+          entity_type: 'device',
+        };
         const unit = unitFor(metric, value) ?? learnedUnit(ctx, entity, metric);
         return [unit === undefined ? r : { ...r, unit }];
       }
@@ -94,7 +112,14 @@ export function zigbee2mqttMapping(cfg: BuiltinConfig = { enabled: true, root: '
       const ts = lastSeen(Object.hasOwn(json, 'last_seen') ? json.last_seen : undefined);
       const fields = flatten(json, { arrays: 'skip', omit: (k) => DROPPED.has(k.split('.')[0]) });
       return fields.map(([metric, value]) => {
-        const r: ReadingIngest = { kind: 'reading', entity_name: entity, metric, value, source: SOURCE, entity_type: 'device' };
+        const r: ReadingIngest = {
+          kind: 'reading',
+          entity_name: entity,
+          metric,
+          value,
+          source: SOURCE,
+          entity_type: 'device',
+        };
         const unit = unitFor(metric, value) ?? learnedUnit(ctx, entity, metric);
         if (unit !== undefined) r.unit = unit;
         if (ts !== undefined) r.ts = ts;

@@ -13,15 +13,33 @@ export function createAuditRepo(db: Db, clock: Clock) {
     query(q: AuditQuery) {
       const where: string[] = [];
       const params: unknown[] = [];
-      if (q.actor) (where.push('actor = ?'), params.push(q.actor));
-      if (q.op) q.op.endsWith('*') ? (where.push("op LIKE ? ESCAPE '\\'"), params.push(`${q.op.slice(0, -1).replace(/[\\%_]/g, (c) => `\\${c}`)}%`)) : (where.push('op = ?'), params.push(q.op));
-      if (q.target) (where.push('target = ?'), params.push(q.target));
-      if (q.since !== undefined) (where.push('ts >= ?'), params.push(q.since));
-      if (q.until !== undefined) (where.push('ts <= ?'), params.push(q.until));
+      if (q.actor) where.push('actor = ?'), params.push(q.actor);
+      if (q.op)
+        q.op.endsWith('*')
+          ? (where.push("op LIKE ? ESCAPE '\\'"),
+            params.push(`${q.op.slice(0, -1).replace(/[\\%_]/g, (c) => `\\${c}`)}%`))
+          : (where.push('op = ?'), params.push(q.op));
+      if (q.target) where.push('target = ?'), params.push(q.target);
+      if (q.since !== undefined) where.push('ts >= ?'), params.push(q.since);
+      if (q.until !== undefined) where.push('ts <= ?'), params.push(q.until);
       const rows = db
-        .prepare(`SELECT * FROM audit ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ts DESC, id DESC LIMIT ?`)
-        .all(...params, q.limit) as { id: number; ts: number; actor: string; op: string; target: string | null; before: string | null; after: string | null }[];
-      return rows.map((r) => ({ ...r, before: r.before && JSON.parse(r.before), after: r.after && JSON.parse(r.after) }));
+        .prepare(
+          `SELECT * FROM audit ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ts DESC, id DESC LIMIT ?`,
+        )
+        .all(...params, q.limit) as {
+        id: number;
+        ts: number;
+        actor: string;
+        op: string;
+        target: string | null;
+        before: string | null;
+        after: string | null;
+      }[];
+      return rows.map((r) => ({
+        ...r,
+        before: r.before && JSON.parse(r.before),
+        after: r.after && JSON.parse(r.after),
+      }));
     },
     /** The newest row's id: a Markdown note exported now is "as of" this point in the hub's history. */
     lastId(): number {
@@ -33,7 +51,8 @@ export function createAuditRepo(db: Db, clock: Clock) {
      * The audit log is never pruned, so a forget is remembered as long as the hub is.
      */
     ofOps(ops: readonly string[]) {
-      const rows = db.prepare(`SELECT id, op, target, before FROM audit WHERE op IN (${ops.map(() => '?').join(', ')}) ORDER BY id`)
+      const rows = db
+        .prepare(`SELECT id, op, target, before FROM audit WHERE op IN (${ops.map(() => '?').join(', ')}) ORDER BY id`)
         .all(...ops) as { id: number; op: string; target: string | null; before: string | null }[];
       return rows.map((r) => ({ ...r, before: r.before ? (JSON.parse(r.before) as Record<string, any>) : null }));
     },

@@ -6,10 +6,26 @@ import { RecallMode } from '../memory/memory.schemas.js';
 export const GetContextBudgetInput = z.strictObject({
   entity_name: EntityName.optional().describe('whose context (optional)'),
   query: Text(1000).optional().describe('what the conversation is about (optional)'),
-  token_budget: z.number().int().min(50).max(32_000).default(1500).describe('upper bound for the returned text, in tokens (≈ 4 characters each)'),
-  recall_mode: RecallMode.default('hybrid').describe('vector, keyword or hybrid (default); "keyword" needs no embedding model (Pi without Ollama)'),
-  include_readings: z.boolean().default(true).describe('also fill the budget with latest sensor readings (default true)'),
-  possible: z.boolean().default(true).describe('with a query: also pack memories recall is not sure of, after the confident ones and labelled "(not sure, possibly related)" (default true); false = confident only'),
+  token_budget: z
+    .number()
+    .int()
+    .min(50)
+    .max(32_000)
+    .default(1500)
+    .describe('upper bound for the returned text, in tokens (≈ 4 characters each)'),
+  recall_mode: RecallMode.default('hybrid').describe(
+    'vector, keyword or hybrid (default); "keyword" needs no embedding model (Pi without Ollama)',
+  ),
+  include_readings: z
+    .boolean()
+    .default(true)
+    .describe('also fill the budget with latest sensor readings (default true)'),
+  possible: z
+    .boolean()
+    .default(true)
+    .describe(
+      'with a query: also pack memories recall is not sure of, after the confident ones and labelled "(not sure, possibly related)" (default true); false = confident only',
+    ),
 });
 export type GetContextBudgetInput = z.infer<typeof GetContextBudgetInput>;
 
@@ -17,6 +33,11 @@ export const CrossQueryInput = z.strictObject({
   query: Text(1000).describe('a question in plain words, e.g. "how is Brian feeling today?"'),
   entity_name: EntityName.optional().describe('only about this entity'),
   top_k: z.number().int().min(1).max(50).default(5).describe('results per tier'),
-  possible: z.boolean().default(true).describe('also list memories recall is not sure of in `possible` (low confidence) when fewer than top_k are confident (default true); false = confident only'),
+  possible: z
+    .boolean()
+    .default(true)
+    .describe(
+      'also list memories recall is not sure of in `possible` (low confidence) when fewer than top_k are confident (default true); false = confident only',
+    ),
 });
 export type CrossQueryInput = z.infer<typeof CrossQueryInput>;

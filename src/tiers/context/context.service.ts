@@ -51,9 +51,15 @@ export function createContextService(deps: {
     return memory.repo
       .ofEntity(entity.id)
       .map((m) => ({
-        id: m.id, fact: m.fact, category: m.category, confidence: m.confidence,
+        id: m.id,
+        fact: m.fact,
+        category: m.category,
+        confidence: m.confidence,
         effective_confidence: Math.round(effectiveConfidence(m, now, decay) * 10_000) / 10_000,
-        source: m.source, source_trust: m.source_trust, fact_key: m.fact_key, last_confirmed: m.last_confirmed,
+        source: m.source,
+        source_trust: m.source_trust,
+        fact_key: m.fact_key,
+        last_confirmed: m.last_confirmed,
       }))
       .sort((a, b) => b.effective_confidence - a.effective_confidence || b.last_confirmed - a.last_confirmed)
       .slice(0, limit);
@@ -90,21 +96,56 @@ export function createContextService(deps: {
       const candidates: ContextItem[] = [];
       if (input.query) {
         const r = await memory.recall({
-          query: input.query, entity_name: entity?.name, top_k: 50, mode: input.recall_mode, recency_weight: 0.2,
-          min_confidence: 0, min_trust: 0, include_superseded: false, explain: false, possible: input.possible,
+          query: input.query,
+          entity_name: entity?.name,
+          top_k: 50,
+          mode: input.recall_mode,
+          recency_weight: 0.2,
+          min_confidence: 0,
+          min_trust: 0,
+          include_superseded: false,
+          explain: false,
+          possible: input.possible,
         });
         warnings.push(...r.warnings);
         const top = r.results[0]?.score || 1;
-        for (const m of r.results) candidates.push({ tier: 'memory', id: m.id, text: `${m.entity_name}: ${m.fact}`, score: 0.5 + 0.5 * (m.score / top) });
+        for (const m of r.results)
+          candidates.push({
+            tier: 'memory',
+            id: m.id,
+            text: `${m.entity_name}: ${m.fact}`,
+            score: 0.5 + 0.5 * (m.score / top),
+          });
         // Possible memories go in after every confident one and say so in their own line.
         const topP = r.possible[0]?.score || 1;
-        for (const m of r.possible) candidates.push({ tier: 'memory', id: m.id, text: `(not sure, possibly related) ${m.entity_name}: ${m.fact}`, score: 0.1 + 0.2 * (m.score / topP), low_confidence: true });
+        for (const m of r.possible)
+          candidates.push({
+            tier: 'memory',
+            id: m.id,
+            text: `(not sure, possibly related) ${m.entity_name}: ${m.fact}`,
+            score: 0.1 + 0.2 * (m.score / topP),
+            low_confidence: true,
+          });
       } else {
-        const pool = entity ? memoriesOf(entity, 200).map((m) => ({ ...m, entity_name: entity.name })) : memory.repo.active().slice(-200).map((m) => ({ ...m, effective_confidence: m.confidence }));
-        for (const m of pool) candidates.push({ tier: 'memory', id: m.id, text: `${m.entity_name}: ${m.fact}`, score: 0.4 + 0.5 * m.effective_confidence });
+        const pool = entity
+          ? memoriesOf(entity, 200).map((m) => ({ ...m, entity_name: entity.name }))
+          : memory.repo
+              .active()
+              .slice(-200)
+              .map((m) => ({ ...m, effective_confidence: m.confidence }));
+        for (const m of pool)
+          candidates.push({
+            tier: 'memory',
+            id: m.id,
+            text: `${m.entity_name}: ${m.fact}`,
+            score: 0.4 + 0.5 * m.effective_confidence,
+          });
       }
-      if (entity) for (const r of relations.list(entity.id)) candidates.push({ tier: 'relation', id: r.id, text: relations.sentence(r), score: 0.45 });
-      for (const src of sources) candidates.push(...src.collect({ entity, query: input.query, includeReadings: input.include_readings }));
+      if (entity)
+        for (const r of relations.list(entity.id))
+          candidates.push({ tier: 'relation', id: r.id, text: relations.sentence(r), score: 0.45 });
+      for (const src of sources)
+        candidates.push(...src.collect({ entity, query: input.query, includeReadings: input.include_readings }));
       const packed = pack(candidates, input.token_budget);
       const result = packed.items.map((i) => i.text).join('\n') || 'Nothing relevant is remembered.';
       return { result, entity_name: entity?.name ?? null, ...packed, mode_used: input.recall_mode, warnings };
@@ -114,19 +155,32 @@ export function createContextService(deps: {
     async crossQuery(input: CrossQueryInput) {
       const entity = input.entity_name ? entities.get(input.entity_name) : undefined;
       const r = await memory.recall({
-        query: input.query, entity_name: entity?.name, top_k: input.top_k, mode: 'hybrid', recency_weight: 0.2,
-        min_confidence: 0, min_trust: 0, include_superseded: false, explain: false, possible: input.possible,
+        query: input.query,
+        entity_name: entity?.name,
+        top_k: input.top_k,
+        mode: 'hybrid',
+        recency_weight: 0.2,
+        min_confidence: 0,
+        min_trust: 0,
+        include_superseded: false,
+        explain: false,
+        possible: input.possible,
       });
       const results: { tier: string; [k: string]: unknown }[] = r.results.map((m) => ({ tier: 'memory', ...m }));
       const possible = r.possible.map((m) => ({ tier: 'memory', ...m }));
       let lead = 0;
       for (const src of crossSources) {
-        const hits = (await src.search(input.query, entity, input.top_k)).map((hit) => ({ tier: src.tier, ...(hit as object) }));
+        const hits = (await src.search(input.query, entity, input.top_k)).map((hit) => ({
+          tier: src.tier,
+          ...(hit as object),
+        }));
         if (src.leads?.(input.query)) results.splice(lead, 0, ...hits), (lead += hits.length);
         else results.push(...hits);
       }
       const line = (x: Record<string, unknown>) =>
-        x.tier === 'memory' ? `[memory] ${x.entity_name}: ${x.fact}` : `[${x.tier}] ${String(x.text ?? x.snippet ?? JSON.stringify(x))}`;
+        x.tier === 'memory'
+          ? `[memory] ${x.entity_name}: ${x.fact}`
+          : `[${x.tier}] ${String(x.text ?? x.snippet ?? JSON.stringify(x))}`;
       const lines = results.length ? results.map(line) : ['Nothing known answers that.'];
       if (possible.length) lines.push(NOT_SURE, ...possible.map(line));
       return { result: lines.join('\n'), results, possible, warnings: r.warnings };
@@ -148,14 +202,29 @@ export function createContextService(deps: {
 
     async getContext(input: GetContextInput) {
       const entity = input.entity_name ? entities.get(input.entity_name) : undefined;
-      type Mem = { id: number; entity_name: string; fact: string; category: string; effective_confidence: number; score?: number };
+      type Mem = {
+        id: number;
+        entity_name: string;
+        fact: string;
+        category: string;
+        effective_confidence: number;
+        score?: number;
+      };
       let mems: Mem[];
       let possible: (Mem & { low_confidence: true })[] = [];
       const warnings: string[] = [];
       if (input.query) {
         const r = await memory.recall({
-          query: input.query, entity_name: entity?.name, top_k: input.top_k, mode: 'hybrid', recency_weight: 0.2,
-          min_confidence: 0, min_trust: 0, include_superseded: false, explain: false, possible: input.possible,
+          query: input.query,
+          entity_name: entity?.name,
+          top_k: input.top_k,
+          mode: 'hybrid',
+          recency_weight: 0.2,
+          min_confidence: 0,
+          min_trust: 0,
+          include_superseded: false,
+          explain: false,
+          possible: input.possible,
         });
         mems = r.results;
         possible = r.possible;
@@ -172,7 +241,15 @@ export function createContextService(deps: {
       ];
       if (possible.length) lines.push(NOT_SURE, ...possible.map((m) => `- ${m.entity_name}: ${m.fact}`));
       const result = lines.length ? lines.join('\n') : 'Nothing relevant is remembered.';
-      return { result, entity_name: entity?.name ?? null, memories: mems, possible, relations: rels, ...extra.data, warnings };
+      return {
+        result,
+        entity_name: entity?.name ?? null,
+        memories: mems,
+        possible,
+        relations: rels,
+        ...extra.data,
+        warnings,
+      };
     },
   };
 }

@@ -18,11 +18,19 @@ const PersonEntityId = z
   .string()
   .trim()
   .max(255)
-  .regex(/^person\.[a-z0-9_]+$/, 'must be a Home Assistant person entity id, e.g. "person.anna" (only person entities\' names become aliases)');
+  .regex(
+    /^person\.[a-z0-9_]+$/,
+    'must be a Home Assistant person entity id, e.g. "person.anna" (only person entities\' names become aliases)',
+  );
 
 export const HaNamesInput = z.strictObject({
   names: z
-    .array(z.strictObject({ entity_id: PersonEntityId, friendly_name: EntityName.describe('HA\'s friendly_name, e.g. "Anna"') }))
+    .array(
+      z.strictObject({
+        entity_id: PersonEntityId,
+        friendly_name: EntityName.describe('HA\'s friendly_name, e.g. "Anna"'),
+      }),
+    )
     .min(1)
     .max(1000)
     .describe('person entities and their friendly names, e.g. [{"entity_id": "person.anna", "friendly_name": "Anna"}]'),

@@ -44,7 +44,9 @@ const READINGS_ONLY = new Set(['series.entity_id', 'readings', 'entity_aliases.e
 
 export function createAliasesService(deps: AliasesDeps) {
   const { db, clock, entities, audit } = deps;
-  const insert = db.prepare('INSERT INTO entity_aliases (name_key, entity_id, alias, source, created) VALUES (?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO entity_aliases (name_key, entity_id, alias, source, created) VALUES (?, ?, ?, ?, ?)',
+  );
   const byKey = db.prepare('SELECT name_key, entity_id, alias, source FROM entity_aliases WHERE name_key = ?');
   const remove = db.prepare('DELETE FROM entity_aliases WHERE name_key = ?');
   const fillType = fillTypeStatement(db);
@@ -65,11 +67,17 @@ export function createAliasesService(deps: AliasesDeps) {
   }
 
   /** One person entity and its friendly name, in the caller's transaction. */
-  function haName(haId: string, friendly: string, actor: Actor): { action: HaNameAction; message: string; entity_name?: string; merged?: string } {
-    if (nameKey(haId) === nameKey(friendly)) return { action: 'unchanged', message: `${haId}: the friendly name is the entity id` };
+  function haName(
+    haId: string,
+    friendly: string,
+    actor: Actor,
+  ): { action: HaNameAction; message: string; entity_name?: string; merged?: string } {
+    if (nameKey(haId) === nameKey(friendly))
+      return { action: 'unchanged', message: `${haId}: the friendly name is the entity id` };
     const ha = entities.find(haId);
     const named = entities.find(friendly);
-    if (ha && named && ha.id === named.id) return { action: 'unchanged', message: `${friendly} is already ${ha.name}`, entity_name: ha.name };
+    if (ha && named && ha.id === named.id)
+      return { action: 'unchanged', message: `${friendly} is already ${ha.name}`, entity_name: ha.name };
     if (!named) {
       const e = ha ?? entities.ensure(haId, 'person');
       put(e, friendly, 'homeassistant', actor);
@@ -81,18 +89,35 @@ export function createAliasesService(deps: AliasesDeps) {
       return { action: 'aliased', message: `${haId} is now another name of ${named.name}`, entity_name: named.name };
     }
     // Two entities exist. Fold one into the other only when it holds nothing but readings.
-    const [from, into] = holdsOnlyReadings(ha.id) ? [ha, named] : holdsOnlyReadings(named.id) ? [named, ha] : [null, null];
+    const [from, into] = holdsOnlyReadings(ha.id)
+      ? [ha, named]
+      : holdsOnlyReadings(named.id)
+        ? [named, ha]
+        : [null, null];
     if (!from || !into) {
-      const message = `${haId} (friendly name "${friendly}") and ${named.name} are two entities that both hold facts; ` +
+      const message =
+        `${haId} (friendly name "${friendly}") and ${named.name} are two entities that both hold facts; ` +
         `not merged. To make them one: POST /voices/merge {"source_name": "${haId}", "target_name": "${named.name}"}, then POST /alias`;
       return { action: 'conflict', message, entity_name: ha.name };
     }
     const before = countReferences(db, from.id);
     moveEntity(db, prints, from.id, into.id, into.name, clock.now());
     // The folded entity's own name and the friendly name both mean the survivor now.
-    for (const name of [from.name, friendly]) if (!entities.find(name)) insert.run(nameKey(name), into.id, name, 'homeassistant', clock.now());
-    audit.record(actor, 'entity.alias_merge', into.name, { folded: from.name, counts: before }, { aliases: [from.name, friendly] });
-    return { action: 'merged', message: `${from.name} held only readings: folded into ${into.name}, which now also answers to ${from.name} and "${friendly}"`, entity_name: into.name, merged: from.name };
+    for (const name of [from.name, friendly])
+      if (!entities.find(name)) insert.run(nameKey(name), into.id, name, 'homeassistant', clock.now());
+    audit.record(
+      actor,
+      'entity.alias_merge',
+      into.name,
+      { folded: from.name, counts: before },
+      { aliases: [from.name, friendly] },
+    );
+    return {
+      action: 'merged',
+      message: `${from.name} held only readings: folded into ${into.name}, which now also answers to ${from.name} and "${friendly}"`,
+      entity_name: into.name,
+      merged: from.name,
+    };
   }
 
   return {
@@ -101,13 +126,30 @@ export function createAliasesService(deps: AliasesDeps) {
       const out = db.transaction(() => {
         const e = entities.get(input.entity_name);
         const other = entities.find(input.alias);
-        if (other?.id === e.id) return { result: `"${input.alias}" is already a name of ${e.name}`, entity_name: e.name, alias: input.alias, created: false };
+        if (other?.id === e.id)
+          return {
+            result: `"${input.alias}" is already a name of ${e.name}`,
+            entity_name: e.name,
+            alias: input.alias,
+            created: false,
+          };
         if (other) {
-          const how = nameKey(other.name) === nameKey(input.alias) ? `is the entity ${other.name}` : `is already an alias of ${other.name}`;
-          throw new HubError('conflict', `alias: "${input.alias}" ${how}; remove that alias, or merge the two (POST /voices/merge), first`);
+          const how =
+            nameKey(other.name) === nameKey(input.alias)
+              ? `is the entity ${other.name}`
+              : `is already an alias of ${other.name}`;
+          throw new HubError(
+            'conflict',
+            `alias: "${input.alias}" ${how}; remove that alias, or merge the two (POST /voices/merge), first`,
+          );
         }
         put(e, input.alias, source, actor);
-        return { result: `"${input.alias}" is now another name of ${e.name}`, entity_name: e.name, alias: input.alias, created: true };
+        return {
+          result: `"${input.alias}" is now another name of ${e.name}`,
+          entity_name: e.name,
+          alias: input.alias,
+          created: true,
+        };
       })();
       if (out.created) changed();
       return out;
@@ -119,7 +161,11 @@ export function createAliasesService(deps: AliasesDeps) {
         const row = byKey.get(nameKey(input.alias)) as { entity_id: number; alias: string; source: string } | undefined;
         if (!row) {
           const e = entities.find(input.alias);
-          if (e) throw new HubError('conflict', `alias: "${input.alias}" is the name of ${e.name}, not an alias; rename or forget the entity instead`);
+          if (e)
+            throw new HubError(
+              'conflict',
+              `alias: "${input.alias}" is the name of ${e.name}, not an alias; rename or forget the entity instead`,
+            );
           throw notFound(`alias: no entity has the alias "${input.alias}"`);
         }
         const e = entities.byId(row.entity_id)!;
@@ -135,12 +181,24 @@ export function createAliasesService(deps: AliasesDeps) {
     list(entityName: string) {
       const e = entities.get(entityName);
       const aliases = entities.aliases(e.id);
-      return { result: aliases.length ? `${e.name} is also ${aliases.map((a) => `"${a.alias}"`).join(', ')}` : `${e.name} has no other names`, entity_name: e.name, aliases };
+      return {
+        result: aliases.length
+          ? `${e.name} is also ${aliases.map((a) => `"${a.alias}"`).join(', ')}`
+          : `${e.name} has no other names`,
+        entity_name: e.name,
+        aliases,
+      };
     },
 
     /** Home Assistant person entities' friendly names, by the rule above; one result per name, in order. */
     fromHomeAssistant(input: HaNamesInput, actor: Actor = 'system') {
-      const results = db.transaction(() => input.names.map((n) => ({ entity_id: n.entity_id, friendly_name: n.friendly_name, ...haName(n.entity_id, n.friendly_name, actor) })))();
+      const results = db.transaction(() =>
+        input.names.map((n) => ({
+          entity_id: n.entity_id,
+          friendly_name: n.friendly_name,
+          ...haName(n.entity_id, n.friendly_name, actor),
+        })),
+      )();
       for (const r of results) if (r.action === 'conflict' || r.action === 'merged') log(`aliases: ${r.message}`);
       if (results.some((r) => r.action !== 'unchanged' && r.action !== 'conflict')) {
         changed();
@@ -149,7 +207,10 @@ export function createAliasesService(deps: AliasesDeps) {
       const counts = (a: HaNameAction) => results.filter((r) => r.action === a).length;
       return {
         result: results.map((r) => r.message).join('\n'),
-        added: counts('added') + counts('aliased'), merged: counts('merged'), conflicts: counts('conflict'), results,
+        added: counts('added') + counts('aliased'),
+        merged: counts('merged'),
+        conflicts: counts('conflict'),
+        results,
       };
     },
   };

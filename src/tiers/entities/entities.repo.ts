@@ -40,10 +40,16 @@ export const entityIdByKey = (param: string) =>
 export function createEntitiesRepo(db: Db, clock: Clock) {
   // Identity is `nameKey` (lib/names.ts), stored in the UNIQUE name_key column: never a SQL collation.
   const byKey = db.prepare('SELECT * FROM entities WHERE name_key = ?');
-  const byAlias = db.prepare('SELECT e.* FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE a.name_key = ?');
-  const aliasesOf = db.prepare('SELECT alias, source, created FROM entity_aliases WHERE entity_id = ? ORDER BY created, name_key');
+  const byAlias = db.prepare(
+    'SELECT e.* FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE a.name_key = ?',
+  );
+  const aliasesOf = db.prepare(
+    'SELECT alias, source, created FROM entity_aliases WHERE entity_id = ? ORDER BY created, name_key',
+  );
   const byId = db.prepare('SELECT * FROM entities WHERE id = ?');
-  const insert = db.prepare('INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   const fillType = fillTypeStatement(db);
   const list = db.prepare(
     `SELECT e.*, (SELECT count(*) FROM memories m WHERE m.entity_id = e.id AND m.status = 'active') AS memory_count
@@ -87,7 +93,11 @@ export function createEntitiesRepo(db: Db, clock: Clock) {
      * `hearth import`) gives a new entity the meta and times it had in the store it is copied from;
      * an existing entity keeps its own.
      */
-    ensure(name: string, type: string = UNKNOWN_TYPE, kept?: { meta: Record<string, unknown>; created: number; updated: number }): EntityRow & { created_now: boolean } {
+    ensure(
+      name: string,
+      type: string = UNKNOWN_TYPE,
+      kept?: { meta: Record<string, unknown>; created: number; updated: number },
+    ): EntityRow & { created_now: boolean } {
       const found = this.find(name);
       if (found && found.type === UNKNOWN_TYPE && type !== UNKNOWN_TYPE) {
         fillType.run(type, clock.now(), found.id);

@@ -19,7 +19,8 @@ import type { Db } from '../../db/open.js';
 export const UNKNOWN_TYPE = 'unknown';
 
 /** The one statement that fills a type in: `run(type, now, id)` changes an entity only while it is unknown. */
-export const fillTypeStatement = (db: Db) => db.prepare(`UPDATE entities SET type = ?, updated = ? WHERE id = ? AND type = '${UNKNOWN_TYPE}'`);
+export const fillTypeStatement = (db: Db) =>
+  db.prepare(`UPDATE entities SET type = ?, updated = ? WHERE id = ? AND type = '${UNKNOWN_TYPE}'`);
 
 const HA_DOMAIN_TYPES: Record<string, string> = {
   sensor: 'sensor',
@@ -71,31 +72,155 @@ const anyWord = (words: string[]) => new RegExp(`\\b(${words.join('|')})\\b`, 'i
 const oneOf = (words: string[]) => new RegExp(`^(${words.join('|')})$`, 'i');
 
 const PET = anyWord([
-  'dogs?', 'puppy', 'cats?', 'kitten', 'parrot', 'budgie', 'hamster', 'rabbit', 'bunny', 'guinea pig', 'goldfish', 'tortoise', 'pony', 'pet',
-  'vet', 'leash', 'walkies', 'kibble', 'litter ?box', 'breed', 'retriever', 'labrador', 'terrier', 'spaniel', 'collie', 'poodle', 'beagle',
-  'dachshund', 'tabby', 'purrs?', 'barks?', 'meows?',
+  'dogs?',
+  'puppy',
+  'cats?',
+  'kitten',
+  'parrot',
+  'budgie',
+  'hamster',
+  'rabbit',
+  'bunny',
+  'guinea pig',
+  'goldfish',
+  'tortoise',
+  'pony',
+  'pet',
+  'vet',
+  'leash',
+  'walkies',
+  'kibble',
+  'litter ?box',
+  'breed',
+  'retriever',
+  'labrador',
+  'terrier',
+  'spaniel',
+  'collie',
+  'poodle',
+  'beagle',
+  'dachshund',
+  'tabby',
+  'purrs?',
+  'barks?',
+  'meows?',
 ]);
 const PERSON = anyWord([
-  'he', 'she', 'him', 'his', 'her', 'hers', 'wife', 'husband', 'son', 'daughter', 'mother', 'father', 'mum', 'mom', 'dad', 'grandma',
-  'grandpa', 'sister', 'brother', 'aunt', 'uncle', 'cousin', 'friend', 'colleague', 'works?', 'job', 'office', 'school', 'university',
-  'birthday', 'born', 'allergic', 'vegetarian', 'vegan', 'drinks', 'coffee', 'tea', 'reads', 'plays', 'speaks', 'married',
+  'he',
+  'she',
+  'him',
+  'his',
+  'her',
+  'hers',
+  'wife',
+  'husband',
+  'son',
+  'daughter',
+  'mother',
+  'father',
+  'mum',
+  'mom',
+  'dad',
+  'grandma',
+  'grandpa',
+  'sister',
+  'brother',
+  'aunt',
+  'uncle',
+  'cousin',
+  'friend',
+  'colleague',
+  'works?',
+  'job',
+  'office',
+  'school',
+  'university',
+  'birthday',
+  'born',
+  'allergic',
+  'vegetarian',
+  'vegan',
+  'drinks',
+  'coffee',
+  'tea',
+  'reads',
+  'plays',
+  'speaks',
+  'married',
 ]);
 const PERSONAL_CATEGORIES = new Set(['preference', 'habit', 'routine', 'relationship']);
 /** Relations only people are in, either side. */
 const BETWEEN_PEOPLE = oneOf([
-  'spouse_of', 'married_to', 'partner_of', 'parent_of', 'child_of', 'mother_of', 'father_of', 'son_of', 'daughter_of', 'sibling_of',
-  'brother_of', 'sister_of', 'friend_of', 'knows', 'works_with', 'lives_with', 'grandparent_of', 'grandchild_of',
+  'spouse_of',
+  'married_to',
+  'partner_of',
+  'parent_of',
+  'child_of',
+  'mother_of',
+  'father_of',
+  'son_of',
+  'daughter_of',
+  'sibling_of',
+  'brother_of',
+  'sister_of',
+  'friend_of',
+  'knows',
+  'works_with',
+  'lives_with',
+  'grandparent_of',
+  'grandchild_of',
 ]);
 /** Relations whose first entity is a person (`Brian owns Rex`, `Anna works_in office`). */
 const PERSON_FIRST = oneOf(['owns', 'uses', 'works_in', 'works_for', 'cooks_in', 'walks', 'feeds', 'drives', 'wears']);
 /** Relations whose second entity is a place. */
-const PLACE_SECOND = oneOf(['sleeps_in', 'lives_in', 'works_in', 'cooks_in', 'located_in', 'is_in', 'in', 'inside', 'kept_in', 'stored_in',
-  'part_of']);
+const PLACE_SECOND = oneOf([
+  'sleeps_in',
+  'lives_in',
+  'works_in',
+  'cooks_in',
+  'located_in',
+  'is_in',
+  'in',
+  'inside',
+  'kept_in',
+  'stored_in',
+  'part_of',
+]);
 /** Metrics of something that senses its surroundings; any other metric (power, state, clients) is a device's. */
 const SENSED = oneOf([
-  'temperature', 'temp', 'humidity', 'co2', 'eco2', 'pressure', 'illuminance', 'lux', 'light_level', 'motion', 'occupancy', 'presence',
-  'contact', 'door', 'window', 'moisture', 'soil_moisture', 'pm\\d+', 'pm2_5', 'voc', 'tvoc', 'noise', 'sound', 'water_leak', 'leak', 'smoke',
-  'rain', 'wind_speed', 'uv', 'battery', 'linkquality', 'dew_point', 'air_quality',
+  'temperature',
+  'temp',
+  'humidity',
+  'co2',
+  'eco2',
+  'pressure',
+  'illuminance',
+  'lux',
+  'light_level',
+  'motion',
+  'occupancy',
+  'presence',
+  'contact',
+  'door',
+  'window',
+  'moisture',
+  'soil_moisture',
+  'pm\\d+',
+  'pm2_5',
+  'voc',
+  'tvoc',
+  'noise',
+  'sound',
+  'water_leak',
+  'leak',
+  'smoke',
+  'rain',
+  'wind_speed',
+  'uv',
+  'battery',
+  'linkquality',
+  'dew_point',
+  'air_quality',
 ]);
 
 /**
@@ -110,11 +235,13 @@ export function inferType(ev: TypeEvidence): InferredType | undefined {
   const rels = ev.relations ?? [];
   if (ev.voice) return { type: 'person', because: 'a voice print' };
   if (facts.some((m) => PET.test(m.fact))) return { type: 'pet', because: 'facts about it name a pet' };
-  const personal = (r: { rel_type: string; first: boolean }) => BETWEEN_PEOPLE.test(r.rel_type) || (r.first && PERSON_FIRST.test(r.rel_type));
-  if (rels.some(personal)) return { type: 'person', because: 'its relations are a person\'s' };
-  if (facts.some((m) => PERSON.test(m.fact))) return { type: 'person', because: 'facts about it are a person\'s' };
+  const personal = (r: { rel_type: string; first: boolean }) =>
+    BETWEEN_PEOPLE.test(r.rel_type) || (r.first && PERSON_FIRST.test(r.rel_type));
+  if (rels.some(personal)) return { type: 'person', because: "its relations are a person's" };
+  if (facts.some((m) => PERSON.test(m.fact))) return { type: 'person', because: "facts about it are a person's" };
   if (ev.container) return { type: 'place', because: 'things are located in it' };
-  if (rels.some((r) => !r.first && PLACE_SECOND.test(r.rel_type))) return { type: 'place', because: 'its relations are a place\'s' };
+  if (rels.some((r) => !r.first && PLACE_SECOND.test(r.rel_type)))
+    return { type: 'place', because: "its relations are a place's" };
   const metrics = ev.metrics ?? [];
   if (metrics.length) {
     if (metrics.every((m) => SENSED.test(m))) return { type: 'sensor', because: 'it sends sensor readings' };

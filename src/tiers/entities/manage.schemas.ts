@@ -7,11 +7,16 @@ const DryRun = z.boolean().default(false).describe('true: only say what would ch
 
 export const MergeEntitiesInput = z
   .strictObject({
-    source_name: EntityName.describe('the entity merged away, e.g. "Bryan"; its name stays as another name of the target'),
+    source_name: EntityName.describe(
+      'the entity merged away, e.g. "Bryan"; its name stays as another name of the target',
+    ),
     target_name: EntityName.describe('the entity that keeps everything, e.g. "Brian"'),
     dry_run: DryRun,
   })
-  .refine((v) => nameKey(v.source_name) !== nameKey(v.target_name), { message: 'source_name and target_name must differ', path: ['target_name'] });
+  .refine((v) => nameKey(v.source_name) !== nameKey(v.target_name), {
+    message: 'source_name and target_name must differ',
+    path: ['target_name'],
+  });
 export type MergeEntitiesInput = z.infer<typeof MergeEntitiesInput>;
 
 export const RenameEntityInput = z.strictObject({
@@ -22,7 +27,9 @@ export type RenameEntityInput = z.infer<typeof RenameEntityInput>;
 
 export const SetEntityTypeInput = z.strictObject({
   entity_name: EntityName.describe('the entity, e.g. "Rex"'),
-  type: EntityType.regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters').describe('what it is: person, pet, room, device, sensor, object, place, …'),
+  type: EntityType.regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters').describe(
+    'what it is: person, pet, room, device, sensor, object, place, …',
+  ),
 });
 export type SetEntityTypeInput = z.infer<typeof SetEntityTypeInput>;
 
@@ -33,6 +40,10 @@ export const DeleteEntityInput = z.strictObject({
 export type DeleteEntityInput = z.infer<typeof DeleteEntityInput>;
 
 export const EndRelationInput = z.strictObject({
-  relation_id: z.coerce.number().int().positive().describe('the id of a current relation (GET /get_related lists them)'),
+  relation_id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .describe('the id of a current relation (GET /get_related lists them)'),
 });
 export type EndRelationInput = z.infer<typeof EndRelationInput>;

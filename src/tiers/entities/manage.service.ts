@@ -20,7 +20,13 @@ import { countReferences, moveEntity } from '../voices/merge.js';
 import { createPrintStore } from '../voices/prints.js';
 import type { AliasesService } from './aliases.service.js';
 import type { EntitiesRepo, EntityRow } from './entities.repo.js';
-import type { DeleteEntityInput, EndRelationInput, MergeEntitiesInput, RenameEntityInput, SetEntityTypeInput } from './manage.schemas.js';
+import type {
+  DeleteEntityInput,
+  EndRelationInput,
+  MergeEntitiesInput,
+  RenameEntityInput,
+  SetEntityTypeInput,
+} from './manage.schemas.js';
 import { createChangeSubjects } from '../overview/changes.js';
 
 export interface ManageDeps {
@@ -68,7 +74,9 @@ export interface Holdings {
 export function createEntityManageService(deps: ManageDeps) {
   const { db, clock, entities, audit, memory, relations, aliases } = deps;
   const prints = createPrintStore(db, clock);
-  const factsOf = db.prepare("SELECT id, fact, status FROM memories WHERE entity_id = ? ORDER BY status = 'active' DESC, id LIMIT 50");
+  const factsOf = db.prepare(
+    "SELECT id, fact, status FROM memories WHERE entity_id = ? ORDER BY status = 'active' DESC, id LIMIT 50",
+  );
   const relationById = db.prepare(
     'SELECT r.id, r.rel_type, r.valid_until, a.name AS a, b.name AS b FROM relations r JOIN entities a ON a.id = r.entity_a JOIN entities b ON b.id = r.entity_b WHERE r.id = ?',
   );
@@ -78,8 +86,14 @@ export function createEntityManageService(deps: ManageDeps) {
     const raw = countReferences(db, e.id);
     const known = new Set(HOLDING_WORDS.map((w) => w[0]));
     const counts = [
-      ...HOLDING_WORDS.map(([key, one, many]) => ({ key, n: raw[key] ?? 0, label: plural(raw[key] ?? 0, one, many).replace(/^\d+ /, '') })),
-      ...Object.entries(raw).filter(([k]) => !known.has(k)).map(([key, n]) => ({ key, n, label: key.split('.')[0].replaceAll('_', ' ') })),
+      ...HOLDING_WORDS.map(([key, one, many]) => ({
+        key,
+        n: raw[key] ?? 0,
+        label: plural(raw[key] ?? 0, one, many).replace(/^\d+ /, ''),
+      })),
+      ...Object.entries(raw)
+        .filter(([k]) => !known.has(k))
+        .map(([key, n]) => ({ key, n, label: key.split('.')[0].replaceAll('_', ' ') })),
     ].filter((c) => c.n > 0);
     return {
       entity: { name: e.name, type: e.type },
@@ -109,11 +123,19 @@ export function createEntityManageService(deps: ManageDeps) {
     async merge(input: MergeEntitiesInput, actor: Actor = 'system') {
       const src = entities.get(input.source_name, 'source_name');
       const dst = entities.get(input.target_name, 'target_name');
-      if (src.id === dst.id) throw invalid(`target_name: "${input.target_name}" is another name of ${src.name}; they are one entity already`);
+      if (src.id === dst.id)
+        throw invalid(
+          `target_name: "${input.target_name}" is another name of ${src.name}; they are one entity already`,
+        );
       const what = holdings(src);
       if (input.dry_run) {
-        return { result: `Would merge ${src.name} into ${dst.name}: ${inWords(what)} move; "${src.name}" stays as another name of ${dst.name}`,
-          dry_run: true, source_name: src.name, target_name: dst.name, moves: what };
+        return {
+          result: `Would merge ${src.name} into ${dst.name}: ${inWords(what)} move; "${src.name}" stays as another name of ${dst.name}`,
+          dry_run: true,
+          source_name: src.name,
+          target_name: dst.name,
+          moves: what,
+        };
       }
       const out = db.transaction(() => {
         const before = { source: countReferences(db, src.id), target: countReferences(db, dst.id) };
@@ -121,12 +143,30 @@ export function createEntityManageService(deps: ManageDeps) {
         db.prepare("UPDATE memories SET embed_state = 'pending' WHERE entity_id = ?").run(src.id);
         const r = moveEntity(db, prints, src.id, dst.id, dst.name, now);
         const after = countReferences(db, dst.id);
-        const lost = Object.keys(after).filter((k) => after[k] < before.source[k] + before.target[k] && k !== 'series.entity_id' && k !== 'voiceprints.entity_id');
-        if (lost.length) throw new HubError('internal', `merge would lose rows of ${lost.join(', ')}; nothing was changed`);
-        audit.record(actor, 'entity.merge', dst.name, { source: src.name, source_type: src.type, counts: before }, { target: dst.name, moved: r.moved, counts: after });
+        const lost = Object.keys(after).filter(
+          (k) =>
+            after[k] < before.source[k] + before.target[k] && k !== 'series.entity_id' && k !== 'voiceprints.entity_id',
+        );
+        if (lost.length)
+          throw new HubError('internal', `merge would lose rows of ${lost.join(', ')}; nothing was changed`);
+        audit.record(
+          actor,
+          'entity.merge',
+          dst.name,
+          { source: src.name, source_type: src.type, counts: before },
+          { target: dst.name, moved: r.moved, counts: after },
+        );
         aliases.add({ entity_name: dst.name, alias: src.name }, actor);
-        return { result: `Merged ${src.name} into ${dst.name}: ${inWords(what)} moved; "${src.name}" is now another name of ${dst.name}`,
-          dry_run: false, source_name: src.name, target_name: dst.name, moves: what, moved: r.moved, series_merged: r.series_merged, relations_ended: r.relations_ended };
+        return {
+          result: `Merged ${src.name} into ${dst.name}: ${inWords(what)} moved; "${src.name}" is now another name of ${dst.name}`,
+          dry_run: false,
+          source_name: src.name,
+          target_name: dst.name,
+          moves: what,
+          moved: r.moved,
+          series_merged: r.series_merged,
+          relations_ended: r.relations_ended,
+        };
       })();
       await after();
       return out;
@@ -137,15 +177,37 @@ export function createEntityManageService(deps: ManageDeps) {
       const out = db.transaction(() => {
         const e = entities.get(input.entity_name);
         const taken = entities.find(input.new_name);
-        if (taken && taken.id !== e.id) throw new HubError('conflict', `new_name: "${input.new_name}" already names ${taken.name}; merge the two instead`);
-        if (input.new_name === e.name) return { result: `${e.name} already has that name`, entity_name: e.name, previous_name: e.name, changed: false };
+        if (taken && taken.id !== e.id)
+          throw new HubError(
+            'conflict',
+            `new_name: "${input.new_name}" already names ${taken.name}; merge the two instead`,
+          );
+        if (input.new_name === e.name)
+          return {
+            result: `${e.name} already has that name`,
+            entity_name: e.name,
+            previous_name: e.name,
+            changed: false,
+          };
         // One of its own aliases becomes its name (e.g. renaming back after a merge).
-        if (taken && nameKey(taken.name) !== nameKey(input.new_name)) db.prepare('DELETE FROM entity_aliases WHERE name_key = ?').run(nameKey(input.new_name));
+        if (taken && nameKey(taken.name) !== nameKey(input.new_name))
+          db.prepare('DELETE FROM entity_aliases WHERE name_key = ?').run(nameKey(input.new_name));
         const now = clock.now();
-        db.prepare('UPDATE entities SET name = ?, name_key = ?, updated = ? WHERE id = ?').run(input.new_name, nameKey(input.new_name), now, e.id);
+        db.prepare('UPDATE entities SET name = ?, name_key = ?, updated = ? WHERE id = ?').run(
+          input.new_name,
+          nameKey(input.new_name),
+          now,
+          e.id,
+        );
         // The keyword index, the vectors and series names include the entity's name: re-index now, re-embed after commit.
-        for (const m of db.prepare('SELECT id, fact FROM memories WHERE entity_id = ?').all(e.id) as { id: number; fact: string }[]) {
-          db.prepare('UPDATE memory_fts SET terms = ? WHERE rowid = ?').run(terms(indexText(input.new_name, m.fact)).join(' '), m.id);
+        for (const m of db.prepare('SELECT id, fact FROM memories WHERE entity_id = ?').all(e.id) as {
+          id: number;
+          fact: string;
+        }[]) {
+          db.prepare('UPDATE memory_fts SET terms = ? WHERE rowid = ?').run(
+            terms(indexText(input.new_name, m.fact)).join(' '),
+            m.id,
+          );
         }
         db.prepare("UPDATE memories SET embed_state = 'pending' WHERE entity_id = ?").run(e.id);
         db.prepare('UPDATE locations SET container_name = ? WHERE container_id = ?').run(input.new_name, e.id);
@@ -154,7 +216,12 @@ export function createEntityManageService(deps: ManageDeps) {
           db.prepare("UPDATE counters SET n = 0 WHERE name = 'series_terms_upto'").run();
         }
         audit.record(actor, 'entity.rename', input.new_name, { name: e.name }, { name: input.new_name });
-        return { result: `${e.name} is now called ${input.new_name}; everything stays attached`, entity_name: input.new_name, previous_name: e.name, changed: true };
+        return {
+          result: `${e.name} is now called ${input.new_name}; everything stays attached`,
+          entity_name: input.new_name,
+          previous_name: e.name,
+          changed: true,
+        };
       })();
       if (out.changed) await after();
       return out;
@@ -164,10 +231,23 @@ export function createEntityManageService(deps: ManageDeps) {
     setType(input: SetEntityTypeInput, actor: Actor = 'system') {
       return db.transaction(() => {
         const e = entities.get(input.entity_name);
-        if (e.type === input.type) return { result: `${e.name} is already a ${e.type}`, entity_name: e.name, type: e.type, previous_type: e.type, changed: false };
+        if (e.type === input.type)
+          return {
+            result: `${e.name} is already a ${e.type}`,
+            entity_name: e.name,
+            type: e.type,
+            previous_type: e.type,
+            changed: false,
+          };
         db.prepare('UPDATE entities SET type = ?, updated = ? WHERE id = ?').run(input.type, clock.now(), e.id);
         audit.record(actor, 'entity.type', e.name, { type: e.type }, { type: input.type });
-        return { result: `${e.name} is now a ${input.type} (was ${e.type})`, entity_name: e.name, type: input.type, previous_type: e.type, changed: true };
+        return {
+          result: `${e.name} is now a ${input.type} (was ${e.type})`,
+          entity_name: e.name,
+          type: input.type,
+          previous_type: e.type,
+          changed: true,
+        };
       })();
     },
 
@@ -175,17 +255,32 @@ export function createEntityManageService(deps: ManageDeps) {
     delete(input: DeleteEntityInput, actor: Actor = 'system') {
       const e = entities.get(input.entity_name);
       const what = holdings(e);
-      if (input.dry_run) return { result: `Would delete ${e.name} with ${inWords(what)}`, dry_run: true, entity_name: e.name, deletes: what };
+      if (input.dry_run)
+        return {
+          result: `Would delete ${e.name} with ${inWords(what)}`,
+          dry_run: true,
+          entity_name: e.name,
+          deletes: what,
+        };
       const r = memory.forget({ entity_name: e.name }, actor);
       deps.onChanged?.();
-      return { result: `Deleted ${e.name} with ${inWords(what)}`, dry_run: false, entity_name: e.name, deletes: what, deleted_memories: r.deleted_memories };
+      return {
+        result: `Deleted ${e.name} with ${inWords(what)}`,
+        dry_run: false,
+        entity_name: e.name,
+        deletes: what,
+        deleted_memories: r.deleted_memories,
+      };
     },
 
     /** Ends one current relation by its id (history kept); relate again to undo. */
     endRelation(input: EndRelationInput, actor: Actor = 'system') {
-      const r = relationById.get(input.relation_id) as { id: number; rel_type: string; valid_until: number | null; a: string; b: string } | undefined;
+      const r = relationById.get(input.relation_id) as
+        | { id: number; rel_type: string; valid_until: number | null; a: string; b: string }
+        | undefined;
       if (!r) throw notFound(`relation_id: no relation with id ${input.relation_id}`);
-      if (r.valid_until !== null) throw new HubError('conflict', `relation_id: ${r.a} ${r.rel_type} ${r.b} has already ended`);
+      if (r.valid_until !== null)
+        throw new HubError('conflict', `relation_id: ${r.a} ${r.rel_type} ${r.b} has already ended`);
       const out = relations.unrelate({ entity_a: r.a, entity_b: r.b, rel_type: r.rel_type }, actor);
       return { ...out, entity_a: r.a, entity_b: r.b, rel_type: r.rel_type };
     },

@@ -58,14 +58,21 @@ const SESSION = `SELECT s.*, e.name AS entity_name, (SELECT count(*) FROM sessio
                    FROM sessions s JOIN entities e ON e.id = s.entity_id`;
 
 type RawSession = Omit<SessionRow, 'meta'> & { meta: string };
-const parse = (r: RawSession | undefined): SessionRow | undefined => r && { ...r, meta: JSON.parse(r.meta) as Record<string, unknown> };
+const parse = (r: RawSession | undefined): SessionRow | undefined =>
+  r && { ...r, meta: JSON.parse(r.meta) as Record<string, unknown> };
 
 export function createEpisodicRepo(db: Db) {
-  const insertSession = db.prepare("INSERT INTO sessions (entity_id, started_at, meta, status) VALUES (?, ?, ?, 'open')");
+  const insertSession = db.prepare(
+    "INSERT INTO sessions (entity_id, started_at, meta, status) VALUES (?, ?, ?, 'open')",
+  );
   const byId = db.prepare(`${SESSION} WHERE s.id = ?`);
   const insertTurn = db.prepare('INSERT INTO session_turns (session_id, role, content, ts) VALUES (?, ?, ?, ?)');
-  const turns = db.prepare('SELECT id, session_id, role, content, ts FROM session_turns WHERE session_id = ? ORDER BY ts, id');
-  const close = db.prepare("UPDATE sessions SET status = 'closed', ended_at = ?, summary = ? WHERE id = ? AND status = 'open'");
+  const turns = db.prepare(
+    'SELECT id, session_id, role, content, ts FROM session_turns WHERE session_id = ? ORDER BY ts, id',
+  );
+  const close = db.prepare(
+    "UPDATE sessions SET status = 'closed', ended_at = ?, summary = ? WHERE id = ? AND status = 'open'",
+  );
   // snippet(): column 0, [ ] around matches, … at cuts, about 16 tokens around the best match.
   const search = db.prepare(
     `SELECT t.id AS turn_id, t.session_id, e.name AS entity_name, t.role, t.ts, t.content, s.status AS session_status,
@@ -85,19 +92,25 @@ export function createEpisodicRepo(db: Db) {
     docFreq(terms: string[]): { df: Map<string, number>; n: number } {
       const n = (docs.get() as { n: number }).n;
       if (!terms.length) return { df: new Map(), n };
-      const rows = db.prepare(`SELECT term, doc FROM session_turns_vocab WHERE term IN (${terms.map(() => '?').join(',')})`).all(...terms) as { term: string; doc: number }[];
+      const rows = db
+        .prepare(`SELECT term, doc FROM session_turns_vocab WHERE term IN (${terms.map(() => '?').join(',')})`)
+        .all(...terms) as { term: string; doc: number }[];
       return { df: new Map(rows.map((r) => [r.term, r.doc])), n };
     },
     insertSession: (entityId: number, startedAt: number, meta: Record<string, unknown>) =>
       Number(insertSession.run(entityId, startedAt, JSON.stringify(meta)).lastInsertRowid),
     get: (id: number) => parse(byId.get(id) as RawSession | undefined),
-    insertTurn: (sessionId: number, role: Role, content: string, ts: number) => Number(insertTurn.run(sessionId, role, content, ts).lastInsertRowid),
+    insertTurn: (sessionId: number, role: Role, content: string, ts: number) =>
+      Number(insertTurn.run(sessionId, role, content, ts).lastInsertRowid),
     turns: (sessionId: number) => turns.all(sessionId) as TurnRow[],
     /** Closes an open session; false when it was already closed (a concurrent close won). */
     close: (id: number, endedAt: number, summary: string | null) => close.run(endedAt, summary, id).changes === 1,
     /** BM25-ranked turns; `match` must come from `turnsMatch`. */
     search: (match: string, limit: number, entityId: number | null) =>
-      (search.all({ match, limit, entity_id: entityId }) as TurnHit[]).map((h) => ({ ...h, score: Number(h.score.toPrecision(6)) })),
+      (search.all({ match, limit, entity_id: entityId }) as TurnHit[]).map((h) => ({
+        ...h,
+        score: Number(h.score.toPrecision(6)),
+      })),
   };
 }
 export type EpisodicRepo = ReturnType<typeof createEpisodicRepo>;

@@ -28,12 +28,16 @@ export type LogTurnInput = z.infer<typeof LogTurnInput>;
 
 export const CloseSessionInput = z.strictObject({
   session_id: SessionId,
-  summary: Text(4000).optional().describe('1–3 sentences; omitted → written by the LLM if configured, else extracted from the user turns'),
+  summary: Text(4000)
+    .optional()
+    .describe('1–3 sentences; omitted → written by the LLM if configured, else extracted from the user turns'),
 });
 export type CloseSessionInput = z.infer<typeof CloseSessionInput>;
 
 // Coerced: GET /get_session/:session_id passes it as a path segment.
-export const GetSessionInput = z.strictObject({ session_id: z.coerce.number().int().positive().describe('the id open_session returned') });
+export const GetSessionInput = z.strictObject({
+  session_id: z.coerce.number().int().positive().describe('the id open_session returned'),
+});
 export type GetSessionInput = z.infer<typeof GetSessionInput>;
 
 export const SearchSessionsInput = z.strictObject({
@@ -43,6 +47,8 @@ export const SearchSessionsInput = z.strictObject({
   possible: z
     .boolean()
     .optional()
-    .describe('default true: also list up to 3 conversations that may be related but did not pass the evidence gate, in `possible` (low confidence); false → confident results only'),
+    .describe(
+      'default true: also list up to 3 conversations that may be related but did not pass the evidence gate, in `possible` (low confidence); false → confident results only',
+    ),
 });
 export type SearchSessionsInput = z.infer<typeof SearchSessionsInput>;

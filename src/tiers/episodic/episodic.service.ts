@@ -26,7 +26,13 @@ import { createSessionVectors, possibleSessions, SESSION_GATE, SESSION_POSSIBLE_
  */
 export const SESSION_MIN_COVERAGE = 0.6;
 const CANDIDATE_TURNS = 300;
-import type { CloseSessionInput, GetSessionInput, LogTurnInput, OpenSessionInput, SearchSessionsInput } from './episodic.schemas.js';
+import type {
+  CloseSessionInput,
+  GetSessionInput,
+  LogTurnInput,
+  OpenSessionInput,
+  SearchSessionsInput,
+} from './episodic.schemas.js';
 
 export interface EpisodicDeps {
   db: Db;
@@ -63,7 +69,9 @@ const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
  * ("ok", "thanks!") are never picked. Stops at 3 turns or ~400 characters.
  */
 export function extractiveSummary(turns: TurnRow[], speaker: string): string | null {
-  const analysed = turns.map((t) => ({ t, all: tokenize(t.content) })).map((d) => ({ ...d, words: [...new Set(d.all)] }));
+  const analysed = turns
+    .map((t) => ({ t, all: tokenize(t.content) }))
+    .map((d) => ({ ...d, words: [...new Set(d.all)] }));
   const p = new Map<string, number>();
   const total = analysed.reduce((n, d) => n + d.all.length, 0);
   for (const d of analysed) for (const w of d.all) p.set(w, (p.get(w) ?? 0) + 1 / total);
@@ -74,7 +82,8 @@ export function extractiveSummary(turns: TurnRow[], speaker: string): string | n
   const picked: typeof pool = [];
   let chars = 0;
   while (pool.length && picked.length < 3 && chars < 400) {
-    const score = (d: (typeof pool)[number]) => d.words.reduce((s, w) => s + (p.get(w) ?? 0), 0) / Math.sqrt(d.words.length);
+    const score = (d: (typeof pool)[number]) =>
+      d.words.reduce((s, w) => s + (p.get(w) ?? 0), 0) / Math.sqrt(d.words.length);
     const best = pool.reduce((a, b) => (score(b) > score(a) ? b : a));
     picked.push(best);
     chars += Math.min(200, best.t.content.length); // as clipped in the output
@@ -101,7 +110,9 @@ function transcriptForLlm(turns: TurnRow[], speaker: string): string {
 
 /** At most the first three sentences of a model answer, without a "Summary:" preamble or wrapping quotes. */
 function firstSentences(text: string, n: number): string {
-  const t = oneLine(text).replace(/^summary:\s*/i, '').replace(/^["“](.*)["”]$/, '$1');
+  const t = oneLine(text)
+    .replace(/^summary:\s*/i, '')
+    .replace(/^["“](.*)["”]$/, '$1');
   const sentences = t.match(/[^.!?]+[.!?]+["”')\]]*/g);
   return clip((sentences ? sentences.slice(0, n).join('') : t).trim(), 1000);
 }
@@ -118,11 +129,18 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
  * Keeps the turns of sessions whose matching turns cover enough of the query, ordered by that
  * session coverage, then by each turn's BM25 score.
  */
-function gateHits(query: string, hits: (TurnHit & { content: string })[], docFreq: (terms: string[]) => { df: Map<string, number>; n: number }, minCoverage: number) {
+function gateHits(
+  query: string,
+  hits: (TurnHit & { content: string })[],
+  docFreq: (terms: string[]) => { df: Map<string, number>; n: number },
+  minCoverage: number,
+) {
   const q = [...new Set(tokenize(query))];
   if (!q.length || !hits.length) return [];
   const { df, n } = docFreq(q);
-  const idf = new Map(q.map((t) => [t, Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5))] as const));
+  const idf = new Map(
+    q.map((t) => [t, Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5))] as const),
+  );
   const bySession = new Map<number, Set<string>>();
   for (const h of hits) {
     const terms = bySession.get(h.session_id) ?? new Set<string>();
@@ -149,15 +167,22 @@ export function createEpisodicService(deps: EpisodicDeps) {
   async function semantic(query: string, entityId: number | null, cov: Map<number, number>, warnings: string[]) {
     if (!embedder || !turnVectors) return null;
     try {
-      if (await turnVectors.fill()) warnings.push('some older turns have no vector yet; they are being embedded in the background');
+      if (await turnVectors.fill())
+        warnings.push('some older turns have no vector yet; they are being embedded in the background');
       const [q] = await embedder.embed([query]);
       const best = turnVectors.best(q, entityId);
       const gates = deps.sessionGate ?? SESSION_GATE;
       const gate = gates[embedder.provider] ?? gates.default;
-      const kept = gateVectorHits(best.map((b) => ({ memory_id: b.session_id, similarity: b.similarity })), gate, (id) => cov.get(id) ?? 0);
+      const kept = gateVectorHits(
+        best.map((b) => ({ memory_id: b.session_id, similarity: b.similarity })),
+        gate,
+        (id) => cov.get(id) ?? 0,
+      );
       return { kept, gate, best: new Map(best.map((b) => [b.session_id, b])), ranked: best };
     } catch (e) {
-      warnings.push(`semantic search unavailable: embedder ${embedder.provider} failed (${(e as Error).message}); keyword only`);
+      warnings.push(
+        `semantic search unavailable: embedder ${embedder.provider} failed (${(e as Error).message}); keyword only`,
+      );
       return null;
     }
   }
@@ -168,13 +193,20 @@ export function createEpisodicService(deps: EpisodicDeps) {
     return s;
   }
   const closedError = (s: SessionRow) =>
-    new HubError('conflict', `session_id: session ${s.id} was closed at ${iso(s.ended_at ?? 0)}; open a new session with open_session`);
+    new HubError(
+      'conflict',
+      `session_id: session ${s.id} was closed at ${iso(s.ended_at ?? 0)}; open a new session with open_session`,
+    );
 
   async function llmSummary(turns: TurnRow[], speaker: string): Promise<string> {
     const answer = await withTimeout(
       llm!.chat(
         [
-          { role: 'system', content: 'Summarise this home-assistant conversation in one to three plain sentences for a household memory. State only what was said or decided; no preamble.' },
+          {
+            role: 'system',
+            content:
+              'Summarise this home-assistant conversation in one to three plain sentences for a household memory. State only what was said or decided; no preamble.',
+          },
           { role: 'user', content: transcriptForLlm(turns, speaker) },
         ],
         { temperature: 0.2 },
@@ -187,7 +219,8 @@ export function createEpisodicService(deps: EpisodicDeps) {
   }
 
   const embedTurns = async (): Promise<number> => (turnVectors && db.open ? turnVectors.backfill() : 0);
-  const gate = (query: string, hits: (TurnHit & { content: string })[]) => gateHits(query, hits, repo.docFreq, deps.minCoverage ?? SESSION_MIN_COVERAGE);
+  const gate = (query: string, hits: (TurnHit & { content: string })[]) =>
+    gateHits(query, hits, repo.docFreq, deps.minCoverage ?? SESSION_MIN_COVERAGE);
   return {
     repo,
 
@@ -198,7 +231,13 @@ export function createEpisodicService(deps: EpisodicDeps) {
         const now = clock.now();
         const id = repo.insertSession(entity.id, now, input.meta ?? {});
         audit.record(actor, 'session.open', id, null, { entity_id: entity.id, meta: input.meta ?? {} });
-        return { result: `Opened session ${id} with ${entity.name}.`, session_id: id, entity_id: entity.id, entity_name: entity.name, started_at: now };
+        return {
+          result: `Opened session ${id} with ${entity.name}.`,
+          session_id: id,
+          entity_id: entity.id,
+          entity_name: entity.name,
+          started_at: now,
+        };
       })();
     },
 
@@ -211,8 +250,19 @@ export function createEpisodicService(deps: EpisodicDeps) {
         const id = repo.insertTurn(s.id, input.role, input.content, ts);
         // The content is not copied into the audit row: the turn itself is immutable, and a
         // 20 000-char copy per turn would double the transcript's size for nothing.
-        audit.record(actor, 'session.turn', id, null, { session_id: s.id, role: input.role, ts, chars: input.content.length });
-        return { result: `Logged ${input.role} turn in session ${s.id}.`, turn_id: id, session_id: s.id, role: input.role, ts };
+        audit.record(actor, 'session.turn', id, null, {
+          session_id: s.id,
+          role: input.role,
+          ts,
+          chars: input.content.length,
+        });
+        return {
+          result: `Logged ${input.role} turn in session ${s.id}.`,
+          turn_id: id,
+          session_id: s.id,
+          role: input.role,
+          ts,
+        };
       })();
       // After the commit: its vector is made in the background (a failure is retried by the scheduler).
       setImmediate(() => void embedTurns().catch(() => {}));
@@ -254,10 +304,23 @@ export function createEpisodicService(deps: EpisodicDeps) {
       const now = clock.now();
       db.transaction(() => {
         if (!repo.close(s.id, now, summary)) throw closedError(mustGet(s.id));
-        audit.record(actor, 'session.close', s.id, { status: 'open' }, { status: 'closed', ended_at: now, summary, summary_source: source });
+        audit.record(
+          actor,
+          'session.close',
+          s.id,
+          { status: 'open' },
+          { status: 'closed', ended_at: now, summary, summary_source: source },
+        );
       })();
       const tail = summary ? ` Summary: ${summary}` : ' No summary (nothing was said).';
-      return { result: `Closed session ${s.id} with ${s.entity_name}.${tail}`, session_id: s.id, ended_at: now, summary, summary_source: source, warnings };
+      return {
+        result: `Closed session ${s.id} with ${s.entity_name}.${tail}`,
+        session_id: s.id,
+        ended_at: now,
+        summary,
+        summary_source: source,
+        warnings,
+      };
     },
 
     /** The whole transcript, oldest turn first. */
@@ -265,7 +328,11 @@ export function createEpisodicService(deps: EpisodicDeps) {
       const s = mustGet(input.session_id);
       const turns = repo.turns(s.id);
       const head = `Session ${s.id} with ${s.entity_name} (${s.status}), started ${iso(s.started_at)}${s.ended_at ? `, ended ${iso(s.ended_at)}` : ''}, ${plural(turns.length, 'turn')}.`;
-      const lines = [head, ...(s.summary ? [`Summary: ${s.summary}`] : []), ...turns.map((t) => `${t.role}: ${t.content}`)];
+      const lines = [
+        head,
+        ...(s.summary ? [`Summary: ${s.summary}`] : []),
+        ...turns.map((t) => `${t.role}: ${t.content}`),
+      ];
       const { turn_count: _n, ...session } = s;
       return { result: lines.join('\n'), session, turns };
     },
@@ -279,7 +346,13 @@ export function createEpisodicService(deps: EpisodicDeps) {
       let entityId: number | null = null;
       if (input.entity_name !== undefined) {
         const e = entities.find(input.entity_name);
-        if (!e) return { result: `No conversations with "${input.entity_name}": no entity by that name.`, results: [], possible: [], warnings: [`no entity named "${input.entity_name}"`] };
+        if (!e)
+          return {
+            result: `No conversations with "${input.entity_name}": no entity by that name.`,
+            results: [],
+            possible: [],
+            warnings: [`no entity named "${input.entity_name}"`],
+          };
         entityId = e.id;
       }
       const warnings: string[] = [];
@@ -289,14 +362,17 @@ export function createEpisodicService(deps: EpisodicDeps) {
       let results: (Omit<TurnHit, 'content'> & { coverage: number; similarity?: number })[] = keyword;
       if (sem) {
         // Words in common are weak evidence: below kwAlone the session's best turn must also be near in meaning.
-        const confirmed = (id: number) => cov.get(id)! >= sem.gate.kwAlone || (sem.best.get(id)?.similarity ?? 0) >= sem.gate.confirm;
+        const confirmed = (id: number) =>
+          cov.get(id)! >= sem.gate.kwAlone || (sem.best.get(id)?.similarity ?? 0) >= sem.gate.confirm;
         keyword = keyword.filter((h) => confirmed(h.session_id));
         for (const id of [...cov.keys()]) if (!confirmed(id)) cov.delete(id);
         // Vector-only sessions contribute their best turn; every session is ordered by fused evidence.
-        const extra = [...sem.kept.keys()].filter((id) => !cov.has(id)).map((id) => {
-          const { content: _c, pair: _p, ...b } = sem.best.get(id)!;
-          return { ...b, similarity: Math.round(b.similarity * 1000) / 1000, coverage: 0 };
-        });
+        const extra = [...sem.kept.keys()]
+          .filter((id) => !cov.has(id))
+          .map((id) => {
+            const { content: _c, pair: _p, ...b } = sem.best.get(id)!;
+            return { ...b, similarity: Math.round(b.similarity * 1000) / 1000, coverage: 0 };
+          });
         const rank = (id: number) => fuse(cov.get(id) ?? null, sem.kept.get(id) ?? null);
         results = [...keyword, ...extra].sort((a, b) => rank(b.session_id) - rank(a.session_id));
       }
@@ -305,7 +381,8 @@ export function createEpisodicService(deps: EpisodicDeps) {
       const floors = deps.possibleFloor ?? SESSION_POSSIBLE_FLOOR;
       const floor = embedder ? (floors[embedder.provider] ?? floors.default) : Infinity;
       const possible = sem && input.possible !== false ? possibleSessions(sem.ranked, results, input.limit, floor) : [];
-      const line = (r: Omit<TurnHit, 'content'>) => `- session ${r.session_id} (${r.entity_name}, ${r.role}, ${iso(r.ts)}): ${r.snippet}`;
+      const line = (r: Omit<TurnHit, 'content'>) =>
+        `- session ${r.session_id} (${r.entity_name}, ${r.role}, ${iso(r.ts)}): ${r.snippet}`;
       // A sentence an assistant can read aloud (not the question echoed in quotes), like recall's.
       const parts = results.length ? results.map(line) : ['Nothing said in past conversations answers that.'];
       if (possible.length) parts.push(NOT_SURE, ...possible.map(line));

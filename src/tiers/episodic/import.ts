@@ -11,7 +11,9 @@ import type { LogTurnInput, OpenSessionInput } from './episodic.schemas.js';
 
 export function createEpisodicImport(deps: { db: Db; entities: EntitiesRepo; repo: EpisodicRepo }) {
   const { db, entities, repo } = deps;
-  const insert = db.prepare("INSERT INTO sessions (entity_id, started_at, ended_at, summary, meta, status) VALUES (?, ?, NULL, ?, ?, 'open')");
+  const insert = db.prepare(
+    "INSERT INTO sessions (entity_id, started_at, ended_at, summary, meta, status) VALUES (?, ?, NULL, ?, ?, 'open')",
+  );
   const close = db.prepare("UPDATE sessions SET status = 'closed', ended_at = ? WHERE id = ? AND status = 'open'");
   return {
     /** An open session of `input.entity_name` (which must exist), started at `kept.started_at`. */
@@ -19,7 +21,8 @@ export function createEpisodicImport(deps: { db: Db; entities: EntitiesRepo; rep
       const e = entities.get(input.entity_name);
       return Number(insert.run(e.id, kept.started_at, kept.summary, JSON.stringify(input.meta ?? {})).lastInsertRowid);
     },
-    turn: (input: LogTurnInput & { ts: number }) => repo.insertTurn(input.session_id, input.role, input.content, input.ts),
+    turn: (input: LogTurnInput & { ts: number }) =>
+      repo.insertTurn(input.session_id, input.role, input.content, input.ts),
     /** Ends an imported session at its original time, keeping its summary. */
     close: (id: number, endedAt: number) => close.run(endedAt, id).changes === 1,
   };

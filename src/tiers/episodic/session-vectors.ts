@@ -57,18 +57,29 @@ export const SESSION_POSSIBLE_MAX = 3;
  * The low-confidence tier: sessions not among `results` whose best turn's cosine is ≥ `floor`,
  * ordered by their two best turns, up to SESSION_POSSIBLE_MAX and what `limit` leaves.
  */
-export function possibleSessions(ranked: readonly (TurnHit & { similarity: number; pair: number })[], results: readonly { session_id: number }[], limit: number, floor: number) {
+export function possibleSessions(
+  ranked: readonly (TurnHit & { similarity: number; pair: number })[],
+  results: readonly { session_id: number }[],
+  limit: number,
+  floor: number,
+) {
   const shown = new Set(results.map((r) => r.session_id));
   const room = Math.max(0, Math.min(SESSION_POSSIBLE_MAX, limit - shown.size));
   return ranked
     .filter((b) => b.similarity >= floor && !shown.has(b.session_id))
     .sort((a, b) => b.pair - a.pair)
     .slice(0, room)
-    .map(({ content: _c, pair: _p, ...b }) => ({ ...b, similarity: Math.round(b.similarity * 1000) / 1000, low_confidence: true as const }));
+    .map(({ content: _c, pair: _p, ...b }) => ({
+      ...b,
+      similarity: Math.round(b.similarity * 1000) / 1000,
+      low_confidence: true as const,
+    }));
 }
 
 export function createSessionVectors(db: Db, embedder: Embedder) {
-  db.exec('CREATE TABLE IF NOT EXISTS turn_vectors (turn_id INTEGER PRIMARY KEY, model TEXT NOT NULL, embedding BLOB NOT NULL)');
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS turn_vectors (turn_id INTEGER PRIMARY KEY, model TEXT NOT NULL, embedding BLOB NOT NULL)',
+  );
   const missing = db.prepare(
     `SELECT t.id, t.content FROM session_turns t LEFT JOIN turn_vectors v ON v.turn_id = t.id AND v.model = ?
       WHERE v.turn_id IS NULL ORDER BY t.id DESC LIMIT ?`,
@@ -85,9 +96,16 @@ export function createSessionVectors(db: Db, embedder: Embedder) {
   async function embedMissing(limit: number, write: boolean): Promise<number> {
     const rows = missing.all(embedder.fingerprint, limit) as { id: number; content: string }[];
     if (!rows.length) return 0;
-    const vecs = await embedder.embed(rows.map((r) => r.content), { write });
+    const vecs = await embedder.embed(
+      rows.map((r) => r.content),
+      { write },
+    );
     if (!db.open) return 0;
-    db.transaction(() => rows.forEach((r, i) => put.run(r.id, embedder.fingerprint, Buffer.from(vecs[i].buffer, vecs[i].byteOffset, vecs[i].byteLength))))();
+    db.transaction(() =>
+      rows.forEach((r, i) =>
+        put.run(r.id, embedder.fingerprint, Buffer.from(vecs[i].buffer, vecs[i].byteOffset, vecs[i].byteLength)),
+      ),
+    )();
     return rows.length;
   }
   let running: Promise<number> | undefined;
@@ -124,15 +142,26 @@ export function createSessionVectors(db: Db, embedder: Embedder) {
      */
     best(q: Float32Array, entityId: number | null): (TurnHit & { similarity: number; pair: number })[] {
       const bySession = new Map<number, TurnHit & { similarity: number; pair: number; second: number }>();
-      for (const r of scoped.iterate({ model: embedder.fingerprint, entity_id: entityId }) as Iterable<Omit<TurnHit, 'snippet' | 'score'> & { embedding: Buffer }>) {
-        const v = new Float32Array(r.embedding.buffer.slice(r.embedding.byteOffset, r.embedding.byteOffset + r.embedding.byteLength));
+      for (const r of scoped.iterate({ model: embedder.fingerprint, entity_id: entityId }) as Iterable<
+        Omit<TurnHit, 'snippet' | 'score'> & { embedding: Buffer }
+      >) {
+        const v = new Float32Array(
+          r.embedding.buffer.slice(r.embedding.byteOffset, r.embedding.byteOffset + r.embedding.byteLength),
+        );
         let s = 0;
         for (let i = 0; i < v.length; i++) s += v[i] * q[i];
         const prev = bySession.get(r.session_id);
         if (!prev || s > prev.similarity) {
           const { embedding: _e, ...turn } = r;
           const second = prev ? prev.similarity : -Infinity;
-          bySession.set(r.session_id, { ...turn, snippet: turn.content.length > 160 ? `${turn.content.slice(0, 159)}…` : turn.content, score: 0, similarity: s, second, pair: 0 });
+          bySession.set(r.session_id, {
+            ...turn,
+            snippet: turn.content.length > 160 ? `${turn.content.slice(0, 159)}…` : turn.content,
+            score: 0,
+            similarity: s,
+            second,
+            pair: 0,
+          });
         } else if (s > prev.second) prev.second = s;
       }
       return [...bySession.values()]

@@ -13,7 +13,8 @@ export function createImportMap(db: Db) {
   const tx = db.transaction((fn: () => unknown) => fn());
   return {
     /** The Hearth id a source row became under `source`, if an earlier run (or this one) copied it. */
-    get: (source: string, table: string, srcId: unknown): number | undefined => get.get(source, table, srcId) as number | undefined,
+    get: (source: string, table: string, srcId: unknown): number | undefined =>
+      get.get(source, table, srcId) as number | undefined,
     put: (source: string, table: string, srcId: unknown, dstId: number) => void put.run(source, table, srcId, dstId),
     /** Whether anything was ever recorded under `source`. */
     has: (source: string) => !!anyOf.get(source),

@@ -89,7 +89,13 @@ export interface Candidates {
   rows: Map<number, MemoryRow>;
 }
 
-export async function gatherCandidates(d: RecallDeps, input: RecallInput, filter: MemoryFilter, n: number, warnings: string[]): Promise<Candidates> {
+export async function gatherCandidates(
+  d: RecallDeps,
+  input: RecallInput,
+  filter: MemoryFilter,
+  n: number,
+  warnings: string[],
+): Promise<Candidates> {
   let mode: RecallMode = input.mode;
   // The query's embedding runs in the embedder (a worker thread or a remote model) while this thread
   // does the keyword half; the two meet below.
@@ -118,7 +124,11 @@ export async function gatherCandidates(d: RecallDeps, input: RecallInput, filter
       score(r.id, r.terms.split(' '));
     }
   }
-  const scoped = new Set(filter.entityId !== undefined && !filter.includeSuperseded ? d.repo.smallEntityIds(filter.entityId, SMALL_ENTITY) : []);
+  const scoped = new Set(
+    filter.entityId !== undefined && !filter.includeSuperseded
+      ? d.repo.smallEntityIds(filter.entityId, SMALL_ENTITY)
+      : [],
+  );
   let vectorHits: VectorHit[] = [];
   const qv = pending && (await pending);
   if (pending && !qv) mode = 'keyword';
@@ -130,18 +140,27 @@ export async function gatherCandidates(d: RecallDeps, input: RecallInput, filter
     });
   }
   // Vector hits (and a small entity's facts) that the keyword query did not return still get a keyword score.
-  const missing = [...new Set([...vectorHits.slice(0, POOL).map((h) => h.memory_id), ...scoped])].filter((id) => !rawCov.has(id));
+  const missing = [...new Set([...vectorHits.slice(0, POOL).map((h) => h.memory_id), ...scoped])].filter(
+    (id) => !rawCov.has(id),
+  );
   if (qTerms.length) for (const [id, t] of d.repo.termsOf(missing)) score(id, t.split(' '));
   const sims = new Map(vectorHits.map((h) => [h.memory_id, h.similarity]));
   // The other candidates still get their cosine (the model reads it).
-  if (qv && mode !== 'keyword') for (const h of d.vectors.similarTo(qv, [...new Set([...rows.keys(), ...scoped])].filter((id) => !sims.has(id)))) sims.set(h.memory_id, h.similarity);
+  if (qv && mode !== 'keyword')
+    for (const h of d.vectors.similarTo(
+      qv,
+      [...new Set([...rows.keys(), ...scoped])].filter((id) => !sims.has(id)),
+    ))
+      sims.set(h.memory_id, h.similarity);
   const replaced = new Map<number, { id: number; cos: number; cov: number; phrase: boolean }>();
   if (!filter.includeSuperseded && filter.asOf === undefined) {
     const pool = [...new Set([...vectorHits.slice(0, POOL).map((h) => h.memory_id), ...rows.keys(), ...scoped])];
     const pairs = d.repo.predecessors(pool);
     if (pairs.length) {
       const olds = pairs.map(([id]) => id);
-      const cosOf = new Map(qv && mode !== 'keyword' ? d.vectors.similarTo(qv, olds).map((h) => [h.memory_id, h.similarity] as const) : []);
+      const cosOf = new Map(
+        qv && mode !== 'keyword' ? d.vectors.similarTo(qv, olds).map((h) => [h.memory_id, h.similarity] as const) : [],
+      );
       const termsOld = qTerms.length ? d.repo.termsOf(olds) : new Map<number, string>();
       for (const [old, by] of pairs) {
         const t = termsOld.get(old)?.split(' ') ?? [];
@@ -152,7 +171,17 @@ export async function gatherCandidates(d: RecallDeps, input: RecallInput, filter
       }
     }
   }
-  return { mode, vectorHits, rawCov, phrase, sims, rows, scoped, replaced, sameAsTop: sameAsTop(d.vectors, vectorHits) };
+  return {
+    mode,
+    vectorHits,
+    rawCov,
+    phrase,
+    sims,
+    rows,
+    scoped,
+    replaced,
+    sameAsTop: sameAsTop(d.vectors, vectorHits),
+  };
 }
 
 /** Embeds the query; null (with a warning) when vectors can't be used now. */
@@ -180,7 +209,10 @@ const RIVALS = 5;
 function sameAsTop(vectors: VectorStore, hits: VectorHit[]): Set<number> {
   const top = hits.length > 1 ? vectors.vectorOf(hits[0].memory_id) : undefined;
   if (!top) return new Set();
-  const near = vectors.similarTo(top, hits.slice(1, RIVALS + 1).map((h) => h.memory_id));
+  const near = vectors.similarTo(
+    top,
+    hits.slice(1, RIVALS + 1).map((h) => h.memory_id),
+  );
   return new Set(near.filter((h) => h.similarity >= SAME_AS_TOP).map((h) => h.memory_id));
 }
 
@@ -199,15 +231,24 @@ export function signalsOf(c: Candidates, rival: number): Map<number, Signals & {
   const out = new Map<number, Signals & { inherited?: Signals }>();
   for (const id of ids) {
     const cos = c.sims.get(id) ?? 0;
-    const own = { cos, margin: group.has(id) ? cos - s2 : cos - s1, cov: c.rawCov.get(id) ?? 0, phrase: c.phrase.has(id) };
+    const own = {
+      cos,
+      margin: group.has(id) ? cos - s2 : cos - s1,
+      cov: c.rawCov.get(id) ?? 0,
+      phrase: c.phrase.has(id),
+    };
     const old = c.replaced.get(id);
     if (!old) {
       out.set(id, own);
       continue;
     }
     // The replaced fact as it would have been judged in this list: its rival the best other current candidate.
-    const others = c.vectorHits.find((h) => h.memory_id !== id && !(group.has(id) && group.has(h.memory_id)))?.similarity ?? 0;
-    out.set(id, { ...own, inherited: { cos: old.cos, margin: old.cos - Math.max(others, rival), cov: old.cov, phrase: old.phrase } });
+    const others =
+      c.vectorHits.find((h) => h.memory_id !== id && !(group.has(id) && group.has(h.memory_id)))?.similarity ?? 0;
+    out.set(id, {
+      ...own,
+      inherited: { cos: old.cos, margin: old.cos - Math.max(others, rival), cov: old.cov, phrase: old.phrase },
+    });
   }
   return out;
 }

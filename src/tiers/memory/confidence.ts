@@ -83,11 +83,29 @@ export function probability(m: ConfidenceModel, s: Signals): number {
  */
 export const CONFIDENCE_MODELS: Record<string, ConfidenceModel> = {
   // BEGIN fitted (scripts/calibrate-gate.ts --write replaces this block)
-  local: { bias: -3.3961, weights: [1.9158, 4.4718, 1.526, 0.5707, 1.7551], rival: 0.269, threshold: 0.35, floor: 0.03, fitted: '2026-12-02, eval/household.json, 10-fold, λ 1' },
-  'use-lite': { bias: -3.6291, weights: [2.3744, 5.1357, 1.5508, 1.15, 1.8995], rival: 0.371, threshold: 0.3, floor: 0.03, fitted: '2026-12-02, eval/household.json, 10-fold, λ 1' },
+  local: {
+    bias: -3.3961,
+    weights: [1.9158, 4.4718, 1.526, 0.5707, 1.7551],
+    rival: 0.269,
+    threshold: 0.35,
+    floor: 0.03,
+    fitted: '2026-12-02, eval/household.json, 10-fold, λ 1',
+  },
+  'use-lite': {
+    bias: -3.6291,
+    weights: [2.3744, 5.1357, 1.5508, 1.15, 1.8995],
+    rival: 0.371,
+    threshold: 0.3,
+    floor: 0.03,
+    fitted: '2026-12-02, eval/household.json, 10-fold, λ 1',
+  },
   // END fitted
 };
-CONFIDENCE_MODELS.default = shifted(CONFIDENCE_MODELS['use-lite'], 0.05, 'guess: use-lite model with cosines read 0.05 higher');
+CONFIDENCE_MODELS.default = shifted(
+  CONFIDENCE_MODELS['use-lite'],
+  0.05,
+  'guess: use-lite model with cosines read 0.05 higher',
+);
 
 /** A model for an embedder whose cosines run `dc` higher: the same decision at cos − dc. */
 function shifted(m: ConfidenceModel, dc: number, fitted: string): ConfidenceModel {
@@ -96,6 +114,9 @@ function shifted(m: ConfidenceModel, dc: number, fitted: string): ConfidenceMode
   return { ...m, bias: m.bias - wc * dc, weights: [wc, wm, wv - wa * dc, wp, wa], rival: m.rival + dc, fitted };
 }
 
-export function modelFor(provider: string, models: Record<string, ConfidenceModel> = CONFIDENCE_MODELS): ConfidenceModel {
+export function modelFor(
+  provider: string,
+  models: Record<string, ConfidenceModel> = CONFIDENCE_MODELS,
+): ConfidenceModel {
   return models[provider] ?? models.default;
 }

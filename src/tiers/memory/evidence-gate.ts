@@ -76,15 +76,38 @@ export const AGREE = 0.5;
  */
 export const DEFAULT_VECTOR_GATE: Record<string, VectorGate> = {
   local: { floor: 0.4, accept: 0.5, margin: 0.1, band: 0.03, support: 0.35, kwAlone: 0.6, confirm: 0.4, phrase: true },
-  'use-lite': { floor: 0.55, accept: 0.6, margin: 0.06, band: 0.03, support: 0.25, kwAlone: 1.01, confirm: 0.5, phrase: true },
-  default: { floor: 0.55, accept: 0.65, margin: 0.06, band: 0.03, support: 0.25, kwAlone: 1.01, confirm: 0.5, phrase: true },
+  'use-lite': {
+    floor: 0.55,
+    accept: 0.6,
+    margin: 0.06,
+    band: 0.03,
+    support: 0.25,
+    kwAlone: 1.01,
+    confirm: 0.5,
+    phrase: true,
+  },
+  default: {
+    floor: 0.55,
+    accept: 0.65,
+    margin: 0.06,
+    band: 0.03,
+    support: 0.25,
+    kwAlone: 1.01,
+    confirm: 0.5,
+    phrase: true,
+  },
 };
 
 /**
  * The vector hits (sorted by similarity, best first) that count as evidence, as id → cosine.
  * `cov` is the keyword coverage of a memory by the query (0 when it shares no word).
  */
-export function gateVectorHits(hits: VectorHit[], g: VectorGate, cov: (id: number) => number, sameAsTop: ReadonlySet<number> = new Set()): Map<number, number> {
+export function gateVectorHits(
+  hits: VectorHit[],
+  g: VectorGate,
+  cov: (id: number) => number,
+  sameAsTop: ReadonlySet<number> = new Set(),
+): Map<number, number> {
   const kept = new Map<number, number>();
   if (!hits.length) return kept;
   const s1 = hits[0].similarity;

@@ -30,11 +30,23 @@ import { DUPLICATE_JACCARD, jaccard, terms } from './text-match.js';
 export const ExtractInput = z.strictObject({
   text: Text(20_000).describe('conversation text or notes to mine for durable facts'),
   entity_name: EntityName.optional().describe('who is speaking / whom the facts are about by default'),
-  source: z.string().trim().min(1).max(100).default('llm_extraction').describe('recorded as the facts\' source (default llm_extraction)'),
+  source: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .default('llm_extraction')
+    .describe("recorded as the facts' source (default llm_extraction)"),
 });
 export type ExtractInput = z.infer<typeof ExtractInput>;
 
-export type RejectReason = 'invalid' | 'no_quote' | 'quote_not_in_text' | 'quote_does_not_support_fact' | 'entity_not_in_text' | 'duplicate';
+export type RejectReason =
+  | 'invalid'
+  | 'no_quote'
+  | 'quote_not_in_text'
+  | 'quote_does_not_support_fact'
+  | 'entity_not_in_text'
+  | 'duplicate';
 
 /** The prompt; its category list is the schema's, so the model is never asked for one we reject. */
 export const EXTRACT_PROMPT = `You extract durable facts about a household from text: preferences, habits, routines,
@@ -67,40 +79,78 @@ const named = (text: string, name: string) => {
   if (i < 0) return false;
   // whole words only: "Al" is not named by "always"
   const word = /[\p{L}\p{N}]/u;
-  return [...text.matchAll(new RegExp(n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g'))].some((m) =>
-    !word.test(text[m.index - 1] ?? ' ') && !word.test(text[m.index + n.length] ?? ' '));
+  return [...text.matchAll(new RegExp(n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g'))].some(
+    (m) => !word.test(text[m.index - 1] ?? ' ') && !word.test(text[m.index + n.length] ?? ' '),
+  );
 };
 
-export interface Stored { id: number; entity_name: string; fact: string; quote: string; category: string; action: string }
-export interface Rejected { index: number; entity_name?: string; fact?: string; quote?: string; reason: RejectReason; message: string }
+export interface Stored {
+  id: number;
+  entity_name: string;
+  fact: string;
+  quote: string;
+  category: string;
+  action: string;
+}
+export interface Rejected {
+  index: number;
+  entity_name?: string;
+  fact?: string;
+  quote?: string;
+  reason: RejectReason;
+  message: string;
+}
 
 export function createExtractor(deps: { llm: Llm | null; memory: MemoryService }) {
   return async function extractAndRemember(input: ExtractInput, actor: Actor = 'system') {
-    if (!deps.llm) throw new HubError('unavailable', 'extract_and_remember needs an LLM: set MEMORY_AI_PROVIDER=ollama or openai (use remember for explicit facts)');
+    if (!deps.llm)
+      throw new HubError(
+        'unavailable',
+        'extract_and_remember needs an LLM: set MEMORY_AI_PROVIDER=ollama or openai (use remember for explicit facts)',
+      );
     const user = input.entity_name ? `Speaker / default entity: ${input.entity_name}\n\n${input.text}` : input.text;
-    const raw = await deps.llm.chat([{ role: 'system', content: EXTRACT_PROMPT }, { role: 'user', content: user }], { json: true, temperature: 0 });
+    const raw = await deps.llm.chat(
+      [
+        { role: 'system', content: EXTRACT_PROMPT },
+        { role: 'user', content: user },
+      ],
+      { json: true, temperature: 0 },
+    );
     let facts: unknown[];
     try {
       const parsed = JSON.parse(raw.slice(raw.indexOf('{'), raw.lastIndexOf('}') + 1)) as { facts?: unknown };
       if (!Array.isArray(parsed.facts)) throw new Error('no "facts" array');
       facts = parsed.facts.slice(0, 50);
     } catch (e) {
-      throw new HubError('unavailable', `the LLM did not answer with the expected JSON (${(e as Error).message}); nothing was stored`);
+      throw new HubError(
+        'unavailable',
+        `the LLM did not answer with the expected JSON (${(e as Error).message}); nothing was stored`,
+      );
     }
     const text = normaliseQuote(input.text);
     const accepted: { index: number; data: RememberInput; quote: string; terms: string[] }[] = [];
     const rejected: Rejected[] = [];
     for (const [index, f] of facts.entries()) {
-      const reject = (reason: RejectReason, message: string, extra: Partial<Rejected> = {}) => rejected.push({ index, reason, message, ...extra });
+      const reject = (reason: RejectReason, message: string, extra: Partial<Rejected> = {}) =>
+        rejected.push({ index, reason, message, ...extra });
       if (!f || typeof f !== 'object' || Array.isArray(f)) {
         reject('invalid', 'not an object');
         continue;
       }
       const item = f as Record<string, unknown>;
-      const parsed = check(RememberInput, {
-        entity_name: item.entity_name ?? input.entity_name, fact: item.fact, category: item.category ?? 'general',
-        fact_key: item.fact_key || undefined, source: input.source, source_trust: TRUST_LABELS.system, confidence: 0.8,
-      }, 'fact');
+      const parsed = check(
+        RememberInput,
+        {
+          entity_name: item.entity_name ?? input.entity_name,
+          fact: item.fact,
+          category: item.category ?? 'general',
+          fact_key: item.fact_key || undefined,
+          source: input.source,
+          source_trust: TRUST_LABELS.system,
+          confidence: 0.8,
+        },
+        'fact',
+      );
       const quote = typeof item.quote === 'string' ? item.quote : '';
       if (!parsed.success) {
         reject('invalid', parsed.message, { fact: typeof item.fact === 'string' ? item.fact : undefined });
@@ -114,13 +164,27 @@ export function createExtractor(deps: { llm: Llm | null; memory: MemoryService }
       const quoteTerms = new Set(terms(q));
       if (!q) reject('no_quote', 'the LLM gave no quote from the text for this fact', shown);
       else if (!text.includes(q)) reject('quote_not_in_text', 'the quote does not appear in the text', shown);
-      else if (!factTerms.some((t) => !nameTerms.has(t) && quoteTerms.has(t)) || numbers(d.fact).some((n) => !(numbers(q) as string[]).includes(n))) {
-        reject('quote_does_not_support_fact', 'the quote does not state this fact (no shared words, or a number the quote lacks)', shown);
-      } else if (!(input.entity_name && normaliseQuote(input.entity_name) === normaliseQuote(d.entity_name)) && !named(text, d.entity_name)) {
+      else if (
+        !factTerms.some((t) => !nameTerms.has(t) && quoteTerms.has(t)) ||
+        numbers(d.fact).some((n) => !(numbers(q) as string[]).includes(n))
+      ) {
+        reject(
+          'quote_does_not_support_fact',
+          'the quote does not state this fact (no shared words, or a number the quote lacks)',
+          shown,
+        );
+      } else if (
+        !(input.entity_name && normaliseQuote(input.entity_name) === normaliseQuote(d.entity_name)) &&
+        !named(text, d.entity_name)
+      ) {
         reject('entity_not_in_text', `the text never names "${d.entity_name}"`, shown);
       } else {
-        const dup = accepted.findIndex((a) => normaliseQuote(a.data.entity_name) === normaliseQuote(d.entity_name) &&
-          (normaliseQuote(a.data.fact) === normaliseQuote(d.fact) || jaccard(a.terms, factTerms) >= DUPLICATE_JACCARD));
+        const dup = accepted.findIndex(
+          (a) =>
+            normaliseQuote(a.data.entity_name) === normaliseQuote(d.entity_name) &&
+            (normaliseQuote(a.data.fact) === normaliseQuote(d.fact) ||
+              jaccard(a.terms, factTerms) >= DUPLICATE_JACCARD),
+        );
         if (dup >= 0) reject('duplicate', `repeats fact ${accepted[dup].index} of the same answer`, shown);
         else accepted.push({ index, data: d, quote, terms: factTerms });
       }
@@ -128,11 +192,23 @@ export function createExtractor(deps: { llm: Llm | null; memory: MemoryService }
     const stored: Stored[] = [];
     for (const a of accepted) {
       const r = await deps.memory.remember(a.data, actor);
-      stored.push({ id: r.id, entity_name: a.data.entity_name, fact: a.data.fact, quote: a.quote, category: a.data.category, action: r.action });
+      stored.push({
+        id: r.id,
+        entity_name: a.data.entity_name,
+        fact: a.data.fact,
+        quote: a.quote,
+        category: a.data.category,
+        action: r.action,
+      });
     }
     const lines = stored.map((s) => `- ${s.entity_name}: ${s.fact} (${s.action})`);
-    const result = (stored.length ? `Remembered ${stored.length} facts:\n${lines.join('\n')}` : 'No durable facts found in the text.') +
-      (rejected.length ? `\nRejected ${rejected.length}: ${rejected.map((r) => `${r.fact ?? `#${r.index}`} (${r.reason})`).join('; ')}` : '');
+    const result =
+      (stored.length
+        ? `Remembered ${stored.length} facts:\n${lines.join('\n')}`
+        : 'No durable facts found in the text.') +
+      (rejected.length
+        ? `\nRejected ${rejected.length}: ${rejected.map((r) => `${r.fact ?? `#${r.index}`} (${r.reason})`).join('; ')}`
+        : '');
     return { result, stored, rejected };
   };
 }

@@ -48,9 +48,9 @@ export interface MemoryFilter {
 export function filterSql(f: MemoryFilter): { sql: string; params: unknown[] } {
   const clauses: string[] = [];
   const params: unknown[] = [];
-  if (f.entityId !== undefined) (clauses.push('m.entity_id = ?'), params.push(f.entityId));
-  if (f.category !== undefined) (clauses.push('m.category = ?'), params.push(f.category));
-  if (f.minTrust) (clauses.push('m.source_trust >= ?'), params.push(f.minTrust));
+  if (f.entityId !== undefined) clauses.push('m.entity_id = ?'), params.push(f.entityId);
+  if (f.category !== undefined) clauses.push('m.category = ?'), params.push(f.category);
+  if (f.minTrust) clauses.push('m.source_trust >= ?'), params.push(f.minTrust);
   if (f.asOf !== undefined) {
     clauses.push("m.status != 'contested' AND m.valid_from <= ? AND (m.valid_until IS NULL OR m.valid_until > ?)");
     params.push(f.asOf, f.asOf);
@@ -75,7 +75,9 @@ export function createMemoryRepo(db: Db) {
   const activeByKey = db.prepare(
     `${SELECT} WHERE m.entity_id = ? AND m.fact_key = ? AND m.status = 'active' ORDER BY m.valid_from DESC LIMIT 1`,
   );
-  const activeFact = db.prepare("SELECT 1 FROM memories WHERE entity_id = ? AND fact = ? AND status = 'active'").pluck();
+  const activeFact = db
+    .prepare("SELECT 1 FROM memories WHERE entity_id = ? AND fact = ? AND status = 'active'")
+    .pluck();
   const contestedByKey = db.prepare(`${SELECT} WHERE m.entity_id = ? AND m.fact_key = ? AND m.status = 'contested'`);
   const reinforce = db.prepare(
     'UPDATE memories SET confidence = max(confidence, ?), last_confirmed = ?, updated = ? WHERE id = ?',
@@ -88,14 +90,18 @@ export function createMemoryRepo(db: Db) {
   const ftsInsert = db.prepare('INSERT INTO memory_fts (rowid, terms) VALUES (?, ?)');
   const ftsDelete = db.prepare('DELETE FROM memory_fts WHERE rowid = ?');
   const del = db.prepare('DELETE FROM memories WHERE id = ?');
-  const touch = db.prepare('UPDATE memories SET last_accessed = max(coalesce(last_accessed, 0), ?), access_count = access_count + ? WHERE id = ?');
+  const touch = db.prepare(
+    'UPDATE memories SET last_accessed = max(coalesce(last_accessed, 0), ?), access_count = access_count + ? WHERE id = ?',
+  );
   // Every memory has exactly one keyword row; counting memories uses a b-tree index instead of scanning FTS5.
   const docCount = db.prepare('SELECT count(*) AS n FROM memories');
   const maxId = db.prepare('SELECT max(id) AS n FROM memories');
   const ofEntity = db.prepare(`${SELECT} WHERE m.entity_id = ? AND m.status = 'active' ORDER BY m.category, m.id`);
   const idsOfEntity = db.prepare('SELECT id FROM memories WHERE entity_id = ?');
   const entityActive = db.prepare("SELECT id FROM memories WHERE entity_id = ? AND status = 'active' LIMIT ?");
-  const activeIdsOf = db.prepare("SELECT id FROM memories WHERE entity_id = ? AND category = ? AND status = 'active' ORDER BY id DESC LIMIT ?");
+  const activeIdsOf = db.prepare(
+    "SELECT id FROM memories WHERE entity_id = ? AND category = ? AND status = 'active' ORDER BY id DESC LIMIT ?",
+  );
   const pending = db.prepare(`${SELECT} WHERE m.embed_state = 'pending' ORDER BY m.id LIMIT ?`);
   const pendingCount = db.prepare("SELECT count(*) AS n FROM memories WHERE embed_state = 'pending'");
 
@@ -131,45 +137,52 @@ export function createMemoryRepo(db: Db) {
     byIds(ids: number[], filter: MemoryFilter = {}): MemoryRow[] {
       if (!ids.length) return [];
       const f = filterSql(filter);
-      return prepared(`${SELECT} WHERE m.id IN (${ids.map(() => '?').join(',')}) AND ${f.sql}`)
-        .all(...ids, ...f.params) as MemoryRow[];
+      return prepared(`${SELECT} WHERE m.id IN (${ids.map(() => '?').join(',')}) AND ${f.sql}`).all(
+        ...ids,
+        ...f.params,
+      ) as MemoryRow[];
     },
     /** FTS5 BM25 over normalised terms. `match` must already be a safe FTS expression of quoted literals. */
     keyword(match: string, limit: number, filter: MemoryFilter): (MemoryRow & { bm25: number; terms: string })[] {
       const f = filterSql(filter);
       return prepared(
-          `SELECT m.*, e.name AS entity_name, bm25(memory_fts) AS bm25, memory_fts.terms AS terms
+        `SELECT m.*, e.name AS entity_name, bm25(memory_fts) AS bm25, memory_fts.terms AS terms
              FROM memory_fts JOIN memories m ON m.id = memory_fts.rowid JOIN entities e ON e.id = m.entity_id
             WHERE memory_fts MATCH ? AND ${f.sql}
             ORDER BY bm25 LIMIT ?`,
-        )
-        .all(match, ...f.params, limit) as (MemoryRow & { bm25: number; terms: string })[];
+      ).all(match, ...f.params, limit) as (MemoryRow & { bm25: number; terms: string })[];
     },
     /** The facts each of `ids` directly replaced (status superseded, superseded_by one of them): [old id, new id]. */
     predecessors(ids: number[]): [number, number][] {
       if (!ids.length) return [];
-      return (prepared(`SELECT id, superseded_by AS by FROM memories WHERE superseded_by IN (${ids.map(() => '?').join(',')}) AND status = 'superseded'`)
-        .all(...ids) as { id: number; by: number }[]).map((r) => [r.id, r.by]);
+      return (
+        prepared(
+          `SELECT id, superseded_by AS by FROM memories WHERE superseded_by IN (${ids.map(() => '?').join(',')}) AND status = 'superseded'`,
+        ).all(...ids) as { id: number; by: number }[]
+      ).map((r) => [r.id, r.by]);
     },
     termsOf(ids: number[]): Map<number, string> {
       if (!ids.length) return new Map();
-      const rows = prepared(`SELECT rowid AS id, terms FROM memory_fts WHERE rowid IN (${ids.map(() => '?').join(',')})`)
-        .all(...ids) as { id: number; terms: string }[];
+      const rows = prepared(
+        `SELECT rowid AS id, terms FROM memory_fts WHERE rowid IN (${ids.map(() => '?').join(',')})`,
+      ).all(...ids) as { id: number; terms: string }[];
       return new Map(rows.map((r) => [r.id, r.terms]));
     },
     /** Document frequency of each term in the keyword index, and the number of documents. */
     docFreq(terms: string[]): { df: Map<string, number>; n: number } {
       const n = (docCount.get() as { n: number }).n;
       if (!terms.length) return { df: new Map(), n };
-      const rows = prepared(`SELECT term, doc FROM memory_vocab WHERE term IN (${terms.map(() => '?').join(',')})`)
-        .all(...terms) as { term: string; doc: number }[];
+      const rows = prepared(`SELECT term, doc FROM memory_vocab WHERE term IN (${terms.map(() => '?').join(',')})`).all(
+        ...terms,
+      ) as { term: string; doc: number }[];
       return { df: new Map(rows.map((r) => [r.term, r.doc])), n };
     },
     ofEntity: (entityId: number) => ofEntity.all(entityId) as MemoryRow[],
     /** The highest memory id ever stored (0 for none): ids are never reused. */
     maxId: () => (maxId.get() as { n: number | null }).n ?? 0,
     /** Up to `limit` active ids of one entity and category, newest first. */
-    activeIdsOf: (entityId: number, category: string, limit: number) => (activeIdsOf.all(entityId, category, limit) as { id: number }[]).map((r) => r.id),
+    activeIdsOf: (entityId: number, category: string, limit: number) =>
+      (activeIdsOf.all(entityId, category, limit) as { id: number }[]).map((r) => r.id),
     /** All current ids of an entity when it has at most `limit` of them, else none (recall's scoped question). */
     smallEntityIds(entityId: number, limit: number): number[] {
       const ids = (entityActive.all(entityId, limit + 1) as { id: number }[]).map((r) => r.id);

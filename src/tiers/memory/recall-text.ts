@@ -3,7 +3,10 @@
  * as they are, possible ones under a label that says they are not knowledge, so an assistant that only
  * reads the text cannot state a guess as a fact.
  */
-interface Line { entity_name: string; fact: string }
+interface Line {
+  entity_name: string;
+  fact: string;
+}
 
 export const NOT_SURE = 'Not sure — possibly related:';
 export const NOTHING = 'Nothing remembered answers that.';

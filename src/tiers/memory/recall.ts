@@ -21,7 +21,14 @@ import { toEpoch, trustLevel } from '../../lib/schema.js';
 import type { MemoryFilter, MemoryRow } from './memory.repo.js';
 import type { RecallInput, RecallMode } from './memory.schemas.js';
 import { DAY, effectiveConfidence } from './decay.js';
-import { CONFIDENCE_MODELS, modelFor, PHRASE_ANSWERS, probability, type ConfidenceModel, type Signals } from './confidence.js';
+import {
+  CONFIDENCE_MODELS,
+  modelFor,
+  PHRASE_ANSWERS,
+  probability,
+  type ConfidenceModel,
+  type Signals,
+} from './confidence.js';
 import { gatherCandidates, signalsOf, type Candidates, type RecallDeps } from './candidates.js';
 
 export { containsRun, coverage, gatherCandidates, signalsOf, type Candidates, type RecallDeps } from './candidates.js';
@@ -53,7 +60,14 @@ export interface RecallHit {
   last_confirmed: number;
   valid_from: number;
   valid_until: number | null;
-  explain?: { keyword: number | null; vector: number | null; p: number; recency: number; confidence: number; trust: number };
+  explain?: {
+    keyword: number | null;
+    vector: number | null;
+    p: number;
+    recency: number;
+    confidence: number;
+    trust: number;
+  };
 }
 
 /** A candidate of the `possible` tier: a recall hit, marked low confidence. */
@@ -85,7 +99,11 @@ export interface Considered {
 const CONSIDERED = 5;
 
 /** Each candidate's p and whether it is confident, for the gathered candidates (the calibration replays this). */
-export function judge(c: Candidates, model: ConfidenceModel, keywordMin: number): Map<number, { p: number; confident: boolean; signals: Signals; viaReplaced?: number }> {
+export function judge(
+  c: Candidates,
+  model: ConfidenceModel,
+  keywordMin: number,
+): Map<number, { p: number; confident: boolean; signals: Signals; viaReplaced?: number }> {
   const out = new Map<number, { p: number; confident: boolean; signals: Signals; viaReplaced?: number }>();
   for (const [id, s] of signalsOf(c, model.rival)) {
     // No cosine to read (keyword mode, the embedder down, or this memory's embedding pending): keywords alone.
@@ -100,7 +118,12 @@ export function judge(c: Candidates, model: ConfidenceModel, keywordMin: number)
     const p = Math.max(own, inherited);
     const phrase = s.phrase || !!s.inherited?.phrase;
     const viaReplaced = inherited > own || (!s.phrase && phrase) ? c.replaced.get(id)?.id : undefined;
-    out.set(id, { p, confident: p >= model.threshold || (PHRASE_ANSWERS && phrase), signals: s, ...(viaReplaced !== undefined && { viaReplaced }) });
+    out.set(id, {
+      p,
+      confident: p >= model.threshold || (PHRASE_ANSWERS && phrase),
+      signals: s,
+      ...(viaReplaced !== undefined && { viaReplaced }),
+    });
   }
   return out;
 }
@@ -112,7 +135,8 @@ export async function recall(d: RecallDeps & { tuning?: RecallTuning }, input: R
   let entityId: number | undefined;
   if (input.entity_name !== undefined) {
     entityId = d.entityId(input.entity_name);
-    if (entityId === undefined) return { results: [], possible: [], mode_used: input.mode, warnings: [`no entity named "${input.entity_name}"`] };
+    if (entityId === undefined)
+      return { results: [], possible: [], mode_used: input.mode, warnings: [`no entity named "${input.entity_name}"`] };
   }
   const filter: MemoryFilter = {
     entityId,
@@ -126,9 +150,15 @@ export async function recall(d: RecallDeps & { tuning?: RecallTuning }, input: R
   const c = await gatherCandidates(d, input, filter, n, warnings);
   const judged = judge(c, model, tuning.keywordMin);
   // Only confident candidates, or those good enough to be listed as possible, are read and scored.
-  const wanted = [...judged].filter(([id, j]) => j.confident || (input.possible && (j.p >= model.floor || c.scoped.has(id))));
+  const wanted = [...judged].filter(
+    ([id, j]) => j.confident || (input.possible && (j.p >= model.floor || c.scoped.has(id))),
+  );
   const { rows } = c;
-  for (const r of d.repo.byIds(wanted.map(([id]) => id).filter((id) => !rows.has(id)), filter)) rows.set(r.id, r);
+  for (const r of d.repo.byIds(
+    wanted.map(([id]) => id).filter((id) => !rows.has(id)),
+    filter,
+  ))
+    rows.set(r.id, r);
 
   const w = input.recency_weight;
   const confident: RecallHit[] = [];
@@ -161,35 +191,70 @@ export async function recall(d: RecallDeps & { tuning?: RecallTuning }, input: R
       valid_from: m.valid_from,
       valid_until: m.valid_until,
       ...(input.explain && {
-        explain: { keyword: round(s.cov), vector: c.sims.has(id) ? round(s.cos) : null, p: round(j.p), recency: round(recency), confidence: round(eff), trust: m.source_trust },
+        explain: {
+          keyword: round(s.cov),
+          vector: c.sims.has(id) ? round(s.cos) : null,
+          p: round(j.p),
+          recency: round(recency),
+          confidence: round(eff),
+          trust: m.source_trust,
+        },
       }),
     });
   }
   const order = (a: RecallHit, b: RecallHit) => b.score - a.score || b.last_confirmed - a.last_confirmed;
   const results = confident.sort(order).slice(0, input.top_k);
   const room = results.length < input.top_k ? input.top_k : 0;
-  const maybe = possible.sort(order).slice(0, room).map((h) => ({ ...h, low_confidence: true as const }));
+  const maybe = possible
+    .sort(order)
+    .slice(0, room)
+    .map((h) => ({ ...h, low_confidence: true as const }));
   if (c.mode !== input.mode) warnings.push(`fell back to keyword recall`);
   const out = { results, possible: maybe, mode_used: c.mode, warnings };
   if (!input.explain) return out;
-  const tierOf = new Map<number, Considered['tier']>([...results.map((h) => [h.id, 'results'] as const), ...maybe.map((h) => [h.id, 'possible'] as const)]);
+  const tierOf = new Map<number, Considered['tier']>([
+    ...results.map((h) => [h.id, 'results'] as const),
+    ...maybe.map((h) => [h.id, 'possible'] as const),
+  ]);
   const considered = nearest(d, c, judged, filter, tierOf);
   return { ...out, explain: { provider: d.embedder.provider, keyword_min: tuning.keywordMin, model, considered } };
 }
 
 /** The candidates with the highest p, within the request's filters, whatever tier they went to. */
-function nearest(d: RecallDeps, c: Candidates, judged: ReturnType<typeof judge>, filter: MemoryFilter, tierOf: Map<number, Considered['tier']>): Considered[] {
+function nearest(
+  d: RecallDeps,
+  c: Candidates,
+  judged: ReturnType<typeof judge>,
+  filter: MemoryFilter,
+  tierOf: Map<number, Considered['tier']>,
+): Considered[] {
   const top = [...judged].sort((a, b) => b[1].p - a[1].p).slice(0, CONSIDERED * 2);
-  const rows = new Map(d.repo.byIds(top.map(([id]) => id), filter).map((r) => [r.id, r] as const));
-  return top.filter(([id]) => rows.has(id)).slice(0, CONSIDERED).map(([id, j]) => {
-    const hasVec = c.sims.has(id);
-    return {
-      id, entity_name: rows.get(id)!.entity_name, fact: rows.get(id)!.fact,
-      vector: hasVec ? round(j.signals.cos) : null, keyword: j.signals.cov ? round(j.signals.cov) : null,
-      margin: hasVec ? round(j.signals.margin) : null, phrase: j.signals.phrase, p: round(j.p), tier: tierOf.get(id) ?? 'none',
-      ...(j.viaReplaced !== undefined && { via_replaced: j.viaReplaced }),
-    };
-  });
+  const rows = new Map(
+    d.repo
+      .byIds(
+        top.map(([id]) => id),
+        filter,
+      )
+      .map((r) => [r.id, r] as const),
+  );
+  return top
+    .filter(([id]) => rows.has(id))
+    .slice(0, CONSIDERED)
+    .map(([id, j]) => {
+      const hasVec = c.sims.has(id);
+      return {
+        id,
+        entity_name: rows.get(id)!.entity_name,
+        fact: rows.get(id)!.fact,
+        vector: hasVec ? round(j.signals.cos) : null,
+        keyword: j.signals.cov ? round(j.signals.cov) : null,
+        margin: hasVec ? round(j.signals.margin) : null,
+        phrase: j.signals.phrase,
+        p: round(j.p),
+        tier: tierOf.get(id) ?? 'none',
+        ...(j.viaReplaced !== undefined && { via_replaced: j.viaReplaced }),
+      };
+    });
 }
 
 const round = (x: number) => Math.round(x * 10_000) / 10_000;

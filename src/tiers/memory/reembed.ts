@@ -23,7 +23,12 @@ export interface ReembedStatus {
 
 const BATCH = 64;
 
-export function createReembedder(deps: { db: Db; vectors: VectorStore; embedder: Embedder; log?: (msg: string) => void }) {
+export function createReembedder(deps: {
+  db: Db;
+  vectors: VectorStore;
+  embedder: Embedder;
+  log?: (msg: string) => void;
+}) {
   const { db, vectors, embedder } = deps;
   const log = deps.log ?? (() => {});
   const status: ReembedStatus = { state: 'idle', to: embedder.fingerprint, done: 0, total: 0 };
@@ -43,20 +48,37 @@ export function createReembedder(deps: { db: Db; vectors: VectorStore; embedder:
       return status;
     };
     const stored = vectors.stored;
-    Object.assign(status, { state: 'running', from: stored ? `${stored.model}:${stored.dim}` : undefined, error: undefined });
+    Object.assign(status, {
+      state: 'running',
+      from: stored ? `${stored.model}:${stored.dim}` : undefined,
+      error: undefined,
+    });
     let cursor = vectors.rebuildBeside();
     status.total = (count.get() as { n: number }).n;
     status.done = (upTo.get(cursor) as { n: number }).n;
-    if (cursor === 0) log(`reembed: building a ${embedder.fingerprint} index beside ${status.from} for ${status.total} memories`);
+    if (cursor === 0)
+      log(`reembed: building a ${embedder.fingerprint} index beside ${status.from} for ${status.total} memories`);
     else log(`reembed: resuming at memory ${cursor} (${status.done}/${status.total})`);
     try {
       for (;;) {
-        const rows = after.all(cursor, BATCH) as { id: number; entity_id: number; category: string; status: string; fact: string; entity_name: string }[];
+        const rows = after.all(cursor, BATCH) as {
+          id: number;
+          entity_id: number;
+          category: string;
+          status: string;
+          fact: string;
+          entity_name: string;
+        }[];
         if (!rows.length) break;
-        const vecs = await embedder.embed(rows.map((r) => indexText(r.entity_name, r.fact)), { write: true });
+        const vecs = await embedder.embed(
+          rows.map((r) => indexText(r.entity_name, r.fact)),
+          { write: true },
+        );
         // Another process on this store (`hearth reembed` beside the service) finished the same build first.
         if (vectors.state === 'ready') return finish('another process made it live');
-        db.transaction(() => rows.forEach((r, i) => vectors.putNext(r.id, r.entity_id, r.category, r.status === 'active', vecs[i])))();
+        db.transaction(() =>
+          rows.forEach((r, i) => vectors.putNext(r.id, r.entity_id, r.category, r.status === 'active', vecs[i])),
+        )();
         cursor = rows[rows.length - 1].id;
         status.done += rows.length;
         status.total = Math.max(status.total, (count.get() as { n: number }).n);
@@ -67,7 +89,9 @@ export function createReembedder(deps: { db: Db; vectors: VectorStore; embedder:
     } catch (e) {
       status.state = 'failed';
       status.error = (e as Error).message;
-      log(`reembed: stopped at memory ${cursor} (${status.done}/${status.total}): ${status.error}; the old index stays and the next run resumes`);
+      log(
+        `reembed: stopped at memory ${cursor} (${status.done}/${status.total}): ${status.error}; the old index stays and the next run resumes`,
+      );
     }
     onProgress?.(status);
     return status;

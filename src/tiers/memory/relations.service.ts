@@ -21,11 +21,15 @@ export interface RelationView {
 
 export function createRelationsService(deps: { db: Db; clock: Clock; entities: EntitiesRepo; audit: AuditRepo }) {
   const { db, clock, entities, audit } = deps;
-  const current = db.prepare('SELECT * FROM relations WHERE entity_a = ? AND entity_b = ? AND rel_type = ? AND valid_until IS NULL');
+  const current = db.prepare(
+    'SELECT * FROM relations WHERE entity_a = ? AND entity_b = ? AND rel_type = ? AND valid_until IS NULL',
+  );
   const insert = db.prepare(
     'INSERT INTO relations (entity_a, entity_b, rel_type, meta, created, valid_from) VALUES (?, ?, ?, ?, ?, ?)',
   );
-  const insertKept = db.prepare('INSERT INTO relations (entity_a, entity_b, rel_type, meta, created, valid_from, valid_until) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const insertKept = db.prepare(
+    'INSERT INTO relations (entity_a, entity_b, rel_type, meta, created, valid_from, valid_until) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
   const related = db.prepare(
     `SELECT r.*, a.name AS a_name, b.name AS b_name, a.type AS a_type, b.type AS b_type
        FROM relations r JOIN entities a ON a.id = r.entity_a JOIN entities b ON b.id = r.entity_b
@@ -40,10 +44,21 @@ export function createRelationsService(deps: { db: Db; clock: Clock; entities: E
     'SELECT r.rel_type, a.name_key AS a, b.name_key AS b FROM relations r JOIN entities a ON a.id = r.entity_a JOIN entities b ON b.id = r.entity_b WHERE r.id = ?',
   );
 
-  function list(entityId: number, opts: { rel_type?: string; direction?: 'out' | 'in' | 'both'; include_history?: boolean } = {}) {
+  function list(
+    entityId: number,
+    opts: { rel_type?: string; direction?: 'out' | 'in' | 'both'; include_history?: boolean } = {},
+  ) {
     const rows = related.all({ id: entityId, history: opts.include_history ? 1 : 0 }) as {
-      id: number; entity_a: number; a_name: string; b_name: string; a_type: string; b_type: string;
-      rel_type: string; meta: string; valid_from: number; valid_until: number | null;
+      id: number;
+      entity_a: number;
+      a_name: string;
+      b_name: string;
+      a_type: string;
+      b_type: string;
+      rel_type: string;
+      meta: string;
+      valid_from: number;
+      valid_until: number | null;
     }[];
     const out: RelationView[] = [];
     for (const r of rows) {
@@ -51,15 +66,23 @@ export function createRelationsService(deps: { db: Db; clock: Clock; entities: E
       if (opts.direction && opts.direction !== 'both' && opts.direction !== direction) continue;
       if (opts.rel_type && opts.rel_type !== r.rel_type) continue;
       out.push({
-        id: r.id, entity_a: r.a_name, entity_b: r.b_name, rel_type: r.rel_type, direction,
-        other: direction === 'out' ? r.b_name : r.a_name, other_type: direction === 'out' ? r.b_type : r.a_type,
-        meta: JSON.parse(r.meta), valid_from: r.valid_from, valid_until: r.valid_until,
+        id: r.id,
+        entity_a: r.a_name,
+        entity_b: r.b_name,
+        rel_type: r.rel_type,
+        direction,
+        other: direction === 'out' ? r.b_name : r.a_name,
+        other_type: direction === 'out' ? r.b_type : r.a_type,
+        meta: JSON.parse(r.meta),
+        valid_from: r.valid_from,
+        valid_until: r.valid_until,
       });
     }
     return out;
   }
 
-  const sentence = (r: RelationView) => `${r.entity_a} ${r.rel_type.replaceAll('_', ' ')} ${r.entity_b}${r.valid_until ? ' (ended)' : ''}`;
+  const sentence = (r: RelationView) =>
+    `${r.entity_a} ${r.rel_type.replaceAll('_', ' ')} ${r.entity_b}${r.valid_until ? ' (ended)' : ''}`;
 
   return {
     list,
@@ -73,18 +96,32 @@ export function createRelationsService(deps: { db: Db; clock: Clock; entities: E
      * relation the times it had in the store it is copied from; one that had ended there is stored
      * ended (history), beside any current one.
      */
-    relate(input: RelateInput, actor: Actor = 'system', kept?: { created: number; valid_from: number; valid_until: number | null }) {
+    relate(
+      input: RelateInput,
+      actor: Actor = 'system',
+      kept?: { created: number; valid_from: number; valid_until: number | null },
+    ) {
       return db.transaction(() => {
         const a = entities.ensure(input.entity_a, input.entity_a_type);
         const b = entities.ensure(input.entity_b, input.entity_b_type);
         // Two names can be one entity (an alias): a relation still needs two.
-        if (a.id === b.id) throw invalid(`entity_b: "${input.entity_b}" is another name of ${a.name}; a relation needs two different entities`);
-        const existing = kept?.valid_until != null ? undefined : (current.get(a.id, b.id, input.rel_type) as { id: number } | undefined);
-        if (existing) return { result: `Already known: ${a.name} ${input.rel_type} ${b.name}`, id: existing.id, created: false };
+        if (a.id === b.id)
+          throw invalid(
+            `entity_b: "${input.entity_b}" is another name of ${a.name}; a relation needs two different entities`,
+          );
+        const existing =
+          kept?.valid_until != null
+            ? undefined
+            : (current.get(a.id, b.id, input.rel_type) as { id: number } | undefined);
+        if (existing)
+          return { result: `Already known: ${a.name} ${input.rel_type} ${b.name}`, id: existing.id, created: false };
         const now = clock.now();
         const meta = JSON.stringify(input.meta ?? {});
         const id = kept
-          ? Number(insertKept.run(a.id, b.id, input.rel_type, meta, kept.created, kept.valid_from, kept.valid_until).lastInsertRowid)
+          ? Number(
+              insertKept.run(a.id, b.id, input.rel_type, meta, kept.created, kept.valid_from, kept.valid_until)
+                .lastInsertRowid,
+            )
           : Number(insert.run(a.id, b.id, input.rel_type, meta, now, now).lastInsertRowid);
         audit.record(actor, 'relation.add', id, null, input);
         return { result: `Noted: ${a.name} ${input.rel_type.replaceAll('_', ' ')} ${b.name}`, id, created: true };
@@ -103,10 +140,15 @@ export function createRelationsService(deps: { db: Db; clock: Clock; entities: E
           )
           .all(now, a.id, b.id, input.rel_type ?? null, input.rel_type ?? null) as { id: number; rel_type: string }[];
         if (!ended.length) {
-          throw notFound(`entity_b: no current relation from ${a.name} to ${b.name}${input.rel_type ? ` of type ${input.rel_type}` : ''}`);
+          throw notFound(
+            `entity_b: no current relation from ${a.name} to ${b.name}${input.rel_type ? ` of type ${input.rel_type}` : ''}`,
+          );
         }
         for (const r of ended) audit.record(actor, 'relation.end', r.id, { valid_until: null }, { valid_until: now });
-        return { result: `Ended ${ended.map((r) => `${a.name} ${r.rel_type} ${b.name}`).join(', ')}`, ended: ended.map((r) => r.id) };
+        return {
+          result: `Ended ${ended.map((r) => `${a.name} ${r.rel_type} ${b.name}`).join(', ')}`,
+          ended: ended.map((r) => r.id),
+        };
       })();
     },
     getRelated(input: GetRelatedInput) {

@@ -7,7 +7,17 @@
  * live file to a kept name and renames the copy over it: a crash at any moment leaves either the
  * old or the new database at `hearth.db`, never none.
  */
-import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from '../../db/migrations/index.js';
@@ -34,10 +44,15 @@ export function claimDataDir(dataDir: string): Release {
 }
 
 /** Copies the live database of `dataDir` to `target` (online: consistent while serve writes); returns the live file. */
-export async function backupDatabase(dataDir: string, target: string | undefined): Promise<{ from: string; to: string }> {
+export async function backupDatabase(
+  dataDir: string,
+  target: string | undefined,
+): Promise<{ from: string; to: string }> {
   if (!target) throw invalid('backup: give the target file, e.g. hearth backup /var/backups/hearth.db');
   if (isLiveFile(target, join(dataDir, DB_FILE))) {
-    throw invalid(`backup: ${target} is the live database of ${dataDir} itself; back up to another file, e.g. hearth backup /var/backups/hearth.db`);
+    throw invalid(
+      `backup: ${target} is the live database of ${dataDir} itself; back up to another file, e.g. hearth backup /var/backups/hearth.db`,
+    );
   }
   databaseTarget('backup', target, 'give another path, e.g. hearth backup /var/backups/hearth.db');
   const db = openDatabase({ dataDir: dataDir });
@@ -85,7 +100,8 @@ function checkBackup(source: string): void {
     const integrity = check.pragma('integrity_check', { simple: true });
     if (integrity !== 'ok') throw invalid(`restore: ${source} fails its integrity check: ${integrity}`);
     const version = check.pragma('user_version', { simple: true }) as number;
-    if (version < 1 || version > MIGRATIONS.length) throw invalid(`restore: ${source} has schema version ${version}; this Hearth reads 1–${MIGRATIONS.length}`);
+    if (version < 1 || version > MIGRATIONS.length)
+      throw invalid(`restore: ${source} has schema version ${version}; this Hearth reads 1–${MIGRATIONS.length}`);
   } catch (e) {
     if (e instanceof HubError) throw e;
     throw invalid(`restore: ${source} is not a SQLite database (${(e as Error).message})`);
@@ -98,12 +114,17 @@ function checkBackup(source: string): void {
  * Installs the backup `source` as the database of `dir` (the hub stopped); returns where it went and
  * the name the previous database is kept under ('' when there was none).
  */
-export async function restoreDatabase(dir: string, source: string | undefined): Promise<{ current: string; keptAs: string }> {
+export async function restoreDatabase(
+  dir: string,
+  source: string | undefined,
+): Promise<{ current: string; keptAs: string }> {
   if (!source) throw invalid('restore: give the backup file, e.g. hearth restore /var/backups/hearth.db');
   readableFile('restore', source, 'give the backup file, e.g. hearth restore /var/backups/hearth.db');
   const current = join(dir, DB_FILE);
   if (isLiveFile(source, current)) {
-    throw invalid(`restore: ${source} is the live database of ${dir}, not a backup; make one with \`hearth backup <file>\` and restore that`);
+    throw invalid(
+      `restore: ${source} is the live database of ${dir}, not a backup; make one with \`hearth backup <file>\` and restore that`,
+    );
   }
   checkBackup(source); // before the lock: a bad file is named as such even while the hub runs
   let release: Release;
@@ -136,8 +157,13 @@ export async function restoreDatabase(dir: string, source: string | undefined): 
       const live = new Database(current, { fileMustExist: true });
       live.pragma('wal_checkpoint(TRUNCATE)');
       live.close();
-      for (const ext of ['-wal', '-shm']) if (existsSync(current + ext) && statSync(current + ext).size === 0) rmSync(current + ext);
-      if (existsSync(`${current}-wal`)) throw new HubError('conflict', `restore: ${current}-wal is still there after a checkpoint; is another program using ${dir}?`);
+      for (const ext of ['-wal', '-shm'])
+        if (existsSync(current + ext) && statSync(current + ext).size === 0) rmSync(current + ext);
+      if (existsSync(`${current}-wal`))
+        throw new HubError(
+          'conflict',
+          `restore: ${current}-wal is still there after a checkpoint; is another program using ${dir}?`,
+        );
       keptAs = `${current}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;
       linkSync(current, keptAs); // the live file stays in place until the rename below
     }

@@ -29,11 +29,18 @@ export function diskCheck(freeBytes: number, dbBytes: number, dir: string): Chec
 export function diskOf(dataDir: string): Check {
   try {
     const dbPath = join(dataDir, 'hearth.db');
-    const dbBytes = ['', '-wal'].reduce((n, ext) => n + (existsSync(dbPath + ext) ? statSync(dbPath + ext).size : 0), 0);
+    const dbBytes = ['', '-wal'].reduce(
+      (n, ext) => n + (existsSync(dbPath + ext) ? statSync(dbPath + ext).size : 0),
+      0,
+    );
     // A data dir not made yet lands on the file system of its nearest existing ancestor.
     const at = nearestExisting(resolve(dataDir));
     const fs = statfsSync(at);
-    return diskCheck(fs.bavail * fs.bsize, dbBytes, at === resolve(dataDir) ? dataDir : `${at} (where ${dataDir} will be created)`);
+    return diskCheck(
+      fs.bavail * fs.bsize,
+      dbBytes,
+      at === resolve(dataDir) ? dataDir : `${at} (where ${dataDir} will be created)`,
+    );
   } catch (e) {
     return { name: 'disk', ok: false, detail: `cannot read free space of ${dataDir}: ${(e as Error).message}` };
   }
@@ -50,8 +57,14 @@ export function databaseChecks(dataDir: string): Check[] {
     checks.push({ name: 'foreign_keys', ok: fk.length === 0, detail: `${fk.length} violations` });
     const version = db.pragma('user_version', { simple: true }) as number;
     const last = preMigrationBackups(join(dataDir, 'hearth.db'))[0];
-    const kept = last ? `; last pre-migration backup ${last.path} (version ${last.fromVersion}, ${new Date(last.at).toISOString()})` : '; no pre-migration backup';
-    checks.push({ name: 'schema', ok: version === MIGRATIONS.length, detail: `version ${version} of ${MIGRATIONS.length}${kept}` });
+    const kept = last
+      ? `; last pre-migration backup ${last.path} (version ${last.fromVersion}, ${new Date(last.at).toISOString()})`
+      : '; no pre-migration backup';
+    checks.push({
+      name: 'schema',
+      ok: version === MIGRATIONS.length,
+      detail: `version ${version} of ${MIGRATIONS.length}${kept}`,
+    });
   } finally {
     db.close();
   }

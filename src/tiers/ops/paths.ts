@@ -23,7 +23,9 @@ function look(path: string): Found {
 }
 
 const unreadable = (cmd: string, path: string) =>
-  invalid(`${cmd}: cannot read ${path}: permission denied for ${whoAmI()}; let that user read it (chmod, chown) or give another path`);
+  invalid(
+    `${cmd}: cannot read ${path}: permission denied for ${whoAmI()}; let that user read it (chmod, chown) or give another path`,
+  );
 const unwritable = (cmd: string, what: string, path: string) =>
   invalid(`${cmd}: cannot ${what} ${path}: permission denied for ${whoAmI()}; give a path that user can write`);
 
@@ -32,14 +34,16 @@ export function readableFile(cmd: string, path: string, example: string): void {
   const found = look(path);
   if (found === 'missing') throw invalid(`${cmd}: ${path} does not exist; ${example}`);
   if (found === 'denied' || (found.isFile() && !can(path, constants.R_OK))) throw unreadable(cmd, path);
-  if (!found.isFile()) throw invalid(`${cmd}: ${path} is ${found.isDirectory() ? 'a directory' : 'not a regular file'}; ${example}`);
+  if (!found.isFile())
+    throw invalid(`${cmd}: ${path} is ${found.isDirectory() ? 'a directory' : 'not a regular file'}; ${example}`);
 }
 
 /** An existing directory this process may list (notes to import). */
 export function readableDir(cmd: string, path: string, example: string): void {
   const found = look(path);
   if (found === 'missing') throw invalid(`${cmd}: ${path} does not exist; ${example}`);
-  if (found === 'denied' || (found.isDirectory() && !can(path, constants.R_OK | constants.X_OK))) throw unreadable(cmd, path);
+  if (found === 'denied' || (found.isDirectory() && !can(path, constants.R_OK | constants.X_OK)))
+    throw unreadable(cmd, path);
   if (!found.isDirectory()) throw invalid(`${cmd}: ${path} is a file, not a directory; ${example}`);
 }
 
@@ -49,8 +53,10 @@ export function writableDir(cmd: string, path: string, example: string): void {
   let found = look(dir);
   while (found === 'missing' && dirname(dir) !== dir) found = look((dir = dirname(dir)));
   const what = dir === resolve(path) ? 'write in' : 'create a directory in';
-  if (found === 'denied' || (found !== 'missing' && found.isDirectory() && !can(dir, constants.W_OK | constants.X_OK))) throw unwritable(cmd, what, dir);
-  if (found === 'missing' || !found.isDirectory()) throw invalid(`${cmd}: ${dir} is a file, not a directory; ${example}`);
+  if (found === 'denied' || (found !== 'missing' && found.isDirectory() && !can(dir, constants.W_OK | constants.X_OK)))
+    throw unwritable(cmd, what, dir);
+  if (found === 'missing' || !found.isDirectory())
+    throw invalid(`${cmd}: ${dir} is a file, not a directory; ${example}`);
 }
 
 /** An existing, readable SQLite database file (a memory-mcp database to import). */
@@ -67,15 +73,19 @@ export function databaseTarget(cmd: string, path: string, example: string): void
   const found = look(path);
   if (found === 'denied') throw unwritable(cmd, 'write', path);
   if (found !== 'missing') {
-    if (found.isDirectory()) throw invalid(`${cmd}: ${path} is a directory; give a file name, e.g. hearth ${cmd} ${join(path, 'hearth.db')}`);
+    if (found.isDirectory())
+      throw invalid(`${cmd}: ${path} is a directory; give a file name, e.g. hearth ${cmd} ${join(path, 'hearth.db')}`);
     if (!can(path, constants.R_OK | constants.W_OK)) throw unwritable(cmd, 'write', path);
-    if (found.size > 0 && !isSqliteFile(path)) throw invalid(`${cmd}: ${path} exists and is not a SQLite database; it is not overwritten: give a new file name`);
+    if (found.size > 0 && !isSqliteFile(path))
+      throw invalid(`${cmd}: ${path} exists and is not a SQLite database; it is not overwritten: give a new file name`);
     return;
   }
   const parent = dirname(resolve(path));
   const dir = look(parent);
-  if (dir === 'missing') throw invalid(`${cmd}: directory ${parent} does not exist; create it first (mkdir -p ${parent}) or ${example}`);
-  if (dir === 'denied' || (dir.isDirectory() && !can(parent, constants.W_OK | constants.X_OK))) throw unwritable(cmd, 'write in', parent);
+  if (dir === 'missing')
+    throw invalid(`${cmd}: directory ${parent} does not exist; create it first (mkdir -p ${parent}) or ${example}`);
+  if (dir === 'denied' || (dir.isDirectory() && !can(parent, constants.W_OK | constants.X_OK)))
+    throw unwritable(cmd, 'write in', parent);
   if (!dir.isDirectory()) throw invalid(`${cmd}: ${parent} is a file, not a directory; ${example}`);
 }
 
@@ -90,8 +100,12 @@ export function fileStep<T>(cmd: string, what: 'read' | 'write', fn: () => T): T
     const err = e as NodeJS.ErrnoException;
     if (!err.syscall || !err.code) throw e;
     const path = err.path ?? 'a file';
-    if (err.code === 'EACCES' || err.code === 'EPERM') throw what === 'read' ? unreadable(cmd, path) : unwritable(cmd, 'write', path);
+    if (err.code === 'EACCES' || err.code === 'EPERM')
+      throw what === 'read' ? unreadable(cmd, path) : unwritable(cmd, 'write', path);
     // node's "ENOSPC: no space left on device, write" → "no space left on device"
-    throw new HubError('unavailable', `${cmd}: cannot ${what} ${path}: ${/^\w+: ([^,]+)/.exec(err.message)?.[1] ?? err.code}`);
+    throw new HubError(
+      'unavailable',
+      `${cmd}: cannot ${what} ${path}: ${/^\w+: ([^,]+)/.exec(err.message)?.[1] ?? err.code}`,
+    );
   }
 }

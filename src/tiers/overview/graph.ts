@@ -39,11 +39,17 @@ export function createGraphModel(db: Db) {
     `SELECT e.id, e.name, e.type, (SELECT count(*) FROM memories m WHERE m.entity_id = e.id AND m.status = 'active') AS memory_count
        FROM entities e ORDER BY e.id`,
   );
-  const relations = db.prepare('SELECT id, entity_a AS "from", entity_b AS "to", rel_type AS label FROM relations WHERE valid_until IS NULL ORDER BY id');
-  const located = db.prepare('SELECT id, entity_id AS "from", container_id AS "to" FROM locations WHERE active = 1 AND container_id IS NOT NULL ORDER BY id');
+  const relations = db.prepare(
+    'SELECT id, entity_a AS "from", entity_b AS "to", rel_type AS label FROM relations WHERE valid_until IS NULL ORDER BY id',
+  );
+  const located = db.prepare(
+    'SELECT id, entity_id AS "from", container_id AS "to" FROM locations WHERE active = 1 AND container_id IS NOT NULL ORDER BY id',
+  );
   const containers = db.prepare('SELECT DISTINCT container_id FROM locations WHERE container_id IS NOT NULL').pluck();
   const voices = db.prepare('SELECT entity_id FROM voiceprints').pluck();
-  const metrics = db.prepare(`SELECT s.entity_id, s.metric FROM series s JOIN entities e ON e.id = s.entity_id WHERE e.type = '${UNKNOWN_TYPE}'`);
+  const metrics = db.prepare(
+    `SELECT s.entity_id, s.metric FROM series s JOIN entities e ON e.id = s.entity_id WHERE e.type = '${UNKNOWN_TYPE}'`,
+  );
   const facts = db.prepare(
     `SELECT m.entity_id, m.category, m.fact FROM memories m JOIN entities e ON e.id = m.entity_id WHERE e.type = '${UNKNOWN_TYPE}' AND m.status = 'active'`,
   );
@@ -53,7 +59,9 @@ export function createGraphModel(db: Db) {
     container: db.prepare('SELECT 1 FROM locations WHERE container_id = ? LIMIT 1').pluck(),
     metrics: db.prepare('SELECT metric FROM series WHERE entity_id = ?').pluck(),
     facts: db.prepare("SELECT category, fact FROM memories WHERE entity_id = ? AND status = 'active'"),
-    relations: db.prepare('SELECT rel_type, entity_a = @id AS first FROM relations WHERE (entity_a = @id OR entity_b = @id) AND valid_until IS NULL'),
+    relations: db.prepare(
+      'SELECT rel_type, entity_a = @id AS first FROM relations WHERE (entity_a = @id OR entity_b = @id) AND valid_until IS NULL',
+    ),
   };
 
   /** What the data says about each `unknown` entity. */
@@ -67,7 +75,8 @@ export function createGraphModel(db: Db) {
     for (const id of voices.all() as number[]) if (unknown.has(id)) of(id).voice = true;
     for (const id of containers.all() as number[]) if (unknown.has(id)) of(id).container = true;
     for (const r of metrics.all() as { entity_id: number; metric: string }[]) of(r.entity_id).metrics!.push(r.metric);
-    for (const r of facts.all() as { entity_id: number; category: string; fact: string }[]) of(r.entity_id).memories!.push(r);
+    for (const r of facts.all() as { entity_id: number; category: string; fact: string }[])
+      of(r.entity_id).memories!.push(r);
     for (const r of rels) {
       if (unknown.has(r.from)) of(r.from).relations!.push({ rel_type: r.label, first: true });
       if (unknown.has(r.to)) of(r.to).relations!.push({ rel_type: r.label, first: false });
@@ -79,12 +88,22 @@ export function createGraphModel(db: Db) {
   function whole(): { nodes: GraphNode[]; edges: GraphEdge[] } {
     const rows = entities.all() as { id: number; name: string; type: string; memory_count: number }[];
     const rels = (relations.all() as Omit<GraphEdge, 'kind'>[]).map((e) => ({ ...e, kind: 'relation' as const }));
-    const locs = (located.all() as Omit<GraphEdge, 'kind' | 'label'>[]).map((e) => ({ ...e, label: 'in', kind: 'location' as const }));
+    const locs = (located.all() as Omit<GraphEdge, 'kind' | 'label'>[]).map((e) => ({
+      ...e,
+      label: 'in',
+      kind: 'location' as const,
+    }));
     const unknown = new Set(rows.filter((r) => r.type === UNKNOWN_TYPE).map((r) => r.id));
     const ev = unknown.size ? evidence(unknown, rels) : new Map<number, TypeEvidence>();
     const nodes = rows.map((r): GraphNode => {
       const guess = r.type === UNKNOWN_TYPE ? inferType(ev.get(r.id) ?? {}) : undefined;
-      return { id: r.id, label: r.name, type: guess?.type ?? r.type, ...(guess && { inferred: guess.because }), memory_count: r.memory_count };
+      return {
+        id: r.id,
+        label: r.name,
+        type: guess?.type ?? r.type,
+        ...(guess && { inferred: guess.because }),
+        memory_count: r.memory_count,
+      };
     });
     return { nodes, edges: [...rels, ...locs] };
   }
@@ -94,7 +113,8 @@ export function createGraphModel(db: Db) {
     const inside = new Set([room]);
     for (let grew = true; grew; ) {
       grew = false;
-      for (const e of edges) if (e.kind === 'location' && inside.has(e.to) && !inside.has(e.from)) inside.add(e.from), (grew = true);
+      for (const e of edges)
+        if (e.kind === 'location' && inside.has(e.to) && !inside.has(e.from)) inside.add(e.from), (grew = true);
     }
     const keep = new Set(inside);
     for (const e of edges) {
@@ -127,7 +147,10 @@ export function createGraphModel(db: Db) {
         container: one.container.get(e.id) !== undefined,
         metrics: one.metrics.all(e.id) as string[],
         memories: one.facts.all(e.id) as { category: string; fact: string }[],
-        relations: (one.relations.all({ id: e.id }) as { rel_type: string; first: number }[]).map((r) => ({ rel_type: r.rel_type, first: r.first === 1 })),
+        relations: (one.relations.all({ id: e.id }) as { rel_type: string; first: number }[]).map((r) => ({
+          rel_type: r.rel_type,
+          first: r.first === 1,
+        })),
       });
       return guess ? { type: guess.type, inferred: guess.because } : { type: e.type };
     },
@@ -142,9 +165,14 @@ export function createGraphModel(db: Db) {
       const g = whole();
       const n = new Map<string, number>();
       for (const x of g.nodes) n.set(x.type, (n.get(x.type) ?? 0) + 1);
-      const types = [...n].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([type, count]) => ({ type, n: count }));
+      const types = [...n]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([type, count]) => ({ type, n: count }));
       const holding = new Set(g.edges.filter((e) => e.kind === 'location').map((e) => e.to));
-      const places = g.nodes.filter((x) => PLACE_TYPES.has(x.type) || holding.has(x.id)).map((x) => x.label).sort((a, b) => a.localeCompare(b));
+      const places = g.nodes
+        .filter((x) => PLACE_TYPES.has(x.type) || holding.has(x.id))
+        .map((x) => x.label)
+        .sort((a, b) => a.localeCompare(b));
       return { ...filtered(g, q), types, places };
     },
   };

@@ -40,15 +40,27 @@ export function createOverviewService(deps: { db: Db; clock: Clock; decay: Decay
       WHERE m.entity_id = ? AND m.status = 'active' ORDER BY m.category, m.id`,
   );
 
-  const withEffective = (m: MemoryRow, now: number) => ({ ...m, effective_confidence: Math.round(effectiveConfidence(m, now, decay) * 10_000) / 10_000 });
+  const withEffective = (m: MemoryRow, now: number) => ({
+    ...m,
+    effective_confidence: Math.round(effectiveConfidence(m, now, decay) * 10_000) / 10_000,
+  });
 
   return {
     ...createTiersRead(db),
 
     /** Entities whose name contains `q` (case-insensitive, literal), of one type, by name. */
     searchEntities(q: { q?: string; type?: string; limit?: number; offset?: number }) {
-      return search.all({ q: q.q ? likeAnywhere(nameKey(q.q)) : null, type: q.type ?? null, limit: q.limit ?? 200, offset: q.offset ?? 0 }) as {
-        id: number; name: string; type: string; updated: number; memory_count: number;
+      return search.all({
+        q: q.q ? likeAnywhere(nameKey(q.q)) : null,
+        type: q.type ?? null,
+        limit: q.limit ?? 200,
+        offset: q.offset ?? 0,
+      }) as {
+        id: number;
+        name: string;
+        type: string;
+        updated: number;
+        memory_count: number;
       }[];
     },
 
@@ -61,7 +73,14 @@ export function createOverviewService(deps: { db: Db; clock: Clock; decay: Decay
     shownType: graph.shownType,
 
     sessionsOf: (entityId: number, limit = 20) =>
-      sessions.all(entityId, limit) as { id: number; started_at: number; ended_at: number | null; status: string; summary: string | null; turn_count: number }[],
+      sessions.all(entityId, limit) as {
+        id: number;
+        started_at: number;
+        ended_at: number | null;
+        status: string;
+        summary: string | null;
+        turn_count: number;
+      }[],
 
     /** Current memories of an entity with their decayed confidence. */
     memoriesOf(entityId: number) {

@@ -25,7 +25,11 @@ export function createTiersRead(db: Db) {
   return {
     /** Conversations with anyone, newest first; `status` keeps open or closed ones. */
     listSessions(q: { status?: 'open' | 'closed'; limit?: number; offset?: number } = {}): SessionListRow[] {
-      return sessions.all({ status: q.status ?? null, limit: q.limit ?? 50, offset: q.offset ?? 0 }) as SessionListRow[];
+      return sessions.all({
+        status: q.status ?? null,
+        limit: q.limit ?? 50,
+        offset: q.offset ?? 0,
+      }) as SessionListRow[];
     },
   };
 }

@@ -10,7 +10,11 @@ import type { IntendInput } from './prospective.schemas.js';
 import { triggerTerms } from './trigger-match.js';
 
 export interface IntentionKept {
-  active: boolean; created: number; fired_count: number; last_fired: number | null; expires_at: number | null;
+  active: boolean;
+  created: number;
+  fired_count: number;
+  last_fired: number | null;
+  expires_at: number | null;
 }
 
 export function createProspectiveImport(deps: { db: Db; entities: EntitiesRepo }) {
@@ -25,8 +29,19 @@ export function createProspectiveImport(deps: { db: Db; entities: EntitiesRepo }
       const terms = triggerTerms(input.trigger_text);
       if (!terms.length) return 'trigger_text: has no words to match on';
       const e = entities.get(input.entity_name);
-      const id = Number(insert.run(e.id, input.trigger_text, input.action_text, kept.active ? 1 : 0, input.once ? 1 : 0, kept.expires_at, kept.created,
-        kept.fired_count, kept.last_fired).lastInsertRowid);
+      const id = Number(
+        insert.run(
+          e.id,
+          input.trigger_text,
+          input.action_text,
+          kept.active ? 1 : 0,
+          input.once ? 1 : 0,
+          kept.expires_at,
+          kept.created,
+          kept.fired_count,
+          kept.last_fired,
+        ).lastInsertRowid,
+      );
       fts.run(id, terms.join(' '));
       return id;
     },

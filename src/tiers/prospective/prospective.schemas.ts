@@ -21,7 +21,7 @@ export type IntendInput = z.infer<typeof IntendInput>;
 
 export const CheckIntentionsInput = z.strictObject({
   text: Text(4000).describe('what was just said or happened, e.g. "Anna just got home"'),
-  entity_name: EntityName.optional().describe('only intentions of this entity (default: everyone\'s)'),
+  entity_name: EntityName.optional().describe("only intentions of this entity (default: everyone's)"),
 });
 export type CheckIntentionsInput = z.infer<typeof CheckIntentionsInput>;
 
@@ -35,8 +35,10 @@ export const DismissIntentionInput = z
 export type DismissIntentionInput = z.infer<typeof DismissIntentionInput>;
 
 export const ListIntentionsInput = z.strictObject({
-  entity_name: EntityName.optional().describe('only this entity\'s intentions (default: everyone\'s)'),
-  active_only: Flag.default(true).describe('only intentions that can still fire (default true); false adds fired, dismissed and expired ones'),
+  entity_name: EntityName.optional().describe("only this entity's intentions (default: everyone's)"),
+  active_only: Flag.default(true).describe(
+    'only intentions that can still fire (default true); false adds fired, dismissed and expired ones',
+  ),
 });
 export type ListIntentionsInput = z.infer<typeof ListIntentionsInput>;
 

@@ -42,7 +42,20 @@ import {
 import type { WordNet, WordRel } from '../../ai/wordnet.js';
 import { tokenize } from '../../ai/text.js';
 import { prepareQuery, wordnetCoverage, type PreparedQuery } from '../../ai/wordnet-coverage.js';
-import { capitalisedNames, conflicts, LIGHT_STEMS, LIGHT_WEIGHT, cosine, coverage, eventText, isTopicTrigger, otherTime, requiredTerms, triggerEventText, triggerTerms } from './trigger-match.js';
+import {
+  capitalisedNames,
+  conflicts,
+  LIGHT_STEMS,
+  LIGHT_WEIGHT,
+  cosine,
+  coverage,
+  eventText,
+  isTopicTrigger,
+  otherTime,
+  requiredTerms,
+  triggerEventText,
+  triggerTerms,
+} from './trigger-match.js';
 
 export interface IntentionTuning {
   /** Minimum weighted keyword coverage. */
@@ -72,7 +85,12 @@ export interface IntentionTuning {
  * consumes a `once` intention, so precision wins. `default` (Ollama/OpenAI models, which cannot run
  * here) is use-lite's value raised 0.05, a guess.
  */
-export const DEFAULT_INTENTION_TUNING: IntentionTuning = { keywordMin: 0.7, vectorMin: { local: 0.7, 'use-lite': 0.45, default: 0.5 }, vectorBelow: 0.3, vectorLead: 0.06 };
+export const DEFAULT_INTENTION_TUNING: IntentionTuning = {
+  keywordMin: 0.7,
+  vectorMin: { local: 0.7, 'use-lite': 0.45, default: 0.5 },
+  vectorBelow: 0.3,
+  vectorLead: 0.06,
+};
 
 /** WordNet relations that say the same event in other words; "a kind of" (hypernym, hyponym) fired on other events. */
 const EVENT_RELS: ReadonlySet<WordRel> = new Set(['self', 'lemma', 'synonym', 'similar', 'derived']);
@@ -110,7 +128,8 @@ interface Row {
 
 const SELECT = `SELECT i.*, e.name AS entity_name, f.terms AS terms
   FROM intentions i JOIN entities e ON e.id = i.entity_id JOIN intention_fts f ON f.rowid = i.id`;
-const LIVE = 'i.active = 1 AND (i.expires_at IS NULL OR i.expires_at > @now) AND (@entity IS NULL OR i.entity_id = @entity)';
+const LIVE =
+  'i.active = 1 AND (i.expires_at IS NULL OR i.expires_at > @now) AND (@entity IS NULL OR i.entity_id = @entity)';
 
 const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 const fromBlob = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
@@ -181,7 +200,9 @@ export function createProspectiveService(deps: ProspectiveDeps) {
     try {
       return await embedder.embed(texts, opts);
     } catch (e) {
-      warnings.push(`vector matching unavailable: embedder ${embedder.provider} failed (${(e as Error).message}); keyword matching only`);
+      warnings.push(
+        `vector matching unavailable: embedder ${embedder.provider} failed (${(e as Error).message}); keyword matching only`,
+      );
       return null;
     }
   }
@@ -191,21 +212,34 @@ export function createProspectiveService(deps: ProspectiveDeps) {
     async intend(input: IntendInput, actor: Actor = 'system') {
       const now = clock.now();
       const expires = toEpoch(input.expires_ts) ?? null;
-      if (expires !== null && expires <= now) throw invalid('expires_ts: is in the past; the intention could never fire');
+      if (expires !== null && expires <= now)
+        throw invalid('expires_ts: is in the past; the intention could never fire');
       const terms = triggerTerms(input.trigger_text);
       if (!terms.length) throw invalid('trigger_text: has no words to match on (only stopwords or punctuation)');
       const warnings: string[] = [];
-      const [vec] = embedder ? ((await embed([triggerEventText(input.trigger_text, personNames())], warnings, { write: true })) ?? []) : [];
+      const [vec] = embedder
+        ? ((await embed([triggerEventText(input.trigger_text, personNames())], warnings, { write: true })) ?? [])
+        : [];
       const id = db.transaction(() => {
         const entity = entities.ensure(input.entity_name, input.entity_type ?? 'person');
         const { lastInsertRowid } = insert.run(
-          entity.id, input.trigger_text, input.action_text, input.once ? 1 : 0, expires, now,
-          vec ? toBlob(vec) : null, vec ? vecModel : null,
+          entity.id,
+          input.trigger_text,
+          input.action_text,
+          input.once ? 1 : 0,
+          expires,
+          now,
+          vec ? toBlob(vec) : null,
+          vec ? vecModel : null,
         );
         const id = Number(lastInsertRowid);
         ftsInsert.run(id, terms.join(' '));
         audit.record(actor, 'intention.add', id, null, {
-          entity_name: entity.name, trigger_text: input.trigger_text, action_text: input.action_text, once: input.once, expires_at: expires,
+          entity_name: entity.name,
+          trigger_text: input.trigger_text,
+          action_text: input.action_text,
+          once: input.once,
+          expires_at: expires,
         });
         return id;
       })();
@@ -223,7 +257,12 @@ export function createProspectiveService(deps: ProspectiveDeps) {
       let entity: number | null = null;
       if (input.entity_name !== undefined) {
         const e = entities.find(input.entity_name);
-        if (!e) return { result: `No intentions for ${input.entity_name}.`, triggered: [] as TriggeredIntention[], warnings: [`no entity named "${input.entity_name}"`] };
+        if (!e)
+          return {
+            result: `No intentions for ${input.entity_name}.`,
+            triggered: [] as TriggeredIntention[],
+            warnings: [`no entity named "${input.entity_name}"`],
+          };
         entity = e.id;
       }
       const textTerms = new Set(triggerTerms(input.text));
@@ -241,7 +280,10 @@ export function createProspectiveService(deps: ProspectiveDeps) {
         const all = live.all(params) as Row[];
         const stale = all.filter((r) => r.embed_model !== vecModel || !r.embedding);
         const masked = new Set([...names, ...all.flatMap((r) => capitalisedNames(r.trigger_text))]);
-        const vecs = await embed([...stale.map((r) => triggerEventText(r.trigger_text, names)), eventText(input.text, masked)], warnings);
+        const vecs = await embed(
+          [...stale.map((r) => triggerEventText(r.trigger_text, names)), eventText(input.text, masked)],
+          warnings,
+        );
         if (vecs) {
           db.transaction(() => stale.forEach((r, i) => setVector.run(toBlob(vecs[i]), vecModel, r.id)))();
           stale.forEach((r, i) => Object.assign(r, { embedding: toBlob(vecs[i]), embed_model: vecModel }));
@@ -253,7 +295,11 @@ export function createProspectiveService(deps: ProspectiveDeps) {
       const vectorMin = embedder ? (tuning.vectorMin[embedder.provider] ?? tuning.vectorMin.default) : Infinity;
       const hits: (TriggeredIntention & { row: Row })[] = [];
       const cos = new Map<number, number>();
-      for (const r of candidates.values()) cos.set(r.id, textVec && r.embedding && r.embed_model === vecModel ? cosine(textVec, fromBlob(r.embedding)) : 0);
+      for (const r of candidates.values())
+        cos.set(
+          r.id,
+          textVec && r.embedding && r.embed_model === vecModel ? cosine(textVec, fromBlob(r.embedding)) : 0,
+        );
       // The best and second-best cosine: a trigger's lead is over the best of the others.
       let [bestId, best, second] = [-1, 0, 0];
       for (const [id, v] of cos) {
@@ -273,10 +319,26 @@ export function createProspectiveService(deps: ProspectiveDeps) {
           k = Math.max(k, wordnetCoverage(triggerExpansion(r.trigger_text), textStems, w));
         }
         // How much of the trigger's event (names aside: they are checked above) the text says in the same words.
-        const kEvent = coverage(trig.filter((t) => !required.includes(t)), textTerms);
+        const kEvent = coverage(
+          trig.filter((t) => !required.includes(t)),
+          textTerms,
+        );
         const v = cos.get(r.id)!;
-        if (k < tuning.keywordMin && (v < vectorMin || kEvent >= tuning.vectorBelow || (tuning.vectorLead !== undefined && lead(r.id) < tuning.vectorLead))) continue;
-        hits.push({ id: r.id, entity_name: r.entity_name, trigger_text: r.trigger_text, action_text: r.action_text, score: round(Math.max(k, v)), row: r });
+        if (
+          k < tuning.keywordMin &&
+          (v < vectorMin ||
+            kEvent >= tuning.vectorBelow ||
+            (tuning.vectorLead !== undefined && lead(r.id) < tuning.vectorLead))
+        )
+          continue;
+        hits.push({
+          id: r.id,
+          entity_name: r.entity_name,
+          trigger_text: r.trigger_text,
+          action_text: r.action_text,
+          score: round(Math.max(k, v)),
+          row: r,
+        });
       }
       hits.sort((a, b) => b.score - a.score || a.id - b.id);
 
@@ -285,9 +347,19 @@ export function createProspectiveService(deps: ProspectiveDeps) {
         hits
           .filter((h) => fire.run({ now, id: h.id }).changes === 1)
           .map(({ row, ...t }) => {
-            audit.record(actor, 'intention.fire', t.id, { active: row.active, fired_count: row.fired_count }, {
-              fired_count: row.fired_count + 1, last_fired: now, active: row.once ? 0 : 1, text: input.text, score: t.score,
-            });
+            audit.record(
+              actor,
+              'intention.fire',
+              t.id,
+              { active: row.active, fired_count: row.fired_count },
+              {
+                fired_count: row.fired_count + 1,
+                last_fired: now,
+                active: row.once ? 0 : 1,
+                text: input.text,
+                score: t.score,
+              },
+            );
             return t;
           }),
       )();
@@ -318,11 +390,18 @@ export function createProspectiveService(deps: ProspectiveDeps) {
       if (input.entity_name !== undefined) entity = entities.get(input.entity_name).id;
       const activeOnly = flag(input.active_only);
       const rows = db
-        .prepare(`${SELECT} WHERE ${activeOnly ? LIVE : '(@entity IS NULL OR i.entity_id = @entity)'} ORDER BY i.id DESC`)
+        .prepare(
+          `${SELECT} WHERE ${activeOnly ? LIVE : '(@entity IS NULL OR i.entity_id = @entity)'} ORDER BY i.id DESC`,
+        )
         .all({ now, entity }) as Row[];
       const intentions = rows.map((r) => view(r, now));
       const result = intentions.length
-        ? intentions.map((i) => `- [${i.id}] ${i.entity_name}: ${i.trigger_text} → ${i.action_text}${i.status === 'active' ? '' : ` (${i.status})`}`).join('\n')
+        ? intentions
+            .map(
+              (i) =>
+                `- [${i.id}] ${i.entity_name}: ${i.trigger_text} → ${i.action_text}${i.status === 'active' ? '' : ` (${i.status})`}`,
+            )
+            .join('\n')
         : `No ${activeOnly ? 'active ' : ''}intentions${input.entity_name ? ` for ${input.entity_name}` : ''}.`;
       return { result, intentions };
     },

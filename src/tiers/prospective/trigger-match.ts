@@ -27,17 +27,46 @@ export const LIGHT_WEIGHT = 0.3;
 
 /** Irregular forms the stemmer leaves alone, folded onto the stem of their base form. */
 const IRREGULAR: Record<string, string> = {
-  got: 'get', gotten: 'get', goe: 'go', went: 'go', gone: 'go', came: 'come', left: 'leav',
-  woke: 'wake', woken: 'wake', bought: 'bui', brought: 'bring', began: 'begin', begun: 'begin',
-  ran: 'run', saw: 'see', seen: 'see', ate: 'eat', eaten: 'eat', told: 'tell', said: 'sai',
-  met: 'meet', drove: 'drive', driven: 'drive', took: 'take', taken: 'take', made: 'make',
-  fell: 'fall', fallen: 'fall', slept: 'sleep', rang: 'ring', rung: 'ring', arriv: 'arriv', thought: 'think',
+  got: 'get',
+  gotten: 'get',
+  goe: 'go',
+  went: 'go',
+  gone: 'go',
+  came: 'come',
+  left: 'leav',
+  woke: 'wake',
+  woken: 'wake',
+  bought: 'bui',
+  brought: 'bring',
+  began: 'begin',
+  begun: 'begin',
+  ran: 'run',
+  saw: 'see',
+  seen: 'see',
+  ate: 'eat',
+  eaten: 'eat',
+  told: 'tell',
+  said: 'sai',
+  met: 'meet',
+  drove: 'drive',
+  driven: 'drive',
+  took: 'take',
+  taken: 'take',
+  made: 'make',
+  fell: 'fall',
+  fallen: 'fall',
+  slept: 'sleep',
+  rang: 'ring',
+  rung: 'ring',
+  arriv: 'arriv',
+  thought: 'think',
 };
 
 /** Generic words: they carry the *kind* of event, rarely which one. */
 const LIGHT = new Set(
-  'get go come make take do have next time talk speak mention someon anyon somebodi anybodi sai tell ask see meet back start thing now todai tonight time dai week morn even soon ever again right remind'
-    .split(' '),
+  'get go come make take do have next time talk speak mention someon anyon somebodi anybodi sai tell ask see meet back start thing now todai tonight time dai week morn even soon ever again right remind'.split(
+    ' ',
+  ),
 );
 
 /** The generic stems (for callers weighting coverage their own way, e.g. through WordNet). */
@@ -45,14 +74,39 @@ export const LIGHT_STEMS: ReadonlySet<string> = LIGHT;
 
 /** Opposed events by stem; a text on one side with nothing of the trigger's side conflicts. */
 const OPPOSITES: [string[], string[]][] = [
-  [['arriv', 'get', 'come', 'back', 'return', 'enter', 'reach'], ['leav', 'depart', 'exit', 'awai']],
+  [
+    ['arriv', 'get', 'come', 'back', 'return', 'enter', 'reach'],
+    ['leav', 'depart', 'exit', 'awai'],
+  ],
   [['on'], ['off']],
-  [['open', 'unlock'], ['close', 'shut', 'lock']],
-  [['start', 'begin'], ['finish', 'done', 'end', 'stop', 'complet']],
+  [
+    ['open', 'unlock'],
+    ['close', 'shut', 'lock'],
+  ],
+  [
+    ['start', 'begin'],
+    ['finish', 'done', 'end', 'stop', 'complet'],
+  ],
   [['wake'], ['sleep', 'asleep', 'bed']],
 ];
 
-const NEGATION = new Set(['not', 'no', 'never', 'dont', 'doesnt', 'didnt', 'isnt', 'wasnt', 'arent', 'werent', 'cant', 'cannot', 'wont', 'hasnt', 'havent']);
+const NEGATION = new Set([
+  'not',
+  'no',
+  'never',
+  'dont',
+  'doesnt',
+  'didnt',
+  'isnt',
+  'wasnt',
+  'arent',
+  'werent',
+  'cant',
+  'cannot',
+  'wont',
+  'hasnt',
+  'havent',
+]);
 
 /** Stemmed terms with irregular verbs folded, in order (duplicates kept). */
 export function triggerTokens(text: string): string[] {
@@ -85,7 +139,8 @@ export function coverage(trigger: string[], text: ReadonlySet<string>, topic = f
 const TOPIC_VERB = new Set(['bring', 'up']);
 
 /** Triggers whose event is a topic being raised, not a person being talked to. */
-const TOPIC = /\b(mention\w*|brings?\s+up|bringing\s+up|brought\s+up|talks?\s+about|talking\s+about|speaks?\s+about)\b/i;
+const TOPIC =
+  /\b(mention\w*|brings?\s+up|bringing\s+up|brought\s+up|talks?\s+about|talking\s+about|speaks?\s+about)\b/i;
 export const isTopicTrigger = (triggerText: string) => TOPIC.test(triggerText);
 
 /**
@@ -107,7 +162,10 @@ export function conflicts(trigger: ReadonlySet<string>, text: ReadonlySet<string
   const neg = (s: ReadonlySet<string>) => [...s].some((t) => NEGATION.has(t));
   if (neg(text) && !neg(trigger)) return true;
   for (const [a, b] of OPPOSITES) {
-    for (const [mine, other] of [[a, b], [b, a]]) {
+    for (const [mine, other] of [
+      [a, b],
+      [b, a],
+    ]) {
       const triggerSide = mine.some((t) => trigger.has(t)) && !other.some((t) => trigger.has(t));
       if (triggerSide && other.some((t) => text.has(t)) && !mine.some((t) => text.has(t))) return true;
     }
@@ -143,7 +201,9 @@ const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu;
 
 /** The capitalised words after the first word of a trigger ("when *Grace* gets home"): names typed as names. */
 export function capitalisedNames(triggerText: string): string[] {
-  return (triggerText.match(WORD) ?? []).filter((w, i) => i > 0 && w !== 'I' && /^\p{Lu}/u.test(w)).map((w) => w.replace(/['’]s$/u, ''));
+  return (triggerText.match(WORD) ?? [])
+    .filter((w, i) => i > 0 && w !== 'I' && /^\p{Lu}/u.test(w))
+    .map((w) => w.replace(/['’]s$/u, ''));
 }
 
 /**
@@ -153,7 +213,9 @@ export function capitalisedNames(triggerText: string): string[] {
  */
 export function eventText(text: string, names: Iterable<string>): string {
   const masked = new Set([...names].flatMap((n) => n.toLowerCase().match(WORD) ?? []));
-  return text.replace(LEAD_IN, '').replace(WORD, (w) => (masked.has(w.toLowerCase().replace(/['’]s$/u, '')) ? 'someone' : w));
+  return text
+    .replace(LEAD_IN, '')
+    .replace(WORD, (w) => (masked.has(w.toLowerCase().replace(/['’]s$/u, '')) ? 'someone' : w));
 }
 
 /** A trigger's event text: known person names and the trigger's own capitalised names masked. */

@@ -40,7 +40,10 @@ function advance(start: Date, rule: InstanceType<typeof RRule>, lo: Date): Date 
   const { freq, interval = 1, count } = rule.options;
   if (count || start >= lo) return start;
   const fixed: Partial<Record<number, number>> = {
-    [RRule.DAILY]: 86_400_000, [RRule.WEEKLY]: 7 * 86_400_000, [RRule.HOURLY]: 3_600_000, [RRule.MINUTELY]: 60_000,
+    [RRule.DAILY]: 86_400_000,
+    [RRule.WEEKLY]: 7 * 86_400_000,
+    [RRule.HOURLY]: 3_600_000,
+    [RRule.MINUTELY]: 60_000,
   };
   const step = fixed[freq];
   if (step) {
@@ -57,7 +60,14 @@ function advance(start: Date, rule: InstanceType<typeof RRule>, lo: Date): Date 
 }
 
 /** Start instants (epoch s) of an event's occurrences that start within [from, to], at most `limit`. */
-export function occurrences(startTs: number, recurrence: string | null, tz: string, from: number, to: number, limit: number): number[] {
+export function occurrences(
+  startTs: number,
+  recurrence: string | null,
+  tz: string,
+  from: number,
+  to: number,
+  limit: number,
+): number[] {
   if (!recurrence) return startTs >= from && startTs <= to ? [startTs] : [];
   if (to < startTs) return [];
   const w = wallTime(startTs, tz);
@@ -71,7 +81,14 @@ export function occurrences(startTs: number, recurrence: string | null, tz: stri
   const out: number[] = [];
   rule.between(lo, hi, true, (d) => {
     const ts = localToUtc(
-      { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds() },
+      {
+        year: d.getUTCFullYear(),
+        month: d.getUTCMonth() + 1,
+        day: d.getUTCDate(),
+        hour: d.getUTCHours(),
+        minute: d.getUTCMinutes(),
+        second: d.getUTCSeconds(),
+      },
       tz,
     );
     if (ts >= from && ts <= to) out.push(ts);

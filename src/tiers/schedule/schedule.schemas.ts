@@ -22,14 +22,16 @@ export const ScheduleInput = z.strictObject({
   title: Text(300).describe('e.g. "Soccer practice"'),
   start_ts: Timestamp.describe('first occurrence start (epoch seconds or ISO-8601 with zone)'),
   end_ts: Timestamp.optional().describe('first occurrence end'),
-  recurrence: Recurrence.optional().describe('repeat rule: an RFC 5545 RRULE such as "FREQ=WEEKLY;BYDAY=TU" or daily, weekly, monthly; omit for a one-off'),
+  recurrence: Recurrence.optional().describe(
+    'repeat rule: an RFC 5545 RRULE such as "FREQ=WEEKLY;BYDAY=TU" or daily, weekly, monthly; omit for a one-off',
+  ),
   meta: JsonObject.optional().describe('free-form details, e.g. {"location": "school field"}'),
   entity_type: EntityType.optional().describe('type used when the entity is new (default person)'),
 });
 export type ScheduleInput = z.infer<typeof ScheduleInput>;
 
 export const ScheduleQuery = z.strictObject({
-  entity_name: EntityName.optional().describe('only this entity\'s events'),
+  entity_name: EntityName.optional().describe("only this entity's events"),
   from: Timestamp.optional().describe('default now'),
   to: Timestamp.optional().describe('default from + 7 days'),
   limit: z.coerce.number().int().min(1).max(1000).default(200).describe('at most this many occurrences (default 200)'),

@@ -9,11 +9,28 @@ import type { EntitiesRepo } from '../entities/entities.repo.js';
 import { occurrences } from './recurrence.js';
 import type { ScheduleInput, ScheduleQuery } from './schedule.schemas.js';
 
-interface EventRow { id: number; entity_id: number; entity_name: string; title: string; start_ts: number; end_ts: number | null; recurrence: string | null; meta: string }
+interface EventRow {
+  id: number;
+  entity_id: number;
+  entity_name: string;
+  title: string;
+  start_ts: number;
+  end_ts: number | null;
+  recurrence: string | null;
+  meta: string;
+}
 
-export function createScheduleService(deps: { db: Db; clock: Clock; entities: EntitiesRepo; audit: AuditRepo; timeZone: string }) {
+export function createScheduleService(deps: {
+  db: Db;
+  clock: Clock;
+  entities: EntitiesRepo;
+  audit: AuditRepo;
+  timeZone: string;
+}) {
   const { db, clock, entities, audit, timeZone } = deps;
-  const insert = db.prepare('INSERT INTO schedule_events (entity_id, title, start_ts, end_ts, recurrence, meta, created) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO schedule_events (entity_id, title, start_ts, end_ts, recurrence, meta, created) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
   const SELECT = 'SELECT s.*, e.name AS entity_name FROM schedule_events s JOIN entities e ON e.id = s.entity_id';
 
   const when = (ts: number) => {
@@ -23,13 +40,33 @@ export function createScheduleService(deps: { db: Db; clock: Clock; entities: En
   };
 
   function upcoming(q: { entityId?: number; from: number; to: number; limit: number }) {
-    const rows = (q.entityId === undefined ? db.prepare(SELECT).all() : db.prepare(`${SELECT} WHERE s.entity_id = ?`).all(q.entityId)) as EventRow[];
-    const out: { event_id: number; entity_name: string; title: string; start_ts: number; end_ts: number | null; recurrence: string | null; when: string }[] = [];
+    const rows = (
+      q.entityId === undefined
+        ? db.prepare(SELECT).all()
+        : db.prepare(`${SELECT} WHERE s.entity_id = ?`).all(q.entityId)
+    ) as EventRow[];
+    const out: {
+      event_id: number;
+      entity_name: string;
+      title: string;
+      start_ts: number;
+      end_ts: number | null;
+      recurrence: string | null;
+      when: string;
+    }[] = [];
     for (const e of rows) {
       if (!e.recurrence && e.start_ts > q.to) continue;
       const duration = e.end_ts === null ? null : e.end_ts - e.start_ts;
       for (const ts of occurrences(e.start_ts, e.recurrence, timeZone, q.from, q.to, q.limit)) {
-        out.push({ event_id: e.id, entity_name: e.entity_name, title: e.title, start_ts: ts, end_ts: duration === null ? null : ts + duration, recurrence: e.recurrence, when: when(ts) });
+        out.push({
+          event_id: e.id,
+          entity_name: e.entity_name,
+          title: e.title,
+          start_ts: ts,
+          end_ts: duration === null ? null : ts + duration,
+          recurrence: e.recurrence,
+          when: when(ts),
+        });
       }
     }
     return out.sort((a, b) => a.start_ts - b.start_ts).slice(0, q.limit);
@@ -44,9 +81,21 @@ export function createScheduleService(deps: { db: Db; clock: Clock; entities: En
       if (end !== undefined && end < start) throw invalid('end_ts: before start_ts');
       return db.transaction(() => {
         const e = entities.ensure(input.entity_name, input.entity_type ?? 'person');
-        const id = Number(insert.run(e.id, input.title, start, end ?? null, input.recurrence ?? null, JSON.stringify(input.meta ?? {}), kept?.created ?? clock.now()).lastInsertRowid);
+        const id = Number(
+          insert.run(
+            e.id,
+            input.title,
+            start,
+            end ?? null,
+            input.recurrence ?? null,
+            JSON.stringify(input.meta ?? {}),
+            kept?.created ?? clock.now(),
+          ).lastInsertRowid,
+        );
         audit.record(actor, 'schedule.add', id, null, input);
-        const next = upcoming({ entityId: e.id, from: clock.now(), to: clock.now() + 366 * 86_400, limit: 50 }).find((o) => o.event_id === id);
+        const next = upcoming({ entityId: e.id, from: clock.now(), to: clock.now() + 366 * 86_400, limit: 50 }).find(
+          (o) => o.event_id === id,
+        );
         return {
           result: `Scheduled for ${e.name}: ${input.title}${input.recurrence ? ` (${input.recurrence})` : ''}${next ? `, next ${next.when}` : ''}`,
           id,
@@ -60,7 +109,9 @@ export function createScheduleService(deps: { db: Db; clock: Clock; entities: En
       if (to < from) throw invalid('to: before from');
       const entityId = q.entity_name === undefined ? undefined : entities.get(q.entity_name).id;
       const items = upcoming({ entityId, from, to, limit: q.limit });
-      const result = items.length ? items.map((o) => `- ${o.when} ${o.entity_name}: ${o.title}`).join('\n') : 'Nothing scheduled in that window.';
+      const result = items.length
+        ? items.map((o) => `- ${o.when} ${o.entity_name}: ${o.title}`).join('\n')
+        : 'Nothing scheduled in that window.';
       return { result, from, to, occurrences: items };
     },
   };

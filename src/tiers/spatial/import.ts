@@ -16,11 +16,25 @@ export function createSpatialImport(deps: { db: Db; entities: EntitiesRepo }) {
   );
   return {
     /** A sighting of `input.entity_name` (which must exist) seen at `ts`; `container_id` is the container's Hearth entity, if any. */
-    location(input: LocateInput & { ts: number }, kept: { active: boolean; created: number; container_id: number | null }): number {
+    location(
+      input: LocateInput & { ts: number },
+      kept: { active: boolean; created: number; container_id: number | null },
+    ): number {
       const e = entities.get(input.entity_name);
       const on = kept.active && !active.get(e.id) ? 1 : 0;
-      return Number(insert.run(e.id, kept.container_id, input.container_name, input.confidence, input.ts, on, input.source ?? null, input.note ?? null,
-        kept.created).lastInsertRowid);
+      return Number(
+        insert.run(
+          e.id,
+          kept.container_id,
+          input.container_name,
+          input.confidence,
+          input.ts,
+          on,
+          input.source ?? null,
+          input.note ?? null,
+          kept.created,
+        ).lastInsertRowid,
+      );
     },
   };
 }

@@ -65,7 +65,11 @@ export function possessors(text: string): string[] {
   return [...text.matchAll(/([\p{L}\p{N}]+)['’]s\b/gu)].flatMap((m) => tokenize(m[1]));
 }
 
-export function nameScore(query: readonly string[], name: readonly string[], soft: ReadonlySet<string> = new Set()): number {
+export function nameScore(
+  query: readonly string[],
+  name: readonly string[],
+  soft: ReadonlySet<string> = new Set(),
+): number {
   const n = new Set(name);
   const q = new Set(query.filter((t) => n.has(t) || !soft.has(t)));
   if (!q.size || !n.size) return 0;
@@ -135,17 +139,31 @@ export function meaningScorer(question: string, wn: WordNet): (name: string) => 
     const q = prepareQuery(wn, asked.join(' '));
     const n = preparedName(wn, nameWords.join(' '));
     const head = nameWords[nameWords.length - 1];
-    const qd = coverageDetail(q, nameWords.flatMap((w) => tokenize(w)));
-    const nd = coverageDetail(n, asked.flatMap((w) => tokenize(w)));
+    const qd = coverageDetail(
+      q,
+      nameWords.flatMap((w) => tokenize(w)),
+    );
+    const nd = coverageDetail(
+      n,
+      asked.flatMap((w) => tokenize(w)),
+    );
     // "mobile" + phone is a WordNet noun; so is a synonym ending in the name ("cellphone" = mobile phone).
     const headStem = tokenize(head)[0];
     const compound = q.units.map(
-      (u) => (u.stems.length === 1 && wn.isCompound(u.text, head)) || u.alts.some((a) => a.rel === 'synonym' && a.run.length > 1 && a.run[a.run.length - 1] === headStem),
+      (u) =>
+        (u.stems.length === 1 && wn.isCompound(u.text, head)) ||
+        u.alts.some((a) => a.rel === 'synonym' && a.run.length > 1 && a.run[a.run.length - 1] === headStem),
     );
     const qs = qd.units.map((u, i) => Math.max(u.score, compound[i] ? COMPOUND : 0));
     // The relation read the other way: a question word whose relative is the name's word says it
     // too ("cellphone" is a kind of phone, so it names the "phone").
-    const ns = nd.units.map((u, i) => Math.max(u.score, reverse(q, n.units[i].stems), i === n.units.length - 1 && compound.some(Boolean) ? COMPOUND : 0));
+    const ns = nd.units.map((u, i) =>
+      Math.max(
+        u.score,
+        reverse(q, n.units[i].stems),
+        i === n.units.length - 1 && compound.some(Boolean) ? COMPOUND : 0,
+      ),
+    );
     return 0.5 * meanOf(n, ns) + 0.5 * meanOf(q, qs);
   };
 }
@@ -154,7 +172,12 @@ export function meaningScorer(question: string, wn: WordNet): (name: string) => 
  * Items whose name matches the query, best first, and the answer: the only match, or the best
  * when it leads the runner-up by MARGIN; undefined when nothing matches or the lead is too small.
  */
-export function rankNames<T>(query: string, items: readonly T[], nameOf: (t: T) => string, wn?: WordNet): { ranked: Ranked<T>[]; best?: Ranked<T> } {
+export function rankNames<T>(
+  query: string,
+  items: readonly T[],
+  nameOf: (t: T) => string,
+  wn?: WordNet,
+): { ranked: Ranked<T>[]; best?: Ranked<T> } {
   const q = objectTerms(query);
   const soft = new Set(possessors(query));
   let ranked: Ranked<T>[] = items

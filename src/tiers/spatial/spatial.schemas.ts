@@ -8,25 +8,36 @@ export const LocateInput = z.strictObject({
   entity_name: EntityName.describe('the object being put somewhere, e.g. "car keys"'),
   container_name: EntityName.describe('where it is now, e.g. "kitchen drawer", "hallway", "Brian\'s backpack"'),
   entity_type: EntityType.default('object').describe('type used when the object is new (default object)'),
-  container_type: EntityType.optional().describe('type used when the container is new, e.g. "room", "furniture", "bag" (default: none, until something says)'),
+  container_type: EntityType.optional().describe(
+    'type used when the container is new, e.g. "room", "furniture", "bag" (default: none, until something says)',
+  ),
   confidence: z.number().min(0).max(1).default(1).describe('how sure the sighting is, 0–1 (default 1)'),
   source: Source.optional().describe('who or what saw it, e.g. "user", "camera", "owntracks"'),
   note: Text(1000).optional().describe('e.g. "under the newspaper"'),
-  ts: Timestamp.optional().describe('when it was seen there (default now); an older sighting than the stored one changes nothing'),
+  ts: Timestamp.optional().describe(
+    'when it was seen there (default now); an older sighting than the stored one changes nothing',
+  ),
 });
 export type LocateInput = z.infer<typeof LocateInput>;
 
 export const FindInput = z
   .strictObject({
-    entity_name: EntityName.optional().describe('the object being looked for, e.g. "car keys" (matched loosely: "keys" works when only one kind is known)'),
+    entity_name: EntityName.optional().describe(
+      'the object being looked for, e.g. "car keys" (matched loosely: "keys" works when only one kind is known)',
+    ),
     query: Text(500).optional().describe('a question in plain words, e.g. "where did I leave my glasses?"'),
   })
-  .refine((v) => v.entity_name !== undefined || v.query !== undefined, { message: 'give entity_name or query', path: ['entity_name'] });
+  .refine((v) => v.entity_name !== undefined || v.query !== undefined, {
+    message: 'give entity_name or query',
+    path: ['entity_name'],
+  });
 export type FindInput = z.infer<typeof FindInput>;
 
 export const SeenAtInput = z.strictObject({
   entity_name: EntityName.describe('the object, by its exact name'),
-  container_name: EntityName.optional().describe('where it was seen; omit to confirm the known place, a different one moves it'),
+  container_name: EntityName.optional().describe(
+    'where it was seen; omit to confirm the known place, a different one moves it',
+  ),
   source: Source.optional().describe('who or what saw it, e.g. "user", "camera"'),
   ts: Timestamp.optional().describe('when it was seen (default now)'),
 });
@@ -35,7 +46,13 @@ export type SeenAtInput = z.infer<typeof SeenAtInput>;
 export const LocationHistoryInput = z.strictObject({
   entity_name: EntityName.describe('the object (matched loosely, like find)'),
   // coerced: GET /location_history/{name}?limit=20 passes it in the query string
-  limit: z.coerce.number().int().min(1).max(1000).default(100).describe('at most this many places, newest first (default 100)'),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(100)
+    .describe('at most this many places, newest first (default 100)'),
 });
 export type LocationHistoryInput = z.infer<typeof LocationHistoryInput>;
 

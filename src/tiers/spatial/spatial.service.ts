@@ -29,7 +29,14 @@ import { ageText } from '../memory/decay.js';
 import type { WordNet } from '../../ai/wordnet.js';
 import { analyze } from '../../ai/text.js';
 import { QUESTION_STEMS, rankNames } from './object-match.js';
-import type { FindInput, FindResult, LocateInput, LocationHistoryInput, SeenAtInput, Whereabouts } from './spatial.schemas.js';
+import type {
+  FindInput,
+  FindResult,
+  LocateInput,
+  LocationHistoryInput,
+  SeenAtInput,
+  Whereabouts,
+} from './spatial.schemas.js';
 
 /** Decayed confidence never reads below this: an old sighting is still the best lead there is. */
 export const CONFIDENCE_FLOOR = 0.05;
@@ -127,20 +134,50 @@ export function createSpatialService(deps: SpatialDeps) {
       const obj = entities.ensure(input.entity_name, input.entity_type);
       const cont = entities.ensure(input.container_name, input.container_type);
       const cur = current.get(obj.id) as LocationRow | undefined;
-      const base = { entity_name: obj.name, container_name: cont.name, previous_container: cur?.container_name ?? null };
-      if (cur && at < cur.last_confirmed_ts) return { ...base, id: cur.id, action: 'stale' as LocateAction, container_name: cur.container_name };
+      const base = {
+        entity_name: obj.name,
+        container_name: cont.name,
+        previous_container: cur?.container_name ?? null,
+      };
+      if (cur && at < cur.last_confirmed_ts)
+        return { ...base, id: cur.id, action: 'stale' as LocateAction, container_name: cur.container_name };
       if (cur && (cur.container_id === cont.id || nameKey(cur.container_name) === nameKey(cont.name))) {
         const confidence = Math.max(cur.confidence, input.confidence);
         confirm.run(at, confidence, input.source ?? null, input.note ?? null, cur.id);
-        audit.record(actor, 'location.confirm', cur.id, { confidence: cur.confidence, last_confirmed_ts: cur.last_confirmed_ts }, { confidence, last_confirmed_ts: at });
+        audit.record(
+          actor,
+          'location.confirm',
+          cur.id,
+          { confidence: cur.confidence, last_confirmed_ts: cur.last_confirmed_ts },
+          { confidence, last_confirmed_ts: at },
+        );
         return { ...base, id: cur.id, action: 'confirmed' as LocateAction };
       }
       if (cur) archive.run(cur.id);
-      const { lastInsertRowid } = insert.run(obj.id, cont.id, cont.name, input.confidence, at, input.source ?? null, input.note ?? null, now);
+      const { lastInsertRowid } = insert.run(
+        obj.id,
+        cont.id,
+        cont.name,
+        input.confidence,
+        at,
+        input.source ?? null,
+        input.note ?? null,
+        now,
+      );
       const id = Number(lastInsertRowid);
-      audit.record(actor, cur ? 'location.move' : 'location.add', id, cur ? { id: cur.id, container_name: cur.container_name } : null, {
-        entity_name: obj.name, container_name: cont.name, confidence: input.confidence, last_confirmed_ts: at, source: input.source ?? null,
-      });
+      audit.record(
+        actor,
+        cur ? 'location.move' : 'location.add',
+        id,
+        cur ? { id: cur.id, container_name: cur.container_name } : null,
+        {
+          entity_name: obj.name,
+          container_name: cont.name,
+          confidence: input.confidence,
+          last_confirmed_ts: at,
+          source: input.source ?? null,
+        },
+      );
       return { ...base, id, action: (cur ? 'moved' : 'added') as LocateAction };
     })();
     const sentence: Record<LocateAction, string> = {
@@ -172,7 +209,11 @@ export function createSpatialService(deps: SpatialDeps) {
       const named = input.entity_name === undefined ? undefined : entities.find(input.entity_name);
       const exact = named && rows.find((r) => r.entity_id === named.id);
       const best = exact ?? loose?.item;
-      const candidates = ranked.map((r) => ({ ...whereabouts(r.item, now), score: round(r.score), matched_by: r.by ?? 'spelling' }));
+      const candidates = ranked.map((r) => ({
+        ...whereabouts(r.item, now),
+        score: round(r.score),
+        matched_by: r.by ?? 'spelling',
+      }));
       if (best) {
         const w = whereabouts(best, now);
         const doubt = w.confidence < 0.3 ? ' — that was a while ago, it may have moved' : '';
@@ -190,7 +231,17 @@ export function createSpatialService(deps: SpatialDeps) {
             const { phrase, plural } = objectPhrase(asked);
             return `I don't know where ${phrase} ${plural ? 'are' : 'is'}.`;
           })();
-      return { result, found: false, entity_name: null, container_name: null, confidence: null, last_confirmed_ts: null, age_seconds: null, age_text: null, candidates };
+      return {
+        result,
+        found: false,
+        entity_name: null,
+        container_name: null,
+        confidence: null,
+        last_confirmed_ts: null,
+        age_seconds: null,
+        age_text: null,
+        candidates,
+      };
     },
 
     /** Confirms the known place (+0.10, capped at 1), or moves it when seen somewhere else. */
@@ -200,27 +251,64 @@ export function createSpatialService(deps: SpatialDeps) {
       if (!cur) {
         // No place known under this exact name: the one located object it means, if exactly one.
         const { best } = rankNames(input.entity_name, allActive.all() as LocationRow[], (r) => r.entity_name, wordnet);
-        if (best) (cur = best.item), (obj = entities.byId(best.item.entity_id)), (input = { ...input, entity_name: best.item.entity_name });
+        if (best)
+          (cur = best.item),
+            (obj = entities.byId(best.item.entity_id)),
+            (input = { ...input, entity_name: best.item.entity_name });
       }
-      const move = input.container_name !== undefined && (!cur || nameKey(cur.container_name) !== nameKey(input.container_name));
+      const move =
+        input.container_name !== undefined && (!cur || nameKey(cur.container_name) !== nameKey(input.container_name));
       if (move) {
-        const r = locate({ entity_name: input.entity_name, container_name: input.container_name!, entity_type: 'object', confidence: 1, source: input.source, ts: input.ts }, actor);
+        const r = locate(
+          {
+            entity_name: input.entity_name,
+            container_name: input.container_name!,
+            entity_type: 'object',
+            confidence: 1,
+            source: input.source,
+            ts: input.ts,
+          },
+          actor,
+        );
         const c = current.get(entities.get(r.entity_name).id) as LocationRow;
         return { ...r, confidence: round(effective(c, clock.now())) };
       }
-      if (!cur) throw notFound(`entity_name: no known location for "${input.entity_name}"; give container_name to record where it was seen`);
+      if (!cur)
+        throw notFound(
+          `entity_name: no known location for "${input.entity_name}"; give container_name to record where it was seen`,
+        );
       const now = clock.now();
       const at = sightedAt(input.ts, now);
       if (at < cur.last_confirmed_ts) {
-        return { result: `Kept the newer sighting of ${cur.entity_name} in ${cur.container_name}.`, id: cur.id, entity_name: cur.entity_name, container_name: cur.container_name, action: 'stale' as const, confidence: round(effective(cur, now)) };
+        return {
+          result: `Kept the newer sighting of ${cur.entity_name} in ${cur.container_name}.`,
+          id: cur.id,
+          entity_name: cur.entity_name,
+          container_name: cur.container_name,
+          action: 'stale' as const,
+          confidence: round(effective(cur, now)),
+        };
       }
       const confidence = Math.min(1, cur.confidence + SEEN_BOOST);
       db.transaction(() => {
         confirm.run(at, confidence, input.source ?? null, null, cur.id);
-        audit.record(actor, 'location.seen', cur.id, { confidence: cur.confidence, last_confirmed_ts: cur.last_confirmed_ts }, { confidence, last_confirmed_ts: at });
+        audit.record(
+          actor,
+          'location.seen',
+          cur.id,
+          { confidence: cur.confidence, last_confirmed_ts: cur.last_confirmed_ts },
+          { confidence, last_confirmed_ts: at },
+        );
       })();
       const c = round(effective({ ...cur, confidence, last_confirmed_ts: at }, now));
-      return { result: `Confirmed: ${cur.entity_name} in ${cur.container_name} (confidence ${c.toFixed(2)}).`, id: cur.id, entity_name: cur.entity_name, container_name: cur.container_name, action: 'confirmed' as const, confidence: c };
+      return {
+        result: `Confirmed: ${cur.entity_name} in ${cur.container_name} (confidence ${c.toFixed(2)}).`,
+        id: cur.id,
+        entity_name: cur.entity_name,
+        container_name: cur.container_name,
+        action: 'confirmed' as const,
+        confidence: c,
+      };
     },
 
     /** Every sighting of one object, newest first; the active one carries its decayed confidence. */
@@ -228,7 +316,12 @@ export function createSpatialService(deps: SpatialDeps) {
       const now = clock.now();
       let entity = entities.find(input.entity_name);
       if (!entity) {
-        const { ranked, best } = rankNames(input.entity_name, located.all() as { id: number; name: string }[], (e) => e.name, wordnet);
+        const { ranked, best } = rankNames(
+          input.entity_name,
+          located.all() as { id: number; name: string }[],
+          (e) => e.name,
+          wordnet,
+        );
         if (!best) {
           const also = ranked.length ? ` Did you mean: ${ranked.map((r) => r.item.name).join(', ')}?` : '';
           throw notFound(`entity_name: no location history for "${input.entity_name}".${also}`);
@@ -248,7 +341,9 @@ export function createSpatialService(deps: SpatialDeps) {
         created: r.created,
       }));
       const result = locations.length
-        ? locations.map((l) => `- ${ageText(now - l.created)}: ${l.container_name}${l.active ? ' (current)' : ''}`).join('\n')
+        ? locations
+            .map((l) => `- ${ageText(now - l.created)}: ${l.container_name}${l.active ? ' (current)' : ''}`)
+            .join('\n')
         : `No locations recorded for ${entity.name}.`;
       return { result, entity_name: entity.name, locations };
     },

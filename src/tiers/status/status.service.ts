@@ -80,7 +80,9 @@ export function createStatusService(deps: StatusDeps) {
      * anyone may call, stays at a few cheap counts.
      */
     snapshot(opts: { readings?: boolean } = {}): Snapshot {
-      const byStatus = Object.fromEntries((q.memories.all() as { status: string; n: number }[]).map((r) => [r.status, r.n]));
+      const byStatus = Object.fromEntries(
+        (q.memories.all() as { status: string; n: number }[]).map((r) => [r.status, r.n]),
+      );
       const state = deps.vectors.state;
       return {
         entities: n('entities'),

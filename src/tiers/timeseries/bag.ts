@@ -66,7 +66,11 @@ export function mergeBags(a: Bag, b: Bag): Bag {
     counts[k] = (takeA ? a.counts[i++] : 0) + (takeB ? b.counts[j++] : 0);
     k++;
   }
-  return { keys: numeric ? (keys as Float64Array).slice(0, k) : (keys as string[]).slice(0, k), counts: counts.slice(0, k), n: a.n + b.n };
+  return {
+    keys: numeric ? (keys as Float64Array).slice(0, k) : (keys as string[]).slice(0, k),
+    counts: counts.slice(0, k),
+    n: a.n + b.n,
+  };
 }
 
 /** Type-7 quantile of ascending `x` (n ≥ 1). */
@@ -96,7 +100,15 @@ export function bagStats(bag: Bag): Stats {
     let sum = 0;
     for (let i = 0; i < keys.length; i++) sum += keys[i] * counts[i];
     const [p10_num, p90_num] = [bagQuantile7(bag, 0.1), bagQuantile7(bag, 0.9)];
-    return { count: n, avg_num: sum / n, min_num: keys[0], max_num: keys[keys.length - 1], p10_num, p90_num, mode_cat: null };
+    return {
+      count: n,
+      avg_num: sum / n,
+      min_num: keys[0],
+      max_num: keys[keys.length - 1],
+      p10_num,
+      p90_num,
+      mode_cat: null,
+    };
   }
   let best = 0;
   for (let i = 1; i < keys.length; i++) if (counts[i] > counts[best]) best = i; // ascending keys: ties keep the smallest

@@ -23,9 +23,18 @@ interface Pending {
   reject: (e: unknown) => void;
 }
 
-const isConstraint = (e: unknown) => typeof (e as { code?: unknown })?.code === 'string' && (e as { code: string }).code.startsWith('SQLITE_CONSTRAINT');
+const isConstraint = (e: unknown) =>
+  typeof (e as { code?: unknown })?.code === 'string' && (e as { code: string }).code.startsWith('SQLITE_CONSTRAINT');
 
-export function createIngestWriter(db: Db, repo: ReadingsRepo, opts: { flushMs?: number; maxBatch?: number; onCommit?: (items: PreparedReading[], results: WriteResult[]) => void } = {}) {
+export function createIngestWriter(
+  db: Db,
+  repo: ReadingsRepo,
+  opts: {
+    flushMs?: number;
+    maxBatch?: number;
+    onCommit?: (items: PreparedReading[], results: WriteResult[]) => void;
+  } = {},
+) {
   const flushMs = opts.flushMs ?? 0;
   const maxBatch = opts.maxBatch ?? 1000;
   let queue: Pending[] = [];
@@ -33,7 +42,13 @@ export function createIngestWriter(db: Db, repo: ReadingsRepo, opts: { flushMs?:
   let timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
   let lastFlush = -Infinity;
   let closed = false;
-  const stats: IngestStats = { accepted: 0, rejected: 0, skipped: 0, batches: 0, by_source: Object.create(null) as IngestStats['by_source'] }; // keys are client-chosen: no prototype
+  const stats: IngestStats = {
+    accepted: 0,
+    rejected: 0,
+    skipped: 0,
+    batches: 0,
+    by_source: Object.create(null) as IngestStats['by_source'],
+  }; // keys are client-chosen: no prototype
 
   const count = (source: string, ok: boolean) => {
     const s = (stats.by_source[trackedKey(stats.by_source, source)] ??= { accepted: 0, rejected: 0 }); // capped in length and number
@@ -56,7 +71,11 @@ export function createIngestWriter(db: Db, repo: ReadingsRepo, opts: { flushMs?:
       if (!isConstraint(e)) throw e; // the database itself failed (disk full, I/O): the whole batch fails
       // A constraint this code should have prevented: refuse this reading alone, and look every id up afresh.
       repo.invalidate();
-      return { ok: false, error: 'unavailable', message: `database error ${(e as { code: string }).code}; this reading was not stored, retry later` };
+      return {
+        ok: false,
+        error: 'unavailable',
+        message: `database error ${(e as { code: string }).code}; this reading was not stored, retry later`,
+      };
     }
   };
 
@@ -65,10 +84,12 @@ export function createIngestWriter(db: Db, repo: ReadingsRepo, opts: { flushMs?:
     let results: WriteResult[];
     try {
       // IMMEDIATE: the write lock is held from `begin`, so no other process commits between its check and ours.
-      results = db.transaction(() => {
-        repo.begin();
-        return items.map(writeOne);
-      }).immediate();
+      results = db
+        .transaction(() => {
+          repo.begin();
+          return items.map(writeOne);
+        })
+        .immediate();
     } catch (e) {
       repo.undo(); // ids created inside the rolled-back transaction are gone
       throw e;
@@ -86,7 +107,7 @@ export function createIngestWriter(db: Db, repo: ReadingsRepo, opts: { flushMs?:
   }
 
   function flush(): void {
-    if (timer) (clearTimeout(timer as NodeJS.Timeout), clearImmediate(timer as NodeJS.Immediate));
+    if (timer) clearTimeout(timer as NodeJS.Timeout), clearImmediate(timer as NodeJS.Immediate);
     timer = null;
     const batch = queue;
     queue = [];

@@ -56,9 +56,27 @@ export const MAX_FIELDS_PER_LINE = 1000;
 /** Readings of one request: 20,000 Telegraf metrics of 5 fields. More → 413, nothing stored. */
 export const MAX_READINGS = 100_000;
 const SOURCE = 'influxdb';
-const DIVISOR: Record<Precision, bigint> = { ns: 1_000_000_000n, n: 1_000_000_000n, us: 1_000_000n, u: 1_000_000n, ms: 1000n, s: 1n };
+const DIVISOR: Record<Precision, bigint> = {
+  ns: 1_000_000_000n,
+  n: 1_000_000_000n,
+  us: 1_000_000n,
+  u: 1_000_000n,
+  ms: 1000n,
+  s: 1n,
+};
 const FLOAT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-const BOOLEAN: Record<string, boolean> = { t: true, T: true, true: true, True: true, TRUE: true, f: false, F: false, false: false, False: false, FALSE: false };
+const BOOLEAN: Record<string, boolean> = {
+  t: true,
+  T: true,
+  true: true,
+  True: true,
+  TRUE: true,
+  f: false,
+  F: false,
+  false: false,
+  False: false,
+  FALSE: false,
+};
 const MIN_TS = -62135596800;
 const MAX_TS = 253402300799;
 
@@ -170,7 +188,14 @@ function toReadings(line: Line, ts: number): LineReading[] {
   const { measurement, tags, fields } = line;
   const out: LineReading[] = [];
   const push = (entity: string, metric: string, value: LineReading['value'], unit?: string) => {
-    const r: LineReading = { kind: 'reading', entity_name: checkName(entity, 'entity'), metric: checkName(metric, 'metric'), value, ts, source: SOURCE };
+    const r: LineReading = {
+      kind: 'reading',
+      entity_name: checkName(entity, 'entity'),
+      metric: checkName(metric, 'metric'),
+      value,
+      ts,
+      source: SOURCE,
+    };
     if (unit !== undefined) r.unit = unit;
     const type = haEntityType(entity);
     if (type) r.entity_type = type;
@@ -180,7 +205,8 @@ function toReadings(line: Line, ts: number): LineReading[] {
   const entityId = tags.get('entity_id');
   if (domain !== undefined && entityId !== undefined) {
     const entity = `${domain}.${entityId}`;
-    const isUnit = measurement !== entity && measurement !== entityId && !/^\w+__\w+$/.test(measurement) && measurement.length <= 32;
+    const isUnit =
+      measurement !== entity && measurement !== entityId && !/^\w+__\w+$/.test(measurement) && measurement.length <= 32;
     const hasState = fields.some(([k, v]) => k === 'state' && typeof v === 'string');
     for (const [key, value] of fields) {
       if (key.endsWith('_str')) continue;
@@ -228,7 +254,8 @@ export function* lineProtocolChunks(
   pointsPerChunk = Infinity,
 ): Generator<{ points: LineReading[]; errors: LineError[] }> {
   if (typeof body !== 'string') return yield { points: [], errors: [{ line: 0, message: 'body is not text' }] };
-  if (!Object.hasOwn(DIVISOR, precision)) return yield { points: [], errors: [{ line: 0, message: `unknown precision "${String(precision)}"` }] };
+  if (!Object.hasOwn(DIVISOR, precision))
+    return yield { points: [], errors: [{ line: 0, message: `unknown precision "${String(precision)}"` }] };
   if (body.length > MAX_BYTES || Buffer.byteLength(body, 'utf8') > MAX_BYTES) {
     return yield { points: [], errors: [{ line: 0, message: `body over ${MAX_BYTES} bytes` }] };
   }

@@ -28,7 +28,13 @@ export interface PreparedReading {
 }
 
 export type WriteResult =
-  | { ok: true; id: number; value_type: ValueType; children: { metric: string; id: number; value_type: ValueType }[]; skipped?: boolean }
+  | {
+      ok: true;
+      id: number;
+      value_type: ValueType;
+      children: { metric: string; id: number; value_type: ValueType }[];
+      skipped?: boolean;
+    }
   | { ok: false; error: string; message: string };
 
 interface Series {
@@ -41,19 +47,26 @@ interface Series {
 const MAX_DEPTH = 4;
 
 /** Composite parts → `[metric.key, value]` pairs; nested objects flattened with dots, arrays and nulls skipped. */
-export function flattenComposite(obj: Record<string, unknown>, prefix: string, depth = 0, out: [string, number | string][] = []) {
+export function flattenComposite(
+  obj: Record<string, unknown>,
+  prefix: string,
+  depth = 0,
+  out: [string, number | string][] = [],
+) {
   for (const [k, v] of Object.entries(obj)) {
     if (k === '__proto__' || k === 'constructor' || k === 'prototype') continue;
     const key = `${prefix}.${k}`;
     if (typeof v === 'number' && Number.isFinite(v)) out.push([key, v]);
     else if (typeof v === 'string' && v.length > 0 && v.length <= 1000) out.push([key, v]);
     else if (typeof v === 'boolean') out.push([key, String(v)]);
-    else if (v && typeof v === 'object' && !Array.isArray(v) && depth < MAX_DEPTH) flattenComposite(v as Record<string, unknown>, key, depth + 1, out);
+    else if (v && typeof v === 'object' && !Array.isArray(v) && depth < MAX_DEPTH)
+      flattenComposite(v as Record<string, unknown>, key, depth + 1, out);
   }
   return out;
 }
 
-export const typeOf = (v: ReadingValue): ValueType => (typeof v === 'number' ? 'numeric' : typeof v === 'object' ? 'composite' : 'categorical');
+export const typeOf = (v: ReadingValue): ValueType =>
+  typeof v === 'number' ? 'numeric' : typeof v === 'object' ? 'composite' : 'categorical';
 
 export function createReadingsRepo(db: Db, clock: Clock, seriesIndex?: SeriesIndex) {
   // Every cache is a TxCache: what a rolled-back item or batch added is undone with it (see begin/undo).
@@ -70,11 +83,17 @@ export function createReadingsRepo(db: Db, clock: Clock, seriesIndex?: SeriesInd
   // Entities by `nameKey` (lib/names.ts), their own name or an alias, as in entities.repo.ts; the
   // cache is keyed by the same key and dropped when an alias changes (services.ts).
   const findEntity = db.prepare(`SELECT ${entityIdByKey('@key')} AS id`);
-  const seriesByName = db.prepare(`SELECT id, value_type, unit FROM series WHERE entity_id = ${entityIdByKey('@key')} AND metric = @metric`);
-  const insertEntity = db.prepare("INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, ?, '{}', ?, ?)");
+  const seriesByName = db.prepare(
+    `SELECT id, value_type, unit FROM series WHERE entity_id = ${entityIdByKey('@key')} AND metric = @metric`,
+  );
+  const insertEntity = db.prepare(
+    "INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, ?, '{}', ?, ?)",
+  );
   const fillType = fillTypeStatement(db);
   const findSeries = db.prepare('SELECT id, value_type, unit FROM series WHERE entity_id = ? AND metric = ?');
-  const insertSeries = db.prepare('INSERT INTO series (entity_id, metric, unit, value_type, created) VALUES (?, ?, ?, ?, ?)');
+  const insertSeries = db.prepare(
+    'INSERT INTO series (entity_id, metric, unit, value_type, created) VALUES (?, ?, ?, ?, ?)',
+  );
   const setUnit = db.prepare('UPDATE series SET unit = ? WHERE id = ?');
   const findSource = db.prepare('SELECT id FROM sources WHERE name = ?');
   const insertSource = db.prepare('INSERT INTO sources (name) VALUES (?)');
@@ -84,7 +103,9 @@ export function createReadingsRepo(db: Db, clock: Clock, seriesIndex?: SeriesInd
   const exact = db.prepare(
     'SELECT id FROM readings WHERE series_id = ? AND ts_ms = ? AND (value_num IS ? AND value_cat IS ?) LIMIT 1',
   );
-  const latest = db.prepare('SELECT id, ts_ms, value_num, value_cat FROM readings WHERE series_id = ? ORDER BY ts_ms DESC LIMIT 1');
+  const latest = db.prepare(
+    'SELECT id, ts_ms, value_num, value_cat FROM readings WHERE series_id = ? ORDER BY ts_ms DESC LIMIT 1',
+  );
 
   function entityId(name: string, type: string): number {
     const key = nameKey(name);
@@ -102,7 +123,12 @@ export function createReadingsRepo(db: Db, clock: Clock, seriesIndex?: SeriesInd
     return id;
   }
 
-  function seriesOf(e: { id: number; name: string }, metric: string, type: ValueType, unit: string | undefined): Series {
+  function seriesOf(
+    e: { id: number; name: string },
+    metric: string,
+    type: ValueType,
+    unit: string | undefined,
+  ): Series {
     const key = `${e.id}\u0000${metric}`;
     const s = series.get(key);
     if (s) return s;
@@ -151,16 +177,29 @@ export function createReadingsRepo(db: Db, clock: Clock, seriesIndex?: SeriesInd
     return last;
   }
 
-  function insertScalar(eid: number, metric: string, value: number | string, r: PreparedReading, src: number, parent: number | null) {
+  function insertScalar(
+    eid: number,
+    metric: string,
+    value: number | string,
+    r: PreparedReading,
+    src: number,
+    parent: number | null,
+  ) {
     const unit = parent === null ? r.unit : undefined;
-    let s = seriesOf({ id: eid, name: r.entity_name }, metric, typeof value === 'number' ? 'numeric' : 'categorical', unit);
+    let s = seriesOf(
+      { id: eid, name: r.entity_name },
+      metric,
+      typeof value === 'number' ? 'numeric' : 'categorical',
+      unit,
+    );
     const { num, cat } = coerce(s, metric, value); // throws before this reading wrote anything: a new series cannot conflict
     s = withUnit(eid, metric, s, unit);
     if (r.dedupe === 'exact' && exact.get(s.id, r.ts_ms, num, cat)) return { id: 0, s, skipped: true };
     if (r.dedupe === 'latest' && lastOf(eid, metric, s).value === (num ?? cat)) return { id: 0, s, skipped: true };
     const last = lastOf(eid, metric, s);
     const id = Number(insert.run(s.id, r.ts_ms, num, cat, null, src, parent).lastInsertRowid);
-    if (r.ts_ms >= last.ts_ms) series.set(`${eid}\u0000${metric}`, { ...s, last: { ts_ms: r.ts_ms, value: num ?? cat } });
+    if (r.ts_ms >= last.ts_ms)
+      series.set(`${eid}\u0000${metric}`, { ...s, last: { ts_ms: r.ts_ms, value: num ?? cat } });
     return { id, s, skipped: false };
   }
 
@@ -178,9 +217,11 @@ export function createReadingsRepo(db: Db, clock: Clock, seriesIndex?: SeriesInd
       return { ok: true, id, value_type: s.value_type, children: [], ...(skipped && { skipped }) };
     }
     const parts = flattenComposite(r.value, r.metric);
-    if (!parts.length) throw new HubError('invalid', 'value: a composite value needs at least one number, string or boolean');
+    if (!parts.length)
+      throw new HubError('invalid', 'value: a composite value needs at least one number, string or boolean');
     let s = seriesOf({ id: eid, name: r.entity_name }, r.metric, 'composite', r.unit);
-    if (s.value_type !== 'composite') throw new HubError('conflict', `value: ${r.metric} is ${s.value_type}; got an object`);
+    if (s.value_type !== 'composite')
+      throw new HubError('conflict', `value: ${r.metric} is ${s.value_type}; got an object`);
     s = withUnit(eid, r.metric, s, r.unit);
     const id = Number(insert.run(s.id, r.ts_ms, null, null, JSON.stringify(r.value), src, null).lastInsertRowid);
     const children = parts.map(([metric, v]) => {
@@ -216,9 +257,13 @@ export function createReadingsRepo(db: Db, clock: Clock, seriesIndex?: SeriesInd
     invalidate() {
       for (const c of caches) c.clear();
     },
-    seriesId(entityName: string, metric: string): { id: number; value_type: ValueType; unit: string | null } | undefined {
-      return seriesByName
-        .get({ key: nameKey(entityName), metric }) as { id: number; value_type: ValueType; unit: string | null } | undefined;
+    seriesId(
+      entityName: string,
+      metric: string,
+    ): { id: number; value_type: ValueType; unit: string | null } | undefined {
+      return seriesByName.get({ key: nameKey(entityName), metric }) as
+        | { id: number; value_type: ValueType; unit: string | null }
+        | undefined;
     },
   };
 }

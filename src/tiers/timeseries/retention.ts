@@ -62,7 +62,8 @@ export function createRetention(db: Db, clock: Clock, { retentionDays, batchSize
     )
     .raw();
   const deleteOne = db.transaction(
-    (after: number, upTo: number, cutoffMs: number) => deleteBatch.all(after, upTo, cutoffMs, batchSize) as [number, number][],
+    (after: number, upTo: number, cutoffMs: number) =>
+      deleteBatch.all(after, upTo, cutoffMs, batchSize) as [number, number][],
   );
 
   /**
@@ -80,7 +81,13 @@ export function createRetention(db: Db, clock: Clock, { retentionDays, batchSize
       const r = rolled.get(s.id, cutoffMs, s.last_id, top) as { n: number; lo: number | null; hi: number | null };
       const kept = unrolled.get(s.id, cutoffMs, s.last_id) as number;
       if (r.n === 0 && kept === 0) continue;
-      rows.set(s.id, { series_id: s.id, entity_id: s.entity_id, metric: s.metric, deleted: dryRun ? r.n : 0, kept_unrolled: kept });
+      rows.set(s.id, {
+        series_id: s.id,
+        entity_id: s.entity_id,
+        metric: s.metric,
+        deleted: dryRun ? r.n : 0,
+        kept_unrolled: kept,
+      });
       if (r.n > 0) (lo = Math.min(lo, r.lo!)), (hi = Math.max(hi, r.hi!));
     }
     if (!dryRun && hi >= lo) {

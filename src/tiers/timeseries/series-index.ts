@@ -11,7 +11,9 @@ const PER_TERM = 200;
 /** Series indexed per transaction when catching up (a first query after an upgrade, or after a bulk load). */
 const INDEX_CHUNK = 5000;
 
-export const seriesWords = (entityName: string, metric: string) => [...new Set(tokenize(`${entityName} ${metric.replace(/[._]/g, ' ')}`))];
+export const seriesWords = (entityName: string, metric: string) => [
+  ...new Set(tokenize(`${entityName} ${metric.replace(/[._]/g, ' ')}`)),
+];
 
 export interface SeriesMatch {
   id: number;
@@ -26,7 +28,9 @@ export function createSeriesIndex(db: Db) {
   );
   const add = db.prepare('INSERT OR IGNORE INTO series_terms (term, n, series_id) VALUES (?, ?, ?)');
   const setUpto = db.prepare("UPDATE counters SET n = max(n, ?) WHERE name = 'series_terms_upto'");
-  const postings = db.prepare('SELECT series_id FROM series_terms WHERE term = ? ORDER BY n, series_id LIMIT ?').pluck();
+  const postings = db
+    .prepare('SELECT series_id FROM series_terms WHERE term = ? ORDER BY n, series_id LIMIT ?')
+    .pluck();
   const overlap = db.prepare(
     `SELECT series_id AS id, count(*) AS shared, max(n) AS n FROM series_terms
       WHERE series_id IN (SELECT value FROM json_each(?)) AND term IN (SELECT value FROM json_each(?)) GROUP BY series_id`,
@@ -66,8 +70,14 @@ export function createSeriesIndex(db: Db) {
       this.refresh();
       const candidates = [...new Set(q.flatMap((t) => postings.all(t, PER_TERM) as number[]))];
       if (!candidates.length) return [];
-      const rows = overlap.all(JSON.stringify(candidates), JSON.stringify(q)) as { id: number; shared: number; n: number }[];
-      return rows.map((r) => ({ id: r.id, score: r.shared / Math.max(1, r.n) })).sort((a, b) => b.score - a.score || a.id - b.id);
+      const rows = overlap.all(JSON.stringify(candidates), JSON.stringify(q)) as {
+        id: number;
+        shared: number;
+        n: number;
+      }[];
+      return rows
+        .map((r) => ({ id: r.id, score: r.shared / Math.max(1, r.n) }))
+        .sort((a, b) => b.score - a.score || a.id - b.id);
     },
   };
 }

@@ -24,17 +24,31 @@ export type ReadingValue = z.infer<typeof ReadingValue>;
 export const RecordInput = z.strictObject({
   entity_name: EntityName.describe('the room, person or device, e.g. "bedroom", "Brian", "sensor.bedroom_temperature"'),
   metric: MetricName.describe('e.g. "temperature", "presence", "mood"'),
-  value: ReadingValue.describe('number (numeric), string or boolean (categorical), or object (composite: each key also becomes "<metric>.<key>")'),
+  value: ReadingValue.describe(
+    'number (numeric), string or boolean (categorical), or object (composite: each key also becomes "<metric>.<key>")',
+  ),
   unit: z.string().trim().max(32).optional().describe('e.g. "°C", "%", "W"; kept per series'),
-  source: z.string().trim().min(1).max(100).default('api').describe('what sent it, e.g. "ha", "avatar_ability" (default api)'),
-  entity_type: EntityType.optional().describe('what the entity is (room, device, sensor, person, …); omit when unsure: it stays unknown until something says'),
+  source: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .default('api')
+    .describe('what sent it, e.g. "ha", "avatar_ability" (default api)'),
+  entity_type: EntityType.optional().describe(
+    'what the entity is (room, device, sensor, person, …); omit when unsure: it stays unknown until something says',
+  ),
   ts: Timestamp.optional().describe('when it was measured: epoch seconds or ISO-8601 with zone (default now)'),
 });
 export type RecordInput = z.infer<typeof RecordInput>;
 
 export const MAX_BULK = 10_000;
 export const RecordBulkInput = z.strictObject({
-  readings: z.array(z.unknown()).min(1, 'must not be empty').max(MAX_BULK, `at most ${MAX_BULK} readings per request`).describe('record bodies'),
+  readings: z
+    .array(z.unknown())
+    .min(1, 'must not be empty')
+    .max(MAX_BULK, `at most ${MAX_BULK} readings per request`)
+    .describe('record bodies'),
 });
 export type RecordBulkInput = z.infer<typeof RecordBulkInput>;
 
@@ -44,10 +58,20 @@ export type Granularity = z.infer<typeof Granularity>;
 export const QueryStreamInput = z.strictObject({
   entity_name: EntityName.describe('the entity the readings belong to, e.g. "bedroom"'),
   metric: MetricName.describe('e.g. "temperature"'),
-  granularity: Granularity.default('raw').describe('raw (each reading; default), or hour, day or week rollups (count, avg, min, max, p10, p90, mode)'),
-  start_ts: Timestamp.optional().describe('window start: epoch seconds or ISO-8601 with zone (default: no lower bound)'),
+  granularity: Granularity.default('raw').describe(
+    'raw (each reading; default), or hour, day or week rollups (count, avg, min, max, p10, p90, mode)',
+  ),
+  start_ts: Timestamp.optional().describe(
+    'window start: epoch seconds or ISO-8601 with zone (default: no lower bound)',
+  ),
   end_ts: Timestamp.optional().describe('window end: epoch seconds or ISO-8601 with zone (default now)'),
-  limit: z.number().int().min(1).max(10_000).default(1000).describe('the latest points in the window, returned oldest first'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(1000)
+    .describe('the latest points in the window, returned oldest first'),
 });
 export type QueryStreamInput = z.infer<typeof QueryStreamInput>;
 

@@ -18,7 +18,8 @@ export function normalise(v: readonly number[] | Float32Array, field = 'embeddin
   let sum = 0;
   for (const x of v) sum += x * x;
   const norm = Math.sqrt(sum);
-  if (!(norm > 1e-12) || !Number.isFinite(norm)) throw invalid(`${field}: a zero (or non-finite) vector cannot identify a voice`);
+  if (!(norm > 1e-12) || !Number.isFinite(norm))
+    throw invalid(`${field}: a zero (or non-finite) vector cannot identify a voice`);
   return Float32Array.from(v, (x) => x / norm);
 }
 
@@ -36,7 +37,12 @@ const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLe
 // Copied: a Buffer's byteOffset need not be a multiple of 4.
 const fromBlob = (b: Buffer) => new Float32Array(new Uint8Array(b).buffer);
 
-export interface Print { entity_id: number; embedding: Float32Array; samples: number; updated: number }
+export interface Print {
+  entity_id: number;
+  embedding: Float32Array;
+  samples: number;
+  updated: number;
+}
 
 export function createPrintStore(db: Db, clock: Clock) {
   const settings = db.prepare('SELECT dim, next_unknown FROM voice_settings WHERE id = 1');
@@ -46,8 +52,9 @@ export function createPrintStore(db: Db, clock: Clock) {
     `INSERT INTO voiceprints (entity_id, embedding, samples, updated) VALUES (?, ?, ?, ?)
      ON CONFLICT (entity_id) DO UPDATE SET embedding = excluded.embedding, samples = excluded.samples, updated = excluded.updated`,
   );
-  const row = (r: { entity_id: number; embedding: Buffer; samples: number; updated: number } | undefined): Print | undefined =>
-    r && { ...r, embedding: fromBlob(r.embedding) };
+  const row = (
+    r: { entity_id: number; embedding: Buffer; samples: number; updated: number } | undefined,
+  ): Print | undefined => r && { ...r, embedding: fromBlob(r.embedding) };
   return {
     /** The installation's embedding length, or undefined before the first print. */
     dim: () => (settings.get() as { dim: number } | undefined)?.dim,
@@ -55,7 +62,9 @@ export function createPrintStore(db: Db, clock: Clock) {
     accept(v: readonly number[], field = 'embedding'): Float32Array {
       const dim = this.dim();
       if (dim !== undefined && v.length !== dim) {
-        throw invalid(`${field}: expected ${dim} numbers (this installation's voice embedding size, fixed by its first voice print), got ${v.length}`);
+        throw invalid(
+          `${field}: expected ${dim} numbers (this installation's voice embedding size, fixed by its first voice print), got ${v.length}`,
+        );
       }
       return normalise(v, field);
     },

@@ -12,25 +12,52 @@ export const Embedding = z
 
 export const IdentifyInput = z.strictObject({
   embedding: Embedding,
-  threshold: z.number().min(0).max(1).optional().describe('cosine similarity needed to match a known speaker (default 0.75)'),
-  room: z.string().trim().min(1).max(100).optional().describe('where the voice was heard; kept as first_seen_room of a new speaker'),
+  threshold: z
+    .number()
+    .min(0)
+    .max(1)
+    .optional()
+    .describe('cosine similarity needed to match a known speaker (default 0.75)'),
+  room: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('where the voice was heard; kept as first_seen_room of a new speaker'),
 });
 export type IdentifyInput = z.infer<typeof IdentifyInput>;
 
 export const UnknownInput = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).default(50).describe('most speakers to list (1-500, default 50)'),
-  min_detections: z.coerce.number().int().min(0).default(1).describe('only speakers heard at least this many times (default 1)'),
+  min_detections: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(1)
+    .describe('only speakers heard at least this many times (default 1)'),
 });
 export type UnknownInput = z.infer<typeof UnknownInput>;
 
 export const EnrollInput = z
   .strictObject({
-    entity_name: EntityName.describe('the provisional speaker (e.g. "unknown_speaker_3"), or a person to enroll with an embedding'),
+    entity_name: EntityName.describe(
+      'the provisional speaker (e.g. "unknown_speaker_3"), or a person to enroll with an embedding',
+    ),
     new_name: EntityName.optional().describe('the real name to give the provisional speaker, e.g. "Anna"'),
-    display_name: z.string().trim().min(1).max(200).optional().describe('how to address the person, e.g. "Grandma"; kept in the entity\'s meta'),
+    display_name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('how to address the person, e.g. "Grandma"; kept in the entity\'s meta'),
     embedding: Embedding.optional().describe('enroll entity_name directly from this sample (no rename)'),
   })
-  .refine((v) => v.new_name !== undefined || v.embedding !== undefined, { message: 'give new_name (rename a provisional speaker) or embedding (enroll from a sample)', path: ['new_name'] });
+  .refine((v) => v.new_name !== undefined || v.embedding !== undefined, {
+    message: 'give new_name (rename a provisional speaker) or embedding (enroll from a sample)',
+    path: ['new_name'],
+  });
 export type EnrollInput = z.infer<typeof EnrollInput>;
 
 export const MergeInput = z
@@ -38,12 +65,20 @@ export const MergeInput = z
     source_name: EntityName.describe('the provisional speaker to merge away, e.g. "unknown_speaker_2"'),
     target_name: EntityName.describe('the enrolled person who keeps everything, e.g. "Brian"'),
   })
-  .refine((v) => nameKey(v.source_name) !== nameKey(v.target_name), { message: 'source_name and target_name must differ', path: ['target_name'] });
+  .refine((v) => nameKey(v.source_name) !== nameKey(v.target_name), {
+    message: 'source_name and target_name must differ',
+    path: ['target_name'],
+  });
 export type MergeInput = z.infer<typeof MergeInput>;
 
 export const UpdatePrintInput = z.strictObject({
   entity_name: EntityName.describe('the enrolled speaker whose voiceprint the new sample refines'),
   embedding: Embedding,
-  weight: z.number().gt(0).max(1).optional().describe('share of the new sample (default 1/(samples+1): a running average over every sample)'),
+  weight: z
+    .number()
+    .gt(0)
+    .max(1)
+    .optional()
+    .describe('share of the new sample (default 1/(samples+1): a running average over every sample)'),
 });
 export type UpdatePrintInput = z.infer<typeof UpdatePrintInput>;

@@ -56,16 +56,32 @@ export function createVoicesService(deps: VoicesDeps) {
       const threshold = input.threshold ?? VOICE_MATCH_THRESHOLD;
       return db.transaction(() => {
         const v = prints.accept(input.embedding);
-        const ranked = prints.all().map((p) => ({ p, similarity: dot(p.embedding, v) })).sort((a, b) => b.similarity - a.similarity);
-        const candidates = ranked.slice(0, 3).map((r) => ({ entity_name: entities.byId(r.p.entity_id)!.name, similarity: round(r.similarity) }));
+        const ranked = prints
+          .all()
+          .map((p) => ({ p, similarity: dot(p.embedding, v) }))
+          .sort((a, b) => b.similarity - a.similarity);
+        const candidates = ranked
+          .slice(0, 3)
+          .map((r) => ({ entity_name: entities.byId(r.p.entity_id)!.name, similarity: round(r.similarity) }));
         const best = ranked[0];
         const now = clock.now();
         if (best && best.similarity >= threshold) {
           const e = entities.byId(best.p.entity_id)!;
-          if (isProvisional(e)) setMeta.run(JSON.stringify({ ...e.meta, detection_count: Number(e.meta.detection_count ?? 0) + 1, last_seen: now }), now, e.id);
+          if (isProvisional(e))
+            setMeta.run(
+              JSON.stringify({ ...e.meta, detection_count: Number(e.meta.detection_count ?? 0) + 1, last_seen: now }),
+              now,
+              e.id,
+            );
           return {
             result: `${e.name}${isProvisional(e) ? ' (not enrolled yet)' : ''} is speaking (similarity ${best.similarity.toFixed(2)})`,
-            entity_name: e.name, entity_id: e.id, provisional: isProvisional(e), created: false, similarity: round(best.similarity), threshold, candidates,
+            entity_name: e.name,
+            entity_id: e.id,
+            provisional: isProvisional(e),
+            created: false,
+            similarity: round(best.similarity),
+            threshold,
+            candidates,
           };
         }
         prints.fixDim(v.length);
@@ -77,31 +93,61 @@ export function createVoicesService(deps: VoicesDeps) {
         while (entities.find(name)) name = `unknown_speaker_${prints.nextUnknown()}`;
         const e = entities.ensure(name, 'person');
         if (!e.created_now) throw new HubError('internal', `${name} exists already; nothing was changed`);
-        const meta = { provisional: true, status: 'unenrolled', first_seen: now, last_seen: now, detection_count: 1, ...(input.room && { first_seen_room: input.room }) };
+        const meta = {
+          provisional: true,
+          status: 'unenrolled',
+          first_seen: now,
+          last_seen: now,
+          detection_count: 1,
+          ...(input.room && { first_seen_room: input.room }),
+        };
         setMeta.run(JSON.stringify(meta), now, e.id);
         prints.put(e.id, v, 1);
-        audit.record(actor, 'voice.provisional', name, null, { entity_id: e.id, best_similarity: best ? round(best.similarity) : null, threshold });
+        audit.record(actor, 'voice.provisional', name, null, {
+          entity_id: e.id,
+          best_similarity: best ? round(best.similarity) : null,
+          threshold,
+        });
         return {
           result: `An unknown voice: noted as ${name}. Ask who is speaking, then enroll or merge it.`,
-          entity_name: name, entity_id: e.id, provisional: true, created: true, similarity: best ? round(best.similarity) : null, threshold, candidates,
+          entity_name: name,
+          entity_id: e.id,
+          provisional: true,
+          created: true,
+          similarity: best ? round(best.similarity) : null,
+          threshold,
+          candidates,
         };
       })();
     },
 
     unknown(input: UnknownInput) {
-      const rows = db.prepare(
-        `SELECT e.*, (SELECT count(*) FROM memories m WHERE m.entity_id = e.id AND m.status = 'active') AS memory_count,
+      const rows = db
+        .prepare(
+          `SELECT e.*, (SELECT count(*) FROM memories m WHERE m.entity_id = e.id AND m.status = 'active') AS memory_count,
                 (SELECT samples FROM voiceprints v WHERE v.entity_id = e.id) AS samples
            FROM entities e WHERE e.type = 'person' AND json_extract(e.meta, '$.provisional') = 1
             AND coalesce(json_extract(e.meta, '$.detection_count'), 0) >= ?
           ORDER BY coalesce(json_extract(e.meta, '$.detection_count'), 0) DESC, e.id LIMIT ?`,
-      ).all(input.min_detections, input.limit) as (Record<string, unknown> & { meta: string; name: string })[];
+        )
+        .all(input.min_detections, input.limit) as (Record<string, unknown> & { meta: string; name: string })[];
       const speakers = rows.map((r) => {
         const meta = JSON.parse(r.meta) as Record<string, unknown>;
-        return { entity_name: r.name, first_seen: meta.first_seen ?? r.created, last_seen: meta.last_seen ?? null, first_seen_room: meta.first_seen_room ?? null,
-          detection_count: meta.detection_count ?? 0, samples: r.samples ?? 0, memory_count: r.memory_count };
+        return {
+          entity_name: r.name,
+          first_seen: meta.first_seen ?? r.created,
+          last_seen: meta.last_seen ?? null,
+          first_seen_room: meta.first_seen_room ?? null,
+          detection_count: meta.detection_count ?? 0,
+          samples: r.samples ?? 0,
+          memory_count: r.memory_count,
+        };
       });
-      const result = speakers.length ? speakers.map((s) => `- ${s.entity_name}: heard ${s.detection_count} times, ${s.memory_count} memories`).join('\n') : 'No unknown speakers.';
+      const result = speakers.length
+        ? speakers
+            .map((s) => `- ${s.entity_name}: heard ${s.detection_count} times, ${s.memory_count} memories`)
+            .join('\n')
+        : 'No unknown speakers.';
       return { result, speakers };
     },
 
@@ -115,31 +161,60 @@ export function createVoicesService(deps: VoicesDeps) {
           const samples = (old?.samples ?? 0) + 1;
           prints.put(e.id, old ? blend(old.embedding, v, 1 / samples) : v, samples);
           audit.record(actor, 'voice.enroll', e.name, old ? { samples: old.samples } : null, { samples });
-          return { result: `Enrolled ${e.name}'s voice (${samples} sample${samples === 1 ? '' : 's'})`, entity_name: e.name, entity_id: e.id, voiceprint_samples: samples };
+          return {
+            result: `Enrolled ${e.name}'s voice (${samples} sample${samples === 1 ? '' : 's'})`,
+            entity_name: e.name,
+            entity_id: e.id,
+            voiceprint_samples: samples,
+          };
         })();
         return out;
       }
       const out = db.transaction(() => {
         const e = entities.get(input.entity_name);
         if (entities.find(input.new_name!)) {
-          throw new HubError('conflict', `new_name: "${input.new_name}" already exists; use POST /voices/merge to fold ${e.name} into it`);
+          throw new HubError(
+            'conflict',
+            `new_name: "${input.new_name}" already exists; use POST /voices/merge to fold ${e.name} into it`,
+          );
         }
         const before = countReferences(db, e.id);
         const { provisional: _p, ...rest } = e.meta;
-        const meta = { ...rest, status: 'enrolled', enrolled_from: e.name, ...(input.display_name && { display_name: input.display_name }) };
+        const meta = {
+          ...rest,
+          status: 'enrolled',
+          enrolled_from: e.name,
+          ...(input.display_name && { display_name: input.display_name }),
+        };
         const now = clock.now();
-        db.prepare('UPDATE entities SET name = ?, name_key = ?, meta = ?, updated = ? WHERE id = ?').run(input.new_name, nameKey(input.new_name!), JSON.stringify(meta), now, e.id);
+        db.prepare('UPDATE entities SET name = ?, name_key = ?, meta = ?, updated = ? WHERE id = ?').run(
+          input.new_name,
+          nameKey(input.new_name!),
+          JSON.stringify(meta),
+          now,
+          e.id,
+        );
         // The keyword index and the vectors include the entity's name: re-index now, re-embed after commit.
-        for (const m of db.prepare('SELECT id, fact FROM memories WHERE entity_id = ?').all(e.id) as { id: number; fact: string }[]) {
-          db.prepare('UPDATE memory_fts SET terms = ? WHERE rowid = ?').run(terms(indexText(input.new_name!, m.fact)).join(' '), m.id);
+        for (const m of db.prepare('SELECT id, fact FROM memories WHERE entity_id = ?').all(e.id) as {
+          id: number;
+          fact: string;
+        }[]) {
+          db.prepare('UPDATE memory_fts SET terms = ? WHERE rowid = ?').run(
+            terms(indexText(input.new_name!, m.fact)).join(' '),
+            m.id,
+          );
         }
         db.prepare("UPDATE memories SET embed_state = 'pending' WHERE entity_id = ?").run(e.id);
         db.prepare('UPDATE locations SET container_name = ? WHERE container_id = ?').run(input.new_name, e.id);
         audit.record(actor, 'voice.enroll', e.id, { name: e.name, meta: e.meta }, { name: input.new_name, meta });
         return {
           result: `${e.name} is now ${input.new_name}; ${before['memories.entity_id']} memories and everything else stay attached`,
-          entity_id: e.id, entity_name: input.new_name!, previous_name: e.name,
-          memories_transferred: before['memories.entity_id'], readings_transferred: before.readings, attached: before,
+          entity_id: e.id,
+          entity_name: input.new_name!,
+          previous_name: e.name,
+          memories_transferred: before['memories.entity_id'],
+          readings_transferred: before.readings,
+          attached: before,
         };
       })();
       await after(out.previous_name);
@@ -155,20 +230,40 @@ export function createVoicesService(deps: VoicesDeps) {
         const now = clock.now();
         db.prepare("UPDATE memories SET embed_state = 'pending' WHERE entity_id = ?").run(src.id);
         const r = moveEntity(db, prints, src.id, dst.id, dst.name, now);
-        const meta = { ...dst.meta, merged_from: [...((dst.meta.merged_from as string[] | undefined) ?? []), src.name],
-          detection_count: Number(dst.meta.detection_count ?? 0) + Number(src.meta.detection_count ?? 0) };
+        const meta = {
+          ...dst.meta,
+          merged_from: [...((dst.meta.merged_from as string[] | undefined) ?? []), src.name],
+          detection_count: Number(dst.meta.detection_count ?? 0) + Number(src.meta.detection_count ?? 0),
+        };
         setMeta.run(JSON.stringify(meta), now, dst.id);
         const after = countReferences(db, dst.id);
-        audit.record(actor, 'voice.merge', dst.name, { source: src.name, source_meta: src.meta, counts: before }, { target: dst.name, moved: r.moved, counts: after });
-        const lost = Object.keys(after).filter((k) => after[k] < before.source[k] + before.target[k] && k !== 'series.entity_id' && k !== 'voiceprints.entity_id');
-        if (lost.length) throw new HubError('internal', `merge would lose rows of ${lost.join(', ')}; nothing was changed`);
+        audit.record(
+          actor,
+          'voice.merge',
+          dst.name,
+          { source: src.name, source_meta: src.meta, counts: before },
+          { target: dst.name, moved: r.moved, counts: after },
+        );
+        const lost = Object.keys(after).filter(
+          (k) =>
+            after[k] < before.source[k] + before.target[k] && k !== 'series.entity_id' && k !== 'voiceprints.entity_id',
+        );
+        if (lost.length)
+          throw new HubError('internal', `merge would lose rows of ${lost.join(', ')}; nothing was changed`);
         return {
-          result: `Merged ${src.name} into ${dst.name}: ${before.source['memories.entity_id']} memories, ${before.source.readings} readings, ` +
+          result:
+            `Merged ${src.name} into ${dst.name}: ${before.source['memories.entity_id']} memories, ${before.source.readings} readings, ` +
             `${before.source['sessions.entity_id'] ?? 0} sessions moved; ${src.name} is gone`,
-          target_name: dst.name, source_deleted: src.name,
-          memories_merged: before.source['memories.entity_id'], readings_merged: before.source.readings,
+          target_name: dst.name,
+          source_deleted: src.name,
+          memories_merged: before.source['memories.entity_id'],
+          readings_merged: before.source.readings,
           relations_merged: before.source['relations.entity_a'] + before.source['relations.entity_b'],
-          before, after, moved: r.moved, series_merged: r.series_merged, relations_ended: r.relations_ended,
+          before,
+          after,
+          moved: r.moved,
+          series_merged: r.series_merged,
+          relations_ended: r.relations_ended,
         };
       })();
       await after(out.source_deleted);
@@ -184,9 +279,17 @@ export function createVoicesService(deps: VoicesDeps) {
         const samples = (old?.samples ?? 0) + 1;
         const next = old ? blend(old.embedding, v, input.weight ?? 1 / samples) : v;
         prints.put(e.id, next, samples);
-        audit.record(actor, 'voice.update_print', e.name, old ? { samples: old.samples } : null, { samples, weight: old ? (input.weight ?? 1 / samples) : 1 });
-        return { result: `Updated ${e.name}'s voice print (${samples} samples)`, entity_name: e.name, voiceprint_samples: samples,
-          embedding_norm: round(Math.sqrt(dot(next, next))), similarity_to_sample: round(dot(next, v)) };
+        audit.record(actor, 'voice.update_print', e.name, old ? { samples: old.samples } : null, {
+          samples,
+          weight: old ? (input.weight ?? 1 / samples) : 1,
+        });
+        return {
+          result: `Updated ${e.name}'s voice print (${samples} samples)`,
+          entity_name: e.name,
+          voiceprint_samples: samples,
+          embedding_norm: round(Math.sqrt(dot(next, next))),
+          similarity_to_sample: round(dot(next, v)),
+        };
       })();
     },
   };

@@ -7,23 +7,46 @@ import type { Db } from '../../db/open.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
 import { TASK_STATUSES, type TaskStatus, type WmOpenInput, type WmSetInput } from './working.schemas.js';
 
-export interface TaskKept { status: string; created: number; ttl_ts: number | null; closed_at: number | null; promoted_memory_id: number | null }
+export interface TaskKept {
+  status: string;
+  created: number;
+  ttl_ts: number | null;
+  closed_at: number | null;
+  promoted_memory_id: number | null;
+}
 
 export function createWorkingImport(deps: { db: Db; entities: EntitiesRepo }) {
   const { db, entities } = deps;
   const insertTask = db.prepare(
     'INSERT INTO working_memory_tasks (name, entity_id, status, ttl_ts, created, closed_at, promoted_memory_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
-  const insertSlot = db.prepare('INSERT INTO working_memory_slots (task_id, key, value, created, updated) VALUES (?, ?, ?, ?, ?)');
+  const insertSlot = db.prepare(
+    'INSERT INTO working_memory_slots (task_id, key, value, created, updated) VALUES (?, ?, ?, ?, ?)',
+  );
   return {
     /** A task (of `input.entity_name` when given, which must exist); an unknown status reads as closed. */
     task(input: WmOpenInput, kept: TaskKept): number {
       const entityId = input.entity_name === undefined ? null : entities.get(input.entity_name).id;
-      const status: TaskStatus = (TASK_STATUSES as readonly string[]).includes(kept.status) ? (kept.status as TaskStatus) : 'closed';
-      return Number(insertTask.run(input.task_name, entityId, status, kept.ttl_ts, kept.created, kept.closed_at, kept.promoted_memory_id).lastInsertRowid);
+      const status: TaskStatus = (TASK_STATUSES as readonly string[]).includes(kept.status)
+        ? (kept.status as TaskStatus)
+        : 'closed';
+      return Number(
+        insertTask.run(
+          input.task_name,
+          entityId,
+          status,
+          kept.ttl_ts,
+          kept.created,
+          kept.closed_at,
+          kept.promoted_memory_id,
+        ).lastInsertRowid,
+      );
     },
     slot: (input: WmSetInput, kept: { created: number; updated: number }) =>
-      Number(insertSlot.run(input.task_id, input.key, JSON.stringify(input.value), kept.created, kept.updated).lastInsertRowid),
+      Number(
+        insertSlot.run(input.task_id, input.key, JSON.stringify(input.value), kept.created, kept.updated)
+          .lastInsertRowid,
+      ),
   };
 }
 export type WorkingImport = ReturnType<typeof createWorkingImport>;

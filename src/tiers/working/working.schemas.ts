@@ -11,7 +11,12 @@ export const MAX_VALUE_CHARS = 16_000;
 const TaskId = z.number().int().positive().describe('the id wm_open returned');
 // GET /wm/:task_id and GET /wm/list carry numbers as text.
 const TaskIdParam = z.coerce.number().int().positive().describe('the id wm_open returned');
-const SlotKey = z.string().trim().min(1).max(200).regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
+const SlotKey = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
 
 /**
  * A boolean that also accepts the strings Home Assistant templates and query strings produce.
@@ -63,7 +68,10 @@ export const WmGetInput = z.strictObject({
 export type WmGetInput = z.infer<typeof WmGetInput>;
 
 export const WmListInput = z.strictObject({
-  status: z.enum([...TASK_STATUSES, 'all']).default('open').describe('open (default), closed, expired or all'),
+  status: z
+    .enum([...TASK_STATUSES, 'all'])
+    .default('open')
+    .describe('open (default), closed, expired or all'),
   entity_name: EntityName.optional().describe('only tasks about this entity'),
   limit: z.coerce.number().int().min(1).max(1000).default(100).describe('at most this many tasks (default 100)'),
 });
@@ -71,6 +79,8 @@ export type WmListInput = z.infer<typeof WmListInput>;
 
 export const WmCloseInput = z.strictObject({
   task_id: TaskId,
-  promote: Flag.default(false).describe('true: save the slots as one long-term memory (trust 2, inferred) before closing'),
+  promote: Flag.default(false).describe(
+    'true: save the slots as one long-term memory (trust 2, inferred) before closing',
+  ),
 });
 export type WmCloseInput = z.infer<typeof WmCloseInput>;

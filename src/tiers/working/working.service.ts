@@ -13,7 +13,15 @@ import { plural } from '../../lib/plural.js';
 import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
 import { RememberInput } from '../memory/memory.schemas.js';
-import { flag, type TaskStatus, type WmCloseInput, type WmGetInput, type WmListInput, type WmOpenInput, type WmSetInput } from './working.schemas.js';
+import {
+  flag,
+  type TaskStatus,
+  type WmCloseInput,
+  type WmGetInput,
+  type WmListInput,
+  type WmOpenInput,
+  type WmSetInput,
+} from './working.schemas.js';
 
 export interface WorkingDeps {
   db: Db;
@@ -68,15 +76,24 @@ const iso = (ts: number) => new Date(ts * 1000).toISOString().replace('.000Z', '
 
 /** The promoted fact: "Task 'plan Maya's birthday': guests = 12; venue = the park". Fits RememberInput's 4000 chars. */
 export function promotionText(taskName: string, slots: SlotView[]): string {
-  return clip(`Task '${taskName}': ${slots.map((s) => `${s.key} = ${clip(show(s.value).replace(/\s+/g, ' '), 300)}`).join('; ')}`, 3900);
+  return clip(
+    `Task '${taskName}': ${slots.map((s) => `${s.key} = ${clip(show(s.value).replace(/\s+/g, ' '), 300)}`).join('; ')}`,
+    3900,
+  );
 }
 
 export function createWorkingService(deps: WorkingDeps) {
   const { db, clock, entities, audit } = deps;
-  const insertTask = db.prepare("INSERT INTO working_memory_tasks (name, entity_id, status, ttl_ts, created) VALUES (?, ?, 'open', ?, ?)");
+  const insertTask = db.prepare(
+    "INSERT INTO working_memory_tasks (name, entity_id, status, ttl_ts, created) VALUES (?, ?, 'open', ?, ?)",
+  );
   const taskById = db.prepare(`${TASK} WHERE t.id = @id`);
-  const slotsOf = db.prepare('SELECT key, value, created, updated FROM working_memory_slots WHERE task_id = ? ORDER BY created, id');
-  const slotOf = db.prepare('SELECT key, value, created, updated FROM working_memory_slots WHERE task_id = ? AND key = ?');
+  const slotsOf = db.prepare(
+    'SELECT key, value, created, updated FROM working_memory_slots WHERE task_id = ? ORDER BY created, id',
+  );
+  const slotOf = db.prepare(
+    'SELECT key, value, created, updated FROM working_memory_slots WHERE task_id = ? AND key = ?',
+  );
   const upsert = db.prepare(
     `INSERT INTO working_memory_slots (task_id, key, value, created, updated) VALUES (@task_id, @key, @value, @now, @now)
      ON CONFLICT (task_id, key) DO UPDATE SET value = excluded.value, updated = excluded.updated`,
@@ -87,7 +104,9 @@ export function createWorkingService(deps: WorkingDeps) {
   const expire = db.prepare(
     "UPDATE working_memory_tasks SET status = 'expired', closed_at = ttl_ts WHERE status = 'open' AND ttl_ts <= ? RETURNING id, name, ttl_ts",
   );
-  const prune = db.prepare("DELETE FROM working_memory_tasks WHERE status IN ('closed','expired') AND closed_at < ? RETURNING id");
+  const prune = db.prepare(
+    "DELETE FROM working_memory_tasks WHERE status IN ('closed','expired') AND closed_at < ? RETURNING id",
+  );
 
   type RawSlot = Omit<SlotView, 'value'> & { value: string };
   const parseSlot = (r: RawSlot): SlotView => ({ ...r, value: JSON.parse(r.value) });
@@ -107,13 +126,20 @@ export function createWorkingService(deps: WorkingDeps) {
     /** Opens a scratchpad; with `ttl_seconds` it expires that long after now. */
     wmOpen(input: WmOpenInput, actor: Actor = 'system') {
       return db.transaction(() => {
-        const entity = input.entity_name === undefined ? null : entities.ensure(input.entity_name, input.entity_type ?? 'person');
+        const entity =
+          input.entity_name === undefined ? null : entities.ensure(input.entity_name, input.entity_type ?? 'person');
         const now = clock.now();
         const ttl = input.ttl_seconds === undefined ? null : now + input.ttl_seconds;
         const id = Number(insertTask.run(input.task_name, entity?.id ?? null, ttl, now).lastInsertRowid);
         audit.record(actor, 'wm.open', id, null, { name: input.task_name, entity_id: entity?.id ?? null, ttl_ts: ttl });
         const until = ttl === null ? '' : `, expires ${iso(ttl)}`;
-        return { result: `Opened task ${id} '${input.task_name}'${entity ? ` for ${entity.name}` : ''}${until}.`, task_id: id, entity_name: entity?.name ?? null, ttl_ts: ttl, created: now };
+        return {
+          result: `Opened task ${id} '${input.task_name}'${entity ? ` for ${entity.name}` : ''}${until}.`,
+          task_id: id,
+          entity_name: entity?.name ?? null,
+          ttl_ts: ttl,
+          created: now,
+        };
       })();
     },
 
@@ -125,8 +151,18 @@ export function createWorkingService(deps: WorkingDeps) {
         const before = slotOf.get(t.task_id, input.key) as RawSlot | undefined;
         const now = clock.now();
         upsert.run({ task_id: t.task_id, key: input.key, value: JSON.stringify(input.value), now });
-        audit.record(actor, 'wm.set', t.task_id, before ? { key: input.key, value: JSON.parse(before.value) } : null, { key: input.key, value: input.value });
-        return { result: `Set ${input.key} = ${clip(show(input.value), 200)} in ${describe(t)}.`, task_id: t.task_id, key: input.key, value: input.value, created: !before, updated: now };
+        audit.record(actor, 'wm.set', t.task_id, before ? { key: input.key, value: JSON.parse(before.value) } : null, {
+          key: input.key,
+          value: input.value,
+        });
+        return {
+          result: `Set ${input.key} = ${clip(show(input.value), 200)} in ${describe(t)}.`,
+          task_id: t.task_id,
+          key: input.key,
+          value: input.value,
+          created: !before,
+          updated: now,
+        };
       })();
     },
 
@@ -149,14 +185,22 @@ export function createWorkingService(deps: WorkingDeps) {
       let entityId: number | null = null;
       if (input.entity_name !== undefined) {
         const e = entities.find(input.entity_name);
-        if (!e) return { result: `No tasks for "${input.entity_name}": no entity by that name.`, tasks: [] as TaskView[] };
+        if (!e)
+          return { result: `No tasks for "${input.entity_name}": no entity by that name.`, tasks: [] as TaskView[] };
         entityId = e.id;
       }
       const tasks = db
-        .prepare(`${TASK} WHERE ${STATUS_WHERE[input.status]} AND (@entity_id IS NULL OR t.entity_id = @entity_id) ORDER BY t.created DESC, t.id DESC LIMIT @limit`)
+        .prepare(
+          `${TASK} WHERE ${STATUS_WHERE[input.status]} AND (@entity_id IS NULL OR t.entity_id = @entity_id) ORDER BY t.created DESC, t.id DESC LIMIT @limit`,
+        )
         .all({ now: clock.now(), entity_id: entityId, limit: input.limit }) as TaskView[];
       const result = tasks.length
-        ? tasks.map((t) => `- ${t.task_id} '${t.task_name}' (${t.status}${t.entity_name ? `, ${t.entity_name}` : ''}, ${plural(t.slot_count, 'slot')})`).join('\n')
+        ? tasks
+            .map(
+              (t) =>
+                `- ${t.task_id} '${t.task_name}' (${t.status}${t.entity_name ? `, ${t.entity_name}` : ''}, ${plural(t.slot_count, 'slot')})`,
+            )
+            .join('\n')
         : `No ${input.status === 'all' ? '' : `${input.status} `}tasks.`;
       return { result, tasks };
     },
@@ -195,18 +239,36 @@ export function createWorkingService(deps: WorkingDeps) {
       const now = clock.now();
       db.transaction(() => {
         if (close.run(now, promoted?.id ?? null, t.task_id).changes !== 1) throw ended(mustGet(t.task_id));
-        audit.record(actor, 'wm.close', t.task_id, { status: t.status }, { status: 'closed', closed_at: now, promoted_memory_id: promoted?.id ?? null });
+        audit.record(
+          actor,
+          'wm.close',
+          t.task_id,
+          { status: t.status },
+          { status: 'closed', closed_at: now, promoted_memory_id: promoted?.id ?? null },
+        );
       })();
       const what = promoted ? ` Saved its ${plural(t.slot_count, 'slot')} as memory ${promoted.id}.` : '';
-      return { result: `Closed ${describe(t)}.${what}`, task_id: t.task_id, closed_at: now, promoted_memory_id: promoted?.id ?? null, promotion_action: promoted?.action ?? null, warnings };
+      return {
+        result: `Closed ${describe(t)}.${what}`,
+        task_id: t.task_id,
+        closed_at: now,
+        promoted_memory_id: promoted?.id ?? null,
+        promotion_action: promoted?.action ?? null,
+        warnings,
+      };
     },
 
     /** Persists expiry of open tasks past their TTL (scheduler job `wm_expiry`). Idempotent. */
     expireDue(actor: Actor = 'scheduler') {
       return db.transaction(() => {
         const rows = expire.all(clock.now()) as { id: number; name: string; ttl_ts: number }[];
-        for (const r of rows) audit.record(actor, 'wm.expire', r.id, { status: 'open' }, { status: 'expired', closed_at: r.ttl_ts });
-        return { result: rows.length ? `Expired ${rows.length} working-memory tasks.` : 'No tasks were due to expire.', expired: rows.length, task_ids: rows.map((r) => r.id) };
+        for (const r of rows)
+          audit.record(actor, 'wm.expire', r.id, { status: 'open' }, { status: 'expired', closed_at: r.ttl_ts });
+        return {
+          result: rows.length ? `Expired ${rows.length} working-memory tasks.` : 'No tasks were due to expire.',
+          expired: rows.length,
+          task_ids: rows.map((r) => r.id),
+        };
       })();
     },
 
@@ -215,7 +277,8 @@ export function createWorkingService(deps: WorkingDeps) {
       return db.transaction(() => {
         const cutoff = clock.now() - olderThanDays * 86_400;
         const ids = (prune.all(cutoff) as { id: number }[]).map((r) => r.id);
-        if (ids.length) audit.record(actor, 'wm.prune', null, null, { deleted: ids.length, task_ids: ids, cutoff_ts: cutoff });
+        if (ids.length)
+          audit.record(actor, 'wm.prune', null, null, { deleted: ids.length, task_ids: ids, cutoff_ts: cutoff });
         return { result: `Deleted ${ids.length} ended working-memory tasks.`, deleted: ids.length };
       })();
     },

@@ -32,16 +32,53 @@ beforeAll(async () => {
   origin = addr.http!.replace('127.0.0.1', 'localhost');
   mqttUrl = addr.mqtt!;
   const s = hub.services;
-  await s.memory.remember({ entity_name: 'Brian', fact: HOSTILE, category: 'general', confidence: 1, source: 'manual', entity_type: 'person' }, 'http');
-  await s.memory.remember({ entity_name: 'Brian', fact: 'Brian keeps the bedroom at 68°F at night', category: 'preference', confidence: 1, source: 'manual', entity_type: 'person' }, 'http');
+  await s.memory.remember(
+    {
+      entity_name: 'Brian',
+      fact: HOSTILE,
+      category: 'general',
+      confidence: 1,
+      source: 'manual',
+      entity_type: 'person',
+    },
+    'http',
+  );
+  await s.memory.remember(
+    {
+      entity_name: 'Brian',
+      fact: 'Brian keeps the bedroom at 68°F at night',
+      category: 'preference',
+      confidence: 1,
+      source: 'manual',
+      entity_type: 'person',
+    },
+    'http',
+  );
   s.relations.relate({ entity_a: 'Brian', entity_b: 'bedroom', rel_type: 'sleeps_in', entity_b_type: 'room' });
   s.relations.relate({ entity_a: 'Anna', entity_b: 'Brian', rel_type: 'spouse_of' });
   const now = hub.clock.now();
-  await s.timeseries.recordBulk({ readings: Array.from({ length: 48 }, (_, i) => ({ entity_name: 'bedroom', metric: 'temperature', value: 19 + Math.sin(i / 4) * 2, unit: '°C', source: 'api', ts: now - (48 - i) * 900 })) });
+  await s.timeseries.recordBulk({
+    readings: Array.from({ length: 48 }, (_, i) => ({
+      entity_name: 'bedroom',
+      metric: 'temperature',
+      value: 19 + Math.sin(i / 4) * 2,
+      unit: '°C',
+      source: 'api',
+      ts: now - (48 - i) * 900,
+    })),
+  });
   browser = await chromium.launch({
     executablePath: chromiumPath(),
     // playwright adds --headless and a fresh temporary --user-data-dir of its own (it refuses one in args)
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }, 60_000);
 afterAll(async () => {
@@ -50,9 +87,14 @@ afterAll(async () => {
 });
 
 const bearer = { authorization: `Bearer ${TOKEN}` };
-const api = async (path: string) => (await fetch(`${origin}${path}`, { headers: bearer })).json() as Promise<Record<string, any>>;
+const api = async (path: string) =>
+  (await fetch(`${origin}${path}`, { headers: bearer })).json() as Promise<Record<string, any>>;
 
-interface Watch { dialogs: string[]; foreign: string[]; errors: string[] }
+interface Watch {
+  dialogs: string[];
+  foreign: string[];
+  errors: string[];
+}
 function watch(page: Page): Watch {
   const w: Watch = { dialogs: [], foreign: [], errors: [] };
   page.on('dialog', (d) => {
@@ -76,12 +118,23 @@ async function checkLayout(page: Page, name: string, width: number) {
   const wide = await page.evaluate(() => document.documentElement.scrollWidth);
   if (wide > width) await shot(page, `${name.replace(/\W+/g, '-')}-too-wide`);
   const culprits = await page.evaluate(() =>
-    [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && ![...el.children].some((c) => c.getBoundingClientRect().right > window.innerWidth + 1))
-      .map((el) => el.outerHTML.slice(0, 120)).slice(0, 5));
+    [...document.querySelectorAll('body *')]
+      .filter(
+        (el) =>
+          el.getBoundingClientRect().right > window.innerWidth + 1 &&
+          ![...el.children].some((c) => c.getBoundingClientRect().right > window.innerWidth + 1),
+      )
+      .map((el) => el.outerHTML.slice(0, 120))
+      .slice(0, 5),
+  );
   expect(culprits, `${name}: page scrolls sideways (${wide} px)`).toEqual([]);
   expect(wide, `${name}: page scrolls sideways`).toBeLessThanOrEqual(width);
   const small = await page.evaluate(() =>
-    [...document.querySelectorAll('button, .button, .top nav a, a.chip, .toc a, summary, input:not([type=hidden]):not([type=checkbox]), select, textarea')]
+    [
+      ...document.querySelectorAll(
+        'button, .button, .top nav a, a.chip, .toc a, summary, input:not([type=hidden]):not([type=checkbox]), select, textarea',
+      ),
+    ]
       .filter((el) => (el as HTMLElement).offsetParent !== null)
       .map((el) => ({ el: el.outerHTML.slice(0, 80), h: el.getBoundingClientRect().height }))
       .filter((x) => x.h < 40),
@@ -180,7 +233,14 @@ async function flow(ctx: BrowserContext, label: string, width: number) {
   await checkLayout(page, `${label} graph`, width);
   await shot(page, `${label}-graph`);
   const at = await page.evaluate(() => {
-    const cy = (window as unknown as { hearthGraph: { center(n: unknown): void; nodes(): { data(k: string): string; renderedPosition(): { x: number; y: number } }[] } }).hearthGraph;
+    const cy = (
+      window as unknown as {
+        hearthGraph: {
+          center(n: unknown): void;
+          nodes(): { data(k: string): string; renderedPosition(): { x: number; y: number } }[];
+        };
+      }
+    ).hearthGraph;
     const n = cy.nodes().find((x) => x.data('label') === 'Brian')!;
     cy.center(n);
     const box = document.getElementById('graph')!.getBoundingClientRect();
@@ -210,7 +270,12 @@ describe('admin UI in Chromium', () => {
   }, 120_000);
 
   it('the same on a 390-px phone', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
+    const ctx = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 1,
+      isMobile: true,
+      hasTouch: true,
+    });
     try {
       await flow(ctx, 'phone', 390);
     } finally {
@@ -229,7 +294,9 @@ describe('admin UI in Chromium', () => {
       await submit(page, () => page.click('button[type=submit]'));
       expect(page.url()).toMatch(/\/admin\/entities\?q=Brian$/);
       await Promise.all([page.waitForURL(/\/admin\/entity\/Brian$/), page.tap('a.entity-link:text-is("Brian")')]);
-      const row = page.locator('tr', { has: page.locator('td.fact', { hasText: 'Brian keeps the bedroom at 68°F at night' }) });
+      const row = page.locator('tr', {
+        has: page.locator('td.fact', { hasText: 'Brian keeps the bedroom at 68°F at night' }),
+      });
       await row.locator('summary', { hasText: 'Edit' }).tap();
       await row.locator('textarea[name=fact]').fill('Brian keeps the bedroom at 66°F at night');
       await submit(page, () => row.locator('button[data-action=edit]').tap());
@@ -242,8 +309,13 @@ describe('admin UI in Chromium', () => {
       expect(w.foreign).toEqual([]);
       expect(w.errors).toEqual([]);
 
-      await mcp.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), { requestInit: { headers: bearer } }));
-      const r = await mcp.callTool({ name: 'recall', arguments: { query: 'what temperature does Brian keep the bedroom at night', entity_name: 'Brian' } });
+      await mcp.connect(
+        new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), { requestInit: { headers: bearer } }),
+      );
+      const r = await mcp.callTool({
+        name: 'recall',
+        arguments: { query: 'what temperature does Brian keep the bedroom at night', entity_name: 'Brian' },
+      });
       const facts = (r.structuredContent as { results: { fact: string }[] }).results.map((x) => x.fact);
       expect(facts[0]).toBe('Brian keeps the bedroom at 66°F at night');
       expect(facts).not.toContain('Brian keeps the bedroom at 68°F at night');

@@ -12,8 +12,24 @@ beforeAll(async () => {
   hub = await buildTestHub();
   hub.clock.set(Date.now() / 1000);
   origin = (await hub.start()).http!.replace('127.0.0.1', 'localhost');
-  await hub.services.timeseries.record({ entity_name: 'hall_sensor', metric: 'battery', value: 97, unit: '%', source: 'api' });
-  browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  await hub.services.timeseries.record({
+    entity_name: 'hall_sensor',
+    metric: 'battery',
+    value: 97,
+    unit: '%',
+    source: 'api',
+  });
+  browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -27,7 +43,9 @@ describe('charts', () => {
       await page.goto(`${origin}/admin/entity/hall_sensor`);
       await page.waitForSelector('.chart canvas');
       const s = await page.evaluate(() => {
-        const plot = (window as unknown as { hearthCharts: { plot: { scales: Record<string, { min: number; max: number }> } }[] }).hearthCharts[0].plot;
+        const plot = (
+          window as unknown as { hearthCharts: { plot: { scales: Record<string, { min: number; max: number }> } }[] }
+        ).hearthCharts[0].plot;
         return { x: plot.scales.x, y: plot.scales.y };
       });
       const ts = hub.clock.now();

@@ -15,24 +15,64 @@ let hub: TestHub;
 let browser: Browser;
 let origin: string;
 const POLL = { timeout: 15_000 };
-const PAGES = ['/admin/', '/admin/entities', '/admin/entity/Brian', '/admin/entity/sensor.kitchen_temperature', '/admin/readings', '/graph', '/admin/prune'];
+const PAGES = [
+  '/admin/',
+  '/admin/entities',
+  '/admin/entity/Brian',
+  '/admin/entity/sensor.kitchen_temperature',
+  '/admin/readings',
+  '/graph',
+  '/admin/prune',
+];
 
 beforeAll(async () => {
   hub = await buildTestHub({ config: { http: { token: TOKEN } } });
   hub.clock.set(Date.now() / 1000);
   origin = (await hub.start()).http!.replace('127.0.0.1', 'localhost');
   const s = hub.services;
-  await s.memory.remember({ entity_name: 'Brian', fact: 'Brian takes his coffee black', category: 'preference', confidence: 1, source: 'manual', entity_type: 'person' }, 'http');
+  await s.memory.remember(
+    {
+      entity_name: 'Brian',
+      fact: 'Brian takes his coffee black',
+      category: 'preference',
+      confidence: 1,
+      source: 'manual',
+      entity_type: 'person',
+    },
+    'http',
+  );
   const now = hub.clock.now();
-  await s.timeseries.recordBulk({ readings: Array.from({ length: 24 }, (_, i) => ({ entity_name: 'sensor.kitchen_temperature', metric: 'temperature', value: 20 + Math.sin(i / 3), unit: '°C', source: 'api', ts: now - (24 - i) * 1800 })) });
-  browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  await s.timeseries.recordBulk({
+    readings: Array.from({ length: 24 }, (_, i) => ({
+      entity_name: 'sensor.kitchen_temperature',
+      metric: 'temperature',
+      value: 20 + Math.sin(i / 3),
+      unit: '°C',
+      source: 'api',
+      ts: now - (24 - i) * 1800,
+    })),
+  });
+  browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
   await hub?.close();
 });
 
-interface Seen { said: string[]; statuses: { url: string; status: number }[] }
+interface Seen {
+  said: string[];
+  statuses: { url: string; status: number }[];
+}
 function listen(page: Page): Seen {
   const seen: Seen = { said: [], statuses: [] };
   page.on('console', (m) => {
@@ -49,10 +89,19 @@ async function logIn(page: Page) {
   await Promise.all([page.waitForURL(`${origin}/admin/`), page.click('button[type=submit]')]);
 }
 
-const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'de-DE', timezoneId: 'Europe/Berlin' };
+const phone = {
+  viewport: { width: 390, height: 844 },
+  isMobile: true,
+  hasTouch: true,
+  locale: 'de-DE',
+  timezoneId: 'Europe/Berlin',
+};
 const laptop = { viewport: { width: 1280, height: 800 }, locale: 'en-GB', timezoneId: 'Europe/London' };
 
-describe.each([['phone', phone], ['laptop', laptop]] as const)('on a %s', (label, options) => {
+describe.each([
+  ['phone', phone],
+  ['laptop', laptop],
+] as const)('on a %s', (label, options) => {
   let ctx: BrowserContext;
   beforeAll(async () => {
     ctx = await browser.newContext(options);
@@ -70,7 +119,9 @@ describe.each([['phone', phone], ['laptop', laptop]] as const)('on a %s', (label
     const before = await fresh.newPage();
     const seen = listen(before);
     await before.goto(`${origin}/admin/`);
-    const icons = await before.locator('link[rel=icon], link[rel=apple-touch-icon]').evaluateAll((ls) => ls.map((l) => (l as HTMLLinkElement).href));
+    const icons = await before
+      .locator('link[rel=icon], link[rel=apple-touch-icon]')
+      .evaluateAll((ls) => ls.map((l) => (l as HTMLLinkElement).href));
     expect(icons.length).toBe(2);
     for (const url of [...icons, `${origin}/favicon.ico`]) {
       const res = await before.request.get(url);
@@ -83,7 +134,20 @@ describe.each([['phone', phone], ['laptop', laptop]] as const)('on a %s', (label
     const page = await ctx.newPage();
     await page.goto(`${origin}/admin/`);
     const header = await page.locator('header.top').boundingBox();
-    const labels = ['Dashboard', 'Entities', 'Search', 'Readings', 'Graph', 'Intentions', 'Conversations', 'Tasks', 'Voices', 'Patterns', 'Markdown', 'Clean up old readings'];
+    const labels = [
+      'Dashboard',
+      'Entities',
+      'Search',
+      'Readings',
+      'Graph',
+      'Intentions',
+      'Conversations',
+      'Tasks',
+      'Voices',
+      'Patterns',
+      'Markdown',
+      'Clean up old readings',
+    ];
     if (label === 'phone') {
       expect(header!.height, 'header height').toBeLessThanOrEqual(844 * 0.15);
       expect(await page.locator('#nav').isVisible()).toBe(false);
@@ -96,9 +160,13 @@ describe.each([['phone', phone], ['laptop', laptop]] as const)('on a %s', (label
       expect(await page.locator('#nav > a[href="/graph"]').isVisible()).toBe(true);
     }
     await page.locator('details.more > summary').click();
-    for (const text of labels) expect(await page.locator('#nav a', { hasText: text }).first().isVisible(), text).toBe(true);
+    for (const text of labels)
+      expect(await page.locator('#nav a', { hasText: text }).first().isVisible(), text).toBe(true);
     expect(await page.locator('#nav').textContent()).not.toMatch(/series|Prune/);
-    await Promise.all([page.waitForURL(/\/admin\/prune$/), page.locator('#nav a', { hasText: 'Clean up old readings' }).click()]);
+    await Promise.all([
+      page.waitForURL(/\/admin\/prune$/),
+      page.locator('#nav a', { hasText: 'Clean up old readings' }).click(),
+    ]);
     expect(await page.locator('h1').textContent()).toBe('Clean up old readings');
     await page.close();
   }, 60_000);
@@ -107,20 +175,31 @@ describe.each([['phone', phone], ['laptop', laptop]] as const)('on a %s', (label
     const page = await ctx.newPage();
     await page.goto(`${origin}/admin/entity/sensor.kitchen_temperature`);
     await page.waitForSelector('.chart canvas');
-    for (const id of ['readings', 'memories', 'relations']) expect(await page.locator(`section#${id}`).count(), id).toBe(1);
+    for (const id of ['readings', 'memories', 'relations'])
+      expect(await page.locator(`section#${id}`).count(), id).toBe(1);
     for (const id of ['location', 'more']) expect(await page.locator(`section#${id}`).count(), id).toBe(0);
     expect(await page.locator('h2', { hasText: /Schedule|intentions|tasks|Conversations|Location/ }).count()).toBe(0);
-    const widths = await page.evaluate(() => ({ main: document.querySelector('main')!.clientWidth, chart: document.querySelector('.chart canvas')!.getBoundingClientRect().width }));
+    const widths = await page.evaluate(() => ({
+      main: document.querySelector('main')!.clientWidth,
+      chart: document.querySelector('.chart canvas')!.getBoundingClientRect().width,
+    }));
     expect(widths.chart / widths.main, 'chart width / content width').toBeGreaterThan(0.85);
     // <time> in the locale and zone: "02.12.2026, 10:20" in Berlin on the phone, "2 Dec 2026, 09:20" in London on the laptop.
     const time = page.locator('figcaption time');
     const at = new Date((await time.getAttribute('datetime'))!);
-    const hhmm = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: options.timezoneId }).format(at);
+    const hhmm = new Intl.DateTimeFormat('en-GB', {
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZone: options.timezoneId,
+    }).format(at);
     const caption = (await time.textContent())!;
-    expect(caption).toMatch(label === 'phone' ? /^\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/ : /^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}$/);
+    expect(caption).toMatch(
+      label === 'phone' ? /^\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/ : /^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}$/,
+    );
     expect(caption).toContain(hhmm);
     const axis = await page.evaluate(() => {
-      const u = (window as unknown as { hearthCharts: { plot: { axes: { _values?: string[] }[] } }[] }).hearthCharts[0].plot;
+      const u = (window as unknown as { hearthCharts: { plot: { axes: { _values?: string[] }[] } }[] }).hearthCharts[0]
+        .plot;
       return JSON.stringify(u.axes[0]._values ?? []);
     });
     expect(JSON.parse(axis).length).toBeGreaterThan(1);
@@ -135,9 +214,16 @@ describe.each([['phone', phone], ['laptop', laptop]] as const)('on a %s', (label
     const page = await ctx.newPage();
     await page.goto(`${origin}/admin/readings?entity=garden_${label}`);
     await expect.poll(() => page.locator('#stream-status').textContent(), POLL).toMatch(/^Live/);
-    await hub.services.timeseries.record({ entity_name: `garden_${label}`, metric: 'soil_moisture', value: 40, source: 'api' } as never);
+    await hub.services.timeseries.record({
+      entity_name: `garden_${label}`,
+      metric: 'soil_moisture',
+      value: 40,
+      source: 'api',
+    } as never);
     const cell = page.locator('#stream-rows tr td[data-label=When]').first();
-    await expect.poll(() => cell.textContent(), POLL).toMatch(label === 'phone' ? /^vor \d+ Sekunde/ : /^\d+ seconds? ago$/);
+    await expect
+      .poll(() => cell.textContent(), POLL)
+      .toMatch(label === 'phone' ? /^vor \d+ Sekunde/ : /^\d+ seconds? ago$/);
     await page.close();
   }, 60_000);
 

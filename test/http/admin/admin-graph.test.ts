@@ -20,17 +20,57 @@ beforeAll(async () => {
   hub = await buildTestHub();
   origin = (await hub.start()).http!.replace('127.0.0.1', 'localhost');
   const s = hub.services;
-  s.relations.relate({ entity_a: 'Anna', entity_b: 'Brian', rel_type: 'spouse_of', entity_a_type: 'person', entity_b_type: 'person' } as never);
+  s.relations.relate({
+    entity_a: 'Anna',
+    entity_b: 'Brian',
+    rel_type: 'spouse_of',
+    entity_a_type: 'person',
+    entity_b_type: 'person',
+  } as never);
   s.relations.relate({ entity_a: 'Brian', entity_b: 'bedroom', rel_type: 'sleeps_in', entity_b_type: 'room' } as never);
   // What a household's data looks like: types left unknown by the doors that made the entities.
-  await s.memory.remember({ entity_name: 'Rex', fact: 'Rex is a golden retriever who sleeps by the door', category: 'habit', confidence: 1, source: 'manual' } as never, 'http');
-  await s.memory.remember({ entity_name: 'Carla', fact: 'Carla takes her tea with lemon', category: 'preference', confidence: 1, source: 'manual' } as never, 'http');
+  await s.memory.remember(
+    {
+      entity_name: 'Rex',
+      fact: 'Rex is a golden retriever who sleeps by the door',
+      category: 'habit',
+      confidence: 1,
+      source: 'manual',
+    } as never,
+    'http',
+  );
+  await s.memory.remember(
+    {
+      entity_name: 'Carla',
+      fact: 'Carla takes her tea with lemon',
+      category: 'preference',
+      confidence: 1,
+      source: 'manual',
+    } as never,
+    'http',
+  );
   s.relations.relate({ entity_a: 'Brian', entity_b: 'Rex', rel_type: 'owns' } as never);
-  for (const [entity_name, container_name] of [['car keys', 'hall drawer'], ['spare key', 'hall drawer'], ['hall drawer', 'hallway'], ['passport', 'blue box'], [HOSTILE, 'hallway']]) {
+  for (const [entity_name, container_name] of [
+    ['car keys', 'hall drawer'],
+    ['spare key', 'hall drawer'],
+    ['hall drawer', 'hallway'],
+    ['passport', 'blue box'],
+    [HOSTILE, 'hallway'],
+  ]) {
     s.spatial.locate(LocateInput.parse({ entity_name, container_name }), 'http');
   }
   await s.timeseries.record({ entity_name: 'sensor.hall_motion', metric: 'motion', value: 1, source: 'api' } as never);
-  browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -39,14 +79,26 @@ afterAll(async () => {
 
 /** The legend's colour class of a type on /graph. */
 const swatch = async (type: string) =>
-  [...(await hub.app.inject({ url: '/graph' })).body.matchAll(/class="swatch (c\d)" data-type="([^"]+)"/g)].find((m) => m[2] === type)?.[1];
+  [...(await hub.app.inject({ url: '/graph' })).body.matchAll(/class="swatch (c\d)" data-type="([^"]+)"/g)].find(
+    (m) => m[2] === type,
+  )?.[1];
 
 async function positions(page: Page) {
   await page.goto(`${origin}/graph`);
   await page.waitForSelector('#graph[data-ready]');
   return page.evaluate(() => {
-    const cy = (window as unknown as { hearthGraph: { nodes(): { data(k: string): string; position(): { x: number; y: number } }[]; edges(): { data(k: string): string }[] } }).hearthGraph;
-    return { nodes: cy.nodes().map((n) => [n.data('label'), Math.round(n.position().x), Math.round(n.position().y)]), edges: cy.edges().map((e) => e.data('label')) };
+    const cy = (
+      window as unknown as {
+        hearthGraph: {
+          nodes(): { data(k: string): string; position(): { x: number; y: number } }[];
+          edges(): { data(k: string): string }[];
+        };
+      }
+    ).hearthGraph;
+    return {
+      nodes: cy.nodes().map((n) => [n.data('label'), Math.round(n.position().x), Math.round(n.position().y)]),
+      edges: cy.edges().map((e) => e.data('label')),
+    };
   });
 }
 
@@ -77,7 +129,14 @@ const drawn = (page: Page) =>
     const cy = (window as unknown as { hearthGraph: Cy }).hearthGraph;
     return {
       nodes: cy.nodes().map((n) => ({ id: n.id(), label: n.data('label'), type: n.data('type') })),
-      edges: cy.edges().map((e) => ({ source: e.data('source'), target: e.data('target'), label: e.data('label'), kind: e.data('kind') })),
+      edges: cy
+        .edges()
+        .map((e) => ({
+          source: e.data('source'),
+          target: e.data('target'),
+          label: e.data('label'),
+          kind: e.data('kind'),
+        })),
     };
   });
 
@@ -92,10 +151,19 @@ describe.each([
       const said = await openGraph(page);
       const g = await drawn(page);
       const byLabel = new Map(g.nodes.map((n) => [n.label, n]));
-      const located = await hub.services.db.prepare('SELECT e.name AS object, c.name AS place FROM locations l JOIN entities e ON e.id = l.entity_id JOIN entities c ON c.id = l.container_id WHERE l.active = 1').all() as { object: string; place: string }[];
+      const located = (await hub.services.db
+        .prepare(
+          'SELECT e.name AS object, c.name AS place FROM locations l JOIN entities e ON e.id = l.entity_id JOIN entities c ON c.id = l.container_id WHERE l.active = 1',
+        )
+        .all()) as { object: string; place: string }[];
       expect(located.length).toBe(5);
       for (const l of located) {
-        expect(g.edges, `${l.object} → ${l.place}`).toContainEqual({ source: byLabel.get(l.object)!.id, target: byLabel.get(l.place)!.id, label: 'in', kind: 'location' });
+        expect(g.edges, `${l.object} → ${l.place}`).toContainEqual({
+          source: byLabel.get(l.object)!.id,
+          target: byLabel.get(l.place)!.id,
+          label: 'in',
+          kind: 'location',
+        });
       }
       // Stored as unknown, shown as what the data says.
       expect(byLabel.get('Rex')?.type).toBe('pet');
@@ -125,7 +193,9 @@ describe.each([
       await Promise.all([page.waitForURL(/room=hallway/), page.click('form.graph-filters button[type=submit]')]);
       await page.waitForSelector('#graph[data-ready]');
       const hall = await drawn(page);
-      expect(hall.nodes.map((n) => n.label).sort()).toEqual(['car keys', 'hall drawer', 'hallway', 'spare key', HOSTILE].sort());
+      expect(hall.nodes.map((n) => n.label).sort()).toEqual(
+        ['car keys', 'hall drawer', 'hallway', 'spare key', HOSTILE].sort(),
+      );
 
       // Tap a node: its entity page opens.
       const at = await page.evaluate(() => {
@@ -135,7 +205,10 @@ describe.each([
         const box = document.getElementById('graph')!.getBoundingClientRect();
         return { x: box.left + n.renderedPosition().x, y: box.top + n.renderedPosition().y };
       });
-      await Promise.all([page.waitForURL(/\/admin\/entity\/spare%20key$/), viewport.width < 500 ? page.touchscreen.tap(at.x, at.y) : page.mouse.click(at.x, at.y)]);
+      await Promise.all([
+        page.waitForURL(/\/admin\/entity\/spare%20key$/),
+        viewport.width < 500 ? page.touchscreen.tap(at.x, at.y) : page.mouse.click(at.x, at.y),
+      ]);
       expect(said, 'console errors or warnings, or a dialog').toEqual([]);
     } finally {
       await ctx.close();
@@ -146,8 +219,20 @@ describe.each([
 describe('graph', () => {
   it('a type keeps its colour when other types appear', async () => {
     const before = await swatch('person');
-    await hub.services.timeseries.record({ entity_name: 'aaa_zigbee_plug', metric: 'power', value: 5, source: 'api', entity_type: 'device' } as never);
-    await hub.services.timeseries.record({ entity_name: 'aardvark', metric: 'x', value: 1, source: 'api', entity_type: 'animal' } as never);
+    await hub.services.timeseries.record({
+      entity_name: 'aaa_zigbee_plug',
+      metric: 'power',
+      value: 5,
+      source: 'api',
+      entity_type: 'device',
+    } as never);
+    await hub.services.timeseries.record({
+      entity_name: 'aardvark',
+      metric: 'x',
+      value: 1,
+      source: 'api',
+      entity_type: 'animal',
+    } as never);
     expect(await swatch('device')).toBeDefined();
     expect(await swatch('person')).toBe(before);
     expect((await hub.app.inject({ url: '/graph' })).body).toContain('<td data-label="Relation">spouse of</td>');

@@ -23,7 +23,17 @@ async function withHub<T>(dir: string, token: string | null, fn: (hub: TestHub) 
 }
 const html = { accept: 'text/html,application/xhtml+xml' };
 const pill = (hub: TestHub) =>
-  hub.services.memory.remember({ entity_name: 'Brian', fact: 'Brian takes his blood-pressure pill at 8', category: 'health', confidence: 1, source: 'manual', entity_type: 'person' }, 'http');
+  hub.services.memory.remember(
+    {
+      entity_name: 'Brian',
+      fact: 'Brian takes his blood-pressure pill at 8',
+      category: 'health',
+      confidence: 1,
+      source: 'manual',
+      entity_type: 'person',
+    },
+    'http',
+  );
 
 /** The old cookie opens nothing and cannot forget a memory; the new token still logs in. */
 async function expectLockedOut(hub: TestHub, auth: { cookie: string; csrf: string }, id: number) {
@@ -32,13 +42,25 @@ async function expectLockedOut(hub: TestHub, auth: { cookie: string; csrf: strin
     expect(res.statusCode, url).toBe(401);
     expect(res.body, url).not.toContain('blood-pressure');
   }
-  const forget = await form(hub, `/admin/memory/${id}/forget`, { _csrf: auth.csrf, next: '/admin/' }, { cookie: auth.cookie });
+  const forget = await form(
+    hub,
+    `/admin/memory/${id}/forget`,
+    { _csrf: auth.csrf, next: '/admin/' },
+    { cookie: auth.cookie },
+  );
   expect(forget.statusCode).toBe(401);
-  const hx = await form(hub, `/admin/memory/${id}/forget`, { _csrf: auth.csrf, next: '/admin/' }, { cookie: auth.cookie, 'hx-request': 'true' });
+  const hx = await form(
+    hub,
+    `/admin/memory/${id}/forget`,
+    { _csrf: auth.csrf, next: '/admin/' },
+    { cookie: auth.cookie, 'hx-request': 'true' },
+  );
   expect(hx.statusCode).toBe(401);
   expect(hub.services.memory.get(id)!.status).toBe('active');
   const fresh = await login(hub);
-  expect((await hub.app.inject({ url: '/admin/entity/Brian', headers: { cookie: fresh.cookie } })).statusCode).toBe(200);
+  expect((await hub.app.inject({ url: '/admin/entity/Brian', headers: { cookie: fresh.cookie } })).statusCode).toBe(
+    200,
+  );
 }
 
 describe('a login is bound to the token that made it (item 1)', () => {
@@ -80,7 +102,13 @@ describe('one failed-login budget for every door (item 2)', () => {
       const get = (url: string, token: string, headers: Record<string, string> = {}) =>
         hub.app.inject({ url, remoteAddress, headers: { authorization: `Bearer ${token}`, ...headers } });
       const loginAs = (token: string) =>
-        hub.app.inject({ method: 'POST', url: '/admin/login', remoteAddress, payload: `token=${token}&next=%2Fadmin%2F`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+        hub.app.inject({
+          method: 'POST',
+          url: '/admin/login',
+          remoteAddress,
+          payload: `token=${token}&next=%2Fadmin%2F`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        });
       const statuses: number[] = [];
       for (let i = 0; i < 3; i++) statuses.push((await get('/admin/', `guess-a${i}`)).statusCode);
       for (let i = 0; i < 3; i++) statuses.push((await get('/api/graph', `guess-g${i}`)).statusCode);
@@ -91,7 +119,9 @@ describe('one failed-login budget for every door (item 2)', () => {
       for (const url of ['/entities', '/admin/', '/api/graph']) {
         const res = await get(url, TOKEN);
         expect(res.statusCode, url).toBe(429);
-        expect(res.json().message, url).toMatch(/^rate limit: 10 failed logins within ten minutes from this client; retry in \d+ s$/);
+        expect(res.json().message, url).toMatch(
+          /^rate limit: 10 failed logins within ten minutes from this client; retry in \d+ s$/,
+        );
       }
       const page = await get('/admin/entity/Brian', 'x', html);
       expect(page.statusCode).toBe(429);
@@ -100,7 +130,9 @@ describe('one failed-login budget for every door (item 2)', () => {
       expect(right.statusCode).toBe(429);
       expect(right.headers['set-cookie']).toBeUndefined();
       // Another address is not affected.
-      expect((await hub.app.inject({ url: '/api/graph', headers: { authorization: `Bearer ${TOKEN}` } })).statusCode).toBe(200);
+      expect(
+        (await hub.app.inject({ url: '/api/graph', headers: { authorization: `Bearer ${TOKEN}` } })).statusCode,
+      ).toBe(200);
     });
   });
 });
@@ -122,7 +154,12 @@ describe("a form's next is checked before the action (item 3)", () => {
       }
       expect(hub.services.memory.get(id)!.status).toBe('active');
       // A next that is no path of this UI (but sendable) still falls back to the dashboard, after acting.
-      const ok = await form(hub, `/admin/memory/${id}/forget`, { _csrf: csrf, next: '/admin/entity/Brian\u00e9\u20ac' }, { cookie });
+      const ok = await form(
+        hub,
+        `/admin/memory/${id}/forget`,
+        { _csrf: csrf, next: '/admin/entity/Brian\u00e9\u20ac' },
+        { cookie },
+      );
       expect(ok.statusCode).toBe(303);
       expect(ok.headers.location).toBe('/admin/');
       expect(hub.services.memory.get(id)?.status).not.toBe('active');
@@ -138,22 +175,67 @@ describe('a page on another site cannot use up the budget (item 4)', () => {
       const remoteAddress = '10.4.4.4';
       const statuses = new Set<number>();
       for (let i = 0; i < 31; i++) {
-        statuses.add((await hub.app.inject({ url: '/mcp?token=x', remoteAddress, headers: { 'sec-fetch-site': 'cross-site', accept: 'image/*' } })).statusCode);
-        statuses.add((await hub.app.inject({ url: '/sse?token=x', remoteAddress, headers: { referer: 'http://evil.example/page' } })).statusCode);
+        statuses.add(
+          (
+            await hub.app.inject({
+              url: '/mcp?token=x',
+              remoteAddress,
+              headers: { 'sec-fetch-site': 'cross-site', accept: 'image/*' },
+            })
+          ).statusCode,
+        );
+        statuses.add(
+          (
+            await hub.app.inject({
+              url: '/sse?token=x',
+              remoteAddress,
+              headers: { referer: 'http://evil.example/page' },
+            })
+          ).statusCode,
+        );
       }
       for (let i = 0; i < 11; i++) {
-        for (const foreign of [{ origin: 'http://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }]) {
-          const res = await hub.app.inject({ method: 'POST', url: '/admin/login', remoteAddress, payload: 'token=x', headers: { 'content-type': 'application/x-www-form-urlencoded', ...foreign } });
+        for (const foreign of [
+          { origin: 'http://evil.example' },
+          { 'sec-fetch-site': 'cross-site' },
+          { origin: 'null' },
+        ]) {
+          const res = await hub.app.inject({
+            method: 'POST',
+            url: '/admin/login',
+            remoteAddress,
+            payload: 'token=x',
+            headers: { 'content-type': 'application/x-www-form-urlencoded', ...foreign },
+          });
           statuses.add(res.statusCode);
         }
       }
       expect([...statuses]).toEqual([403]);
       // The household, from the same address, is not locked out.
-      expect((await hub.app.inject({ url: '/entities', remoteAddress, headers: { authorization: `Bearer ${TOKEN}` } })).statusCode).toBe(200);
-      const own = await hub.app.inject({ method: 'POST', url: '/admin/login', remoteAddress, payload: `token=${TOKEN}`, headers: { 'content-type': 'application/x-www-form-urlencoded', host: 'localhost:80', origin: 'http://localhost:80' } });
+      expect(
+        (await hub.app.inject({ url: '/entities', remoteAddress, headers: { authorization: `Bearer ${TOKEN}` } }))
+          .statusCode,
+      ).toBe(200);
+      const own = await hub.app.inject({
+        method: 'POST',
+        url: '/admin/login',
+        remoteAddress,
+        payload: `token=${TOKEN}`,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          host: 'localhost:80',
+          origin: 'http://localhost:80',
+        },
+      });
       expect(own.statusCode).toBe(303);
       // …and an MCP client's own ?token= (no browser marks) still works.
-      const mcp = await hub.app.inject({ method: 'POST', url: `/mcp?token=${TOKEN}`, remoteAddress, payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { accept: 'application/json, text/event-stream' } });
+      const mcp = await hub.app.inject({
+        method: 'POST',
+        url: `/mcp?token=${TOKEN}`,
+        remoteAddress,
+        payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+        headers: { accept: 'application/json, text/event-stream' },
+      });
       expect(mcp.statusCode).toBe(200);
     });
   });

@@ -22,15 +22,22 @@ afterAll(async () => {
 
 const api = async (url: string, body: unknown) => (await post(hub, url, body, bearer)).body;
 const page = async (url: string) => hub.app.inject({ url, headers: { cookie: auth.cookie } });
-const send = (url: string, fields: Record<string, string>) => form(hub, url, { _csrf: auth.csrf, ...fields }, { cookie: auth.cookie });
-const names = async () => ((await get(hub, '/entities', bearer)).body.entities as { name: string }[]).map((e) => e.name);
+const send = (url: string, fields: Record<string, string>) =>
+  form(hub, url, { _csrf: auth.csrf, ...fields }, { cookie: auth.cookie });
+const names = async () =>
+  ((await get(hub, '/entities', bearer)).body.entities as { name: string }[]).map((e) => e.name);
 const lastAudit = (op: string) => hub.services.audit.query({ op, limit: 1 })[0];
 const seg = encodeURIComponent;
 /** The page a 303 leads to, with the one-time message cookie it set. */
 async function follow(res: { statusCode: number; headers: Record<string, unknown> }) {
   expect(res.statusCode).toBe(303);
   const flash = String(res.headers['set-cookie'] ?? '').split(';')[0];
-  return (await hub.app.inject({ url: String(res.headers.location), headers: { cookie: `${auth.cookie}; ${flash}`, accept: 'text/html' } })).body;
+  return (
+    await hub.app.inject({
+      url: String(res.headers.location),
+      headers: { cookie: `${auth.cookie}; ${flash}`, accept: 'text/html' },
+    })
+  ).body;
 }
 
 describe('CSRF and mistakes', () => {
@@ -38,10 +45,18 @@ describe('CSRF and mistakes', () => {
     await api('/remember', { entity_name: 'Carl', fact: 'Carl fixes bikes' });
     const none = await form(hub, '/admin/entity/Carl/rename', { new_name: 'Karl' }, { cookie: auth.cookie });
     expect(none.statusCode).toBe(403);
-    const foreign = await form(hub, '/admin/entity/Carl/delete', { _csrf: auth.csrf }, { cookie: auth.cookie, origin: 'https://evil.example' });
+    const foreign = await form(
+      hub,
+      '/admin/entity/Carl/delete',
+      { _csrf: auth.csrf },
+      { cookie: auth.cookie, origin: 'https://evil.example' },
+    );
     expect(foreign.statusCode).toBe(403);
     const relation = await api('/relate', { entity_a: 'Carl', entity_b: 'Bike', rel_type: 'owns' });
-    expect((await form(hub, `/admin/relation/${relation.id}/end`, { _csrf: `${auth.csrf}x` }, { cookie: auth.cookie })).statusCode).toBe(403);
+    expect(
+      (await form(hub, `/admin/relation/${relation.id}/end`, { _csrf: `${auth.csrf}x` }, { cookie: auth.cookie }))
+        .statusCode,
+    ).toBe(403);
     expect(await names()).toEqual(expect.arrayContaining(['Carl', 'Bike']));
     expect((await api('/get_related', { entity_name: 'Carl' })).relations).toHaveLength(1);
   });
@@ -50,10 +65,14 @@ describe('CSRF and mistakes', () => {
     await api('/remember', { entity_name: 'Dora', fact: 'Dora paints' });
     const empty = await send('/admin/entity/Dora/rename', { new_name: '   ' });
     expect(empty.statusCode).toBe(400);
-    expect(empty.body).toMatch(/<span class="error field-error" id="error-new_name" role="alert">This is empty<\/span>/);
+    expect(empty.body).toMatch(
+      /<span class="error field-error" id="error-new_name" role="alert">This is empty<\/span>/,
+    );
     const taken = await send('/admin/entity/Dora/rename', { new_name: 'carl' });
     expect(taken.statusCode).toBe(409);
-    expect(taken.body).toContain('id="error-new_name" role="alert">&quot;carl&quot; already names Carl; merge the two instead</span>');
+    expect(taken.body).toContain(
+      'id="error-new_name" role="alert">&quot;carl&quot; already names Carl; merge the two instead</span>',
+    );
     expect(taken.body).toContain('value="carl"'); // as typed
     const type = await send('/admin/entity/Dora/type', { type: '' });
     expect([type.statusCode, type.body.includes('id="error-type"')]).toEqual([400, true]);
@@ -83,17 +102,24 @@ describe('actions', () => {
     const preview = await page('/admin/entity/Bryan/merge?other=Brian&keep=other');
     expect(preview.statusCode).toBe(200);
     expect(preview.body).toContain('<title>Merge Bryan into Brian? · Hearth</title>');
-    expect(preview.body).toMatch(/<li><strong>1<\/strong> fact<\/li>[\s\S]*<li>Bryan plays the trumpet<\/li>[\s\S]*<li>Bryan owns Rex<\/li>/);
+    expect(preview.body).toMatch(
+      /<li><strong>1<\/strong> fact<\/li>[\s\S]*<li>Bryan plays the trumpet<\/li>[\s\S]*<li>Bryan owns Rex<\/li>/,
+    );
     expect(preview.body).toContain('href="/admin/entity/Bryan/merge?other=Brian&amp;keep=this">The other way round');
     expect(await names()).toContain('Bryan');
 
     const done = await send('/admin/entity/Bryan/merge', { other: 'Brian', keep: 'other' });
     expect([done.statusCode, done.headers.location]).toEqual([303, '/admin/entity/Brian']);
     expect(await names()).not.toContain('Bryan');
-    expect((await api('/recall', { query: 'trumpet' })).results[0]).toMatchObject({ entity_name: 'Brian', fact: 'Bryan plays the trumpet' });
+    expect((await api('/recall', { query: 'trumpet' })).results[0]).toMatchObject({
+      entity_name: 'Brian',
+      fact: 'Bryan plays the trumpet',
+    });
     expect(lastAudit('entity.merge')).toMatchObject({ actor: 'admin', target: 'Brian', before: { source: 'Bryan' } });
     const after = { body: await follow(done) };
-    expect(after.body).toContain('Merged Bryan into Brian (1 fact, 1 relation to another entity). “Bryan” is now another name of Brian.');
+    expect(after.body).toContain(
+      'Merged Bryan into Brian (1 fact, 1 relation to another entity). “Bryan” is now another name of Brian.',
+    );
     expect(after.body).toContain('Also known as Bryan');
   });
 
@@ -103,12 +129,20 @@ describe('actions', () => {
     const renamed = await send('/admin/entity/Rex/rename', { new_name: 'Rexy' });
     expect([renamed.statusCode, renamed.headers.location]).toEqual([303, '/admin/entity/Rexy']);
     expect(await follow(renamed)).toContain('Renamed Rex to Rexy. To undo, rename it back below.');
-    expect(lastAudit('entity.rename')).toMatchObject({ actor: 'admin', before: { name: 'Rex' }, after: { name: 'Rexy' } });
+    expect(lastAudit('entity.rename')).toMatchObject({
+      actor: 'admin',
+      before: { name: 'Rex' },
+      after: { name: 'Rexy' },
+    });
     expect((await send('/admin/entity/Rexy/rename', { new_name: 'Rex' })).headers.location).toBe('/admin/entity/Rex');
     expect(await names()).toContain('Rex');
 
     expect((await send('/admin/entity/Rex/type', { type: 'pet' })).statusCode).toBe(303);
-    expect(((await get(hub, '/entities', bearer)).body.entities as { name: string; type: string }[]).find((e) => e.name === 'Rex')?.type).toBe('pet');
+    expect(
+      ((await get(hub, '/entities', bearer)).body.entities as { name: string; type: string }[]).find(
+        (e) => e.name === 'Rex',
+      )?.type,
+    ).toBe('pet');
     expect(lastAudit('entity.type')).toMatchObject({ actor: 'admin', after: { type: 'pet' } });
 
     const anna = await page('/admin/entity/Anna');
@@ -135,7 +169,9 @@ describe('actions', () => {
     expect(await names()).not.toContain(HOSTILE);
     expect(lastAudit('entity.forget')).toMatchObject({ actor: 'admin', target: HOSTILE });
     const recent = (await page('/admin/')).body;
-    expect(recent).toContain('<span title="memory.add">Remembered about</span> &lt;img src=x onerror=alert(1)&gt;&quot;Bob&#39;: ‘fact &lt;script&gt;alert(2)&lt;/script&gt;’ <span class="muted">(since forgotten)</span>');
+    expect(recent).toContain(
+      '<span title="memory.add">Remembered about</span> &lt;img src=x onerror=alert(1)&gt;&quot;Bob&#39;: ‘fact &lt;script&gt;alert(2)&lt;/script&gt;’ <span class="muted">(since forgotten)</span>',
+    );
     expect(await follow(done)).toContain('Deleted &lt;img src=x onerror=alert(1)&gt;&quot;Bob&#39; with 1 fact');
   });
 });
@@ -145,7 +181,11 @@ describe('recent changes in words', () => {
     await api('/relate', { entity_a: 'Leo', entity_b: 'Scooter', rel_type: 'owns' });
     const m = await api('/remember', { entity_name: 'Rosa', fact: 'Rosa likes tea' });
     await api('/forget', { memory_id: m.id });
-    await api('/intend', { entity_name: 'Anna', trigger_text: 'when Anna mentions the dentist', action_text: 'remind her to book' }).catch(() => undefined);
+    await api('/intend', {
+      entity_name: 'Anna',
+      trigger_text: 'when Anna mentions the dentist',
+      action_text: 'remind her to book',
+    }).catch(() => undefined);
     await api('/locate', { entity_name: 'spare key', container_name: 'kitchen drawer' });
     await send('/admin/entity/Rex/type', { type: 'dog' });
     const body = (await page('/admin/')).body;

@@ -25,7 +25,15 @@ beforeAll(async () => {
   origin = (await hub.start()).http!.replace('127.0.0.1', 'localhost');
   browser = await chromium.launch({
     executablePath: chromiumPath(),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }, 60_000);
 afterAll(async () => {
@@ -35,16 +43,25 @@ afterAll(async () => {
 
 const bearer = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 const api = async (path: string, body?: unknown) =>
-  (await fetch(`${origin}${path}`, body === undefined ? { headers: bearer } : { method: 'POST', headers: bearer, body: JSON.stringify(body) })).json() as Promise<Record<string, any>>;
+  (
+    await fetch(
+      `${origin}${path}`,
+      body === undefined ? { headers: bearer } : { method: 'POST', headers: bearer, body: JSON.stringify(body) },
+    )
+  ).json() as Promise<Record<string, any>>;
 const entities = async () => (await api('/entities')).entities as { name: string; type: string }[];
 
-interface Watch { dialogs: string[]; errors: string[] }
+interface Watch {
+  dialogs: string[];
+  errors: string[];
+}
 function watch(page: Page): Watch {
   const w: Watch = { dialogs: [], errors: [] };
   page.on('dialog', (d) => (w.dialogs.push(d.message()), void d.dismiss()));
   page.on('pageerror', (e) => w.errors.push(e.message));
   page.on('console', (m) => {
-    if ((m.type() === 'error' || m.type() === 'warning') && !/status of 401/.test(m.text())) w.errors.push(`${page.url()}: ${m.text()}`);
+    if ((m.type() === 'error' || m.type() === 'warning') && !/status of 401/.test(m.text()))
+      w.errors.push(`${page.url()}: ${m.text()}`);
   });
   return w;
 }
@@ -55,7 +72,11 @@ async function checkLayout(page: Page, name: string, width: number) {
   const wide = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(wide, `${name}: page scrolls sideways`).toBeLessThanOrEqual(width);
   const small = await page.evaluate(() =>
-    [...document.querySelectorAll('#manage button, #manage .button, #manage summary, #manage input:not([type=hidden]), #manage select, #relations button, main form button')]
+    [
+      ...document.querySelectorAll(
+        '#manage button, #manage .button, #manage summary, #manage input:not([type=hidden]), #manage select, #relations button, main form button',
+      ),
+    ]
       .filter((el) => (el as HTMLElement).offsetParent !== null)
       .map((el) => ({ el: el.outerHTML.slice(0, 80), h: el.getBoundingClientRect().height }))
       .filter((x) => x.h < 40),
@@ -75,7 +96,13 @@ async function flow(label: string, width: number, height: number) {
   const ctx = await browser.newContext({ viewport: { width, height } });
   const page = await ctx.newPage();
   const w = watch(page);
-  const [bryan, brian, rex, anna, mallory] = ['Bryan', 'Brian', 'Rex', 'Anna', `<img src=x onerror="alert(1)">Mallory's <script>alert('pwned')</script>`].map((n) => `${n} ${label}`);
+  const [bryan, brian, rex, anna, mallory] = [
+    'Bryan',
+    'Brian',
+    'Rex',
+    'Anna',
+    `<img src=x onerror="alert(1)">Mallory's <script>alert('pwned')</script>`,
+  ].map((n) => `${n} ${label}`);
   await api('/remember', { entity_name: brian, fact: `${brian} likes strong coffee`, entity_type: 'person' });
   await api('/remember', { entity_name: bryan, fact: `${bryan} plays the trumpet on Sundays` });
   await api('/relate', { entity_a: bryan, entity_b: rex, rel_type: 'owns' });
@@ -130,7 +157,9 @@ async function flow(label: string, width: number, height: number) {
   expect(await page.locator('h1').textContent()).toBe(mallory);
   await submit(page, () => page.click('a[data-action=delete-preview]'));
   expect(await page.locator('h1').textContent()).toBe(`Delete ${mallory}?`);
-  expect(await page.locator('ul.facts li').allTextContents()).toEqual([`fact <b>bold</b> <script>alert('fact')</script> ${label}`]);
+  expect(await page.locator('ul.facts li').allTextContents()).toEqual([
+    `fact <b>bold</b> <script>alert('fact')</script> ${label}`,
+  ]);
   await checkLayout(page, `${label} delete confirm`, width);
   await submit(page, () => page.click('button[data-action=delete]'));
   expect(page.url()).toBe(`${origin}/admin/entities`);

@@ -28,9 +28,22 @@ beforeAll(async () => {
   port = Number(url.port);
   origin = `http://localhost:${port}`;
   for (const fact of ['Brian keeps the bedroom at 68°F at night', 'Brian played squash on Tuesdays']) {
-    await hub.services.memory.remember({ entity_name: 'Brian', fact, category: 'preference', confidence: 1, source: 'manual', entity_type: 'person' }, 'http');
+    await hub.services.memory.remember(
+      { entity_name: 'Brian', fact, category: 'preference', confidence: 1, source: 'manual', entity_type: 'person' },
+      'http',
+    );
   }
-  browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -71,11 +84,15 @@ describe('a page left open across a restart', () => {
 
       // A stale form (its token no longer matches): the text comes back, with a way home.
       const stale = await typeEdit(page, '66°F', 'Brian keeps the bedroom at 65°F at night');
-      await page.evaluate(() => document.querySelectorAll<HTMLInputElement>('input[name=_csrf]').forEach((i) => (i.value = 'from-an-old-page')));
+      await page.evaluate(() =>
+        document.querySelectorAll<HTMLInputElement>('input[name=_csrf]').forEach((i) => (i.value = 'from-an-old-page')),
+      );
       await submit(page, () => stale.click());
       expect(await page.locator('h1').textContent()).toBe('Send your change again');
       expect(await page.locator('textarea[name=fact]').inputValue()).toBe('Brian keeps the bedroom at 65°F at night');
-      expect(await page.locator('a', { hasText: 'Back to the page you came from' }).getAttribute('href')).toBe('/admin/entity/Brian');
+      expect(await page.locator('a', { hasText: 'Back to the page you came from' }).getAttribute('href')).toBe(
+        '/admin/entity/Brian',
+      );
       await submit(page, () => page.click('button[data-action=resend]'));
       await expect.poll(() => page.locator('td.fact', { hasText: '65°F' }).count(), POLL).toBe(1);
 

@@ -11,18 +11,64 @@ let brianFact: number;
 beforeAll(async () => {
   hub = await buildTestHub({ config: { http: { token: TOKEN } } });
   brianFact = await rememberAt(hub, 'Brian', HOSTILE, 400);
-  await hub.services.memory.remember({ entity_name: '<b>Evil</b>"name', fact: 'an entity with markup in its name', category: 'general', confidence: 1, source: 'manual', entity_type: 'person' }, 'http');
+  await hub.services.memory.remember(
+    {
+      entity_name: '<b>Evil</b>"name',
+      fact: 'an entity with markup in its name',
+      category: 'general',
+      confidence: 1,
+      source: 'manual',
+      entity_type: 'person',
+    },
+    'http',
+  );
   hub.services.relations.relate({ entity_a: 'Brian', entity_b: '<b>Evil</b>"name', rel_type: 'knows' });
-  await hub.services.timeseries.record({ entity_name: 'bedroom', metric: 'temperature', value: 21, unit: 'C', source: 'api' });
+  await hub.services.timeseries.record({
+    entity_name: 'bedroom',
+    metric: 'temperature',
+    value: 21,
+    unit: 'C',
+    source: 'api',
+  });
 });
 afterAll(async () => {
   await hub?.close();
 });
 
-const PAGES = ['/admin', '/admin/', '/admin/entities', '/admin/entities?q=Brian', '/admin/entity/Brian', '/admin/entity/bedroom/series.json?metric=temperature',
-  '/admin/readings', '/admin/readings/stream', '/admin/prune', '/admin/no/such/page', '/graph', '/graph?type=person', '/api/graph'];
-const ASSETS = ['admin.css', 'admin.js', 'charts.js', 'stream.js', 'graph.js', 'htmx.min.js', 'uPlot.iife.min.js', 'uPlot.min.css', 'cytoscape.min.js'];
-const POSTS = ['/admin/memory/1/confirm', '/admin/memory/1/forget', '/admin/memory/1/edit', '/admin/entity/Brian/remember', '/admin/prune', '/admin/logout'];
+const PAGES = [
+  '/admin',
+  '/admin/',
+  '/admin/entities',
+  '/admin/entities?q=Brian',
+  '/admin/entity/Brian',
+  '/admin/entity/bedroom/series.json?metric=temperature',
+  '/admin/readings',
+  '/admin/readings/stream',
+  '/admin/prune',
+  '/admin/no/such/page',
+  '/graph',
+  '/graph?type=person',
+  '/api/graph',
+];
+const ASSETS = [
+  'admin.css',
+  'admin.js',
+  'charts.js',
+  'stream.js',
+  'graph.js',
+  'htmx.min.js',
+  'uPlot.iife.min.js',
+  'uPlot.min.css',
+  'cytoscape.min.js',
+];
+const POSTS = [
+  '/admin/memory/1/confirm',
+  '/admin/memory/1/forget',
+  '/admin/memory/1/edit',
+  '/admin/entity/Brian/remember',
+  '/admin/prune',
+  '/admin/logout',
+];
 
 describe('without the token', () => {
   it('every page, asset and action answers 401 and shows no data', async () => {
@@ -68,7 +114,13 @@ describe('login throttle', () => {
     const other = { 'x-forwarded-for': 'ignored' }; // trustProxy is off: the address is the socket's
     const from = { remoteAddress: '10.9.8.7' };
     const attempt = (token: string) =>
-      hub.app.inject({ method: 'POST', url: '/admin/login', payload: `token=${token}`, headers: { 'content-type': 'application/x-www-form-urlencoded', ...other }, ...from });
+      hub.app.inject({
+        method: 'POST',
+        url: '/admin/login',
+        payload: `token=${token}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...other },
+        ...from,
+      });
     for (let i = 0; i < 10; i++) expect((await attempt('wrong')).statusCode).toBe(401);
     const blocked = await attempt(TOKEN);
     expect(blocked.statusCode).toBe(429);
@@ -82,7 +134,9 @@ describe('with a session', () => {
     const res = await form(hub, '/admin/login', { token: TOKEN, next: '/admin/entity/Brian' });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('/admin/entity/Brian');
-    expect(String(res.headers['set-cookie'])).toMatch(/^hearth_session=[\w.-]{20,}; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Strict$/);
+    expect(String(res.headers['set-cookie'])).toMatch(
+      /^hearth_session=[\w.-]{20,}; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Strict$/,
+    );
     for (const next of ['https://evil.example/', '//evil.example/', '/remember', 'javascript:alert(1)']) {
       expect((await form(hub, '/admin/login', { token: TOKEN, next })).headers.location, next).toBe('/admin/');
     }
@@ -94,7 +148,9 @@ describe('with a session', () => {
       for (const headers of [{ cookie }, { authorization: `Bearer ${TOKEN}` }]) {
         const res = await hub.app.inject({ url, headers });
         expect([200, 404], url).toContain(res.statusCode);
-        expect(res.headers['content-security-policy'], url).toMatch(/^default-src 'none'; script-src 'self'; style-src 'self';/);
+        expect(res.headers['content-security-policy'], url).toMatch(
+          /^default-src 'none'; script-src 'self'; style-src 'self';/,
+        );
         expect(res.headers['content-security-policy']).not.toMatch(/unsafe/);
         expect(res.headers['cache-control']).toBe('private, no-store');
         expect(res.headers['x-frame-options']).toBe('DENY');
@@ -107,14 +163,22 @@ describe('with a session', () => {
 
   it('escapes facts and names everywhere they are shown', async () => {
     const { cookie } = await login(hub);
-    for (const url of ['/admin/', '/admin/entity/Brian', '/admin/entities', `/admin/entity/${encodeURIComponent('<b>Evil</b>"name')}`, '/graph']) {
+    for (const url of [
+      '/admin/',
+      '/admin/entity/Brian',
+      '/admin/entities',
+      `/admin/entity/${encodeURIComponent('<b>Evil</b>"name')}`,
+      '/graph',
+    ]) {
       const body = (await hub.app.inject({ url, headers: { cookie } })).body;
       expect(body, url).not.toContain('<script>alert');
       expect(body, url).not.toContain('<img src=x');
       expect(body, url).not.toContain('<b>Evil</b>');
     }
     const brian = (await hub.app.inject({ url: '/admin/entity/Brian', headers: { cookie } })).body;
-    expect(brian).toContain('Brian &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&lt;img src=x onerror=&quot;alert(1)&quot;&gt; &quot;quoted&quot; &amp; &#39;single&#39;');
+    expect(brian).toContain(
+      'Brian &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&lt;img src=x onerror=&quot;alert(1)&quot;&gt; &quot;quoted&quot; &amp; &#39;single&#39;',
+    );
     const api = (await hub.app.inject({ url: '/api/graph', headers: { cookie } })).json();
     expect(api.nodes.map((n: { label: string }) => n.label)).toContain('<b>Evil</b>"name');
   });
@@ -125,11 +189,21 @@ describe('with a session', () => {
     expect(none.statusCode).toBe(403);
     const wrong = await form(hub, `/admin/memory/${brianFact}/confirm`, { _csrf: `${csrf}x` }, { cookie });
     expect(wrong.statusCode).toBe(403);
-    const foreign = await form(hub, `/admin/memory/${brianFact}/confirm`, { _csrf: csrf }, { cookie, origin: 'https://evil.example' });
+    const foreign = await form(
+      hub,
+      `/admin/memory/${brianFact}/confirm`,
+      { _csrf: csrf },
+      { cookie, origin: 'https://evil.example' },
+    );
     expect(foreign.statusCode).toBe(403);
     const before = hub.services.memory.get(brianFact)!.last_confirmed;
     expect(before).toBeLessThan(hub.clock.now() - 300 * 86_400);
-    const ok = await form(hub, `/admin/memory/${brianFact}/confirm`, { _csrf: csrf, next: '/admin/entity/Brian' }, { cookie, origin: 'http://localhost:80' });
+    const ok = await form(
+      hub,
+      `/admin/memory/${brianFact}/confirm`,
+      { _csrf: csrf, next: '/admin/entity/Brian' },
+      { cookie, origin: 'http://localhost:80' },
+    );
     expect(ok.statusCode).toBe(303);
     expect(ok.headers.location).toBe('/admin/entity/Brian');
     expect(hub.services.memory.get(brianFact)!.last_confirmed).toBe(hub.clock.now());
@@ -158,22 +232,35 @@ describe('with a session', () => {
 describe('hostile input at every admin door', () => {
   it('forms, paths and queries with hostile strings answer 2xx/3xx/4xx, never 5xx', async () => {
     const { cookie, csrf } = await login(hub);
-    const strings = [...SQL, ...PROTO, ...CONTROL, ...UNICODE, ...PATH_SEGMENTS].map(String).filter((v) => {
-      try {
-        return encodeURIComponent(v) !== null; // lone surrogates cannot be sent in a URL or form at all
-      } catch {
-        return false;
-      }
-    }).slice(0, 120);
+    const strings = [...SQL, ...PROTO, ...CONTROL, ...UNICODE, ...PATH_SEGMENTS]
+      .map(String)
+      .filter((v) => {
+        try {
+          return encodeURIComponent(v) !== null; // lone surrogates cannot be sent in a URL or form at all
+        } catch {
+          return false;
+        }
+      })
+      .slice(0, 120);
     const statuses = new Set<number>();
     for (const v of strings) {
       const enc = encodeURIComponent(v);
-      const gets = [`/admin/entities?q=${enc}&type=${enc}`, `/admin/entity/${enc}`, `/admin/entity/Brian?g=${enc}`, `/admin/readings?entity=${enc}&metric=${enc}`,
-        `/graph?type=${enc}`, `/api/graph?type=${enc}`, `/admin/entity/bedroom/series.json?metric=${enc}`, `/admin/assets/${enc}`];
+      const gets = [
+        `/admin/entities?q=${enc}&type=${enc}`,
+        `/admin/entity/${enc}`,
+        `/admin/entity/Brian?g=${enc}`,
+        `/admin/readings?entity=${enc}&metric=${enc}`,
+        `/graph?type=${enc}`,
+        `/api/graph?type=${enc}`,
+        `/admin/entity/bedroom/series.json?metric=${enc}`,
+        `/admin/assets/${enc}`,
+      ];
       for (const url of gets) statuses.add((await hub.app.inject({ url, headers: { cookie } })).statusCode);
       for (const [url, fields] of [
-        [`/admin/memory/${enc}/confirm`, {}], [`/admin/memory/${brianFact}/edit`, { fact: v, category: v }],
-        [`/admin/entity/${enc}/remember`, { fact: v, fact_key: v }], ['/admin/login', { token: v, next: v }],
+        [`/admin/memory/${enc}/confirm`, {}],
+        [`/admin/memory/${brianFact}/edit`, { fact: v, category: v }],
+        [`/admin/entity/${enc}/remember`, { fact: v, fact_key: v }],
+        ['/admin/login', { token: v, next: v }],
       ] as const) {
         statuses.add((await form(hub, url, { _csrf: csrf, next: v, ...fields }, { cookie })).statusCode);
       }

@@ -22,7 +22,10 @@ async function withHub<T>(dir: string, fn: (hub: TestHub) => Promise<T>, token: 
 }
 const html = { accept: 'text/html,application/xhtml+xml' };
 const remember = (hub: TestHub, entity_name: string, fact: string) =>
-  hub.services.memory.remember({ entity_name, fact, category: 'preference', confidence: 1, source: 'manual', entity_type: 'person' }, 'http');
+  hub.services.memory.remember(
+    { entity_name, fact, category: 'preference', confidence: 1, source: 'manual', entity_type: 'person' },
+    'http',
+  );
 
 describe('across a restart', () => {
   it('a login and its CSRF token still work after the hub restarts; the secret file is 0600', async () => {
@@ -34,8 +37,15 @@ describe('across a restart', () => {
     });
     expect(statSync(join(dir, 'data', 'admin-secret')).mode & 0o777).toBe(0o600);
     await withHub(dir, async (hub) => {
-      expect((await hub.app.inject({ url: '/admin/entity/Brian', headers: { cookie: auth.cookie, ...html } })).statusCode).toBe(200);
-      const res = await form(hub, `/admin/memory/${id}/edit`, { _csrf: auth.csrf, fact: 'Brian keeps the bedroom at 66°F at night', next: '/admin/entity/Brian' }, { cookie: auth.cookie, ...html });
+      expect(
+        (await hub.app.inject({ url: '/admin/entity/Brian', headers: { cookie: auth.cookie, ...html } })).statusCode,
+      ).toBe(200);
+      const res = await form(
+        hub,
+        `/admin/memory/${id}/edit`,
+        { _csrf: auth.csrf, fact: 'Brian keeps the bedroom at 66°F at night', next: '/admin/entity/Brian' },
+        { cookie: auth.cookie, ...html },
+      );
       expect(res.statusCode).toBe(303);
       expect(hub.services.memory.get(id)!.status).toBe('superseded');
       // Log out: the same cookie stays dead after another restart.
@@ -56,8 +66,17 @@ describe('across a restart', () => {
       const [name, value] = cookie.split('=');
       const [sealed, nonce] = value.split('.');
       const flip = (s: string, i: number) => s.slice(0, i) + (s[i] === 'A' ? 'B' : 'A') + s.slice(i + 1);
-      for (const forged of [`${flip(sealed, 5)}.${nonce}`, `${sealed}.${flip(nonce, 3)}`, `${sealed.slice(0, -4)}.${nonce}`, sealed, `${value}.x`]) {
-        expect((await hub.app.inject({ url: '/admin/', headers: { cookie: `${name}=${forged}` } })).statusCode, forged).toBe(401);
+      for (const forged of [
+        `${flip(sealed, 5)}.${nonce}`,
+        `${sealed}.${flip(nonce, 3)}`,
+        `${sealed.slice(0, -4)}.${nonce}`,
+        sealed,
+        `${value}.x`,
+      ]) {
+        expect(
+          (await hub.app.inject({ url: '/admin/', headers: { cookie: `${name}=${forged}` } })).statusCode,
+          forged,
+        ).toBe(401);
       }
       hub.clock.advance(12 * 3600 + 1);
       expect((await hub.app.inject({ url: '/admin/', headers: { cookie } })).statusCode).toBe(401);
@@ -72,14 +91,24 @@ describe('a form the hub cannot accept as sent', () => {
     await withHub(dir, async (hub) => {
       await remember(hub, 'Anna', 'Anna likes tea');
       const typed = 'Anna likes green tea <b>not</b> coffee';
-      const res = await form(hub, '/admin/entity/Anna/remember', { _csrf: 'whatever', fact: typed, category: 'preference', fact_key: 'drink' }, html);
+      const res = await form(
+        hub,
+        '/admin/entity/Anna/remember',
+        { _csrf: 'whatever', fact: typed, category: 'preference', fact_key: 'drink' },
+        html,
+      );
       expect(res.statusCode).toBe(401);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
       expect(res.body).toContain('<form method="post" action="/admin/login">');
       expect(res.body).toContain('name="next" value="/admin/entity/Anna"');
       expect(res.body).toContain('name="resume_fact" value="Anna likes green tea &lt;b&gt;not&lt;/b&gt; coffee"');
       expect(res.body).toContain('Your login has ended');
-      const fields = Object.fromEntries([...res.body.matchAll(/name="(resume_\w+|next)" value="([^"]*)"/g)].map((m) => [m[1], m[2].replaceAll('&lt;', '<').replaceAll('&gt;', '>')]));
+      const fields = Object.fromEntries(
+        [...res.body.matchAll(/name="(resume_\w+|next)" value="([^"]*)"/g)].map((m) => [
+          m[1],
+          m[2].replaceAll('&lt;', '<').replaceAll('&gt;', '>'),
+        ]),
+      );
       const again = await form(hub, '/admin/login', { token: TOKEN, ...fields });
       expect(again.statusCode).toBe(200);
       expect(again.body).toContain('Logged in: send your change again');
@@ -87,9 +116,16 @@ describe('a form the hub cannot accept as sent', () => {
       expect(again.body).toContain('value="drink"');
       expect(again.body).toContain('href="/admin/entity/Anna"');
       const cookie = String(again.headers['set-cookie']).split(';')[0];
-      const sent = await form(hub, '/admin/entity/Anna/remember', { _csrf: csrfIn(again.body), fact: typed, category: 'preference', fact_key: 'drink' }, { cookie });
+      const sent = await form(
+        hub,
+        '/admin/entity/Anna/remember',
+        { _csrf: csrfIn(again.body), fact: typed, category: 'preference', fact_key: 'drink' },
+        { cookie },
+      );
       expect(sent.statusCode).toBe(303);
-      expect(internals(hub.services).memoryRepo.activeByKey(hub.services.entities.get('Anna', 'name').id, 'drink')?.fact).toBe(typed);
+      expect(
+        internals(hub.services).memoryRepo.activeByKey(hub.services.entities.get('Anna', 'name').id, 'drink')?.fact,
+      ).toBe(typed);
     });
   });
 
@@ -102,10 +138,19 @@ describe('a form the hub cannot accept as sent', () => {
       expect(hx.headers['content-type']).toMatch(/^text\/plain/);
       expect(hx.body).toMatch(/^Your login has ended\b.*Reload the page/);
       const { cookie } = await login(hub);
-      const stale = await form(hub, '/admin/memory/1/forget', { _csrf: 'stale', next: '/admin/' }, { cookie, 'hx-request': 'true' });
+      const stale = await form(
+        hub,
+        '/admin/memory/1/forget',
+        { _csrf: 'stale', next: '/admin/' },
+        { cookie, 'hx-request': 'true' },
+      );
       expect(stale.statusCode).toBe(403);
       expect(stale.body).toBe('This page is out of date. Reload it and try again; nothing was changed.');
-      const json = await hub.app.inject({ method: 'POST', url: '/admin/memory/1/forget', payload: { next: '/admin/' } });
+      const json = await hub.app.inject({
+        method: 'POST',
+        url: '/admin/memory/1/forget',
+        payload: { next: '/admin/' },
+      });
       expect(json.statusCode).toBe(401);
       expect(json.json()).toMatchObject({ ok: false, error: 'unauthorized' });
     });
@@ -114,25 +159,44 @@ describe('a form the hub cannot accept as sent', () => {
   it('a stale page (no token configured) answers a page in the layout with the typed text and a link back', async () => {
     const dir = tempDir();
     dirs.push(dir);
-    await withHub(dir, async (hub) => {
-      const r = await remember(hub, 'Carol', 'Carol likes jazz');
-      const res = await form(hub, `/admin/memory/${r.id}/edit`, { _csrf: 'from-before', fact: 'Carol likes cool jazz', category: 'preference', next: '/admin/entity/Carol' }, html);
-      expect(res.statusCode).toBe(403);
-      expect(res.headers['content-type']).toMatch(/^text\/html/);
-      expect(res.body).toContain('<link rel="stylesheet" href="/admin/assets/admin.css">');
-      expect(res.body).toContain('Send your change again');
-      expect(res.body).toContain('>Carol likes cool jazz</textarea>');
-      expect(res.body).toContain('<a href="/admin/entity/Carol">Back to the page you came from</a>');
-      expect(hub.services.memory.get(r.id)!.status).toBe('active');
-      const cookie = String(res.headers['set-cookie']).split(';')[0];
-      const sent = await form(hub, `/admin/memory/${r.id}/edit`, { _csrf: csrfIn(res.body), fact: 'Carol likes cool jazz', next: '/admin/entity/Carol' }, { cookie });
-      expect(sent.statusCode).toBe(303);
-      expect(hub.services.memory.get(r.id)!.status).toBe('superseded');
-      // From another site: refused, and the text is not offered again.
-      const foreign = await form(hub, `/admin/memory/${r.id}/edit`, { _csrf: 'x', fact: 'pwned by evil' }, { ...html, origin: 'https://evil.example' });
-      expect(foreign.statusCode).toBe(403);
-      expect(foreign.body).not.toContain('pwned by evil');
-      expect(foreign.body).not.toMatch(/name="_csrf" value="[^"]+"/);
-    }, null);
+    await withHub(
+      dir,
+      async (hub) => {
+        const r = await remember(hub, 'Carol', 'Carol likes jazz');
+        const res = await form(
+          hub,
+          `/admin/memory/${r.id}/edit`,
+          { _csrf: 'from-before', fact: 'Carol likes cool jazz', category: 'preference', next: '/admin/entity/Carol' },
+          html,
+        );
+        expect(res.statusCode).toBe(403);
+        expect(res.headers['content-type']).toMatch(/^text\/html/);
+        expect(res.body).toContain('<link rel="stylesheet" href="/admin/assets/admin.css">');
+        expect(res.body).toContain('Send your change again');
+        expect(res.body).toContain('>Carol likes cool jazz</textarea>');
+        expect(res.body).toContain('<a href="/admin/entity/Carol">Back to the page you came from</a>');
+        expect(hub.services.memory.get(r.id)!.status).toBe('active');
+        const cookie = String(res.headers['set-cookie']).split(';')[0];
+        const sent = await form(
+          hub,
+          `/admin/memory/${r.id}/edit`,
+          { _csrf: csrfIn(res.body), fact: 'Carol likes cool jazz', next: '/admin/entity/Carol' },
+          { cookie },
+        );
+        expect(sent.statusCode).toBe(303);
+        expect(hub.services.memory.get(r.id)!.status).toBe('superseded');
+        // From another site: refused, and the text is not offered again.
+        const foreign = await form(
+          hub,
+          `/admin/memory/${r.id}/edit`,
+          { _csrf: 'x', fact: 'pwned by evil' },
+          { ...html, origin: 'https://evil.example' },
+        );
+        expect(foreign.statusCode).toBe(403);
+        expect(foreign.body).not.toContain('pwned by evil');
+        expect(foreign.body).not.toMatch(/name="_csrf" value="[^"]+"/);
+      },
+      null,
+    );
   });
 });

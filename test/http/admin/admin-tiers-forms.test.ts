@@ -27,8 +27,19 @@ const page = (url: string) => hub.app.inject({ url, headers: { cookie, accept: '
 const post = (url: string, fields: Record<string, string>) => form(hub, url, { _csrf: csrf, ...fields }, { cookie });
 
 describe('tier pages', () => {
-  const pages = ['/admin/search?q=note', '/admin/search?q=note&past=1', '/admin/intentions', '/admin/intentions?status=all', '/admin/sessions',
-    '/admin/sessions?q=birthday', '/admin/tasks', '/admin/tasks?status=all', '/admin/voices', '/admin/patterns', '/admin/markdown'];
+  const pages = [
+    '/admin/search?q=note',
+    '/admin/search?q=note&past=1',
+    '/admin/intentions',
+    '/admin/intentions?status=all',
+    '/admin/sessions',
+    '/admin/sessions?q=birthday',
+    '/admin/tasks',
+    '/admin/tasks?status=all',
+    '/admin/voices',
+    '/admin/patterns',
+    '/admin/markdown',
+  ];
   it.each(pages)('%s shows the hostile value as text', async (url) => {
     const res = await page(url);
     expect(res.statusCode).toBe(200);
@@ -61,14 +72,25 @@ describe('tier pages', () => {
   });
 
   it('the stylesheet and the picker script are served behind the login', async () => {
-    expect((await hub.app.inject({ url: '/admin/tier-assets/tiers.css', headers: { cookie } })).headers['content-type']).toMatch(/text\/css/);
+    expect(
+      (await hub.app.inject({ url: '/admin/tier-assets/tiers.css', headers: { cookie } })).headers['content-type'],
+    ).toMatch(/text\/css/);
     expect((await hub.app.inject({ url: '/admin/tier-assets/markdown.js' })).statusCode).toBe(401);
   });
 });
 
 describe('behind the login', () => {
-  const urls = ['/admin/search?q=note', '/admin/intentions', '/admin/sessions', '/admin/sessions/1', '/admin/tasks', '/admin/voices', '/admin/patterns',
-    '/admin/markdown', '/admin/markdown/hearth-markdown.zip'];
+  const urls = [
+    '/admin/search?q=note',
+    '/admin/intentions',
+    '/admin/sessions',
+    '/admin/sessions/1',
+    '/admin/tasks',
+    '/admin/voices',
+    '/admin/patterns',
+    '/admin/markdown',
+    '/admin/markdown/hearth-markdown.zip',
+  ];
   it.each(urls)('%s: 401 and no data without a login; with one, the CSP and no inline script', async (url) => {
     const out = await hub.app.inject({ url, headers: { accept: 'text/html' } });
     expect(out.statusCode).toBe(401);
@@ -79,10 +101,18 @@ describe('behind the login', () => {
     expect(res.body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
   });
 
-  it.each(['/admin/intentions/1/dismiss', '/admin/voices/enroll', '/admin/voices/merge', '/admin/markdown/import'])('%s: 401 for a script without a login', async (url) => {
-    const res = await hub.app.inject({ method: 'POST', url, payload: {}, headers: { 'content-type': 'application/json' } });
-    expect(res.statusCode).toBe(401);
-  });
+  it.each(['/admin/intentions/1/dismiss', '/admin/voices/enroll', '/admin/voices/merge', '/admin/markdown/import'])(
+    '%s: 401 for a script without a login',
+    async (url) => {
+      const res = await hub.app.inject({
+        method: 'POST',
+        url,
+        payload: {},
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(res.statusCode).toBe(401);
+    },
+  );
 });
 
 describe('bad input is a 4xx naming the field', () => {
@@ -100,7 +130,12 @@ describe('bad input is a 4xx naming the field', () => {
     expect(res.body).toContain(`role="alert">${field}: `);
   });
 
-  it.each(['/admin/search?q=%22', '/admin/search?q=NEAR(a%20b)%20OR%20*', '/admin/sessions?q=%22%5E*', '/admin/search?q=%20%20'])('%s: search syntax is just text', async (url) => {
+  it.each([
+    '/admin/search?q=%22',
+    '/admin/search?q=NEAR(a%20b)%20OR%20*',
+    '/admin/sessions?q=%22%5E*',
+    '/admin/search?q=%20%20',
+  ])('%s: search syntax is just text', async (url) => {
     expect((await page(url)).statusCode).toBe(200);
   });
 
@@ -182,7 +217,10 @@ describe('actions change what the API reports', () => {
     expect(again.body).toContain('merge this voice into them instead');
     const merge = await post('/admin/voices/merge', { source_name: c, target_name: b });
     expect(merge.statusCode).toBe(303);
-    const unknown = (await get(hub, '/voices/unknown', bearer)).body.speakers as { entity_name: string; detection_count: number }[];
+    const unknown = (await get(hub, '/voices/unknown', bearer)).body.speakers as {
+      entity_name: string;
+      detection_count: number;
+    }[];
     expect(unknown.map((x) => x.entity_name)).toEqual([b]);
     expect(unknown[0].detection_count).toBe(2);
     expect(hub.services.entities.find('Grandma Rose')?.id).toBeDefined();
@@ -196,9 +234,13 @@ describe('actions change what the API reports', () => {
     const brian = files.find((f) => f.path === 'Brian.md')!;
     expect(brian.content).toContain('coffee black');
     // The hub corrects the coffee fact after the export; the note edits the old version.
-    const id = hub.services.overview.memoriesOf(hub.services.entities.find('Brian')!.id).find((m) => m.fact.includes('coffee'))!.id;
+    const id = hub.services.overview
+      .memoriesOf(hub.services.entities.find('Brian')!.id)
+      .find((m) => m.fact.includes('coffee'))!.id;
     await hub.services.memory.edit({ memory_id: id, fact: 'Brian drinks his coffee with milk now' }, 'http');
-    const edited = brian.content.replace('Brian drinks his coffee black', 'Brian drinks his coffee with sugar').replace('## Memories\n', '## Memories\n- Brian bakes bread on Sundays\n');
+    const edited = brian.content
+      .replace('Brian drinks his coffee black', 'Brian drinks his coffee with sugar')
+      .replace('## Memories\n', '## Memories\n- Brian bakes bread on Sundays\n');
     expect(edited).toContain('Sundays');
     const zip = Buffer.from(zipSync({ 'Brian.md': strToU8(edited) })).toString('base64');
     const res = await post('/admin/markdown/import', { zip });
@@ -211,8 +253,12 @@ describe('actions change what the API reports', () => {
     expect(after).not.toContain('Brian drinks his coffee with sugar');
   });
 
-  it('an upload larger than the forms\' 64 KB is accepted (the import route has its own limit)', async () => {
-    const filler = Array.from({ length: 4000 }, (_, i) => `${i.toString(36)} ${(i * 2654435761 % 4294967296).toString(16)} ${(i * 40503 % 65536).toString(16)}`).join(' ');
+  it("an upload larger than the forms' 64 KB is accepted (the import route has its own limit)", async () => {
+    const filler = Array.from(
+      { length: 4000 },
+      (_, i) =>
+        `${i.toString(36)} ${((i * 2654435761) % 4294967296).toString(16)} ${((i * 40503) % 65536).toString(16)}`,
+    ).join(' ');
     const note = `# Zed\n## Memories\n- Zed flies kites on windy days\n\n## Notes\n${filler}\n`;
     const zip = Buffer.from(zipSync({ 'Zed.md': strToU8(note) }, { level: 0 })).toString('base64');
     expect(zip.length).toBeGreaterThan(64 * 1024);
@@ -222,7 +268,10 @@ describe('actions change what the API reports', () => {
   });
 
   it('a pasted note is imported', async () => {
-    const res = await post('/admin/markdown/import', { name: 'Zoe.md', content: '---\ntype: person\n---\n# Zoe\n## Memories\n- Zoe plays the cello\n' });
+    const res = await post('/admin/markdown/import', {
+      name: 'Zoe.md',
+      content: '---\ntype: person\n---\n# Zoe\n## Memories\n- Zoe plays the cello\n',
+    });
     expect(res.statusCode).toBe(200);
     const r = await get(hub, '/profile/Zoe', bearer);
     expect(JSON.stringify(r.body)).toContain('Zoe plays the cello');

@@ -29,7 +29,15 @@ beforeAll(async () => {
   seeded = await seedTiers(hub, { patterns: true });
   browser = await chromium.launch({
     executablePath: chromiumPath(),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }, 90_000);
 afterAll(async () => {
@@ -41,9 +49,14 @@ const bearer = { authorization: `Bearer ${TOKEN}` };
 // biome-ignore lint/suspicious/noExplicitAny: the JSON answers of several routes, read field by field
 type Json = Record<string, any>;
 const api = async (path: string, init: RequestInit = {}) =>
-  (await fetch(`${origin}${path}`, { ...init, headers: { ...bearer, ...(init.headers ?? {}) } })).json() as Promise<Json>;
+  (
+    await fetch(`${origin}${path}`, { ...init, headers: { ...bearer, ...(init.headers ?? {}) } })
+  ).json() as Promise<Json>;
 
-interface Watch { dialogs: string[]; console: string[] }
+interface Watch {
+  dialogs: string[];
+  console: string[];
+}
 function watch(page: Page): Watch {
   const w: Watch = { dialogs: [], console: [] };
   page.on('dialog', (d) => {
@@ -57,7 +70,8 @@ function watch(page: Page): Watch {
   page.on('console', (m) => {
     // The browser's own favicon request (no favicon yet: issue #29 item 5, another change) is not these pages'.
     if (m.location().url.endsWith('/favicon.ico')) return;
-    if (m.type() === 'error' || m.type() === 'warning') w.console.push(`${page.url()}: ${m.type()}: ${m.text()} (${m.location().url})`);
+    if (m.type() === 'error' || m.type() === 'warning')
+      w.console.push(`${page.url()}: ${m.type()}: ${m.text()} (${m.location().url})`);
   });
   return w;
 }
@@ -70,10 +84,15 @@ async function submit(page: Page, act: () => Promise<unknown>) {
 /** No sideways scrolling; form controls and buttons at least 40 px tall. */
 async function fits(page: Page, name: string, width: number) {
   const wide = await page.evaluate(() => document.scrollingElement!.scrollWidth);
-  if (wide > width) await page.screenshot({ path: join(ARTIFACTS, `${name.replace(/\W+/g, '-')}-too-wide.png`), fullPage: true });
+  if (wide > width)
+    await page.screenshot({ path: join(ARTIFACTS, `${name.replace(/\W+/g, '-')}-too-wide.png`), fullPage: true });
   expect(wide, `${name}: scrolls sideways`).toBeLessThanOrEqual(width);
   const small = await page.evaluate(() =>
-    [...document.querySelectorAll('main button, main .button, main a.chip, main summary, main input:not([type=hidden]):not([type=checkbox]), main select, main textarea')]
+    [
+      ...document.querySelectorAll(
+        'main button, main .button, main a.chip, main summary, main input:not([type=hidden]):not([type=checkbox]), main select, main textarea',
+      ),
+    ]
       .filter((el) => (el as HTMLElement).offsetParent !== null)
       .map((el) => ({ el: el.outerHTML.slice(0, 80), h: el.getBoundingClientRect().height }))
       .filter((x) => x.h < 40),
@@ -107,7 +126,8 @@ async function visitAll(page: Page, w: Watch, label: string, width: number) {
     await page.goto(`${origin}${path || `/admin/sessions/${seeded.sessionId}`}`);
     await page.waitForLoadState('load');
     expect(await page.locator('h1').count(), name).toBe(1);
-    if (hostile) expect(await page.locator('main').textContent(), `${name}: the hostile value as text`).toContain(hostile);
+    if (hostile)
+      expect(await page.locator('main').textContent(), `${name}: the hostile value as text`).toContain(hostile);
     expect(await page.locator('main img, main script').count(), `${name}: markup from data`).toBe(0);
     await fits(page, `${label} ${name}`, width);
     await page.screenshot({ path: join(ARTIFACTS, `tiers-${label}-${name}.png`), fullPage: true });
@@ -127,14 +147,18 @@ describe('tier pages in Chromium', () => {
       // Dismiss Brian's reminder: the API lists it as dismissed.
       await page.goto(`${origin}/admin/intentions`);
       await submit(page, () => page.locator(`#intention-${seeded.intentionId} button[data-action=dismiss]`).click());
-      await expect.poll(() => page.locator('#flash').textContent(), POLL).toMatch(/^Dismissed: when Brian mentions the dentist/);
+      await expect
+        .poll(() => page.locator('#flash').textContent(), POLL)
+        .toMatch(/^Dismissed: when Brian mentions the dentist/);
       expect(await page.locator(`#intention-${seeded.intentionId}`).count()).toBe(0);
       const all = (await api('/intentions?active_only=false')).intentions as { id: number; status: string }[];
       expect(all.find((i) => i.id === seeded.intentionId)?.status).toBe('dismissed');
 
       // Name the first unknown voice: it leaves /voices/unknown and is a person with that name.
       await page.goto(`${origin}/admin/voices`);
-      const first = page.locator('article.voice', { has: page.locator(`input[name=entity_name][value="${seeded.voices[0]}"]`) }).first();
+      const first = page
+        .locator('article.voice', { has: page.locator(`input[name=entity_name][value="${seeded.voices[0]}"]`) })
+        .first();
       await first.locator('input[name=new_name]').fill('Grandma Rose');
       await submit(page, () => first.locator('button[data-action=enroll]').click());
       await expect.poll(() => page.locator('#flash').textContent(), POLL).toContain('is now Grandma Rose');
@@ -151,7 +175,11 @@ describe('tier pages in Chromium', () => {
       expect(await page.locator('main').textContent()).toContain(HOSTILE); // among the facts the note does not list
       await fits(page, 'desktop import result', 1280);
       await page.screenshot({ path: join(ARTIFACTS, 'tiers-desktop-import.png'), fullPage: true });
-      const recall = await api('/recall', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'tomatoes balcony', entity_name: 'Brian' }) });
+      const recall = await api('/recall', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'tomatoes balcony', entity_name: 'Brian' }),
+      });
       expect(recall.results.map((r: { fact: string }) => r.fact)).toContain('Brian grows tomatoes on the balcony');
       expect(w.dialogs).toEqual([]);
       expect(w.console).toEqual([]);
@@ -161,21 +189,32 @@ describe('tier pages in Chromium', () => {
   }, 180_000);
 
   it('phone (390 px): every page; merge by taps; upload a zip whose stale line is a conflict', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
+    const ctx = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 1,
+      isMobile: true,
+      hasTouch: true,
+    });
     try {
       const page = await loggedIn(ctx);
       const w = watch(page);
       await visitAll(page, w, 'phone', 390);
 
       // Anna's reminder is dismissed by a tap too.
-      const anna = ((await api('/intentions?active_only=true')).intentions as { id: number; entity_name: string }[]).find((i) => i.entity_name === 'Anna')!;
+      const anna = (
+        (await api('/intentions?active_only=true')).intentions as { id: number; entity_name: string }[]
+      ).find((i) => i.entity_name === 'Anna')!;
       await page.goto(`${origin}/admin/intentions`);
       await submit(page, () => page.locator(`#intention-${anna.id} button[data-action=dismiss]`).tap());
-      expect((await api('/intentions?active_only=true')).intentions.map((i: { id: number }) => i.id)).not.toContain(anna.id);
+      expect((await api('/intentions?active_only=true')).intentions.map((i: { id: number }) => i.id)).not.toContain(
+        anna.id,
+      );
 
       // Merge the third voice into the second: one unknown speaker is left, heard as often as both.
       const [, second, third] = seeded.voices;
-      const before = ((await api('/voices/unknown')).speakers as { entity_name: string; detection_count: number }[]).find((x) => x.entity_name === second)!;
+      const before = (
+        (await api('/voices/unknown')).speakers as { entity_name: string; detection_count: number }[]
+      ).find((x) => x.entity_name === second)!;
       await page.goto(`${origin}/admin/voices`);
       const card = page.locator('article.voice', { has: page.locator(`input[name=source_name][value="${third}"]`) });
       await card.locator('input[name=target_name]').fill(second);
@@ -188,17 +227,31 @@ describe('tier pages in Chromium', () => {
 
       // Export (the download), edit Brian's note, let the hub correct the same fact meanwhile, upload the zip.
       await page.goto(`${origin}/admin/markdown`);
-      const [download] = await Promise.all([page.waitForEvent('download'), page.locator('a[href="/admin/markdown/hearth-markdown.zip"]').tap()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.locator('a[href="/admin/markdown/hearth-markdown.zip"]').tap(),
+      ]);
       const zipPath = join(ARTIFACTS, 'tiers-export.zip');
       await download.saveAs(zipPath);
       const { readFileSync } = await import('node:fs');
       const files = hub.services.markdown.filesOfZip(readFileSync(zipPath));
       const brian = files.find((f) => f.path === 'Brian.md')!;
       expect(brian.content).toContain('Brian drinks his coffee black');
-      const coffee = hub.services.overview.memoriesOf(hub.services.entities.find('Brian')!.id).find((m) => m.fact === 'Brian drinks his coffee black')!;
-      await hub.services.memory.edit({ memory_id: coffee.id, fact: 'Brian drinks his coffee with oat milk now' }, 'http');
-      const edited = brian.content.replace('Brian drinks his coffee black', 'Brian drinks his coffee with sugar').replace('## Memories\n', '## Memories\n- Brian walks to work on Fridays\n');
-      await page.setInputFiles('#md-files', { name: 'vault.zip', mimeType: 'application/zip', buffer: Buffer.from(zipSync({ 'Brian.md': strToU8(edited) })) });
+      const coffee = hub.services.overview
+        .memoriesOf(hub.services.entities.find('Brian')!.id)
+        .find((m) => m.fact === 'Brian drinks his coffee black')!;
+      await hub.services.memory.edit(
+        { memory_id: coffee.id, fact: 'Brian drinks his coffee with oat milk now' },
+        'http',
+      );
+      const edited = brian.content
+        .replace('Brian drinks his coffee black', 'Brian drinks his coffee with sugar')
+        .replace('## Memories\n', '## Memories\n- Brian walks to work on Fridays\n');
+      await page.setInputFiles('#md-files', {
+        name: 'vault.zip',
+        mimeType: 'application/zip',
+        buffer: Buffer.from(zipSync({ 'Brian.md': strToU8(edited) })),
+      });
       await expect.poll(() => page.locator('#md-picked').textContent(), POLL).toContain('Ready to import: vault.zip');
       await submit(page, () => page.locator('button[data-action=import]').tap());
       expect(await page.locator('#import-result').textContent()).toMatch(/^1 conflict;/);

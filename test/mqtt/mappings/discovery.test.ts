@@ -8,7 +8,12 @@ const disc = discoveryMapping();
 // As published by Zigbee2MQTT for an Aqara WSDCGQ11LM (trimmed).
 const Z2M_TEMPERATURE = JSON.stringify({
   availability: [{ topic: 'zigbee2mqtt/bridge/state', value_template: '{{ value_json.state }}' }],
-  device: { identifiers: ['zigbee2mqtt_0x00158d0001a2b3c4'], manufacturer: 'Aqara', model: 'Temperature and humidity sensor (WSDCGQ11LM)', name: 'living_room_sensor' },
+  device: {
+    identifiers: ['zigbee2mqtt_0x00158d0001a2b3c4'],
+    manufacturer: 'Aqara',
+    model: 'Temperature and humidity sensor (WSDCGQ11LM)',
+    name: 'living_room_sensor',
+  },
   device_class: 'temperature',
   enabled_by_default: true,
   object_id: 'living_room_sensor_temperature',
@@ -40,8 +45,18 @@ describe('Home Assistant MQTT discovery mapping', () => {
   });
 
   it('expands abbreviations and the ~ topic base', () => {
-    const [d] = parse(disc, 'homeassistant/sensor/garden/config', '{"~":"home/garden","name":"Garden","stat_t":"~/state","unit_of_meas":"°C","dev_cla":"temperature","uniq_id":"g1"}');
-    expect(d).toMatchObject({ state_topic: 'home/garden/state', unit: '°C', device_class: 'temperature', unique_id: 'g1', discovery_id: 'garden' });
+    const [d] = parse(
+      disc,
+      'homeassistant/sensor/garden/config',
+      '{"~":"home/garden","name":"Garden","stat_t":"~/state","unit_of_meas":"°C","dev_cla":"temperature","uniq_id":"g1"}',
+    );
+    expect(d).toMatchObject({
+      state_topic: 'home/garden/state',
+      unit: '°C',
+      device_class: 'temperature',
+      unique_id: 'g1',
+      discovery_id: 'garden',
+    });
   });
 
   it('reads device-based discovery with shared options', () => {
@@ -49,8 +64,20 @@ describe('Home Assistant MQTT discovery mapping', () => {
       dev: { ids: 'ea334450945afc', name: 'Kitchen' },
       o: { name: 'bla2mqtt' },
       cmps: {
-        temp01: { p: 'sensor', device_class: 'temperature', unit_of_measurement: '°C', value_template: '{{ value_json.temperature}}', unique_id: 'temp01ae_t' },
-        hum01: { p: 'sensor', device_class: 'humidity', unit_of_measurement: '%', value_template: "{{ value_json['humidity'] }}", unique_id: 'temp01ae_h' },
+        temp01: {
+          p: 'sensor',
+          device_class: 'temperature',
+          unit_of_measurement: '°C',
+          value_template: '{{ value_json.temperature}}',
+          unique_id: 'temp01ae_t',
+        },
+        hum01: {
+          p: 'sensor',
+          device_class: 'humidity',
+          unit_of_measurement: '%',
+          value_template: "{{ value_json['humidity'] }}",
+          unique_id: 'temp01ae_h',
+        },
         __proto__x: 5,
       },
       state_topic: 'sensor/state',
@@ -58,7 +85,13 @@ describe('Home Assistant MQTT discovery mapping', () => {
     });
     const items = parse(disc, 'homeassistant/device/0AFFD2/config', payload);
     expect(items).toMatchObject([
-      { component: 'sensor', discovery_id: 'temp01', state_topic: 'sensor/state', unit: '°C', value_key: 'temperature' },
+      {
+        component: 'sensor',
+        discovery_id: 'temp01',
+        state_topic: 'sensor/state',
+        unit: '°C',
+        value_key: 'temperature',
+      },
       { component: 'sensor', discovery_id: 'hum01', state_topic: 'sensor/state', unit: '%', value_key: 'humidity' },
     ]);
   });
@@ -68,7 +101,11 @@ describe('Home Assistant MQTT discovery mapping', () => {
     expect(parse(disc, 'homeassistant/button/x/config', '{"command_topic":"x/press"}')).toEqual([]);
     expect(parse(disc, 'homeassistant/sensor/x/config', '{"state_topic":"a/+/b"}')).toEqual([]);
     expect(parse(disc, 'homeassistant/sensor/x/state', '1')).toEqual([]);
-    const complex = parse(disc, 'homeassistant/sensor/x/config', '{"state_topic":"a","value_template":"{{ value_json.t | float * 2 }}"}')[0];
+    const complex = parse(
+      disc,
+      'homeassistant/sensor/x/config',
+      '{"state_topic":"a","value_template":"{{ value_json.t | float * 2 }}"}',
+    )[0];
     expect(complex).not.toHaveProperty('value_key');
     expect(() => parse(disc, 'homeassistant/sensor/x/config', '[1]')).toThrow(ParseError);
     expect(() => parse(disc, 'homeassistant/sensor/x/config', '{"state_topic":')).toThrow(ParseError);

@@ -37,32 +37,101 @@ const SPECIALS: (string | Buffer)[] = [
   '{"value":{"__proto__":{"polluted":"yes"},"a":{"constructor":{"prototype":{"polluted":1}}}}}',
   '{"a":{"__proto__":{"polluted":1}},"prototype":{"polluted":1}}',
   '{"cmps":{"__proto__":{"p":"sensor","stat_t":"x"}},"__proto__":{"stat_t":"y"}}',
-  'NaN', 'Infinity', '-Infinity', '1e999', '-1e999', '{"value":"NaN"}', '{"value":1e999}', '{"Time":"NaN","A":{"B":NaN}}',
-  '', ' ', '\u0000', '\ufeff21.5', 'null', 'true', '{}', '[]', '""', '"\\ud800"',
-  Buffer.from([0xc3, 0x28]), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xf8, 0x88, 0x80, 0x80, 0x80]),
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '1e999',
+  '-1e999',
+  '{"value":"NaN"}',
+  '{"value":1e999}',
+  '{"Time":"NaN","A":{"B":NaN}}',
+  '',
+  ' ',
+  '\u0000',
+  '\ufeff21.5',
+  'null',
+  'true',
+  '{}',
+  '[]',
+  '""',
+  '"\\ud800"',
+  Buffer.from([0xc3, 0x28]),
+  Buffer.from([0xed, 0xa0, 0x80]),
+  Buffer.from([0xf8, 0x88, 0x80, 0x80, 0x80]),
 ];
 
 const TOPICS: Record<string, string[]> = {
   owntracks: ['owntracks/anna/phone', 'owntracks/anna/phone/event', 'owntracks/__proto__/phone'],
   native: ['hearth/record/a/b', 'hearth/remember/a', 'hearth/locate/a', 'hearth/record/__proto__/constructor'],
   discovery: ['homeassistant/sensor/x/config', 'homeassistant/device/x/config', 'homeassistant/sensor/n/x/config'],
-  statestream: ['homeassistant/sensor/x/state', 'homeassistant/sensor/x/unit_of_measurement', 'homeassistant/sensor/x/last_updated'],
-  zigbee2mqtt: ['zigbee2mqtt/lamp', 'zigbee2mqtt/living room/lamp', 'zigbee2mqtt/a/temperature', 'zigbee2mqtt/__proto__'],
+  statestream: [
+    'homeassistant/sensor/x/state',
+    'homeassistant/sensor/x/unit_of_measurement',
+    'homeassistant/sensor/x/last_updated',
+  ],
+  zigbee2mqtt: [
+    'zigbee2mqtt/lamp',
+    'zigbee2mqtt/living room/lamp',
+    'zigbee2mqtt/a/temperature',
+    'zigbee2mqtt/__proto__',
+  ],
   tasmota: ['tele/pow/SENSOR', 'tele/pow/STATE', 'tele/__proto__/SENSOR'],
 };
 
 function randomJson(r: ReturnType<typeof prng>, depth: number): unknown {
-  const keys = ['a', 'value', 'fact', 'Time', 'ENERGY', 'state_topic', 'stat_t', '~', 'cmps', 'p', 'last_seen', 'tmp', 'tC', '__proto__', 'constructor', 'prototype', '', 'x'.repeat(150), '\u0000'];
+  const keys = [
+    'a',
+    'value',
+    'fact',
+    'Time',
+    'ENERGY',
+    'state_topic',
+    'stat_t',
+    '~',
+    'cmps',
+    'p',
+    'last_seen',
+    'tmp',
+    'tC',
+    '__proto__',
+    'constructor',
+    'prototype',
+    '',
+    'x'.repeat(150),
+    '\u0000',
+  ];
   switch (depth > 10 ? r.int(5) : r.int(8)) {
-    case 0: return r.pick([0, -1, 1e308, -1e-308, 2 ** 53 + 1, 1796058600, 1796058600000, 0.1]);
-    case 1: return r.pick(['', 'on', 'NaN', 'Infinity', '2026-11-30T18:10:00', '2026-02-30T25:61:00Z', 'x'.repeat(2000), '\u0000', '{{ value_json.__proto__ }}']);
-    case 2: return r.pick([true, false, null]);
-    case 3: return String(r.next());
-    case 4: return r.next() * 1e6;
-    case 5: return Array.from({ length: r.int(4) }, () => randomJson(r, depth + 1));
+    case 0:
+      return r.pick([0, -1, 1e308, -1e-308, 2 ** 53 + 1, 1796058600, 1796058600000, 0.1]);
+    case 1:
+      return r.pick([
+        '',
+        'on',
+        'NaN',
+        'Infinity',
+        '2026-11-30T18:10:00',
+        '2026-02-30T25:61:00Z',
+        'x'.repeat(2000),
+        '\u0000',
+        '{{ value_json.__proto__ }}',
+      ]);
+    case 2:
+      return r.pick([true, false, null]);
+    case 3:
+      return String(r.next());
+    case 4:
+      return r.next() * 1e6;
+    case 5:
+      return Array.from({ length: r.int(4) }, () => randomJson(r, depth + 1));
     default: {
       const o: Record<string, unknown> = {};
-      for (let i = r.int(6); i > 0; i--) Object.defineProperty(o, r.pick(keys), { value: randomJson(r, depth + 1), enumerable: true, configurable: true, writable: true });
+      for (let i = r.int(6); i > 0; i--)
+        Object.defineProperty(o, r.pick(keys), {
+          value: randomJson(r, depth + 1),
+          enumerable: true,
+          configurable: true,
+          writable: true,
+        });
       return o;
     }
   }
@@ -70,15 +139,22 @@ function randomJson(r: ReturnType<typeof prng>, depth: number): unknown {
 
 function payload(r: ReturnType<typeof prng>, i: number): string | Buffer {
   switch (i % 6) {
-    case 0: return Buffer.from(Array.from({ length: r.int(512) }, () => r.int(256)));
-    case 1: return Array.from({ length: r.int(512) }, () => String.fromCharCode(32 + r.int(95))).join('');
-    case 2: { const s = r.pick(REAL); return s.slice(0, r.int(s.length + 1)); }
+    case 0:
+      return Buffer.from(Array.from({ length: r.int(512) }, () => r.int(256)));
+    case 1:
+      return Array.from({ length: r.int(512) }, () => String.fromCharCode(32 + r.int(95))).join('');
+    case 2: {
+      const s = r.pick(REAL);
+      return s.slice(0, r.int(s.length + 1));
+    }
     case 3: {
       const s = r.pick(REAL).split('');
-      for (let k = r.int(6); k >= 0; k--) s[r.int(s.length)] = r.pick(['{', '}', '[', ']', '"', ',', ':', '\\', '0', 'e', '-', '\u0000']);
+      for (let k = r.int(6); k >= 0; k--)
+        s[r.int(s.length)] = r.pick(['{', '}', '[', ']', '"', ',', ':', '\\', '0', 'e', '-', '\u0000']);
       return s.join('');
     }
-    case 4: return JSON.stringify(randomJson(r, 0)) ?? 'undefined';
+    case 4:
+      return JSON.stringify(randomJson(r, 0)) ?? 'undefined';
     default:
       if (i % 600 === 5) return Buffer.alloc(256 * 1024 + 1 + r.int(1024), r.pick([0x7b, 0x5b, 0x31, 0x20]));
       return r.pick(SPECIALS);
@@ -90,7 +166,8 @@ function checkWellFormed(items: Ingest[]): void {
     if (item.kind === 'reading') {
       if (typeof item.value === 'number') expect(Number.isFinite(item.value)).toBe(true);
       if (typeof item.value === 'string') expect(item.value.trim()).not.toMatch(/^$|^[+-]?(nan|inf|infinity)$/i);
-      if (typeof item.value === 'object') expect(JSON.stringify(item.value)).not.toMatch(/"(__proto__|constructor|prototype)"/);
+      if (typeof item.value === 'object')
+        expect(JSON.stringify(item.value)).not.toMatch(/"(__proto__|constructor|prototype)"/);
       expect(FORBIDDEN.some((f) => item.metric.split('.').includes(f))).toBe(false);
     }
     if ('ts' in item && item.ts !== undefined) expect(Number.isFinite(item.ts)).toBe(true);
@@ -101,7 +178,9 @@ describe('hostile corpus', () => {
   it(`survives ${CORPUS} seeded garbage payloads on every mapping`, () => {
     const protoBefore = Object.getOwnPropertyNames(Object.prototype).sort();
     const set = createMappingSet(
-      MappingsConfigSchema.parse({ user: [{ topic: 'custom/+/#', entity: '{1}', metric: '{#}', value: '$.tmp.tC', ts: '$.unixtime' }] }),
+      MappingsConfigSchema.parse({
+        user: [{ topic: 'custom/+/#', entity: '{1}', metric: '{#}', value: '$.tmp.tC', ts: '$.unixtime' }],
+      }),
     );
     const targets: [Mapping, string[]][] = set.mappings.map((m) => [m, TOPICS[m.name] ?? ['custom/dev/a/b']]);
     const r = prng(0x4ea27);
@@ -120,7 +199,8 @@ describe('hostile corpus', () => {
           checkWellFormed(mapping.parse(topic, buf, ctx));
           parsed++;
         } catch (e) {
-          if (!(e instanceof ParseError)) throw new Error(`${mapping.name} threw ${String(e)} on payload #${i} (${topic})`);
+          if (!(e instanceof ParseError))
+            throw new Error(`${mapping.name} threw ${String(e)} on payload #${i} (${topic})`);
           // `guarded` turns a stray error into ParseError('unexpected: …'): that would be a bug here.
           expect(e.message, `${mapping.name} on payload #${i}`).not.toMatch(/^unexpected/);
           refused++;
@@ -157,10 +237,17 @@ describe('hostile corpus', () => {
     for (let i = 0; i < 2000; i++) {
       const lines = Array.from({ length: 1 + r.int(20) }, () => {
         const s = r.pick(seeds).split('');
-        for (let k = r.int(8); k >= 0; k--) s[r.int(s.length)] = r.pick([',', '=', ' ', '"', '\\', '#', 'i', 'u', '\n', '\u0000', '9', '-']);
-        return r.next() < 0.2 ? String.fromCharCode(...Array.from({ length: r.int(80) }, () => r.int(0xffff))) : s.join('');
+        for (let k = r.int(8); k >= 0; k--)
+          s[r.int(s.length)] = r.pick([',', '=', ' ', '"', '\\', '#', 'i', 'u', '\n', '\u0000', '9', '-']);
+        return r.next() < 0.2
+          ? String.fromCharCode(...Array.from({ length: r.int(80) }, () => r.int(0xffff)))
+          : s.join('');
       });
-      const out = parseLineProtocol(lines.join(r.pick(['\n', '\r\n'])), r.pick(['ns', 'us', 'ms', 's', 'n', 'u'] as const), 1796058600);
+      const out = parseLineProtocol(
+        lines.join(r.pick(['\n', '\r\n'])),
+        r.pick(['ns', 'us', 'ms', 's', 'n', 'u'] as const),
+        1796058600,
+      );
       for (const p of out.points) {
         expect(Number.isFinite(p.ts)).toBe(true);
         if (typeof p.value === 'number') expect(Number.isFinite(p.value)).toBe(true);

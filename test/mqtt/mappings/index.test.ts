@@ -46,11 +46,24 @@ describe('mapping config and routing', () => {
       owntracks: { enabled: true, root: 'owntracks', home_regions: ['home'] },
       user: [],
     });
-    expect(createMappings().map((m) => m.name)).toEqual(['native', 'discovery', 'statestream', 'zigbee2mqtt', 'tasmota', 'owntracks']);
+    expect(createMappings().map((m) => m.name)).toEqual([
+      'native',
+      'discovery',
+      'statestream',
+      'zigbee2mqtt',
+      'tasmota',
+      'owntracks',
+    ]);
   });
 
   it('validates roots and unknown keys', () => {
-    for (const bad of [{ native: { root: 'a/+' } }, { native: { root: '/a' } }, { native: { root: '' } }, { tasmota: { prefix: 'x' } }, { owntracks: { device: 'x' } }]) {
+    for (const bad of [
+      { native: { root: 'a/+' } },
+      { native: { root: '/a' } },
+      { native: { root: '' } },
+      { tasmota: { prefix: 'x' } },
+      { owntracks: { device: 'x' } },
+    ]) {
       expect(MappingsConfigSchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
     }
   });
@@ -77,14 +90,25 @@ describe('mapping config and routing', () => {
     const set = createMappingSet();
     expect(set.filters()).toContain('zigbee2mqtt/#');
     expect(new Set(set.filters()).size).toBe(set.filters().length);
-    const config = '{"state_topic":"zigbee2mqtt/living_room_sensor","unit_of_measurement":"°C","value_template":"{{ value_json.temperature }}"}';
+    const config =
+      '{"state_topic":"zigbee2mqtt/living_room_sensor","unit_of_measurement":"°C","value_template":"{{ value_json.temperature }}"}';
     const m = set.route('homeassistant/sensor/0x00158d0001a2b3c4/temperature/config')!;
     expect(parse(m, 'homeassistant/sensor/0x00158d0001a2b3c4/temperature/config', config)[0]).toMatchObject({
-      kind: 'discovery', entity_name: 'living_room_sensor', metric: 'temperature', unit: '°C',
+      kind: 'discovery',
+      entity_name: 'living_room_sensor',
+      metric: 'temperature',
+      unit: '°C',
     });
     const plain = '{"state_topic":"hearth/record/boiler/flow","unit_of_measurement":"°C"}';
-    expect(parse(m, 'homeassistant/sensor/boiler/config', plain)[0]).toMatchObject({ entity_name: 'boiler', metric: 'flow' });
-    const nowhere = parse(m, 'homeassistant/sensor/y/config', '{"state_topic":"somewhere/else","unit_of_measurement":"W"}')[0];
+    expect(parse(m, 'homeassistant/sensor/boiler/config', plain)[0]).toMatchObject({
+      entity_name: 'boiler',
+      metric: 'flow',
+    });
+    const nowhere = parse(
+      m,
+      'homeassistant/sensor/y/config',
+      '{"state_topic":"somewhere/else","unit_of_measurement":"W"}',
+    )[0];
     expect(nowhere).not.toHaveProperty('metric');
   });
 });

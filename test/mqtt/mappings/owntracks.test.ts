@@ -10,11 +10,35 @@ const ot = owntracksMapping();
 
 // Payload shapes from the OwnTracks booklet (owntracks.org/booklet/tech/json) as the iOS/Android apps send them.
 const LOCATION = {
-  _type: 'location', acc: 12, alt: 50, batt: 85, bs: 1, conn: 'w', created_at: 1_767_225_605, lat: 52.52, lon: 13.405,
-  m: 1, t: 'u', tid: 'an', tst: 1_767_225_600, vac: 3, vel: 0, topic: 'owntracks/anna/phone',
+  _type: 'location',
+  acc: 12,
+  alt: 50,
+  batt: 85,
+  bs: 1,
+  conn: 'w',
+  created_at: 1_767_225_605,
+  lat: 52.52,
+  lon: 13.405,
+  m: 1,
+  t: 'u',
+  tid: 'an',
+  tst: 1_767_225_600,
+  vac: 3,
+  vel: 0,
+  topic: 'owntracks/anna/phone',
 };
 const transition = (event: 'enter' | 'leave', desc = 'Home') => ({
-  _type: 'transition', wtst: 1_444_755_752, lat: 49.1383109, lon: 13.4277182, acc: 26, tst: 1_767_229_200, desc, event, tid: 'an', t: 'c', rid: 'a1b2c3',
+  _type: 'transition',
+  wtst: 1_444_755_752,
+  lat: 49.1383109,
+  lon: 13.4277182,
+  acc: 26,
+  tst: 1_767_229_200,
+  desc,
+  event,
+  tid: 'an',
+  t: 'c',
+  rid: 'a1b2c3',
 });
 const json = (o: unknown) => JSON.stringify(o);
 
@@ -30,7 +54,15 @@ describe('owntracks mapping', () => {
 
   it('reads a location as a composite reading at tst', () => {
     expect(parse(ot, 'owntracks/anna/phone', json(LOCATION))).toEqual([
-      { kind: 'reading', entity_name: 'anna', entity_type: 'person', metric: 'location', value: { lat: 52.52, lon: 13.405, acc: 12 }, ts: 1_767_225_600, source: 'owntracks' },
+      {
+        kind: 'reading',
+        entity_name: 'anna',
+        entity_type: 'person',
+        metric: 'location',
+        value: { lat: 52.52, lon: 13.405, acc: 12 },
+        ts: 1_767_225_600,
+        source: 'owntracks',
+      },
     ]);
     const { acc: _acc, ...noAcc } = LOCATION;
     expect(parse(ot, 'owntracks/anna/phone', json(noAcc))[0]).toMatchObject({ value: { lat: 52.52, lon: 13.405 } });
@@ -38,23 +70,47 @@ describe('owntracks mapping', () => {
 
   it('adds presence from inregions: home (case-insensitive) or the first region', () => {
     const presence = (inregions: unknown, m = ot) =>
-      parse(m, 'owntracks/anna/phone', json({ ...LOCATION, inregions })).find((i) => i.kind === 'reading' && i.metric === 'presence');
+      parse(m, 'owntracks/anna/phone', json({ ...LOCATION, inregions })).find(
+        (i) => i.kind === 'reading' && i.metric === 'presence',
+      );
     expect(presence(['Home'])).toMatchObject({ value: 'home', ts: 1_767_225_600, entity_name: 'anna' });
     expect(presence(['Work', 'Gym'])).toMatchObject({ value: 'Work' });
     expect(presence(['Gym', 'home'])).toMatchObject({ value: 'home' });
     expect(presence([])).toBeUndefined();
     expect(presence(null)).toBeUndefined();
-    expect(presence(['Casa'], owntracksMapping({ enabled: true, root: 'owntracks', home_regions: ['casa', 'Home'] }))).toMatchObject({ value: 'home' });
+    expect(
+      presence(['Casa'], owntracksMapping({ enabled: true, root: 'owntracks', home_regions: ['casa', 'Home'] })),
+    ).toMatchObject({ value: 'home' });
   });
 
   it('turns an enter transition into locate + presence', () => {
     const items = parse(ot, 'owntracks/anna/phone/event', json(transition('enter')));
     expect(items).toEqual([
-      { kind: 'locate', entity_name: 'anna', entity_type: 'person', container_name: 'Home', container_type: 'place', note: 'entered Home (phone)', ts: 1_767_229_200, source: 'owntracks' },
-      { kind: 'reading', entity_name: 'anna', entity_type: 'person', metric: 'presence', value: 'home', ts: 1_767_229_200, source: 'owntracks' },
+      {
+        kind: 'locate',
+        entity_name: 'anna',
+        entity_type: 'person',
+        container_name: 'Home',
+        container_type: 'place',
+        note: 'entered Home (phone)',
+        ts: 1_767_229_200,
+        source: 'owntracks',
+      },
+      {
+        kind: 'reading',
+        entity_name: 'anna',
+        entity_type: 'person',
+        metric: 'presence',
+        value: 'home',
+        ts: 1_767_229_200,
+        source: 'owntracks',
+      },
     ]);
     const work = parse(ot, 'owntracks/anna/phone/event', json(transition('enter', 'Office')));
-    expect(work.map((i) => (i.kind === 'locate' ? i.container_name : i.kind === 'reading' ? i.value : null))).toEqual(['Office', 'Office']);
+    expect(work.map((i) => (i.kind === 'locate' ? i.container_name : i.kind === 'reading' ? i.value : null))).toEqual([
+      'Office',
+      'Office',
+    ]);
   });
 
   it('turns a leave transition into locate "away" + presence not_home', () => {
@@ -85,7 +141,8 @@ describe('owntracks mapping', () => {
       { _type: 'waypoint', desc: 'Home', lat: 52.5, lon: 13.4, rad: 50, tst: 1_767_225_600 },
       { _type: 'encrypted', data: 'abc' },
       { _type: 'status', android: {} },
-    ]) expect(parse(ot, 'owntracks/anna/phone', json(p)), p._type).toEqual([]);
+    ])
+      expect(parse(ot, 'owntracks/anna/phone', json(p)), p._type).toEqual([]);
     const { desc: _d, ...privateRegion } = transition('enter');
     expect(parse(ot, 'owntracks/anna/phone/event', json(privateRegion))).toEqual([]);
     expect(parse(ot, 'owntracks/anna/phone', '')).toEqual([]);
@@ -93,12 +150,24 @@ describe('owntracks mapping', () => {
 
   it('refuses malformed payloads with ParseError', () => {
     const bad = [
-      'not json', '[1,2]', '"location"', '{}', json({ _type: 5 }),
-      json({ ...LOCATION, lat: undefined }), json({ ...LOCATION, lat: 91 }), json({ ...LOCATION, lon: '13.4' }),
-      json({ ...LOCATION, tst: undefined }), json({ ...LOCATION, tst: '2026-01-01' }), json({ ...LOCATION, tst: 1e20 }),
-      json({ ...LOCATION, acc: 'good' }), json({ ...LOCATION, inregions: 'Home' }), json({ ...LOCATION, inregions: [1] }),
-      json({ ...transition('enter'), event: 'bogus' }), json({ ...transition('enter'), event: undefined }),
-      json({ ...transition('enter'), desc: '' }), json({ ...transition('enter'), tst: null }),
+      'not json',
+      '[1,2]',
+      '"location"',
+      '{}',
+      json({ _type: 5 }),
+      json({ ...LOCATION, lat: undefined }),
+      json({ ...LOCATION, lat: 91 }),
+      json({ ...LOCATION, lon: '13.4' }),
+      json({ ...LOCATION, tst: undefined }),
+      json({ ...LOCATION, tst: '2026-01-01' }),
+      json({ ...LOCATION, tst: 1e20 }),
+      json({ ...LOCATION, acc: 'good' }),
+      json({ ...LOCATION, inregions: 'Home' }),
+      json({ ...LOCATION, inregions: [1] }),
+      json({ ...transition('enter'), event: 'bogus' }),
+      json({ ...transition('enter'), event: undefined }),
+      json({ ...transition('enter'), desc: '' }),
+      json({ ...transition('enter'), tst: null }),
     ];
     for (const p of bad) expect(() => parse(ot, 'owntracks/anna/phone/event', p), p).toThrow(ParseError);
     expect(() => parse(ot, 'owntracks/anna/phone', Buffer.from([0xff, 0xfe]))).toThrow(ParseError);

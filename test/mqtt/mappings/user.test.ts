@@ -18,9 +18,27 @@ describe('user mappings', () => {
   });
 
   it('extracts values and times with JSON paths, coercing strings like plain payloads', () => {
-    const m = make({ topic: 'shellies/+/status', entity: '{1}', metric: 'temperature', value: '$.tmp.tC', ts: '$.unixtime', unit: '°C', source: 'shelly', entity_type: 'device' });
+    const m = make({
+      topic: 'shellies/+/status',
+      entity: '{1}',
+      metric: 'temperature',
+      value: '$.tmp.tC',
+      ts: '$.unixtime',
+      unit: '°C',
+      source: 'shelly',
+      entity_type: 'device',
+    });
     expect(parse(m, 'shellies/shellyht-1/status', '{"tmp":{"tC":21.25,"tF":70.25},"unixtime":1796058600}')).toEqual([
-      { kind: 'reading', entity_name: 'shellyht-1', metric: 'temperature', value: 21.25, unit: '°C', ts: 1796058600, source: 'shelly', entity_type: 'device' },
+      {
+        kind: 'reading',
+        entity_name: 'shellyht-1',
+        metric: 'temperature',
+        value: 21.25,
+        unit: '°C',
+        ts: 1796058600,
+        source: 'shelly',
+        entity_type: 'device',
+      },
     ]);
     const s = make({ topic: 'x/+', entity: '{1}', metric: 'm', value: 'data.list[1]' });
     expect(parse(s, 'x/a', '{"data":{"list":["1","22.5"]}}')[0]).toMatchObject({ value: 22.5 });
@@ -34,8 +52,16 @@ describe('user mappings', () => {
 
   it('reads native-style payloads without a path, with config unit winning over learned', () => {
     const m = make({ topic: 'sensors/+/+', entity: '{1}', metric: '{2}' });
-    expect(parse(m, 'sensors/garage/door', 'open')[0]).toMatchObject({ entity_name: 'garage', metric: 'door', value: 'open' });
-    expect(parse(m, 'sensors/garage/t', '{"value":4,"unit":"°C","ts":1796058600}')[0]).toMatchObject({ value: 4, unit: '°C', ts: 1796058600 });
+    expect(parse(m, 'sensors/garage/door', 'open')[0]).toMatchObject({
+      entity_name: 'garage',
+      metric: 'door',
+      value: 'open',
+    });
+    expect(parse(m, 'sensors/garage/t', '{"value":4,"unit":"°C","ts":1796058600}')[0]).toMatchObject({
+      value: 4,
+      unit: '°C',
+      ts: 1796058600,
+    });
     const ctx = context('UTC', { 'garage|h': '%' });
     expect(parse(m, 'sensors/garage/h', '55', ctx)[0]).toMatchObject({ unit: '%' });
     const fixed = make({ topic: 'sensors/+/+', entity: '{1}', metric: '{2}', unit: 'lx' });

@@ -124,29 +124,55 @@ describe('zones with :30 and :45 offsets and odd transitions', () => {
 
 describe('invariants against an independent Intl reading, every 7 minutes through DST changes', () => {
   const zones = [
-    'UTC', 'America/New_York', 'Europe/Berlin', 'Asia/Kolkata', 'Asia/Kathmandu',
-    'Australia/Lord_Howe', 'America/Santiago', 'Asia/Beirut', 'America/Havana', 'Pacific/Chatham',
+    'UTC',
+    'America/New_York',
+    'Europe/Berlin',
+    'Asia/Kolkata',
+    'Asia/Kathmandu',
+    'Australia/Lord_Howe',
+    'America/Santiago',
+    'Asia/Beirut',
+    'America/Havana',
+    'Pacific/Chatham',
   ];
   const windows = ['2026-03-06', '2026-03-27', '2026-04-03', '2026-09-04', '2026-10-02', '2026-10-23', '2026-10-30'];
   for (const zone of zones) {
     it(zone, () => {
       const b = createBucketer(zone);
       const ref = new Intl.DateTimeFormat('en-CA', {
-        timeZone: zone, hourCycle: 'h23', weekday: 'short', year: 'numeric', month: '2-digit', day: '2-digit',
-        hour: '2-digit', minute: '2-digit',
+        timeZone: zone,
+        hourCycle: 'h23',
+        weekday: 'short',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
       });
-      const parts = (t: number) => Object.fromEntries(ref.formatToParts(new Date(t * 1000)).map((p) => [p.type, p.value]));
-      const date = (t: number) => { const p = parts(t); return `${p.year}-${p.month}-${p.day}`; };
+      const parts = (t: number) =>
+        Object.fromEntries(ref.formatToParts(new Date(t * 1000)).map((p) => [p.type, p.value]));
+      const date = (t: number) => {
+        const p = parts(t);
+        return `${p.year}-${p.month}-${p.day}`;
+      };
       const bad: string[] = [];
       const check = (ok: boolean, what: string, t: number) => void (ok || bad.push(`${what} at ${iso(t)}`));
       for (const w of windows) {
         const from = s(`${w}T00:00:00Z`);
         for (let t = from; t < from + 4 * 86_400; t += 11 * 60 + 13) {
-          const h = b.hour(t), d = b.day(t), wk = b.week(t);
-          const hn = b.next('hour', h), dn = b.next('day', d), wn = b.next('week', wk);
+          const h = b.hour(t),
+            d = b.day(t),
+            wk = b.week(t);
+          const hn = b.next('hour', h),
+            dn = b.next('day', d),
+            wn = b.next('week', wk);
           check(h <= t && t < hn && hn - h <= H, 'hour contains t, ≤ 60 min', t);
           check(d <= h && hn <= dn && wk <= d && dn <= wn, 'hour ⊂ day ⊂ week', t);
-          check(b.hour(h) === h && b.hour(hn - 1) === h && b.day(dn) === dn && b.week(wn) === wn, 'next() is a start', t);
+          check(
+            b.hour(h) === h && b.hour(hn - 1) === h && b.day(dn) === dn && b.week(wn) === wn,
+            'next() is a start',
+            t,
+          );
           // an hour starts on a local hour, or where the offset changes
           check(parts(h).minute === '00' || b.offset(h - 1) !== b.offset(h), 'hour start', t);
           // the day is the local date, from its first instant to the next date's

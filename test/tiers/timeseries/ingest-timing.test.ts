@@ -21,7 +21,8 @@ describe('ingest writer flush timing', () => {
     vi.advanceTimersByTime(1000);
     const { timeseries } = hub.services;
     const stats = timeseries.writer.stats;
-    const record = (value: number) => timeseries.record(RecordInput.parse({ entity_name: 'hall', metric: 'temperature', value }));
+    const record = (value: number) =>
+      timeseries.record(RecordInput.parse({ entity_name: 'hall', metric: 'temperature', value }));
 
     const b0 = stats.batches;
     let first = false;
@@ -57,7 +58,10 @@ describe('ingest writer flush timing', () => {
     const b0 = stats.batches;
     const done: number[] = [];
     for (let round = 0; round < 3; round++) {
-      for (const v of [1, 2, 3]) void timeseries.record(RecordInput.parse({ entity_name: 'hall', metric: 'temperature', value: round * 10 + v })).then(() => done.push(v));
+      for (const v of [1, 2, 3])
+        void timeseries
+          .record(RecordInput.parse({ entity_name: 'hall', metric: 'temperature', value: round * 10 + v }))
+          .then(() => done.push(v));
       await vi.advanceTimersByTimeAsync(0);
       expect(done).toHaveLength(3 * (round + 1));
       expect(stats.batches).toBe(b0 + round + 1);

@@ -3,20 +3,42 @@ import { MAX_LINES, parseLineProtocol } from '../../../src/tiers/timeseries/line
 
 const NOW = 1_796_058_600;
 const NS = '1796058600000000000';
-const lp = (body: string, precision: Parameters<typeof parseLineProtocol>[1] = 'ns') => parseLineProtocol(body, precision, NOW);
+const lp = (body: string, precision: Parameters<typeof parseLineProtocol>[1] = 'ns') =>
+  parseLineProtocol(body, precision, NOW);
 
 describe('line protocol: Home Assistant InfluxDB integration', () => {
   it('maps value to metric state of <domain>.<entity_id>, with the measurement as unit', () => {
     const body = `°C,domain=sensor,entity_id=bedroom_temperature,friendly_name=Bedroom\\ Temperature device_class_str="temperature",friendly_name_str="Bedroom Temperature",state_class_str="measurement",value=21.5 ${NS}`;
     expect(lp(body)).toEqual({
-      points: [{ kind: 'reading', entity_name: 'sensor.bedroom_temperature', metric: 'state', value: 21.5, unit: '°C', ts: NOW, source: 'influxdb', entity_type: 'sensor' }],
+      points: [
+        {
+          kind: 'reading',
+          entity_name: 'sensor.bedroom_temperature',
+          metric: 'state',
+          value: 21.5,
+          unit: '°C',
+          ts: NOW,
+          source: 'influxdb',
+          entity_type: 'sensor',
+        },
+      ],
       errors: [],
     });
   });
 
   it('prefers the state string over HA numeric coding; no unit when measurement is the entity id', () => {
     const body = `binary_sensor.front_door,domain=binary_sensor,entity_id=front_door device_class_str="door",friendly_name_str="Front door",state="off",value=0 ${NS}`;
-    expect(lp(body).points).toEqual([{ kind: 'reading', entity_name: 'binary_sensor.front_door', metric: 'state', value: 'off', ts: NOW, source: 'influxdb', entity_type: 'sensor' }]);
+    expect(lp(body).points).toEqual([
+      {
+        kind: 'reading',
+        entity_name: 'binary_sensor.front_door',
+        metric: 'state',
+        value: 'off',
+        ts: NOW,
+        source: 'influxdb',
+        entity_type: 'sensor',
+      },
+    ]);
     const counter = `sensor.visitors,domain=sensor,entity_id=visitors value=12 ${NS}`;
     expect(lp(counter).points[0]).not.toHaveProperty('unit');
   });
@@ -73,14 +95,29 @@ describe('line protocol: Telegraf and generic', () => {
     const body = 'sensors,entity=garage a=1,b=-2i,c=3u,d="x",e=T,f=false,g=FALSE,h=1e3,i=.5,j=-0.25 1796058600';
     const { points } = lp(body, 's');
     expect(Object.fromEntries(points.map((p) => [p.metric, p.value]))).toEqual({
-      'sensors.a': 1, 'sensors.b': -2, 'sensors.c': 3, 'sensors.d': 'x', 'sensors.e': true, 'sensors.f': false, 'sensors.g': false,
-      'sensors.h': 1000, 'sensors.i': 0.5, 'sensors.j': -0.25,
+      'sensors.a': 1,
+      'sensors.b': -2,
+      'sensors.c': 3,
+      'sensors.d': 'x',
+      'sensors.e': true,
+      'sensors.f': false,
+      'sensors.g': false,
+      'sensors.h': 1000,
+      'sensors.i': 0.5,
+      'sensors.j': -0.25,
     });
     expect(points.every((p) => p.entity_name === 'garage' && p.ts === NOW)).toBe(true);
   });
 
   it('converts every precision (v1 and v2 names)', () => {
-    for (const [p, ts] of [['ns', NS], ['n', NS], ['us', '1796058600500000'], ['u', '1796058600500000'], ['ms', '1796058600500'], ['s', '1796058600']] as const) {
+    for (const [p, ts] of [
+      ['ns', NS],
+      ['n', NS],
+      ['us', '1796058600500000'],
+      ['u', '1796058600500000'],
+      ['ms', '1796058600500'],
+      ['s', '1796058600'],
+    ] as const) {
       const expected = p === 's' || p === 'ns' || p === 'n' ? NOW : NOW + 0.5;
       expect(lp(`m v=1 ${ts}`, p).points[0].ts, p).toBe(expected);
     }

@@ -22,17 +22,24 @@ afterEach(() => {
 });
 
 function addSeries(metric: string, type: 'numeric' | 'categorical' | 'composite'): number {
-  const e = db.prepare("INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, 'room', '{}', 0, 0)").run(`room-${metric}`, `room-${metric}`);
+  const e = db
+    .prepare("INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, 'room', '{}', 0, 0)")
+    .run(`room-${metric}`, `room-${metric}`);
   return Number(
-    db.prepare('INSERT INTO series (entity_id, metric, value_type, created) VALUES (?, ?, ?, 0)').run(e.lastInsertRowid, metric, type)
-      .lastInsertRowid,
+    db
+      .prepare('INSERT INTO series (entity_id, metric, value_type, created) VALUES (?, ?, ?, 0)')
+      .run(e.lastInsertRowid, metric, type).lastInsertRowid,
   );
 }
 function insert(rows: [number, number, number | null][]): number[] {
   const stmt = db.prepare('INSERT INTO readings (series_id, ts_ms, value_num) VALUES (?, ?, ?)');
   return db.transaction(() => rows.map(([sid, ts, v]) => Number(stmt.run(sid, ts * 1000, v).lastInsertRowid)))();
 }
-const count = (sql: string, ...p: unknown[]) => (db.prepare(sql).pluck().get(...p) as number);
+const count = (sql: string, ...p: unknown[]) =>
+  db
+    .prepare(sql)
+    .pluck()
+    .get(...p) as number;
 const allRollups = () => db.prepare('SELECT * FROM reading_rollups ORDER BY series_id, bucket_type, bucket_ts').all();
 const hourly = (sid: number, fromDay: number, toDay: number): [number, number, number][] =>
   Array.from({ length: (toDay - fromDay) * 24 }, (_, i) => [sid, T0 + fromDay * DAY + i * 3600, i % 10]);
@@ -45,7 +52,10 @@ describe('prune', () => {
     const rollups = createRollups(db, { timeZone: 'UTC' });
     rollups.run({ seriesIds: [a] });
     insert(hourly(never, 0, 2));
-    const late = insert([[a, T0 + DAY + 1800, 50], [a, T0 + DAY + 1900, 60]]); // after the rollup: not rolled up yet
+    const late = insert([
+      [a, T0 + DAY + 1800, 50],
+      [a, T0 + DAY + 1900, 60],
+    ]); // after the rollup: not rolled up yet
     const clock = manualClock(T0 + 20 * DAY);
     const retention = createRetention(db, clock, { retentionDays: 7, batchSize: 50 });
 
@@ -74,7 +84,10 @@ describe('prune', () => {
     // four readings per hour on day 0
     insert(Array.from({ length: 96 }, (_, i): [number, number, number] => [a, T0 + i * 900, (i % 4) + 1]));
     createRollups(db, { timeZone: 'UTC' }).run();
-    const hourRow = () => db.prepare("SELECT * FROM reading_rollups WHERE series_id = ? AND bucket_type = 'hour' AND bucket_ts = ?").get(a, T0) as any;
+    const hourRow = () =>
+      db
+        .prepare("SELECT * FROM reading_rollups WHERE series_id = ? AND bucket_type = 'hour' AND bucket_ts = ?")
+        .get(a, T0) as any;
     expect(hourRow()).toMatchObject({ count: 4, avg_num: 2.5, min_num: 1, max_num: 4 });
     const pruned = createRetention(db, manualClock(T0 + 30 * DAY), { retentionDays: 7 }).prune({ dryRun: false });
     // the newest row stays, or SQLite would reuse ids below the watermark for new readings
@@ -89,7 +102,9 @@ describe('prune', () => {
     insert([[a, T0 + 120, 20]]); // and again, now that the bucket's surviving rows include the first late one
     rollups.run();
     expect(hourRow()).toMatchObject({ count: 6, avg_num: 40 / 6, min_num: 1, max_num: 20, p10_num: 1.3, p90_num: 3.7 });
-    expect(db.prepare("SELECT count FROM reading_rollups WHERE series_id = ? AND bucket_type = 'day'").pluck().get(a)).toBe(98);
+    expect(
+      db.prepare("SELECT count FROM reading_rollups WHERE series_id = ? AND bucket_type = 'day'").pluck().get(a),
+    ).toBe(98);
   });
 
   it('keeps the current week right when retention cuts into it between two runs', () => {
@@ -97,7 +112,10 @@ describe('prune', () => {
     insert(hourly(a, 0, 4)); // Monday to Thursday
     const rollups = createRollups(db, { timeZone: 'UTC' });
     rollups.run(); // caches this week's values
-    const week = () => db.prepare("SELECT count, avg_num FROM reading_rollups WHERE series_id = ? AND bucket_type = 'week'").get(a) as any;
+    const week = () =>
+      db
+        .prepare("SELECT count, avg_num FROM reading_rollups WHERE series_id = ? AND bucket_type = 'week'")
+        .get(a) as any;
     const sumBefore = week().avg_num * week().count;
     const pruned = createRetention(db, manualClock(T0 + 4 * DAY), { retentionDays: 2 }).prune({ dryRun: false });
     expect(pruned.deleted).toBe(48);

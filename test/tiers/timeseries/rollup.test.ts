@@ -28,12 +28,15 @@ function tempDb(): Db {
 }
 
 function addSeries(db: Db, metric: string, type: ValueType): number {
-  const e = db.prepare("INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, 'room', '{}', 0, 0)");
+  const e = db.prepare(
+    "INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, 'room', '{}', 0, 0)",
+  );
   const name = `room-${metric}-${dbs.indexOf(db)}-${Math.random()}`;
   const entityId = e.run(name, name).lastInsertRowid;
   return Number(
-    db.prepare('INSERT INTO series (entity_id, metric, value_type, created) VALUES (?, ?, ?, 0)').run(entityId, metric, type)
-      .lastInsertRowid,
+    db
+      .prepare('INSERT INTO series (entity_id, metric, value_type, created) VALUES (?, ?, ?, 0)')
+      .run(entityId, metric, type).lastInsertRowid,
   );
 }
 
@@ -42,7 +45,10 @@ function insert(db: Db, rows: [number, number, number | string | null][]): numbe
   const stmt = db.prepare('INSERT INTO readings (series_id, ts_ms, value_num, value_cat) VALUES (?, ?, ?, ?)');
   return db.transaction(() =>
     rows.map(([sid, ts, v]) =>
-      Number(stmt.run(sid, Math.round(ts * 1000), typeof v === 'number' ? v : null, typeof v === 'string' ? v : null).lastInsertRowid),
+      Number(
+        stmt.run(sid, Math.round(ts * 1000), typeof v === 'number' ? v : null, typeof v === 'string' ? v : null)
+          .lastInsertRowid,
+      ),
     ),
   )();
 }
@@ -55,9 +61,9 @@ const rollups = (db: Db, seriesId?: number) =>
     )
     .all(...(seriesId === undefined ? [] : [seriesId])) as RollupRow[];
 const row = (db: Db, sid: number, type: string, ts: number) =>
-  db.prepare('SELECT * FROM reading_rollups WHERE series_id = ? AND bucket_type = ? AND bucket_ts = ?').get(sid, type, ts) as
-    | RollupRow
-    | undefined;
+  db
+    .prepare('SELECT * FROM reading_rollups WHERE series_id = ? AND bucket_type = ? AND bucket_ts = ?')
+    .get(sid, type, ts) as RollupRow | undefined;
 const watermark = (db: Db, sid: number) =>
   db.prepare('SELECT last_id, last_ts FROM rollup_watermarks WHERE series_id = ?').get(sid) as
     | { last_id: number; last_ts: number }
@@ -82,7 +88,11 @@ describe('quantiles (Hyndman & Fan type 7, as R and NumPy)', () => {
   it('is what a numeric bucket stores, whatever the insertion order', () => {
     const db = tempDb();
     const sid = addSeries(db, 'temp', 'numeric');
-    insert(db, [[sid, s('2026-01-05T10:40:00Z'), 40], [sid, s('2026-01-05T10:05:00Z'), 10], [sid, s('2026-01-05T10:20:00Z'), 20]]);
+    insert(db, [
+      [sid, s('2026-01-05T10:40:00Z'), 40],
+      [sid, s('2026-01-05T10:05:00Z'), 10],
+      [sid, s('2026-01-05T10:20:00Z'), 20],
+    ]);
     expect(createRollups(db, { timeZone: 'UTC' }).run()).toEqual({ series: 1, buckets: 3, readings: 3 });
     const h = row(db, sid, 'hour', s('2026-01-05T10:00:00Z'))!;
     expect(h).toMatchObject({ count: 3, min_num: 10, max_num: 40, mode_cat: null });
@@ -99,12 +109,28 @@ describe('categorical buckets', () => {
     const db = tempDb();
     const sid = addSeries(db, 'mood', 'categorical');
     const t = s('2026-01-05T10:00:00Z');
-    insert(db, ['a', 'c', 'b', 'b', 'a'].map((v, i): [number, number, string] => [sid, t + i * 60, v]));
-    insert(db, [[sid, t + 3600, 'Z'], [sid, t + 3660, 'zz'], [sid, t + 3720, 'Z'], [sid, t + 3780, 'zz']]);
+    insert(
+      db,
+      ['a', 'c', 'b', 'b', 'a'].map((v, i): [number, number, string] => [sid, t + i * 60, v]),
+    );
+    insert(db, [
+      [sid, t + 3600, 'Z'],
+      [sid, t + 3660, 'zz'],
+      [sid, t + 3720, 'Z'],
+      [sid, t + 3780, 'zz'],
+    ]);
     createRollups(db, { timeZone: 'UTC' }).run();
     expect(row(db, sid, 'hour', t)).toEqual({
-      series_id: sid, bucket_type: 'hour', bucket_ts: t, count: 5,
-      avg_num: null, min_num: null, max_num: null, p10_num: null, p90_num: null, mode_cat: 'a',
+      series_id: sid,
+      bucket_type: 'hour',
+      bucket_ts: t,
+      count: 5,
+      avg_num: null,
+      min_num: null,
+      max_num: null,
+      p10_num: null,
+      p90_num: null,
+      mode_cat: 'a',
     });
     expect(row(db, sid, 'hour', t + 3600)).toMatchObject({ count: 4, mode_cat: 'Z' });
     expect(row(db, sid, 'day', t - 10 * 3600)).toMatchObject({ count: 9, mode_cat: 'Z' }); // a:2 b:2 Z:2 zz:2
@@ -116,12 +142,17 @@ describe('buckets follow the configured zone', () => {
     const db = tempDb();
     const sid = addSeries(db, 'temp', 'numeric');
     const from = s('2026-10-24T22:00:00Z'); // 2026-10-25 00:00 CEST
-    insert(db, Array.from({ length: 25 * 6 }, (_, i): [number, number, number] => [sid, from + i * 600, i]));
+    insert(
+      db,
+      Array.from({ length: 25 * 6 }, (_, i): [number, number, number] => [sid, from + i * 600, i]),
+    );
     createRollups(db, { timeZone: 'Europe/Berlin' }).run();
     const rows = rollups(db, sid);
     expect(rows.filter((r) => r.bucket_type === 'hour')).toHaveLength(25);
     expect(rows.filter((r) => r.bucket_type === 'hour').every((r) => r.count === 6)).toBe(true);
-    expect(rows.filter((r) => r.bucket_type === 'day')).toEqual([expect.objectContaining({ bucket_ts: from, count: 150 })]);
+    expect(rows.filter((r) => r.bucket_type === 'day')).toEqual([
+      expect.objectContaining({ bucket_ts: from, count: 150 }),
+    ]);
     expect(rows.filter((r) => r.bucket_type === 'week')).toEqual([
       expect.objectContaining({ bucket_ts: s('2026-10-18T22:00:00Z'), count: 150 }),
     ]);
@@ -134,7 +165,10 @@ describe('incremental runs', () => {
     const sid = addSeries(db, 'temp', 'numeric');
     const r = createRollups(db, { timeZone: 'America/New_York' });
     const from = s('2026-03-02T05:00:00Z'); // Monday 00:00 EST
-    insert(db, Array.from({ length: 48 * 4 }, (_, i): [number, number, number] => [sid, from + i * 900, i % 7]));
+    insert(
+      db,
+      Array.from({ length: 48 * 4 }, (_, i): [number, number, number] => [sid, from + i * 900, i % 7]),
+    );
     expect(r.run()).toEqual({ series: 1, buckets: 48 + 2 + 1, readings: 192 });
     expect(r.run()).toEqual({ series: 0, buckets: 0, readings: 0 });
     const before = rollups(db, sid);
@@ -155,8 +189,14 @@ describe('incremental runs', () => {
 
     const fresh = tempDb();
     const sid2 = addSeries(fresh, 'temp', 'numeric');
-    insert(fresh, db.prepare('SELECT ts_ms, value_num FROM readings ORDER BY id DESC').raw().all().map(
-      ([ts, v]: any): [number, number, number] => [sid2, ts / 1000, v]));
+    insert(
+      fresh,
+      db
+        .prepare('SELECT ts_ms, value_num FROM readings ORDER BY id DESC')
+        .raw()
+        .all()
+        .map(([ts, v]: any): [number, number, number] => [sid2, ts / 1000, v]),
+    );
     createRollups(fresh, { timeZone: 'America/New_York' }).run();
     expect(rollups(fresh, sid2).map((x) => ({ ...x, series_id: sid }))).toEqual(after);
   });
@@ -181,7 +221,10 @@ describe('incremental runs', () => {
     const db = tempDb();
     const a = addSeries(db, 'a', 'numeric');
     const b = addSeries(db, 'b', 'numeric');
-    insert(db, [[a, s('2026-01-05T10:00:00Z'), 1], [b, s('2026-01-05T10:00:00Z'), 2]]);
+    insert(db, [
+      [a, s('2026-01-05T10:00:00Z'), 1],
+      [b, s('2026-01-05T10:00:00Z'), 2],
+    ]);
     const r = createRollups(db, { timeZone: 'UTC' });
     expect(r.run({ seriesIds: [b] })).toEqual({ series: 1, buckets: 3, readings: 1 });
     expect(rollups(db, a)).toEqual([]);
@@ -196,7 +239,8 @@ describe('incremental runs', () => {
       insert(db, [[far, s('2026-01-01T00:00:00Z'), 1]]);
       createRollups(db, { timeZone: 'UTC' }).run();
       const rows: [number, number, number][] = [];
-      for (let i = 0; i < 3000; i++) rows.push([ids[i % 3], s('2026-01-05T00:00:00Z') + ((i * 7919) % 3000) * 60, (i * 31) % 97]);
+      for (let i = 0; i < 3000; i++)
+        rows.push([ids[i % 3], s('2026-01-05T00:00:00Z') + ((i * 7919) % 3000) * 60, (i * 31) % 97]);
       for (let i = 0; i < 500; i++) rows.push([far, s('2026-01-02T00:00:00Z') + i * 300, i % 13]);
       insert(db, rows);
     }
@@ -219,7 +263,10 @@ describe('incremental runs', () => {
     const db = tempDb();
     const sid = addSeries(db, 'temp', 'numeric');
     const t = s('2026-01-05T10:00:00Z');
-    insert(db, Array.from({ length: 100 }, (_, i): [number, number, number] => [sid, t + i * 97, Math.sin(i)]));
+    insert(
+      db,
+      Array.from({ length: 100 }, (_, i): [number, number, number] => [sid, t + i * 97, Math.sin(i)]),
+    );
     const r = createRollups(db, { timeZone: 'Asia/Kolkata' });
     r.run();
     const good = rollups(db, sid);
@@ -256,7 +303,7 @@ describe('property: incremental rollups equal a from-scratch run', () => {
   it('over 60 random out-of-order streams with late readings', () => {
     for (let iter = 0; iter < 60; iter++) {
       const rnd = prng(1000 + iter);
-      const pick = <T,>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
+      const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
       const timeZone = pick(zones);
       const base = s(pick(starts));
       const span = (3 + rnd() * 25) * 86_400; // up to four weeks
@@ -271,9 +318,14 @@ describe('property: incremental rollups equal a from-scratch run', () => {
         const n = 5 + Math.floor(rnd() * 150);
         for (let i = 0; i < n; i++) {
           const ts = Math.round((base + rnd() * span) * 1000) / 1000;
-          const v = rnd() < 0.03 ? null // a value-less row must be ignored, on every path
-            : sr.type === 'numeric' ? (rnd() < 0.3 ? Math.floor(rnd() * 5) : Math.round(rnd() * 2e4) / 100 - 50)
-            : pick(['a', 'b', 'c', 'Z']);
+          const v =
+            rnd() < 0.03
+              ? null // a value-less row must be ignored, on every path
+              : sr.type === 'numeric'
+                ? rnd() < 0.3
+                  ? Math.floor(rnd() * 5)
+                  : Math.round(rnd() * 2e4) / 100 - 50
+                : pick(['a', 'b', 'c', 'Z']);
           stream.push({ k, ts, v });
         }
       }
@@ -284,13 +336,19 @@ describe('property: incremental rollups equal a from-scratch run', () => {
       const r = createRollups(inc, { timeZone, chunkRows });
       for (let i = 0; i < stream.length; ) {
         const size = 1 + Math.floor(rnd() * 40);
-        insert(inc, stream.slice(i, i + size).map((x): [number, number, number | string | null] => [series[x.k].inc, x.ts, x.v]));
+        insert(
+          inc,
+          stream.slice(i, i + size).map((x): [number, number, number | string | null] => [series[x.k].inc, x.ts, x.v]),
+        );
         r.run();
         i += size;
       }
       // The reference gets the same readings in another order, all at once.
       const shuffled = [...stream].sort(() => rnd() - 0.5);
-      insert(ref, shuffled.map((x): [number, number, number | string | null] => [series[x.k].ref, x.ts, x.v]));
+      insert(
+        ref,
+        shuffled.map((x): [number, number, number | string | null] => [series[x.k].ref, x.ts, x.v]),
+      );
       createRollups(ref, { timeZone }).run();
 
       for (const sr of series) {
@@ -302,7 +360,12 @@ describe('property: incremental rollups equal a from-scratch run', () => {
           const y = b[i];
           const ctx = `iteration ${iter} ${timeZone} ${x.bucket_type} ${x.bucket_ts}`;
           expect([x.bucket_type, x.bucket_ts, x.count, x.min_num, x.max_num, x.mode_cat], ctx).toEqual([
-            y.bucket_type, y.bucket_ts, y.count, y.min_num, y.max_num, y.mode_cat,
+            y.bucket_type,
+            y.bucket_ts,
+            y.count,
+            y.min_num,
+            y.max_num,
+            y.mode_cat,
           ]);
           for (const f of ['avg_num', 'p10_num', 'p90_num'] as const) {
             if (y[f] === null) expect(x[f], ctx).toBeNull();
@@ -320,7 +383,10 @@ describe('bags: a bucket kept as distinct values with counts', () => {
   it('give the quantiles, merges and modes of the expanded values', () => {
     const rnd = prng(7);
     for (let iter = 0; iter < 200; iter++) {
-      const gen = () => Array.from({ length: 1 + Math.floor(rnd() * 60) }, () => (rnd() < 0.5 ? Math.floor(rnd() * 6) : Math.round(rnd() * 1e4) / 100));
+      const gen = () =>
+        Array.from({ length: 1 + Math.floor(rnd() * 60) }, () =>
+          rnd() < 0.5 ? Math.floor(rnd() * 6) : Math.round(rnd() * 1e4) / 100,
+        );
       const [a, b] = [gen(), gen()];
       const all = Float64Array.from([...a, ...b]).sort();
       const merged = mergeBags(bagOf(a, true), bagOf(b, true));
@@ -346,7 +412,10 @@ describe('the in-memory day/week cache', () => {
     for (let pass = 0; pass < 20; pass++) {
       const rows = Array.from({ length: 500 }, (_, i): [number, number, number | string][] => {
         const n = pass * 500 + i;
-        return [[sids[0], from + n * 4, 18 + (n % 70) / 10], [sids[1], from + n * 4, ['heat', 'cool', 'off'][n % 3]]];
+        return [
+          [sids[0], from + n * 4, 18 + (n % 70) / 10],
+          [sids[1], from + n * 4, ['heat', 'cool', 'off'][n % 3]],
+        ];
       }).flat();
       insert(db, rows);
       r.run();
@@ -366,7 +435,16 @@ describe('the in-memory day/week cache', () => {
       const sids = [0, 1, 2].map((i) => addSeries(db, `t${i}`, 'numeric'));
       const r = createRollups(db, { timeZone: 'UTC', cacheBytes: k === 0 ? 1000 : undefined });
       for (let pass = 0; pass < 5; pass++) {
-        insert(db, sids.flatMap((sid, j) => Array.from({ length: 40 }, (_, i): [number, number, number] => [sid, from + (pass * 40 + i) * 60, (pass * 40 + i) * (j + 1)])));
+        insert(
+          db,
+          sids.flatMap((sid, j) =>
+            Array.from({ length: 40 }, (_, i): [number, number, number] => [
+              sid,
+              from + (pass * 40 + i) * 60,
+              (pass * 40 + i) * (j + 1),
+            ]),
+          ),
+        );
         r.run();
       }
       expect(r.cacheStats().bytes).toBeLessThanOrEqual(k === 0 ? 1000 : Infinity);
@@ -383,8 +461,14 @@ describe('the in-memory day/week cache', () => {
     const [sw, sc] = [addSeries(warmDb, 'temp', 'numeric'), addSeries(coldDb, 'temp', 'numeric')];
     const warm = createRollups(warmDb, { timeZone: 'UTC' });
     const day = Array.from({ length: 200 }, (_, i) => [from + i * 60, i % 50] as const);
-    insert(warmDb, day.map(([ts, v]): [number, number, number] => [sw, ts, v]));
-    insert(coldDb, day.map(([ts, v]): [number, number, number] => [sc, ts, v]));
+    insert(
+      warmDb,
+      day.map(([ts, v]): [number, number, number] => [sw, ts, v]),
+    );
+    insert(
+      coldDb,
+      day.map(([ts, v]): [number, number, number] => [sc, ts, v]),
+    );
     warm.run();
     createRollups(coldDb, { timeZone: 'UTC' }).run();
     expect(warm.cacheStats().series).toBe(1);

@@ -22,7 +22,12 @@ export async function dashboardPage(req: FastifyRequest, d: DashboardDeps) {
   const c = s.status.snapshot({ readings: true });
   const rate = d.rate.rates();
   const answers = await withTimeout(s.embedder.ping(), 500, false);
-  const mqtt = (d.health?.().mqtt ?? { mode: 'off' }) as { mode: string; url?: string; connected?: boolean; bridge?: { received: number; ingested: number; unparseable: number } };
+  const mqtt = (d.health?.().mqtt ?? { mode: 'off' }) as {
+    mode: string;
+    url?: string;
+    connected?: boolean;
+    bridge?: { received: number; ingested: number; unparseable: number };
+  };
   const last = s.patterns.lastRun();
   const promoted = s.patterns.promoted().slice(0, 5);
   const changes = s.manage.recentChanges(10);
@@ -60,12 +65,22 @@ ${promoted.length ? html`<h3>Recently detected patterns</h3><ul>${promoted.map((
 
 <section><h2>Fading memories</h2>
 <p class="muted"><span title="effective (decayed) confidence below 30 %">Facts Hearth has grown unsure of</span>: confirm what still holds, forget what does not.</p>
-${table(MEMORY_HEAD_WITH_ENTITY, fading.memories.map((m) => memoryRow(req, m, now, { next: '/admin/', withEntity: true })), 'Nothing is fading.')}
+${table(
+  MEMORY_HEAD_WITH_ENTITY,
+  fading.memories.map((m) => memoryRow(req, m, now, { next: '/admin/', withEntity: true })),
+  'Nothing is fading.',
+)}
 </section>
 
 <section><h2>Recent changes</h2>
-${table(['When', 'Who', 'What changed'], changes.map((c) =>
-    html`<tr data-op="${c.op}"><td data-label="When">${when(c.ts, now)}</td><td data-label="Who">${whoInWords(c.actor)}</td><td data-label="What changed" class="change">${changeInWords(c)}</td></tr>`), 'No changes yet.')}
+${table(
+  ['When', 'Who', 'What changed'],
+  changes.map(
+    (c) =>
+      html`<tr data-op="${c.op}"><td data-label="When">${when(c.ts, now)}</td><td data-label="Who">${whoInWords(c.actor)}</td><td data-label="What changed" class="change">${changeInWords(c)}</td></tr>`,
+  ),
+  'No changes yet.',
+)}
 </section>`;
   return page(req, { title: 'Dashboard', active: 'Dashboard' }, body);
 }

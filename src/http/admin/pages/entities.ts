@@ -29,7 +29,12 @@ export function entitiesPage(req: FastifyRequest, s: Services, q: z.infer<typeof
 <p class="chips">${types.map((t) => html`<a class="chip" href="/admin/entities${query({ q: text, type: t.type })}"${t.type === type ? html` aria-current="true"` : ''}>${t.type}</a>`)}</p>
 ${table(
   ['Name', 'Type', 'Memories', 'Updated'],
-  rows.slice(0, PAGE).map((e) => html`<tr><td data-label="Name"><a class="entity-link" href="/admin/entity/${seg(e.name)}">${e.name}</a></td><td data-label="Type">${e.type}</td><td data-label="Memories">${e.memory_count}</td><td data-label="Updated">${when(e.updated, now)}</td></tr>`),
+  rows
+    .slice(0, PAGE)
+    .map(
+      (e) =>
+        html`<tr><td data-label="Name"><a class="entity-link" href="/admin/entity/${seg(e.name)}">${e.name}</a></td><td data-label="Type">${e.type}</td><td data-label="Memories">${e.memory_count}</td><td data-label="Updated">${when(e.updated, now)}</td></tr>`,
+    ),
   text || type ? 'No entity matches.' : 'No entities yet.',
 )}
 ${more ? html`<p><a class="button" href="/admin/entities${query({ q: text, type, offset: q.offset + PAGE })}">More</a></p>` : ''}`;

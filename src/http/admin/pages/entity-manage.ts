@@ -21,12 +21,20 @@ const TYPES = ['person', 'pet', 'room', 'place', 'device', 'sensor', 'object'];
 export const entityHref = (name: string) => `/admin/entity/${seg(name)}`;
 
 const errorOf = (err: ManageError | undefined, field: ManageError['field']) =>
-  err?.field === field ? html`<span class="error field-error" id="error-${field}" role="alert">${err.message}</span>` : '';
-const typedOr = (err: ManageError | undefined, field: ManageError['field'], fallback: string) => (err?.field === field ? (err.value ?? '') : fallback);
+  err?.field === field
+    ? html`<span class="error field-error" id="error-${field}" role="alert">${err.message}</span>`
+    : '';
+const typedOr = (err: ManageError | undefined, field: ManageError['field'], fallback: string) =>
+  err?.field === field ? (err.value ?? '') : fallback;
 const openIf = (err: ManageError | undefined, field: ManageError['field']) => (err?.field === field ? html` open` : '');
 
 /** The "Manage" section of the entity page. */
-export function manageSection(req: FastifyRequest, s: Services, e: { id: number; name: string; type: string }, err?: ManageError): Html {
+export function manageSection(
+  req: FastifyRequest,
+  s: Services,
+  e: { id: number; name: string; type: string },
+  err?: ManageError,
+): Html {
   const self = entityHref(e.name);
   const types = [...new Set([...TYPES, ...s.overview.entityTypes().map((t) => t.type)])].filter((t) => t !== 'unknown');
   const others = s.overview.searchEntities({ limit: 300 }).filter((o) => o.id !== e.id);
@@ -61,7 +69,13 @@ ${h.aliases.length ? html`<h3>Other names</h3><ul>${h.aliases.map((a) => html`<l
 }
 
 /** GET /admin/entity/:name/merge: what moves from the source to the target, and a form to confirm. */
-export function mergePreviewPage(req: FastifyRequest, from: string, keep: 'this' | 'other', other: string, preview: { source_name: string; target_name: string; moves: Holdings }) {
+export function mergePreviewPage(
+  req: FastifyRequest,
+  from: string,
+  keep: 'this' | 'other',
+  other: string,
+  preview: { source_name: string; target_name: string; moves: Holdings },
+) {
   const { source_name: src, target_name: dst } = preview;
   const flip = keep === 'this' ? 'other' : 'this';
   const body = html`<p class="lede"><strong>${dst}</strong> keeps everything below; <strong>${src}</strong> goes, and “${src}” stays as another name of ${dst}, so whatever says “${src}” still finds it.</p>

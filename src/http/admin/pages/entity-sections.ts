@@ -64,7 +64,18 @@ export function locationSection(s: Services, e: EntityRow, c: Contents = content
   if (here) trail = s.spatial.history({ entity_name: e.name, limit: 20 }).locations;
   return html`<section id="location"><h2>Location</h2>
 ${here ? html`<p class="where">In <a href="/admin/entity/${seg(here.container_name)}">${here.container_name}</a>, last confirmed ${when(here.last_confirmed_ts, now)} · ${confidence(here.confidence)}</p>` : html`<p class="empty">No known location.</p>`}
-${trail.length > 1 ? table(['Where', 'Since', 'Current'], trail.map((l) => html`<tr><td data-label="Where">${l.container_name}</td><td data-label="Since">${when(l.created, now)}</td><td data-label="Current">${l.active ? 'yes' : ''}</td></tr>`), '') : ''}
+${
+  trail.length > 1
+    ? table(
+        ['Where', 'Since', 'Current'],
+        trail.map(
+          (l) =>
+            html`<tr><td data-label="Where">${l.container_name}</td><td data-label="Since">${when(l.created, now)}</td><td data-label="Current">${l.active ? 'yes' : ''}</td></tr>`,
+        ),
+        '',
+      )
+    : ''
+}
 </section>`;
 }
 
@@ -90,14 +101,46 @@ export function tierSections(s: Services, e: EntityRow): Html {
   const { now } = c;
   const a = applies(c);
   const parts = [
-    a.has('schedule') && html`<h2>Schedule (next 14 days)</h2>
-${table(['When', 'What', 'Repeats'], c.events.map((o) => html`<tr><td data-label="When">${o.when}</td><td data-label="What">${o.title}</td><td data-label="Repeats">${o.recurrence ?? ''}</td></tr>`), 'Nothing scheduled.')}`,
-    a.has('intentions') && html`<h2>Open intentions</h2>
-${table(['When', 'Then', 'Fired'], c.intentions.map((i) => html`<tr><td data-label="When">${i.trigger_text}</td><td data-label="Then">${i.action_text}</td><td data-label="Fired">${i.fired_count}</td></tr>`), 'No open intentions.')}`,
-    a.has('tasks') && html`<h2>Working-memory tasks</h2>
-${table(['Task', 'Notes', 'Expires', 'Opened'], c.tasks.map((t) => html`<tr><td data-label="Task">${t.task_name}</td><td data-label="Notes">${t.slot_count}</td><td data-label="Expires">${t.ttl_ts ? when(t.ttl_ts, now) : 'never'}</td><td data-label="Opened">${when(t.created, now)}</td></tr>`), 'No open tasks.')}`,
-    a.has('sessions') && html`<h2>Conversations</h2>
-${table(['Started', 'Turns', 'Status', 'Summary'], c.sessions.map((x) => html`<tr><td data-label="Started">${when(x.started_at, now)}</td><td data-label="Turns">${x.turn_count}</td><td data-label="Status">${x.status}</td><td data-label="Summary">${x.summary ?? ''}</td></tr>`), 'No conversations.')}`,
+    a.has('schedule') &&
+      html`<h2>Schedule (next 14 days)</h2>
+${table(
+  ['When', 'What', 'Repeats'],
+  c.events.map(
+    (o) =>
+      html`<tr><td data-label="When">${o.when}</td><td data-label="What">${o.title}</td><td data-label="Repeats">${o.recurrence ?? ''}</td></tr>`,
+  ),
+  'Nothing scheduled.',
+)}`,
+    a.has('intentions') &&
+      html`<h2>Open intentions</h2>
+${table(
+  ['When', 'Then', 'Fired'],
+  c.intentions.map(
+    (i) =>
+      html`<tr><td data-label="When">${i.trigger_text}</td><td data-label="Then">${i.action_text}</td><td data-label="Fired">${i.fired_count}</td></tr>`,
+  ),
+  'No open intentions.',
+)}`,
+    a.has('tasks') &&
+      html`<h2>Working-memory tasks</h2>
+${table(
+  ['Task', 'Notes', 'Expires', 'Opened'],
+  c.tasks.map(
+    (t) =>
+      html`<tr><td data-label="Task">${t.task_name}</td><td data-label="Notes">${t.slot_count}</td><td data-label="Expires">${t.ttl_ts ? when(t.ttl_ts, now) : 'never'}</td><td data-label="Opened">${when(t.created, now)}</td></tr>`,
+  ),
+  'No open tasks.',
+)}`,
+    a.has('sessions') &&
+      html`<h2>Conversations</h2>
+${table(
+  ['Started', 'Turns', 'Status', 'Summary'],
+  c.sessions.map(
+    (x) =>
+      html`<tr><td data-label="Started">${when(x.started_at, now)}</td><td data-label="Turns">${x.turn_count}</td><td data-label="Status">${x.status}</td><td data-label="Summary">${x.summary ?? ''}</td></tr>`,
+  ),
+  'No conversations.',
+)}`,
   ].filter(Boolean);
   return html`${locationSection(s, e, c)}
 ${parts.length ? html`<section id="more">${parts}</section>` : ''}`;

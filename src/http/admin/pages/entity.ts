@@ -31,7 +31,13 @@ export interface EntityForms {
 const fieldError = (errors: FieldErrors | undefined, field: string) =>
   errors?.[field] ? html`<span class="error field-error" id="error-${field}" role="alert">${errors[field]}</span>` : '';
 
-export function entityPage(req: FastifyRequest, s: Services, name: string, g: z.infer<typeof Granularity>, forms: EntityForms = {}) {
+export function entityPage(
+  req: FastifyRequest,
+  s: Services,
+  name: string,
+  g: z.infer<typeof Granularity>,
+  forms: EntityForms = {},
+) {
   const now = s.clock.now();
   const e = s.entities.get(name, 'name');
   const self = `/admin/entity/${seg(e.name)}`;
@@ -50,7 +56,13 @@ ${sectionsToc(s, e)}
 
 <section id="memories"><h2>Memories (<span id="memory-count">${memories.length}</span>)</h2>
 ${forms.error ? html`<p class="error" role="alert">${forms.error}</p>` : ''}
-${table(MEMORY_HEAD, memories.map((m) => memoryRow(req, m, now, { next: self, edit: true, editing: forms.edit?.id === m.id ? forms.edit : undefined })), 'Nothing remembered yet.')}
+${table(
+  MEMORY_HEAD,
+  memories.map((m) =>
+    memoryRow(req, m, now, { next: self, edit: true, editing: forms.edit?.id === m.id ? forms.edit : undefined }),
+  ),
+  'Nothing remembered yet.',
+)}
 <details class="add"${add ? html` open` : ''}><summary>Add a memory</summary>
 <form method="post" action="${self}/remember" class="stack">${csrfField(req)}
 <label>Fact ${fieldError(add?.errors, 'fact')}<textarea name="fact" required maxlength="4000" rows="3" placeholder="${e.name} prefers …">${add?.fact ?? ''}</textarea></label>
@@ -61,7 +73,10 @@ ${table(MEMORY_HEAD, memories.map((m) => memoryRow(req, m, now, { next: self, ed
 <h3>History (${history.length})</h3>
 ${table(
   ['Fact', 'Status', 'Source', 'Stored confidence', 'Valid', 'Replaced by'],
-  history.map((m) => html`<tr class="${m.status}"><td data-label="Fact" class="fact">${m.fact}</td><td data-label="Status">${statusWord(m.status)}</td><td data-label="Source">${sourceCell(m)}</td><td data-label="Stored confidence">${pct(m.confidence)}</td><td data-label="Valid">${when(m.valid_from, now)} → ${m.valid_until ? when(m.valid_until, now) : 'now'}</td><td data-label="Replaced by">${m.superseded_by ? (s.memory.get(m.superseded_by)?.fact ?? 'a version since forgotten') : ''}</td></tr>`),
+  history.map(
+    (m) =>
+      html`<tr class="${m.status}"><td data-label="Fact" class="fact">${m.fact}</td><td data-label="Status">${statusWord(m.status)}</td><td data-label="Source">${sourceCell(m)}</td><td data-label="Stored confidence">${pct(m.confidence)}</td><td data-label="Valid">${when(m.valid_from, now)} → ${m.valid_until ? when(m.valid_until, now) : 'now'}</td><td data-label="Replaced by">${m.superseded_by ? (s.memory.get(m.superseded_by)?.fact ?? 'a version since forgotten') : ''}</td></tr>`,
+  ),
   'No older or disputed versions.',
 )}
 </section>
@@ -69,12 +84,24 @@ ${table(
 <section id="relations"><h2>Relations</h2>
 ${table(
   ['Relation', 'Since', 'Until', 'Actions'],
-  relations.map((r) => html`<tr${r.valid_until ? html` class="ended"` : ''} data-relation-id="${r.id}"><td data-label="Relation">${r.direction === 'out' ? html`${e.name} <em>${relationLabel(r.rel_type)}</em> <a href="/admin/entity/${seg(r.other)}">${r.other}</a>` : html`<a href="/admin/entity/${seg(r.other)}">${r.other}</a> <em>${relationLabel(r.rel_type)}</em> ${e.name}`}</td><td data-label="Since">${when(r.valid_from, now)}</td><td data-label="Until">${r.valid_until ? when(r.valid_until, now) : 'current'}</td><td data-label="Actions" class="actions">${r.valid_until ? '' : endRelationForm(req, r.id, self)}</td></tr>`),
+  relations.map(
+    (r) =>
+      html`<tr${r.valid_until ? html` class="ended"` : ''} data-relation-id="${r.id}"><td data-label="Relation">${r.direction === 'out' ? html`${e.name} <em>${relationLabel(r.rel_type)}</em> <a href="/admin/entity/${seg(r.other)}">${r.other}</a>` : html`<a href="/admin/entity/${seg(r.other)}">${r.other}</a> <em>${relationLabel(r.rel_type)}</em> ${e.name}`}</td><td data-label="Since">${when(r.valid_from, now)}</td><td data-label="Until">${r.valid_until ? when(r.valid_until, now) : 'current'}</td><td data-label="Actions" class="actions">${r.valid_until ? '' : endRelationForm(req, r.id, self)}</td></tr>`,
+  ),
   'No relations.',
 )}
 </section>
 ${readingsSection(s, e, g, self)}
 ${tierSections(s, e)}
 ${manageSection(req, s, e, forms.manage)}`;
-  return page(req, { title: e.name, active: 'Entities', styles: ['/admin/assets/uPlot.min.css'], scripts: ['/admin/assets/uPlot.iife.min.js', '/admin/assets/charts.js'] }, body);
+  return page(
+    req,
+    {
+      title: e.name,
+      active: 'Entities',
+      styles: ['/admin/assets/uPlot.min.css'],
+      scripts: ['/admin/assets/uPlot.iife.min.js', '/admin/assets/charts.js'],
+    },
+    body,
+  );
 }

@@ -12,13 +12,26 @@ export const GraphQuery = z.object({
 });
 export type GraphQuery = z.infer<typeof GraphQuery>;
 export const typesOf = (q: z.infer<typeof GraphQuery>) =>
-  [q.type ?? []].flat().flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean);
+  [q.type ?? []]
+    .flat()
+    .flatMap((t) => t.split(','))
+    .map((t) => t.trim())
+    .filter(Boolean);
 
 /**
  * A type's colour (one of admin.css's .c0–.c9) never depends on which other types exist: the common
  * types have their own, any other is placed by a hash of its name.
  */
-const KNOWN_COLOURS: Record<string, number> = { person: 1, room: 2, device: 0, sensor: 5, object: 3, pet: 6, unknown: 7, place: 9 };
+const KNOWN_COLOURS: Record<string, number> = {
+  person: 1,
+  room: 2,
+  device: 0,
+  sensor: 5,
+  object: 3,
+  pet: 6,
+  unknown: 7,
+  place: 9,
+};
 const SPARE = [4, 8];
 export function colourIndex(type: string): number {
   if (type in KNOWN_COLOURS) return KNOWN_COLOURS[type];
@@ -64,7 +77,28 @@ ${g.places.map((p) => html`<option value="${p}"${p === room ? html` selected` : 
 <template id="__________cytoscape_stylesheet"></template>
 <div id="graph" data-src="/api/graph${query({ type: types.join(','), room })}" role="img" aria-label="Graph of entities and their relations"></div>
 <details><summary>Links as a list</summary>
-${table(['From', 'Relation', 'To'], g.edges.map((e) => html`<tr><td data-label="From">${link(e.from)}</td><td data-label="Relation">${relationLabel(e.label)}</td><td data-label="To">${link(e.to)}</td></tr>`), 'No links between these entities.')}
+${table(
+  ['From', 'Relation', 'To'],
+  g.edges.map(
+    (e) =>
+      html`<tr><td data-label="From">${link(e.from)}</td><td data-label="Relation">${relationLabel(e.label)}</td><td data-label="To">${link(e.to)}</td></tr>`,
+  ),
+  'No links between these entities.',
+)}
 </details>`;
-  return page(req, { title: 'Graph', active: 'Graph', scripts: ['/admin/assets/cytoscape.min.js', '/admin/assets/layout-base.js', '/admin/assets/cose-base.js', '/admin/assets/cytoscape-fcose.js', '/admin/assets/graph.js'] }, body);
+  return page(
+    req,
+    {
+      title: 'Graph',
+      active: 'Graph',
+      scripts: [
+        '/admin/assets/cytoscape.min.js',
+        '/admin/assets/layout-base.js',
+        '/admin/assets/cose-base.js',
+        '/admin/assets/cytoscape-fcose.js',
+        '/admin/assets/graph.js',
+      ],
+    },
+    body,
+  );
 }

@@ -17,7 +17,11 @@ export function intentionsPage(req: FastifyRequest, s: Services, q: z.infer<type
   const chipOf = (st: (typeof STATUSES)[number]) => {
     const label = st === 'all' ? 'all' : wordOf(INTENTION_STATUS, st).word;
     const n = st === 'all' ? all.length : all.filter((i) => i.status === st).length;
-    return chip(`/admin/intentions${query({ status: st === 'active' ? undefined : st })}`, `${label} (${n})`, st === q.status);
+    return chip(
+      `/admin/intentions${query({ status: st === 'active' ? undefined : st })}`,
+      `${label} (${n})`,
+      st === q.status,
+    );
   };
   const body = html`
 <p class="muted">Reminders an assistant set for someone: when the moment comes up in conversation, it says what was asked.</p>
@@ -34,8 +38,10 @@ ${table(
 <td data-label="Reminded">${times}</td>
 <td data-label="Set">${when(i.created, now)}</td>
 <td class="actions">${
-      i.active ? html`<form method="post" action="/admin/intentions/${i.id}/dismiss">${csrfField(req)}<input type="hidden" name="next" value="${self}">
-<button type="submit" data-action="dismiss">Dismiss</button></form>` : ''
+      i.active
+        ? html`<form method="post" action="/admin/intentions/${i.id}/dismiss">${csrfField(req)}<input type="hidden" name="next" value="${self}">
+<button type="submit" data-action="dismiss">Dismiss</button></form>`
+        : ''
     }</td></tr>`;
   }),
   q.status === 'active' ? 'No reminders are waiting.' : 'None.',

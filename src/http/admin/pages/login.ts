@@ -8,12 +8,16 @@ import { CSP } from '../csp.js';
 import { pendingFields, type Pending } from './resend.js';
 import { ICON_LINKS } from '../icons.js';
 
-const STYLE = 'body{font:17px/1.5 system-ui,sans-serif;margin:0;padding:1rem;background:#f6f5f2;color:#222}' +
+const STYLE =
+  'body{font:17px/1.5 system-ui,sans-serif;margin:0;padding:1rem;background:#f6f5f2;color:#222}' +
   'form{max-width:22rem;margin:12vh auto;background:#fff;padding:1.5rem;border-radius:.5rem;box-shadow:0 1px 4px #0002}' +
   'input,button{font:inherit;width:100%;box-sizing:border-box;min-height:44px;margin:.4rem 0;padding:.5rem}' +
   'button{background:#8a3b12;color:#fff;border:0;border-radius:.3rem}.err{color:#a00}';
 
-export const LOGIN_CSP = CSP.replace("style-src 'self'", `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`);
+export const LOGIN_CSP = CSP.replace(
+  "style-src 'self'",
+  `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
+);
 
 /** With `pending`, the form that was refused rides along (hidden) and is shown again after login. */
 export function loginPage(next: string, error?: string, pending?: Pending) {

@@ -17,11 +17,15 @@ export function patternsPage(req: FastifyRequest, s: Services) {
   const promoted = s.patterns.promoted();
   const items = promoted.map((p) => {
     const metrics = p.metric.split('|');
-    const st = p.status ? wordOf(MEMORY_STATUS, p.status) : { word: 'forgotten', title: 'the memory was forgotten; the finding is kept' };
+    const st = p.status
+      ? wordOf(MEMORY_STATUS, p.status)
+      : { word: 'forgotten', title: 'the memory was forgotten; the finding is kept' };
     const chart = p.entity_name ? `/admin/entity/${seg(p.entity_name)}${query({ g: 'hour' })}#readings` : null;
     const stats = Object.entries(p.evidence);
     const numbers = stats.map(([k, v]) => html`<dt>${words(k)}</dt><dd>${showValue(v)}</dd>`);
-    const about = p.entity_name ? html`<a href="/admin/entity/${seg(p.entity_name)}">${p.entity_name}</a>` : 'an entity since forgotten';
+    const about = p.entity_name
+      ? html`<a href="/admin/entity/${seg(p.entity_name)}">${p.entity_name}</a>`
+      : 'an entity since forgotten';
     return html`<article class="pattern">
 <p class="fact">${p.fact ?? html`<span class="muted">(the memory was forgotten)</span>`}</p>
 <p class="muted">About ${about} · from its ${metrics.join(' and ')} readings

@@ -27,5 +27,9 @@ export function prunePage(req: FastifyRequest, s: Services, r: PruneResult) {
 ${bySeries(s, r)}
 ${r.dry_run && r.deleted ? html`<form method="post" action="/admin/prune" class="stack">${csrfField(req)}<button type="submit" class="danger" data-action="prune">Delete ${r.deleted} readings now</button></form>` : ''}
 ${r.dry_run ? '' : html`<p><a class="button" href="/admin/prune">Preview again</a></p>`}`;
-  return page(req, { title: r.dry_run ? 'Clean up old readings' : 'Old readings cleaned up', active: 'Clean up old readings' }, body);
+  return page(
+    req,
+    { title: r.dry_run ? 'Clean up old readings' : 'Old readings cleaned up', active: 'Clean up old readings' },
+    body,
+  );
 }

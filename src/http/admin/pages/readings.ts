@@ -6,7 +6,10 @@ import { html, query, seg } from '../html.js';
 import { page, when } from '../layout.js';
 import type { ReadingStream, StreamFilter } from '../stream.js';
 
-export const StreamQuery = z.object({ entity: z.string().trim().max(200).optional(), metric: z.string().trim().max(200).optional() });
+export const StreamQuery = z.object({
+  entity: z.string().trim().max(200).optional(),
+  metric: z.string().trim().max(200).optional(),
+});
 
 const show = showValue;
 

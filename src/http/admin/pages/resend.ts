@@ -17,7 +17,13 @@ export interface Pending {
 }
 
 const ACTION = /^\/admin\/(?:memory\/\d{1,15}\/(confirm|forget|edit)|entity\/[^/?#]{1,2000}\/(remember)|(prune))$/;
-const BUTTON: Record<string, string> = { confirm: 'Confirm', forget: 'Forget for good', edit: 'Save new version', remember: 'Remember', prune: 'Delete the readings now' };
+const BUTTON: Record<string, string> = {
+  confirm: 'Confirm',
+  forget: 'Forget for good',
+  edit: 'Save new version',
+  remember: 'Remember',
+  prune: 'Delete the readings now',
+};
 const str = (v: unknown, max: number) => (typeof v === 'string' ? v.slice(0, max) : undefined);
 
 /** The admin form a POST carried, or undefined when it is not one of the UI's forms. */
@@ -28,7 +34,8 @@ export function pendingOf(req: FastifyRequest): Pending | undefined {
   const verb = m[1] ?? m[2] ?? m[3];
   const body = (req.body ?? {}) as Record<string, unknown>;
   const fields: Pending['fields'] = {};
-  if (verb === 'edit' || verb === 'remember') (fields.fact = str(body.fact, 4000) ?? ''), (fields.category = str(body.category, 50));
+  if (verb === 'edit' || verb === 'remember')
+    (fields.fact = str(body.fact, 4000) ?? ''), (fields.category = str(body.category, 50));
   if (verb === 'remember') fields.fact_key = str(body.fact_key, 200);
   const home = verb === 'remember' ? path.slice(0, -'/remember'.length) : '/admin/';
   return { action: path, verb, fields, next: backTo(body.next, home) };
@@ -45,15 +52,17 @@ export function pendingFromLogin(body: Record<string, unknown>, next: string): P
   if (!action || !m) return undefined;
   const verb = m[1] ?? m[2] ?? m[3];
   const fields: Pending['fields'] = {};
-  for (const k of ['fact', 'category', 'fact_key'] as const) if (typeof body[`resume_${k}`] === 'string') fields[k] = str(body[`resume_${k}`], 4000);
+  for (const k of ['fact', 'category', 'fact_key'] as const)
+    if (typeof body[`resume_${k}`] === 'string') fields[k] = str(body[`resume_${k}`], 4000);
   return { action, verb, fields, next };
 }
 
 export function resendPage(req: FastifyRequest, p: Pending, why: 'stale' | 'login') {
   const f = p.fields;
-  const lede = why === 'stale'
-    ? 'This page was open for a long time, or was opened before the hub’s login changed, so the form was not accepted. Nothing has been changed.'
-    : 'You are logged in again. Nothing has been changed yet.';
+  const lede =
+    why === 'stale'
+      ? 'This page was open for a long time, or was opened before the hub’s login changed, so the form was not accepted. Nothing has been changed.'
+      : 'You are logged in again. Nothing has been changed yet.';
   const body = html`<p class="error" role="alert">${lede}</p>
 <p>${f.fact !== undefined ? 'Your text is kept below: check it and send it again.' : 'Send it again if you still want this.'}</p>
 <form method="post" action="${p.action}" class="stack resend">${csrfField(req)}

@@ -20,10 +20,20 @@ export async function searchPage(req: FastifyRequest, s: Services, q: z.infer<ty
   const past = q.past === '1';
   let rows: Awaited<ReturnType<Services['memory']['recall']>>['results'] = [];
   if (text) {
-    const r = await s.memory.recall({
-      query: text, top_k: 50, mode: 'hybrid', recency_weight: 0.2, min_confidence: 0, min_trust: 0,
-      include_superseded: past, possible: true, explain: false,
-    }, { touch: false });
+    const r = await s.memory.recall(
+      {
+        query: text,
+        top_k: 50,
+        mode: 'hybrid',
+        recency_weight: 0.2,
+        min_confidence: 0,
+        min_trust: 0,
+        include_superseded: past,
+        possible: true,
+        explain: false,
+      },
+      { touch: false },
+    );
     rows = [...r.results, ...(r.possible ?? [])];
   }
   const toggle = past ? 'Only current facts' : 'Include replaced and disputed versions';
@@ -33,18 +43,22 @@ export async function searchPage(req: FastifyRequest, s: Services, q: z.infer<ty
 <label class="check"><input type="checkbox" name="past" value="1"${past ? html` checked` : ''}> also replaced and disputed versions</label>
 <button type="submit">Search</button>
 </form>
-${text ? table(
-  ['About', 'Fact', 'Status', 'Confidence', 'Since'],
-  rows.map((m) => {
-    const st = wordOf(MEMORY_STATUS, m.status);
-    return html`<tr class="${m.status}"><td data-label="About"><a class="entity-link" href="/admin/entity/${seg(m.entity_name)}">${m.entity_name}</a></td>
+${
+  text
+    ? table(
+        ['About', 'Fact', 'Status', 'Confidence', 'Since'],
+        rows.map((m) => {
+          const st = wordOf(MEMORY_STATUS, m.status);
+          return html`<tr class="${m.status}"><td data-label="About"><a class="entity-link" href="/admin/entity/${seg(m.entity_name)}">${m.entity_name}</a></td>
 <td class="fact">${m.fact}</td>
 <td data-label="Status"><span title="${st.title}">${st.word}</span></td>
 <td data-label="Confidence">${confidence(m.effective_confidence)}</td>
 <td data-label="Since">${when(m.valid_from, now)}</td></tr>`;
-  }),
-  'No fact matches.',
-) : html`<p class="muted">Search by meaning and by words across everyone and everything Hearth remembers.</p>`}
+        }),
+        'No fact matches.',
+      )
+    : html`<p class="muted">Search by meaning and by words across everyone and everything Hearth remembers.</p>`
+}
 ${text && rows.length ? html`<p class="muted"><a href="/admin/search${query({ q: text, past: past ? undefined : '1' })}">${toggle}</a></p>` : ''}`;
   return page(req, { title: 'Search facts', active: 'Search', styles: TIER_STYLES }, body);
 }

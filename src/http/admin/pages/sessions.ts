@@ -36,24 +36,33 @@ export async function sessionsPage(req: FastifyRequest, s: Services, q: z.infer<
 </form>`;
   if (text) {
     const r = await s.episodic.searchSessions({ query: text, limit: 50 });
-    const rows = r.results.map((h) => html`<tr><td data-label="With"><a href="/admin/entity/${seg(h.entity_name)}">${h.entity_name}</a></td>
+    const rows = r.results.map(
+      (h) => html`<tr><td data-label="With"><a href="/admin/entity/${seg(h.entity_name)}">${h.entity_name}</a></td>
 <td class="fact"><a href="/admin/sessions/${h.session_id}#turn-${h.turn_id}">${h.snippet}</a></td>
-<td data-label="Said">${when(h.ts, now)}</td></tr>`);
-    return page(req, { title: 'Conversations', active: 'Conversations', styles: TIER_STYLES }, html`${form}
+<td data-label="Said">${when(h.ts, now)}</td></tr>`,
+    );
+    return page(
+      req,
+      { title: 'Conversations', active: 'Conversations', styles: TIER_STYLES },
+      html`${form}
 ${table(['With', 'Best matching words', 'Said'], rows, 'No conversation matches.')}
-<p><a href="/admin/sessions">All conversations</a></p>`);
+<p><a href="/admin/sessions">All conversations</a></p>`,
+    );
   }
   const rows = s.overview.listSessions({ status: q.status, limit: PAGE + 1, offset: q.offset });
-  const chipOf = (st: 'open' | 'closed' | undefined) => chip(`/admin/sessions${query({ status: st })}`, st ? wordOf(SESSION_STATUS, st).word : 'all', st === q.status);
+  const chipOf = (st: 'open' | 'closed' | undefined) =>
+    chip(`/admin/sessions${query({ status: st })}`, st ? wordOf(SESSION_STATUS, st).word : 'all', st === q.status);
   const chips = html`<p class="chips" aria-label="Show">${[undefined, 'open' as const, 'closed' as const].map(chipOf)}</p>`;
   const body = html`${form}${chips}
 ${table(
   ['With', 'Started', 'Turns', 'Status', 'Summary'],
-  rows.slice(0, PAGE).map((x) => html`<tr><td data-label="With"><a href="/admin/entity/${seg(x.entity_name)}">${x.entity_name}</a></td>
+  rows.slice(0, PAGE).map(
+    (x) => html`<tr><td data-label="With"><a href="/admin/entity/${seg(x.entity_name)}">${x.entity_name}</a></td>
 <td data-label="Started"><a class="session-link" href="/admin/sessions/${x.id}">${when(x.started_at, now)}</a></td>
 <td data-label="Turns">${x.turn_count}</td>
 <td data-label="Status">${statusOf(x.status)}</td>
-<td data-label="Summary">${x.summary ?? ''}</td></tr>`),
+<td data-label="Summary">${x.summary ?? ''}</td></tr>`,
+  ),
   'No conversations yet.',
 )}
 ${rows.length > PAGE ? html`<p><a class="button" href="/admin/sessions${query({ status: q.status, offset: q.offset + PAGE })}">More</a></p>` : ''}`;
@@ -69,9 +78,13 @@ ${session.ended_at ? html` · ended ${when(session.ended_at, now)}` : ''} · ${s
 ${session.summary ? html`<p class="summary"><strong>Summary:</strong> ${session.summary}</p>` : ''}
 ${table(
   ['Who', 'What was said', 'When'],
-  turns.map((t) => html`<tr id="turn-${t.id}"><td data-label="Who">${t.role === 'user' ? session.entity_name : (ROLE[t.role] ?? t.role)}</td>
+  turns.map(
+    (
+      t,
+    ) => html`<tr id="turn-${t.id}"><td data-label="Who">${t.role === 'user' ? session.entity_name : (ROLE[t.role] ?? t.role)}</td>
 <td class="fact">${t.content}</td>
-<td data-label="When">${when(t.ts, now)}</td></tr>`),
+<td data-label="When">${when(t.ts, now)}</td></tr>`,
+  ),
   'Nothing was said in this conversation.',
 )}
 <p><a href="/admin/sessions">All conversations</a></p>`;

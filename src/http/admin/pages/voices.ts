@@ -18,7 +18,8 @@ export interface VoiceFormState {
   errors: Record<string, string>;
 }
 
-const fieldError = (msg: string | undefined, id: string) => (msg ? html`<span class="field-error" id="${id}" role="alert">${msg}</span>` : '');
+const fieldError = (msg: string | undefined, id: string) =>
+  msg ? html`<span class="field-error" id="${id}" role="alert">${msg}</span>` : '';
 
 export function voicesPage(req: FastifyRequest, s: Services, state?: VoiceFormState): Html {
   const now = s.clock.now();
@@ -32,7 +33,8 @@ export function voicesPage(req: FastifyRequest, s: Services, state?: VoiceFormSt
     const id = `voice-${seg(v.entity_name)}`;
     const room = v.first_seen_room ? html` in ${String(v.first_seen_room)}` : '';
     const last = when(v.last_seen === null ? null : Number(v.last_seen), now);
-    const invalid = (err: string | undefined, errId: string) => (err ? html` aria-invalid="true" aria-describedby="${errId}"` : '');
+    const invalid = (err: string | undefined, errId: string) =>
+      err ? html` aria-invalid="true" aria-describedby="${errId}"` : '';
     const typed = (form: VoiceFormState['form'], k: string) => (mine?.form === form ? (mine.values[k] ?? '') : '');
     return html`<article class="voice" id="${id}">
 <h2><a href="/admin/entity/${seg(v.entity_name)}">${v.entity_name}</a></h2>
