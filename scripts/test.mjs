@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: lint (biome + the house rules' import check), then the unit tier, then the e2e tier (whose
+// `npm test`: lint (biome lint and format, the house rules' import and size checks), then the unit tier, then the e2e tier (whose
 // global setup builds dist/), and the one line CI reads: "N passed, N failed" alone on a line, summed
 // over both tiers' vitest JSON reports. A lint failure counts as one failed test; the tiers still run.
 //
@@ -24,7 +24,9 @@ if (tiers.length > 1) {
   // `npm run lint`, errors only (its warnings are listed there, not in every test run).
   const lint = [
     run('npx', ['biome', 'lint', '--diagnostic-level=error', '.']),
+    run('npx', ['biome', 'format', '--diagnostic-level=error', '.']),
     run(process.execPath, ['scripts/lint-deps.mjs']),
+    run(process.execPath, ['scripts/lint-size.mjs']),
   ];
   if (lint.some((r) => r.status !== 0)) {
     console.log('lint failed (npm run lint): counted as one failed test');

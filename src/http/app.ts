@@ -114,13 +114,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     }
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       const limit = req.routeOptions.bodyLimit ?? opts.bodyLimit ?? 1048576;
-      return reply
-        .code(413)
-        .send({
-          ok: false,
-          error: 'too_large',
-          message: `body: larger than the ${limit}-byte (${humanBytes(limit)}) limit for ${req.url.split('?')[0]}`,
-        });
+      return reply.code(413).send({
+        ok: false,
+        error: 'too_large',
+        message: `body: larger than the ${limit}-byte (${humanBytes(limit)}) limit for ${req.url.split('?')[0]}`,
+      });
     }
     if (err.statusCode === 429) {
       return reply.code(429).send({ ok: false, error: 'rate_limited', message: err.message });

@@ -121,14 +121,12 @@ export function registerAuth(
     // A page elsewhere can make the household's browser load `/mcp?token=x` (an <img>); refused
     // before it is compared or counted, so it cannot use up that address's budget (item 4).
     if (presented !== undefined && presented === fromUrl && fromAnotherSite(req)) {
-      return reply
-        .code(403)
-        .send({
-          ok: false,
-          error: 'forbidden',
-          message:
-            'token: a token in the URL is not accepted from a page of another site; send it from the MCP client itself',
-        });
+      return reply.code(403).send({
+        ok: false,
+        error: 'forbidden',
+        message:
+          'token: a token in the URL is not accepted from a page of another site; send it from the MCP client itself',
+      });
     }
     if (tokenMatches(presented, token)) return;
     if (opts.allow?.(req, path)) return;

@@ -150,13 +150,11 @@ export function refuseStale(req: FastifyRequest, reply: FastifyReply) {
 function unauthorized(req: FastifyRequest, reply: FastifyReply) {
   if (isHtmx(req)) return plain(reply, 401, LOGGED_OUT);
   reply.header('www-authenticate', 'Bearer realm="hearth"');
-  return reply
-    .code(401)
-    .send({
-      ok: false,
-      error: 'unauthorized',
-      message: 'authorization: log in at /admin/login or send a bearer token',
-    });
+  return reply.code(401).send({
+    ok: false,
+    error: 'unauthorized',
+    message: 'authorization: log in at /admin/login or send a bearer token',
+  });
 }
 
 /** One sentence for the in-place actions' banner (admin.js shows text/plain answers as they are). */

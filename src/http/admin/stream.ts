@@ -80,13 +80,11 @@ export function createReadingStream(headers: Record<string, string>) {
     /** Takes over the response as an SSE stream until the browser goes away. */
     open(req: FastifyRequest, reply: FastifyReply, filter: StreamFilter): void {
       if (clients.size >= MAX_CLIENTS) {
-        void reply
-          .code(503)
-          .send({
-            ok: false,
-            error: 'unavailable',
-            message: `stream: at most ${MAX_CLIENTS} live streams at once; close another tab`,
-          });
+        void reply.code(503).send({
+          ok: false,
+          error: 'unavailable',
+          message: `stream: at most ${MAX_CLIENTS} live streams at once; close another tab`,
+        });
         return;
       }
       reply.hijack();

@@ -69,23 +69,19 @@ export const sseRoutes =
     app.post('/messages', { schema: { hide: true } }, async (req, reply) => {
       const id = (req.query as Record<string, unknown>).sessionId;
       if (typeof id !== 'string' || !id) {
-        return reply
-          .code(400)
-          .send({
-            ok: false,
-            error: 'invalid',
-            message: 'sessionId: required in the query (the URL the endpoint event of GET /sse names)',
-          });
+        return reply.code(400).send({
+          ok: false,
+          error: 'invalid',
+          message: 'sessionId: required in the query (the URL the endpoint event of GET /sse names)',
+        });
       }
       const session = sessions.touch(id);
       if (!session) {
-        return reply
-          .code(404)
-          .send({
-            ok: false,
-            error: 'not_found',
-            message: 'sessionId: no open MCP SSE session with this id (closed or idle too long); open GET /sse again',
-          });
+        return reply.code(404).send({
+          ok: false,
+          error: 'not_found',
+          message: 'sessionId: no open MCP SSE session with this id (closed or idle too long); open GET /sse again',
+        });
       }
       try {
         await session.transport.handleMessage(req.body);

@@ -129,14 +129,12 @@ const drawn = (page: Page) =>
     const cy = (window as unknown as { hearthGraph: Cy }).hearthGraph;
     return {
       nodes: cy.nodes().map((n) => ({ id: n.id(), label: n.data('label'), type: n.data('type') })),
-      edges: cy
-        .edges()
-        .map((e) => ({
-          source: e.data('source'),
-          target: e.data('target'),
-          label: e.data('label'),
-          kind: e.data('kind'),
-        })),
+      edges: cy.edges().map((e) => ({
+        source: e.data('source'),
+        target: e.data('target'),
+        label: e.data('label'),
+        kind: e.data('kind'),
+      })),
     };
   });
 
