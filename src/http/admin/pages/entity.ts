@@ -5,7 +5,7 @@ import type { Services } from '../../../services.js';
 import { EntityName } from '../../../lib/schema.js';
 import { Granularity } from '../../../tiers/timeseries/timeseries.schemas.js';
 import { CATEGORIES } from '../../../tiers/memory/memory.schemas.js';
-import { html, seg } from '../html.js';
+import { type Html, html, seg } from '../html.js';
 import { csrfField, page, pct, table, when } from '../layout.js';
 import { memoryRow, MEMORY_HEAD } from '../memory-view.js';
 import { readingsSection, sectionsToc, tierSections } from './entity-sections.js';
@@ -50,7 +50,7 @@ export function entityPage(
   const aliases = s.entities.aliases(e.id).map((a) => a.alias);
 
   const body = html`
-<p class="lede"><span class="tag">${e.type}</span> known since ${when(e.created, now)}${meta ? html` · <code>${meta}</code>` : ''}</p>
+<p class="lede">${typeTag(s.overview.shownType(e))} known since ${when(e.created, now)}${meta ? html` · <code>${meta}</code>` : ''}</p>
 ${aliases.length ? html`<p class="aliases">Also known as ${aliases.join(', ')}</p>` : ''}
 ${sectionsToc(s, e)}
 
@@ -105,3 +105,9 @@ ${manageSection(req, s, e, forms.manage)}`;
     body,
   );
 }
+
+/** The entity's type; one inferred from its data (stored as unknown) says so and why in a tooltip. */
+const typeTag = (t: { type: string; inferred?: string }): Html =>
+  t.inferred
+    ? html`<span class="tag" title="Type not set; a guess from the data: ${t.inferred}">${t.type}?</span>`
+    : html`<span class="tag">${t.type}</span>`;
