@@ -12,33 +12,87 @@ import { backTo, csrfField, page } from '../layout.js';
 export interface Pending {
   action: string;
   verb: string;
-  fields: { fact?: string; category?: string; fact_key?: string };
+  fields: { fact?: string; category?: string; fact_key?: string; [name: string]: string | undefined };
   next: string;
 }
 
-const ACTION = /^\/admin\/(?:memory\/\d{1,15}\/(confirm|forget|edit)|entity\/[^/?#]{1,2000}\/(remember)|(prune))$/;
+/** The UI's own forms that can be sent again: the path, and which group of it names the verb. */
+const ACTION = new RegExp(
+  '^/admin/(?:memory/\\d{1,15}/(confirm|forget|edit)|entity/[^/?#]{1,2000}/(remember|rename|type|merge|delete)|(prune)' +
+    '|intentions/\\d{1,15}/(dismiss)|voices/(enroll|merge)|relation/\\d{1,15}/(end))$',
+);
+const verbOf = (m: RegExpExecArray) => {
+  const v = m.slice(1).find((x) => x !== undefined)!;
+  return m[5] === 'merge' ? 'merge_voice' : v;
+};
 const BUTTON: Record<string, string> = {
   confirm: 'Confirm',
   forget: 'Forget for good',
   edit: 'Save new version',
   remember: 'Remember',
   prune: 'Delete the readings now',
+  rename: 'Rename',
+  type: 'Save type',
+  merge: 'Merge',
+  delete: 'Delete for good',
+  dismiss: 'Dismiss the reminder',
+  enroll: 'Name this voice',
+  merge_voice: 'Merge the voices',
+  end: 'End the relation',
 };
+/** The fields each form's answer echoes: a label shows the field to check, `null` carries it unseen. */
+const ECHO: Record<string, [string, string | null][]> = {
+  edit: [
+    ['fact', null],
+    ['category', null],
+  ],
+  remember: [
+    ['fact', null],
+    ['category', null],
+    ['fact_key', null],
+  ],
+  rename: [['new_name', 'New name']],
+  type: [['type', 'Type']],
+  merge: [
+    ['other', 'Merge with'],
+    ['keep', null],
+  ],
+  enroll: [
+    ['entity_name', null],
+    ['new_name', 'Name'],
+  ],
+  merge_voice: [
+    ['source_name', null],
+    ['target_name', 'Into'],
+  ],
+};
+const DANGER = new Set(['forget', 'prune', 'delete', 'merge', 'merge_voice']);
 const str = (v: unknown, max: number) => (typeof v === 'string' ? v.slice(0, max) : undefined);
+const echoed = (verb: string, get: (name: string) => unknown): Pending['fields'] => {
+  const fields: Pending['fields'] = {};
+  for (const [name] of ECHO[verb] ?? []) {
+    const v = str(get(name), 4000);
+    if (v !== undefined) fields[name] = v;
+  }
+  if (verb === 'edit' || verb === 'remember') fields.fact ??= '';
+  return fields;
+};
 
 /** The admin form a POST carried, or undefined when it is not one of the UI's forms. */
 export function pendingOf(req: FastifyRequest): Pending | undefined {
   const path = req.url.split('?')[0];
   const m = ACTION.exec(path);
   if (!m) return undefined;
-  const verb = m[1] ?? m[2] ?? m[3];
+  const verb = verbOf(m);
   const body = (req.body ?? {}) as Record<string, unknown>;
-  const fields: Pending['fields'] = {};
-  if (verb === 'edit' || verb === 'remember')
-    (fields.fact = str(body.fact, 4000) ?? ''), (fields.category = str(body.category, 50));
-  if (verb === 'remember') fields.fact_key = str(body.fact_key, 200);
-  const home = verb === 'remember' ? path.slice(0, -'/remember'.length) : '/admin/';
-  return { action: path, verb, fields, next: backTo(body.next, home) };
+  const home = m[2]
+    ? path.slice(0, path.lastIndexOf('/'))
+    : m[4]
+      ? '/admin/intentions'
+      : m[5]
+        ? '/admin/voices'
+        : '/admin/';
+  return { action: path, verb, fields: echoed(verb, (k) => body[k]), next: backTo(body.next, home) };
 }
 
 /** Hidden fields that carry a pending form through the login page. */
@@ -50,10 +104,9 @@ export function pendingFromLogin(body: Record<string, unknown>, next: string): P
   const action = str(body.resume_action, 2100);
   const m = action ? ACTION.exec(action) : null;
   if (!action || !m) return undefined;
-  const verb = m[1] ?? m[2] ?? m[3];
-  const fields: Pending['fields'] = {};
-  for (const k of ['fact', 'category', 'fact_key'] as const)
-    if (typeof body[`resume_${k}`] === 'string') fields[k] = str(body[`resume_${k}`], 4000);
+  const verb = verbOf(m);
+  const fields = echoed(verb, (k) => body[`resume_${k}`]);
+  if ((verb === 'edit' || verb === 'remember') && typeof body.resume_fact !== 'string') delete fields.fact;
   return { action, verb, fields, next };
 }
 
@@ -70,7 +123,14 @@ export function resendPage(req: FastifyRequest, p: Pending, why: 'stale' | 'logi
 ${f.fact !== undefined ? html`<label>Fact <textarea name="fact" required maxlength="4000" rows="3">${f.fact}</textarea></label>` : ''}
 ${f.category !== undefined ? html`<label>Category <select name="category">${CATEGORIES.map((c) => html`<option value="${c}"${c === f.category ? html` selected` : ''}>${c}</option>`)}</select></label>` : ''}
 ${p.verb === 'remember' ? html`<label>Key (optional) <input name="fact_key" maxlength="100" value="${f.fact_key ?? ''}"></label>` : ''}
-<button type="submit" class="${p.verb === 'forget' || p.verb === 'prune' ? 'danger' : ''}" data-action="resend">${BUTTON[p.verb]}</button>
+${(ECHO[p.verb] ?? [])
+  .filter(([name]) => !['fact', 'category', 'fact_key'].includes(name) && f[name] !== undefined)
+  .map(([name, label]) =>
+    label
+      ? html`<label>${label} <input name="${name}" maxlength="1000" value="${f[name]}"></label>`
+      : html`<input type="hidden" name="${name}" value="${f[name]}">`,
+  )}
+<button type="submit" class="${DANGER.has(p.verb) ? 'danger' : ''}" data-action="resend">${BUTTON[p.verb]}</button>
 </form>
 <p><a href="${p.next}">Back to the page you came from</a> (without sending)</p>`;
   return page(req, { title: why === 'stale' ? 'Send your change again' : 'Logged in: send your change again' }, body);
