@@ -4,24 +4,14 @@
  * text, `dismiss_intention`, `list_intentions`. Every mutation is audited; each firing is reported
  * through `onTriggered` (wired to the `intention_triggered` event, published on MQTT).
  *
- * Relevance (constants tuned on eval/intentions-tune.json via scripts/eval-tiers.ts):
- *   keyword  k = weighted coverage of the trigger's terms by the text's terms (trigger-match.ts), or,
- *            when higher, the same coverage through WordNet (synonyms, similar words, derivations
- *            only — "a kind of" fired on other events: "put the washing machine on" for "when the
- *            washing machine finishes"); eval/intentions-tune.json: paraphrases 12 → 13 of 20,
- *            negatives 42/47 both ways; held out (eval/intentions.json, use-lite): 3 → 4 of 8, 19/19 quiet;
- *            candidates come from the FTS5 index over normalised trigger terms (quoted literals).
- *   vector   v = cosine of the event texts (trigger-match.ts `eventText`: no lead-in, names masked)
- *            when an embedder answers; trigger vectors are a BLOB per intention, compared in JS (a
- *            household has at most a few hundred active ones).
- *   fire  ⇔  no conflict (negation / opposite event / another time), every required name present, and
- *            (k ≥ keywordMin or (v ≥ vectorMin[provider], the text shares < vectorBelow of the
- *            trigger's event words, and v leads every other live trigger's cosine by ≥ vectorLead));
- *            score = max(k, v).
+ * Candidates are the live intentions the keyword index (FTS5 over normalised trigger terms) finds,
+ * plus every live one when an embedder answers; which of them fire, and the tuned constants, are
+ * relevance.ts. The stored rows and their view are intention-rows.ts.
  * A `once` intention deactivates in the same transaction that counts the firing, guarded by
  * `active = 1`, so two concurrent checks cannot both fire it.
  */
 import type { EmbedOptions, Embedder } from '../../ai/types.js';
+import type { WordNet } from '../../ai/wordnet.js';
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
 import { invalid, notFound } from '../../lib/errors.js';
@@ -29,71 +19,19 @@ import { toEpoch } from '../../lib/schema.js';
 import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
 import { ftsMatch } from '../memory/text-match.js';
+import { LIVE, type Row, SELECT, toBlob, view } from './intention-rows.js';
 import {
-  flag,
   type CheckIntentionsInput,
   type DismissIntentionInput,
+  flag,
   type IntendInput,
-  type Intention,
-  type IntentionStatus,
   type ListIntentionsInput,
   type TriggeredIntention,
 } from './prospective.schemas.js';
-import type { WordNet, WordRel } from '../../ai/wordnet.js';
-import { tokenize } from '../../ai/text.js';
-import { prepareQuery, wordnetCoverage, type PreparedQuery } from '../../ai/wordnet-coverage.js';
-import {
-  capitalisedNames,
-  conflicts,
-  LIGHT_STEMS,
-  LIGHT_WEIGHT,
-  cosine,
-  coverage,
-  eventText,
-  isTopicTrigger,
-  otherTime,
-  requiredTerms,
-  triggerEventText,
-  triggerTerms,
-} from './trigger-match.js';
+import { createRelevance, DEFAULT_INTENTION_TUNING, type IntentionTuning } from './relevance.js';
+import { capitalisedNames, eventText, triggerEventText, triggerTerms } from './trigger-match.js';
 
-export interface IntentionTuning {
-  /** Minimum weighted keyword coverage. */
-  keywordMin: number;
-  /** Minimum cosine per embedder provider (the local hashed embedder's scale differs from a neural model's). */
-  vectorMin: Record<string, number>;
-  /**
-   * The vector may fire only a text whose coverage of the trigger's event words (names aside) is below
-   * this: a text in the trigger's own words is judged by the keyword path and its guards, the
-   * embedder answers for other words.
-   */
-  vectorBelow: number;
-  /** A vector-only firing must lead every other live trigger's cosine by this much (undefined: no such rule). */
-  vectorLead?: number;
-}
-/**
- * Tuned on eval/intentions-tune.json only (`node dist/scripts/eval-tiers.js --sweep [--provider
- * use-lite]`; eval/intentions.json is held out): the setting with the most cases exactly right.
- * keywordMin 0.7 needs every content word of a two- or three-word event (two of three, 0.67, fired
- * "I bought a new bread maker" for "when the bread maker is done"): 73 % exact against 70 % at 0.6.
- * use-lite: cosine of the event texts ≥ 0.45, only for texts that share under 0.3 of the event's
- * words (vectorBelow), and only for the trigger the text is closest to, by ≥ 0.06 over the next
- * (vectorLead: "Grace is home" is near both "when Grace gets home" and "when Grace leaves the
- * house"): 83 % exact, paraphrases 12/20, negatives quiet 42/47. Without vectorLead the best was
- * 78 % / 9/20 / 41/47 at cosine 0.55 (0.45 without it fires wrongly: 66 %). The local embedder is
- * lexical and adds nothing there (0/20 paraphrases at any cosine), so it keeps 0.7; a wrong firing
- * consumes a `once` intention, so precision wins. `default` (Ollama/OpenAI models, which cannot run
- * here) is use-lite's value raised 0.05, a guess.
- */
-export const DEFAULT_INTENTION_TUNING: IntentionTuning = {
-  keywordMin: 0.7,
-  vectorMin: { local: 0.7, 'use-lite': 0.45, default: 0.5 },
-  vectorBelow: 0.3,
-  vectorLead: 0.06,
-};
-
-/** WordNet relations that say the same event in other words; "a kind of" (hypernym, hyponym) fired on other events. */
-const EVENT_RELS: ReadonlySet<WordRel> = new Set(['self', 'lemma', 'synonym', 'similar', 'derived']);
+export { DEFAULT_INTENTION_TUNING, type IntentionTuning } from './relevance.js';
 
 export interface ProspectiveDeps {
   db: Db;
@@ -109,67 +47,10 @@ export interface ProspectiveDeps {
   wordnet?: WordNet;
 }
 
-interface Row {
-  id: number;
-  entity_id: number;
-  entity_name: string;
-  trigger_text: string;
-  action_text: string;
-  active: number;
-  once: number;
-  expires_at: number | null;
-  created: number;
-  fired_count: number;
-  last_fired: number | null;
-  embedding: Buffer | null;
-  embed_model: string | null;
-  terms: string;
-}
-
-const SELECT = `SELECT i.*, e.name AS entity_name, f.terms AS terms
-  FROM intentions i JOIN entities e ON e.id = i.entity_id JOIN intention_fts f ON f.rowid = i.id`;
-const LIVE =
-  'i.active = 1 AND (i.expires_at IS NULL OR i.expires_at > @now) AND (@entity IS NULL OR i.entity_id = @entity)';
-
-const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-const fromBlob = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
-const round = (x: number) => Math.round(x * 10_000) / 10_000;
-
-function status(r: Row, now: number): IntentionStatus {
-  if (r.active) return r.expires_at !== null && r.expires_at <= now ? 'expired' : 'active';
-  return r.once && r.fired_count > 0 ? 'fired' : 'dismissed';
-}
-
-function view(r: Row, now: number): Intention {
-  return {
-    id: r.id,
-    entity_name: r.entity_name,
-    trigger_text: r.trigger_text,
-    action_text: r.action_text,
-    active: r.active === 1,
-    once: r.once === 1,
-    expires_at: r.expires_at,
-    created: r.created,
-    fired_count: r.fired_count,
-    last_fired: r.last_fired,
-    status: status(r, now),
-  };
-}
-
 export function createProspectiveService(deps: ProspectiveDeps) {
   const { db, clock, entities, audit } = deps;
   const embedder = deps.embedder ?? null;
-  const tuning = deps.tuning ?? DEFAULT_INTENTION_TUNING;
-  // A trigger's WordNet expansion is made once (triggers are few and checked often).
-  const prepared = new Map<string, PreparedQuery>();
-  const triggerExpansion = (text: string) => {
-    let p = prepared.get(text);
-    if (!p) {
-      if (prepared.size >= 1000) prepared.clear();
-      prepared.set(text, (p = prepareQuery(deps.wordnet, text, { rels: EVENT_RELS })));
-    }
-    return p;
-  };
+  const relevant = createRelevance(deps.tuning ?? DEFAULT_INTENTION_TUNING, deps.wordnet);
   /** Stored trigger vectors are of the event text (trigger-match.ts `eventText`); older ones are re-made. */
   const vecModel = embedder ? `${embedder.fingerprint}#event` : null;
 
@@ -266,7 +147,6 @@ export function createProspectiveService(deps: ProspectiveDeps) {
         entity = e.id;
       }
       const textTerms = new Set(triggerTerms(input.text));
-      const textStems = new Set([...tokenize(input.text), ...textTerms]);
       const params = { now: clock.now(), entity };
       const candidates = new Map<number, Row>();
       const match = ftsMatch([...textTerms]);
@@ -292,55 +172,14 @@ export function createProspectiveService(deps: ProspectiveDeps) {
         }
       } else warnings.push('no embedder configured: keyword matching only');
 
-      const vectorMin = embedder ? (tuning.vectorMin[embedder.provider] ?? tuning.vectorMin.default) : Infinity;
-      const hits: (TriggeredIntention & { row: Row })[] = [];
-      const cos = new Map<number, number>();
-      for (const r of candidates.values())
-        cos.set(
-          r.id,
-          textVec && r.embedding && r.embed_model === vecModel ? cosine(textVec, fromBlob(r.embedding)) : 0,
-        );
-      // The best and second-best cosine: a trigger's lead is over the best of the others.
-      let [bestId, best, second] = [-1, 0, 0];
-      for (const [id, v] of cos) {
-        if (v > best) [bestId, best, second] = [id, v, best];
-        else if (v > second) second = v;
-      }
-      const lead = (id: number) => cos.get(id)! - (id === bestId ? second : best);
-      for (const r of candidates.values()) {
-        const trig = r.terms.split(' ');
-        if (conflicts(new Set(trig), textTerms) || otherTime(r.trigger_text, input.text)) continue;
-        const required = requiredTerms(r.trigger_text, names);
-        if (!required.every((t) => textTerms.has(t))) continue;
-        let k = coverage(trig, textTerms, isTopicTrigger(r.trigger_text));
-        // The same coverage through WordNet (generic words light, as above); it may only add evidence.
-        if (deps.wordnet && k < tuning.keywordMin) {
-          const w = (t: string) => (LIGHT_STEMS.has(t) ? LIGHT_WEIGHT : 1);
-          k = Math.max(k, wordnetCoverage(triggerExpansion(r.trigger_text), textStems, w));
-        }
-        // How much of the trigger's event (names aside: they are checked above) the text says in the same words.
-        const kEvent = coverage(
-          trig.filter((t) => !required.includes(t)),
-          textTerms,
-        );
-        const v = cos.get(r.id)!;
-        if (
-          k < tuning.keywordMin &&
-          (v < vectorMin ||
-            kEvent >= tuning.vectorBelow ||
-            (tuning.vectorLead !== undefined && lead(r.id) < tuning.vectorLead))
-        )
-          continue;
-        hits.push({
-          id: r.id,
-          entity_name: r.entity_name,
-          trigger_text: r.trigger_text,
-          action_text: r.action_text,
-          score: round(Math.max(k, v)),
-          row: r,
-        });
-      }
-      hits.sort((a, b) => b.score - a.score || a.id - b.id);
+      const hits = relevant([...candidates.values()], {
+        text: input.text,
+        terms: textTerms,
+        names,
+        vector: textVec,
+        vecModel,
+        provider: embedder ? embedder.provider : null,
+      });
 
       const now = clock.now();
       const triggered = db.transaction(() =>

@@ -46,8 +46,24 @@ export function isWhereQuestion(text: string): boolean {
   return /\b(where|wheres|have you seen|can'?t find|cannot find|lost|misplaced)\b/i.test(text.replace(/[’]/g, "'"));
 }
 
-/** Stems of words that ask where, not what (the spatial service says the rest back). */
+/** Stems of words that ask where, not what (`objectPhrase` says the rest back). */
 export const QUESTION_STEMS: ReadonlySet<string> = QUESTION;
+
+/**
+ * The object a question asks about, as a phrase to say back: "where did I leave my glasses?" →
+ * "your glasses", "wheres the umbrella" → "the umbrella", "where are Brian's keys" → "Brian's keys".
+ */
+export function objectPhrase(question: string): { phrase: string; plural: boolean } {
+  const words = analyze(question).filter((t) => !QUESTION_STEMS.has(t.stem));
+  const owner = /([\p{L}\p{N}]+)['’]s\b/u.exec(question)?.[1];
+  const mine = /\b(my|our|mine)\b/i.test(question);
+  const object = words.map((w) => w.word).filter((w) => !owner || w !== owner.toLowerCase());
+  if (!object.length) return { phrase: 'that', plural: false };
+  const last = object[object.length - 1];
+  const plural = /[^s]s$/.test(last) || /(sses|xes|ches|shes)$/.test(last);
+  const det = owner ? `${owner}'s` : mine ? 'your' : 'the';
+  return { phrase: `${det} ${object.join(' ')}`, plural };
+}
 
 /** The object words of a question or name: unique stems without question words. */
 export function objectTerms(text: string): string[] {

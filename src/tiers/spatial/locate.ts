@@ -1,0 +1,99 @@
+/**
+ * `locate` (SPEC §5 "Spatial"), the one write of a place: to the object's current container it
+ * re-confirms the sighting (last_confirmed_ts = the sighting time, confidence = max(stored, given));
+ * to another container it archives the current row (`active = 0`) and inserts the new one;
+ * a sighting older than the stored one (`ts`, e.g. a replayed MQTT message) changes nothing.
+ * Object and container are entities, made on first mention; every change is audited.
+ */
+import type { Db } from '../../db/open.js';
+import type { Clock } from '../../lib/clock.js';
+import { invalid } from '../../lib/errors.js';
+import { nameKey } from '../../lib/names.js';
+import { toEpoch } from '../../lib/schema.js';
+import type { Actor, AuditRepo } from '../audit/audit.repo.js';
+import type { EntitiesRepo } from '../entities/entities.repo.js';
+import { CONFIRM, CURRENT, type LocationRow } from './locations.js';
+import type { LocateInput } from './spatial.schemas.js';
+
+export type LocateAction = 'added' | 'confirmed' | 'moved' | 'stale';
+
+/** The sighting time: `ts` when given (never in the future), else now. */
+export const sightedAt = (ts: LocateInput['ts'], now: number) => Math.min(toEpoch(ts) ?? now, now);
+
+export function createLocate(deps: { db: Db; clock: Clock; entities: EntitiesRepo; audit: AuditRepo }) {
+  const { db, clock, entities, audit } = deps;
+  const current = db.prepare(CURRENT);
+  const insert = db.prepare(
+    `INSERT INTO locations (entity_id, container_id, container_name, confidence, last_confirmed_ts, active, source, note, created)
+     VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)`,
+  );
+  const archive = db.prepare('UPDATE locations SET active = 0 WHERE id = ?');
+  const confirm = db.prepare(CONFIRM);
+
+  function locate(input: LocateInput, actor: Actor = 'system') {
+    if (nameKey(input.entity_name) === nameKey(input.container_name)) {
+      throw invalid('container_name: must differ from entity_name (nothing is inside itself)');
+    }
+    const now = clock.now();
+    const at = sightedAt(input.ts, now);
+    const out = db.transaction(() => {
+      const obj = entities.ensure(input.entity_name, input.entity_type);
+      const cont = entities.ensure(input.container_name, input.container_type);
+      const cur = current.get(obj.id) as LocationRow | undefined;
+      const base = {
+        entity_name: obj.name,
+        container_name: cont.name,
+        previous_container: cur?.container_name ?? null,
+      };
+      if (cur && at < cur.last_confirmed_ts)
+        return { ...base, id: cur.id, action: 'stale' as LocateAction, container_name: cur.container_name };
+      if (cur && (cur.container_id === cont.id || nameKey(cur.container_name) === nameKey(cont.name))) {
+        const confidence = Math.max(cur.confidence, input.confidence);
+        confirm.run(at, confidence, input.source ?? null, input.note ?? null, cur.id);
+        audit.record(
+          actor,
+          'location.confirm',
+          cur.id,
+          { confidence: cur.confidence, last_confirmed_ts: cur.last_confirmed_ts },
+          { confidence, last_confirmed_ts: at },
+        );
+        return { ...base, id: cur.id, action: 'confirmed' as LocateAction };
+      }
+      if (cur) archive.run(cur.id);
+      const { lastInsertRowid } = insert.run(
+        obj.id,
+        cont.id,
+        cont.name,
+        input.confidence,
+        at,
+        input.source ?? null,
+        input.note ?? null,
+        now,
+      );
+      const id = Number(lastInsertRowid);
+      audit.record(
+        actor,
+        cur ? 'location.move' : 'location.add',
+        id,
+        cur ? { id: cur.id, container_name: cur.container_name } : null,
+        {
+          entity_name: obj.name,
+          container_name: cont.name,
+          confidence: input.confidence,
+          last_confirmed_ts: at,
+          source: input.source ?? null,
+        },
+      );
+      return { ...base, id, action: (cur ? 'moved' : 'added') as LocateAction };
+    })();
+    const sentence: Record<LocateAction, string> = {
+      added: `Noted: ${out.entity_name} in ${out.container_name}.`,
+      confirmed: `Confirmed: ${out.entity_name} still in ${out.container_name}.`,
+      moved: `Noted: ${out.entity_name} moved from ${out.previous_container} to ${out.container_name}.`,
+      stale: `Kept the newer sighting: ${out.entity_name} in ${out.container_name} (this one is older).`,
+    };
+    return { result: sentence[out.action], ...out };
+  }
+
+  return locate;
+}
