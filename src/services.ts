@@ -32,7 +32,6 @@ import { createEpisodicService } from './tiers/episodic/episodic.service.js';
 import { createWorkingService } from './tiers/working/working.service.js';
 import { createProspectiveService } from './tiers/prospective/prospective.service.js';
 import { createSpatialService } from './tiers/spatial/spatial.service.js';
-import { isWhereQuestion } from './tiers/spatial/object-match.js';
 import { createMemoryMcpImporter } from './io/memory-mcp.js';
 import { createImportMap } from './tiers/imports/import-map.js';
 import { createEpisodicImport } from './tiers/episodic/import.js';
@@ -49,6 +48,7 @@ import { plural } from './lib/plural.js';
 import { createStatusService } from './tiers/status/status.service.js';
 import { createEntitiesReader } from './tiers/entities/entities.reader.js';
 import { attachInternals, without } from './internals.js';
+import { registerContextParts } from './services/context-parts.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -102,34 +102,6 @@ export function createServices(deps: ServiceDeps) {
   // Cached entity/series ids die with a forgotten entity.
   events.on('entity_forgotten', () => timeseries.repo.invalidate());
 
-  context.addSection({
-    key: 'readings',
-    build(entity) {
-      const latest = timeseries.latest(entity.id);
-      if (!latest.length) return null;
-      return {
-        data: latest,
-        lines: latest.map(
-          (r) =>
-            `- ${r.metric}: ${typeof r.value === 'object' ? JSON.stringify(r.value) : r.value}${r.unit ? ` ${r.unit}` : ''}`,
-        ),
-      };
-    },
-  });
-  context.addSection({
-    key: 'schedule',
-    build(entity) {
-      const items = schedule.upcoming({
-        entityId: entity.id,
-        from: clock.now(),
-        to: clock.now() + 7 * 86_400,
-        limit: 20,
-      });
-      if (!items.length) return null;
-      return { data: items, lines: items.map((o) => `- ${o.when}: ${o.title}`) };
-    },
-  });
-
   const log = deps.log ?? ((m: string) => console.error(m));
   const patterns = createPatternEngine({
     db,
@@ -143,52 +115,6 @@ export function createServices(deps: ServiceDeps) {
     log,
   });
   const trends = createTrends({ timeseries, clock, llm });
-
-  const readingText = (r: { entity_name: string; metric: string; value: unknown; unit: string | null }) =>
-    `${r.entity_name} ${r.metric}: ${typeof r.value === 'object' ? JSON.stringify(r.value) : String(r.value)}${r.unit ? ` ${r.unit}` : ''}`;
-  /** An entity's latest readings, or the series whose names match the query, each with a match score. */
-  const readingsFor = (entity: { id: number; name: string } | undefined, query: string | undefined, limit?: number) =>
-    entity
-      ? timeseries.latest(entity.id).map((r) => ({ ...r, entity_name: entity.name, score: 0.5 }))
-      : query
-        ? timeseries.matchSeries(query, limit)
-        : [];
-  context.addSource({
-    name: 'readings',
-    collect({ entity, query, includeReadings }) {
-      if (!includeReadings) return [];
-      return readingsFor(entity, query).map((r) => ({
-        tier: 'reading' as const,
-        id: `${r.entity_name}/${r.metric}`,
-        text: readingText(r),
-        score: 0.3 + 0.3 * r.score,
-      }));
-    },
-  });
-  context.addSource({
-    name: 'schedule',
-    collect({ entity }) {
-      const items = schedule.upcoming({
-        entityId: entity?.id,
-        from: clock.now(),
-        to: clock.now() + (entity ? 7 : 2) * 86_400,
-        limit: 20,
-      });
-      return items.map((o) => ({
-        tier: 'schedule' as const,
-        id: o.event_id,
-        text: `${o.when} ${o.entity_name}: ${o.title}`,
-        score: 0.55,
-      }));
-    },
-  });
-  context.addCrossSource({
-    tier: 'reading',
-    search: (query, entity, topK) =>
-      readingsFor(entity, query, topK)
-        .slice(0, topK)
-        .map((r) => ({ ...r, text: readingText(r) })),
-  });
 
   const episodic = createEpisodicService({ db, clock, entities, audit, llm, embedder });
   const working = createWorkingService({
@@ -208,52 +134,7 @@ export function createServices(deps: ServiceDeps) {
     onTriggered: (t) => events.emit('intention_triggered', t),
   });
   const spatial = createSpatialService({ db, clock, entities, audit, config: config.memory, wordnet });
-  // cross_query: where an object is, first for a where-question (a memory about a spare key is not the answer).
-  context.addCrossSource({
-    tier: 'location',
-    leads: isWhereQuestion,
-    search: (query) => {
-      const out = spatial.find({ query });
-      if (out.found)
-        return [
-          {
-            text: out.result,
-            entity_name: out.entity_name,
-            container_name: out.container_name,
-            confidence: out.confidence,
-            age_text: out.age_text,
-          },
-        ];
-      if (!isWhereQuestion(query)) return [];
-      return out.candidates.map((c) => ({
-        text: `${c.entity_name}: ${c.container_name}, last confirmed ${c.age_text}`,
-        entity_name: c.entity_name,
-        container_name: c.container_name,
-        confidence: c.confidence,
-        age_text: c.age_text,
-      }));
-    },
-  });
-  context.addSource({
-    name: 'tasks',
-    collect({ entity }) {
-      const { tasks } = working.wmList({ status: 'open', entity_name: entity?.name, limit: 20 });
-      return tasks.map((t) => ({
-        tier: 'task' as const,
-        id: t.task_id,
-        text: `Open task: ${t.task_name} (${t.slot_count} notes)`,
-        score: 0.5,
-      }));
-    },
-  });
-  context.addCrossSource({
-    tier: 'session',
-    search: async (query, entity, topK) =>
-      (await episodic.searchSessions({ query, entity_name: entity?.name, limit: topK })).results.map((r) => ({
-        ...r,
-        text: r.snippet,
-      })),
-  });
+  registerContextParts({ context, clock, timeseries, schedule, spatial, working, episodic });
 
   /** Rolls up what is new, then deletes raw readings past retention that are rolled up. */
   function prune(input: PruneInput, actor: Actor = 'system') {
