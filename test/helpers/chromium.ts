@@ -4,6 +4,7 @@
  * one line saying how to get one, instead of playwright's "executable doesn't exist" stack.
  */
 import { accessSync, constants } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
 import { delimiter, join } from 'node:path';
 
 const NAMES = ['chromium', 'chromium-browser', 'google-chrome'];
@@ -30,4 +31,24 @@ function runnable(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Headless Chromium as every browser test starts it: quiet (no updates, sync or background traffic)
+ * and able to run as root in CI. Playwright adds --headless and a fresh temporary --user-data-dir of
+ * its own (it refuses one in args).
+ */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
 }

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { chromiumPath } from '../../helpers/chromium.js';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { launchChromium } from '../../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestHub, type TestHub } from '../../helpers/hub.js';
 import { rememberAt, TOKEN } from './helpers.js';
@@ -67,19 +67,7 @@ beforeAll(async () => {
       ts: now - (48 - i) * 900,
     })),
   });
-  browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    // playwright adds --headless and a fresh temporary --user-data-dir of its own (it refuses one in args)
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

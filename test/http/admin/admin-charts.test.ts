@@ -1,6 +1,6 @@
 /** In Chromium: a new sensor's first reading is centred on a sensible span; a percentage stops at 100. */
-import { chromium, type Browser } from 'playwright-core';
-import { chromiumPath } from '../../helpers/chromium.js';
+import { type Browser } from 'playwright-core';
+import { launchChromium } from '../../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestHub, type TestHub } from '../../helpers/hub.js';
 
@@ -19,17 +19,7 @@ beforeAll(async () => {
     unit: '%',
     source: 'api',
   });
-  browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

@@ -5,9 +5,9 @@
  * its chart uses the width; <time> is in the browser's locale; live readings say "… ago"; and no admin
  * page logs a console error or warning.
  */
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath } from '../../helpers/chromium.js';
+import { launchChromium } from '../../helpers/chromium.js';
 import { buildTestHub, type TestHub } from '../../helpers/hub.js';
 import { TOKEN } from './helpers.js';
 
@@ -52,17 +52,7 @@ beforeAll(async () => {
       ts: now - (24 - i) * 1800,
     })),
   });
-  browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

@@ -4,8 +4,8 @@
  * whose type the data tells is "unknown", the type and room filters, tapping opens the entity, a
  * hostile name stays text, and no console error or warning.
  */
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { chromiumPath } from '../../helpers/chromium.js';
+import { type Browser, type Page } from 'playwright-core';
+import { launchChromium } from '../../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestHub, type TestHub } from '../../helpers/hub.js';
 import { LocateInput } from '../../../src/tiers/spatial/spatial.schemas.js';
@@ -60,17 +60,7 @@ beforeAll(async () => {
     s.spatial.locate(LocateInput.parse({ entity_name, container_name }), 'http');
   }
   await s.timeseries.record({ entity_name: 'sensor.hall_motion', metric: 'motion', value: 1, source: 'api' } as never);
-  browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

@@ -4,8 +4,8 @@
  * the in-place actions' banner says what happened in plain words.
  */
 import { rmSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { chromiumPath } from '../../helpers/chromium.js';
+import { type Browser, type Page } from 'playwright-core';
+import { launchChromium } from '../../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestHub, tempDir, type TestHub } from '../../helpers/hub.js';
 import { TOKEN } from './helpers.js';
@@ -33,17 +33,7 @@ beforeAll(async () => {
       'http',
     );
   }
-  browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

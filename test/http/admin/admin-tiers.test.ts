@@ -7,9 +7,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath } from '../../helpers/chromium.js';
+import { launchChromium } from '../../helpers/chromium.js';
 import { buildTestHub, type TestHub } from '../../helpers/hub.js';
 import { TOKEN } from './helpers.js';
 import { HOSTILE, seedTiers, type Seeded } from './tiers-seed.js';
@@ -27,18 +27,7 @@ beforeAll(async () => {
   hub.clock.set(Date.now() / 1000);
   origin = (await hub.start()).http!.replace('127.0.0.1', 'localhost');
   seeded = await seedTiers(hub, { patterns: true });
-  browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 90_000);
 afterAll(async () => {
   await browser?.close();
