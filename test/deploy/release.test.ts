@@ -24,6 +24,9 @@ describe('npm pack', () => {
     for (const f of [
       'dist/src/cli.js',
       'dist/src/ai/use-lite-worker.cjs',
+      'dist/src/ai/use-lite-onnx.cjs',
+      'dist/src/ai/use-lite-onnx-graph.cjs',
+      'dist/src/ai/use-lite-tokenizer.cjs',
       'dist/integrations/ha-state-poller/bin.js',
       'dist/detectors/index.js',
       'assets/word-vectors-en.bin',
