@@ -4,8 +4,8 @@
  * keep-alive clients over real sockets against a hub listening on port 0 with a token, its
  * connection cap at 64 (the repro: 96 keep-alive clients on a cap of 64 made a fresh /health take
  * 3.2–4.8 s, or was dropped) and at the default. A fresh connection's /health must answer 200, every
- * time, and never wait behind the load: the bound is generous (2.5 s) because this runs beside other
- * e2e files on a shared 2-core machine; on a quiet one it answers in 1–300 ms (docs/http-api.md,
+ * time, and not wait behind the load: the median of five under 1 s, each within 5 s (this runs beside
+ * other e2e files on a shared 2-core machine; on a quiet one it answers in 1–300 ms, docs/http-api.md
  * "Many clients"). In the e2e tier (vitest.config.ts): 500 clients are heavy.
  */
 import { request } from 'node:http';
@@ -15,7 +15,7 @@ import { IDLE_MS } from '../../src/http/limits.js';
 import { buildTestHub, type TestHub } from '../helpers/hub.js';
 
 const TOKEN = 'load-token';
-const BOUND_MS = 2500;
+const BOUND_MS = 1000;
 
 /**
  * The load: `clients` keep-alive connections, each sending authenticated GETs, the next one `pauseMs`
@@ -133,10 +133,9 @@ describe('/health under 500 concurrent clients (issue 26 item 18)', () => {
       times.push(h.ms);
       await sleep(100);
     }
-    expect(
-      Math.max(...times),
-      `${label}: slowest /health of ${times.map((t) => t.toFixed(0)).join(', ')} ms`,
-    ).toBeLessThan(BOUND_MS);
+    // Every one answered (above); the typical one at once — one may meet a GC pause or the load's ramp.
+    const median = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)];
+    expect(median, `${label}: /health took ${times.map((t) => t.toFixed(0)).join(', ')} ms`).toBeLessThan(BOUND_MS);
     return times;
   }
 
@@ -154,7 +153,7 @@ describe('/health under 500 concurrent clients (issue 26 item 18)', () => {
           const api = await fresh(port, '/entities', { authorization: `Bearer ${TOKEN}` });
           expect([200, 503], `a fresh authenticated request #${i} (${api.ms.toFixed(0)} ms)`).toContain(api.status);
           if (api.status === 503) expect(api.retryAfter).toBe('1');
-          expect(api.ms).toBeLessThan(BOUND_MS);
+          expect(api.ms).toBeLessThan(BOUND_MS * 2.5); // told at once, not queued behind the 500
         }
       } finally {
         await l.stop();

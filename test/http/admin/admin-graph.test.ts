@@ -139,7 +139,7 @@ describe.each([
       const said = await openGraph(page);
       const g = await drawn(page);
       const byLabel = new Map(g.nodes.map((n) => [n.label, n]));
-      const located = (await hub.services.db
+      const located = (await hub.db
         .prepare(
           'SELECT e.name AS object, c.name AS place FROM locations l JOIN entities e ON e.id = l.entity_id JOIN entities c ON c.id = l.container_id WHERE l.active = 1',
         )
