@@ -76,7 +76,13 @@ function listen(page: Page): Seen {
 async function logIn(page: Page) {
   await page.goto(`${origin}/admin/`);
   await page.fill('input[name=token]', TOKEN);
-  await Promise.all([page.waitForURL(`${origin}/admin/`), page.click('button[type=submit]')]);
+  // The login form is shown in place at /admin/, so the URL matches before the click: wait for the
+  // dashboard's document, then its load.
+  await Promise.all([
+    page.waitForURL(`${origin}/admin/`, { waitUntil: 'domcontentloaded' }),
+    page.click('button[type=submit]'),
+  ]);
+  await page.waitForLoadState('load');
 }
 
 const phone = {
