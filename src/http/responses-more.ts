@@ -1,4 +1,7 @@
-/** The documented answers (responses.ts) of the other tiers: context, episodic, working, prospective, spatial, voices. */
+/**
+ * The documented answers (responses.ts) of the other tiers: context, episodic, working, prospective, spatial,
+ * voices, entity management, Markdown, and the system routes (/health with a token, /audit).
+ */
 import { z } from 'zod';
 
 const int = z.number().int();
@@ -24,6 +27,14 @@ const slots = list({ key: str, value: z.unknown(), created: ts, updated: ts });
 const intention = { id: int, entity_name: str, trigger_text: str, action_text: str };
 const place = { entity_name: str, container_name: str, confidence: z.number(), last_confirmed_ts: ts, age_text: str };
 const wmTask = { task: obj(task), slots };
+/** What an entity holds, as a merge or a delete reports it (`dry_run: true` is the preview). */
+const holdings = obj({
+  entity: obj({ name: str, type: str }),
+  counts: list({ key: str, n: int, label: str }),
+  facts: z.array(z.unknown()),
+  relations: z.array(str).describe('current relations, as sentences'),
+  aliases: z.array(str),
+});
 
 export const MORE_RESPONSES: Record<string, Record<string, z.ZodType>> = {
   // context.routes.ts
@@ -137,6 +148,44 @@ export const MORE_RESPONSES: Record<string, Record<string, z.ZodType>> = {
     voiceprint_samples: int,
     embedding_norm: z.number(),
     similarity_to_sample: z.number(),
+  },
+  // entities.routes.ts
+  'POST /entities/merge': {
+    dry_run: bool,
+    source_name: str,
+    target_name: str,
+    moves: holdings,
+    moved: obj({}).optional().describe('rows moved, by table (not on a preview)'),
+  },
+  'POST /entities/rename': { entity_name: str, previous_name: str, changed: bool },
+  'POST /entities/set_type': { entity_name: str, type: str, previous_type: str, changed: bool },
+  'POST /entities/delete': {
+    dry_run: bool,
+    entity_name: str,
+    deletes: holdings,
+    deleted_memories: int.optional().describe('not on a preview'),
+  },
+  'POST /entities/end_relation': { ended: z.array(int), entity_a: str, entity_b: str, rel_type: str },
+  // system.routes.ts
+  'GET /audit': {
+    entries: list({
+      id: int,
+      ts,
+      actor: str,
+      op: str,
+      target: str.nullable(),
+      before: z.unknown(),
+      after: z.unknown(),
+    }),
+  },
+  'GET /health': {
+    status: z.literal('ok'),
+    counts: obj({ entities: int, memories: int, relations: int }).optional().describe('with a token'),
+    embedder: obj({ provider: str, model: str, dim: int, answers: bool, vectors: str, pending: int })
+      .optional()
+      .describe('with a token'),
+    wordnet: obj({}).optional(),
+    llm: obj({ provider: str, model: str }).nullable().optional(),
   },
   // markdown.routes.ts
   'POST /import/markdown': {
