@@ -84,7 +84,8 @@ export function createReadingsRepo(db: Db, clock: Clock, seriesIndex?: SeriesInd
   // cache is keyed by the same key and dropped when an alias changes (services.ts).
   const findEntity = db.prepare(`SELECT ${entityIdByKey('@key')} AS id`);
   const seriesByName = db.prepare(
-    `SELECT id, value_type, unit FROM series WHERE entity_id = ${entityIdByKey('@key')} AND metric = @metric`,
+    `SELECT s.id, s.value_type, s.unit, e.name AS entity_name FROM series s JOIN entities e ON e.id = s.entity_id
+       WHERE s.entity_id = ${entityIdByKey('@key')} AND s.metric = @metric`,
   );
   const insertEntity = db.prepare(
     "INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, ?, '{}', ?, ?)",
@@ -260,9 +261,9 @@ export function createReadingsRepo(db: Db, clock: Clock, seriesIndex?: SeriesInd
     seriesId(
       entityName: string,
       metric: string,
-    ): { id: number; value_type: ValueType; unit: string | null } | undefined {
+    ): { id: number; value_type: ValueType; unit: string | null; entity_name: string } | undefined {
       return seriesByName.get({ key: nameKey(entityName), metric }) as
-        | { id: number; value_type: ValueType; unit: string | null }
+        | { id: number; value_type: ValueType; unit: string | null; entity_name: string }
         | undefined;
     },
   };

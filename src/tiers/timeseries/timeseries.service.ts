@@ -174,8 +174,8 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
           source: r.source,
         }));
         return {
-          result: `${points.length} ${input.metric} readings for ${input.entity_name}`,
-          entity_name: input.entity_name,
+          result: `${points.length} ${input.metric} readings for ${s.entity_name}`,
+          entity_name: s.entity_name,
           metric: input.metric,
           granularity: 'raw',
           unit: s.unit,
@@ -199,8 +199,8 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
         mode: r.mode_cat,
       }));
       return {
-        result: `${points.length} ${input.granularity} buckets of ${input.metric} for ${input.entity_name}`,
-        entity_name: input.entity_name,
+        result: `${points.length} ${input.granularity} buckets of ${input.metric} for ${s.entity_name}`,
+        entity_name: s.entity_name,
         metric: input.metric,
         granularity: input.granularity,
         unit: s.unit,
