@@ -45,6 +45,8 @@ export interface IntentionTuning {
   vectorBelow: number;
   /** A vector-only firing must lead every other live trigger's cosine by this much (undefined: no such rule). */
   vectorLead?: number;
+  /** The lead of a trigger whose named person the text names is over the other such triggers only. */
+  namedLead?: boolean;
 }
 /**
  * Tuned on eval/intentions-tune.json only (`node dist/scripts/eval-tiers.js --sweep [--provider
@@ -65,10 +67,13 @@ export const DEFAULT_INTENTION_TUNING: IntentionTuning = {
   vectorMin: { local: 0.7, 'use-lite': 0.45, default: 0.5 },
   vectorBelow: 0.3,
   vectorLead: 0.06,
+  namedLead: true,
 };
 
 /** WordNet relations that say the same event in other words; "a kind of" (hypernym, hyponym) fired on other events. */
 const EVENT_RELS: ReadonlySet<WordRel> = new Set(['self', 'lemma', 'synonym', 'similar', 'derived']);
+
+const OUT = /\bout\b/i;
 
 const round = (x: number) => Math.round(x * 10_000) / 10_000;
 
@@ -103,23 +108,27 @@ export function createRelevance(tuning: IntentionTuning, wordnet?: WordNet) {
   return function relevant(candidates: readonly Row[], c: CheckedText): Hit[] {
     const { terms: textTerms, names, vector: textVec, vecModel } = c;
     const textStems = new Set([...tokenize(c.text), ...textTerms]);
+    // "out" is a stopword to the tokenizer, but "Pepper has gone out" is the opposite of "comes back in".
+    const sideTerms = OUT.test(c.text) ? new Set([...textTerms, 'out']) : textTerms;
     const vectorMin = c.provider !== null ? (tuning.vectorMin[c.provider] ?? tuning.vectorMin.default) : Infinity;
     const hits: Hit[] = [];
     const cos = new Map<number, number>();
     for (const r of candidates)
       cos.set(r.id, textVec && r.embedding && r.embed_model === vecModel ? cosine(textVec, fromBlob(r.embedding)) : 0);
-    // The best and second-best cosine: a trigger's lead is over the best of the others.
-    let [bestId, best, second] = [-1, 0, 0];
-    for (const [id, v] of cos) {
-      if (v > best) [bestId, best, second] = [id, v, best];
-      else if (v > second) second = v;
-    }
-    const lead = (id: number) => cos.get(id)! - (id === bestId ? second : best);
+    // A trigger whose person the text names (its required names all there) competes, for the lead,
+    // only with the other triggers the text names the person of: the name is evidence the others lack.
+    const required = new Map(candidates.map((r) => [r.id, requiredTerms(r.trigger_text, names)]));
+    const named = (id: number) =>
+      tuning.namedLead === true && required.get(id)!.length > 0 && required.get(id)!.every((t) => textTerms.has(t));
+    const lead = (id: number) => {
+      let other = 0;
+      for (const [o, v] of cos) if (o !== id && (!named(id) || named(o)) && v > other) other = v;
+      return cos.get(id)! - other;
+    };
     for (const r of candidates) {
       const trig = r.terms.split(' ');
-      if (conflicts(new Set(trig), textTerms) || otherTime(r.trigger_text, c.text)) continue;
-      const required = requiredTerms(r.trigger_text, names);
-      if (!required.every((t) => textTerms.has(t))) continue;
+      if (conflicts(new Set(trig), sideTerms) || otherTime(r.trigger_text, c.text)) continue;
+      if (!named(r.id) && !required.get(r.id)!.every((t) => textTerms.has(t))) continue;
       let k = coverage(trig, textTerms, isTopicTrigger(r.trigger_text));
       // The same coverage through WordNet (generic words light, as above); it may only add evidence.
       if (wordnet && k < tuning.keywordMin) {
@@ -128,7 +137,7 @@ export function createRelevance(tuning: IntentionTuning, wordnet?: WordNet) {
       }
       // How much of the trigger's event (names aside: they are checked above) the text says in the same words.
       const kEvent = coverage(
-        trig.filter((t) => !required.includes(t)),
+        trig.filter((t) => !required.get(r.id)!.includes(t)),
         textTerms,
       );
       const v = cos.get(r.id)!;
