@@ -128,7 +128,7 @@ export function createRelevance(tuning: IntentionTuning, wordnet?: WordNet) {
     for (const r of candidates) {
       const trig = r.terms.split(' ');
       if (conflicts(new Set(trig), sideTerms) || otherTime(r.trigger_text, c.text)) continue;
-      if (!named(r.id) && !required.get(r.id)!.every((t) => textTerms.has(t))) continue;
+      if (!required.get(r.id)!.every((t) => textTerms.has(t))) continue;
       let k = coverage(trig, textTerms, isTopicTrigger(r.trigger_text));
       // The same coverage through WordNet (generic words light, as above); it may only add evidence.
       if (wordnet && k < tuning.keywordMin) {

@@ -18,7 +18,7 @@ import { triggerTerms } from './trigger-match.js';
 
 /** One kind of edge: current relations of these types, out of (or into, or either) the entity at hand. */
 type Edge = { types: readonly string[]; dir: 'out' | 'in' | 'both' };
-/** A hop follows any of its edges; a chain is hops in turn; a role's chains are tried in order, the first that finds someone wins. */
+/** A hop follows any of its edges; a chain is hops in turn; a role's chains are tried in order (the first that finds someone wins). */
 type Hop = Edge[];
 type Chains = Hop[][];
 
@@ -56,10 +56,8 @@ role('friend', [[[{ types: ['friend_of'], dir: 'both' }]]]);
 
 const WORDS = Object.keys(ROLES).join('|');
 /** "my wife", "our youngest", "our youngest one", "Chidi's dad", "my little sister". */
-const PHRASE = new RegExp(
-  `\\b(my|our|(\\p{Lu}[\\p{L}-]*)['’]s)\\s+(?:(?:little|baby|big|older|younger|next-door)\\s+)?(${WORDS})\\b(?:\\s+(?:one|child|kid|son|daughter|boy|girl)\\b)?`,
-  'giu',
-);
+const OWNER = `(my|our|(\\p{Lu}[\\p{L}-]*)['’]s)\\s+(?:(?:little|baby|big|older|younger|next-door)\\s+)?`;
+const PHRASE = new RegExp(`\\b${OWNER}(${WORDS})\\b(?:\\s+(?:one|child|kid|son|daughter|boy|girl)\\b)?`, 'giu');
 
 export interface RoleDeps {
   entities: Pick<EntitiesRepo, 'find' | 'aliases'>;
