@@ -38,7 +38,9 @@ beforeEach(() => {
     relations.relate({ entity_a: a, rel_type, entity_b: b });
   entities.setTypeMeta(entities.get('Tomi').id, 'person', { age: 12 });
   entities.setTypeMeta(entities.get('Ada').id, 'person', { born: 2022 });
-  createAliasesService({ db, clock, entities, audit }).add({ entity_name: 'Samuel', alias: 'Grandad Samuel' });
+  const aliases = createAliasesService({ db, clock, entities, audit });
+  aliases.add({ entity_name: 'Samuel', alias: 'Grandad Samuel' });
+  aliases.add({ entity_name: 'Samuel', alias: 'Grandad' });
   svc = createProspectiveService({ db, clock, entities, audit, embedder: null, relations });
   plain = createProspectiveService({ db, clock, entities, audit, embedder: null });
 });
@@ -67,6 +69,13 @@ describe('check_intentions with role words', () => {
     const rings = await intend('Grace', 'when Grandad Samuel rings');
     expect(await fired(svc, "Chidi's dad rang, he's on the line", 'Grace')).toEqual([rings]);
     expect(await fired(svc, "Grace's dad rang, he's on the line", 'Grace')).toEqual([]);
+  });
+
+  it('counts a person\'s other names as said when the text names them by one ("Grandad" is Samuel)', async () => {
+    const rings = await intend('Grace', 'when Grandad Samuel rings');
+    expect(await fired(svc, "Grandad's ringing on the landline")).toEqual([rings]);
+    expect(await fired(svc, "Samuel's ringing on the landline")).toEqual([rings]);
+    expect(await fired(svc, "Tomi's ringing on the landline")).toEqual([]);
   });
 
   it('picks "our youngest" by age, and only when every child has one', async () => {

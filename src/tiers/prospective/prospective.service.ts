@@ -30,7 +30,7 @@ import {
   type TriggeredIntention,
 } from './prospective.schemas.js';
 import { createRelevance, DEFAULT_INTENTION_TUNING, type IntentionTuning } from './relevance.js';
-import { namesOf, replaceRoles, resolveRoles, triggerRoles } from './roles.js';
+import { namesOf, otherNames, replaceRoles, resolveRoles, triggerRoles } from './roles.js';
 import { capitalisedNames, eventText, triggerEventText, triggerTerms } from './trigger-match.js';
 
 export { DEFAULT_INTENTION_TUNING, type IntentionTuning } from './relevance.js';
@@ -155,9 +155,13 @@ export function createProspectiveService(deps: ProspectiveDeps) {
       // People the text names by role ("my wife"): their names count as said.
       const roleDeps = deps.relations ? { entities, relations: deps.relations } : null;
       const roles = roleDeps ? resolveRoles(input.text, speaker, roleDeps) : [];
+      const names = personNames();
+      const said = new Set(triggerTerms(input.text));
+      // ...and so do the other names of a person the text names ("Grandad" → Samuel, "Grandad Samuel").
       const textTerms = new Set([
-        ...triggerTerms(input.text),
+        ...said,
         ...(roleDeps ? namesOf(roles, roleDeps) : []).flatMap(triggerTerms),
+        ...otherNames(said, names, entities).flatMap(triggerTerms),
       ]);
       const params = { now: clock.now(), entity };
       const candidates = new Map<number, Row>();
@@ -167,7 +171,6 @@ export function createProspectiveService(deps: ProspectiveDeps) {
       // One embedder call: the text, plus the live triggers whose vector is missing or from another
       // model (re-made lazily here, so a model change or an outage at `intend` heals itself).
       let textVec: Float32Array | null = null;
-      const names = personNames();
       if (embedder) {
         const all = live.all(params) as Row[];
         const stale = all.filter((r) => r.embed_model !== vecModel || !r.embedding);

@@ -158,3 +158,24 @@ export function triggerRoles<R extends { trigger_text: string; terms: string; en
   const trigger_text = replaceRoles(row.trigger_text, roles, (r) => r.names[0]);
   return { ...row, trigger_text, terms: triggerTerms(trigger_text).join(' ') };
 }
+
+/**
+ * The other names of each person the text names by one of theirs (all the name's words said):
+ * "Grandad's ringing" names Samuel when "Grandad" is his alias, so "when Grandad Samuel rings" meets it.
+ */
+export function otherNames(
+  said: ReadonlySet<string>,
+  personNames: readonly string[],
+  entities: Pick<EntitiesRepo, 'find' | 'aliases'>,
+): string[] {
+  const out = new Set<string>();
+  for (const n of personNames) {
+    const terms = triggerTerms(n);
+    if (!terms.length || !terms.every((t) => said.has(t))) continue;
+    const e = entities.find(n);
+    if (!e) continue;
+    out.add(e.name);
+    for (const a of entities.aliases(e.id)) out.add(a.alias);
+  }
+  return [...out];
+}
