@@ -13,8 +13,10 @@
  *            household has at most a few hundred active ones).
  *   fire  ⇔  no conflict (negation / opposite event / another time), every required name present, and
  *            (k ≥ keywordMin or (v ≥ vectorMin[provider], the text shares < vectorBelow of the
- *            trigger's event words, and v leads every other live trigger's cosine by ≥ vectorLead));
- *            score = max(k, v).
+ *            trigger's event words, and v leads every other live trigger's cosine by ≥ vectorLead —
+ *            with `namedLead`, a trigger whose names the text says leads only the others it says the
+ *            names of: "my wife walked in" (Grace, via roles.ts) competes with Grace's triggers only));
+ *            score = max(k, v). A text saying "out" is on the leaving side of the arrive/leave opposites.
  */
 import { tokenize } from '../../ai/text.js';
 import type { WordNet, WordRel } from '../../ai/wordnet.js';
@@ -60,7 +62,8 @@ export interface IntentionTuning {
  * 78 % / 9/20 / 41/47 at cosine 0.55 (0.45 without it fires wrongly: 66 %). The local embedder is
  * lexical and adds nothing there (0/20 paraphrases at any cosine), so it keeps 0.7; a wrong firing
  * consumes a `once` intention, so precision wins. `default` (Ollama/OpenAI models, which cannot run
- * here) is use-lite's value raised 0.05, a guess.
+ * here) is use-lite's value raised 0.05, a guess. namedLead (with role resolution, roles.ts): tuning set
+ * paraphrases 14 → 16/20, negatives 42/47 kept (after "out" joined the opposites; before, 41/47).
  */
 export const DEFAULT_INTENTION_TUNING: IntentionTuning = {
   keywordMin: 0.7,
