@@ -5,7 +5,8 @@
  * nothing fits?). Tier 1.5: `evalSessions()` on eval/sessions.json (does search_sessions find the
  * conversation a later question is about, and nothing when no conversation is?). Each builds a
  * scratch database, so it runs offline with the local embedder.
- * `node dist/scripts/eval-tiers.js [--sweep] [-v]` prints all three; `--sweep` grids the intention thresholds.
+ * `node dist/scripts/eval-tiers.js [--sweep] [--intentions] [-v]` prints all three (`--intentions`: that eval
+ * only); `--sweep` grids the intention thresholds.
  * The evals live in scripts/eval-tiers/ (one file each, the scratch database in common.ts, the
  * `--sweep` grids in sweeps.ts); this file prints the report.
  */
@@ -34,6 +35,7 @@ async function main() {
     options: {
       sweep: { type: 'boolean' },
       sessions: { type: 'boolean' },
+      intentions: { type: 'boolean' },
       possible: { type: 'boolean' },
       verbose: { type: 'boolean', short: 'v' },
       provider: { type: 'string' },
@@ -67,6 +69,7 @@ async function main() {
         if (values.verbose) for (const m of i.misses) console.log(`  miss ${m}`);
       }
     }
+    if (values.intentions) return; // --intentions: the intention sets only
     // eval/spatial.json tuned the matcher's constants; spatial-synonyms.json (find by meaning) is held out.
     for (const [file, label] of [
       ['eval/spatial.json', 'spatial'],

@@ -131,6 +131,7 @@ export function createServices(deps: ServiceDeps) {
     entities,
     audit,
     wordnet,
+    relations,
     onTriggered: (t) => events.emit('intention_triggered', t),
   });
   const spatial = createSpatialService({ db, clock, entities, audit, config: config.memory, wordnet });

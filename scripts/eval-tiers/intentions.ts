@@ -5,11 +5,16 @@
 import { createLocalEmbedder } from '../../src/ai/local-embedder.js';
 import type { Embedder } from '../../src/ai/types.js';
 import { sharedWordNet, type WordNet } from '../../src/ai/wordnet.js';
+import { createAliasesService } from '../../src/tiers/entities/aliases.service.js';
+import { createRelationsService } from '../../src/tiers/memory/relations.service.js';
 import { CheckIntentionsInput, IntendInput } from '../../src/tiers/prospective/prospective.schemas.js';
 import { createProspectiveService, type IntentionTuning } from '../../src/tiers/prospective/prospective.service.js';
 import { ratio, read, scratch } from './common.js';
 
 interface IntentionData {
+  /** The household, when the set gives it: people (type, meta such as `age`, aliases) and relations between them. */
+  people?: { name: string; type?: string; meta?: Record<string, unknown>; aliases?: string[] }[];
+  relations?: [string, string, string][];
   intentions: { id: string; entity_name: string; trigger_text: string; action_text: string }[];
   cases: { text: string; entity_name?: string; kind: string; fire: string[] }[];
 }
@@ -30,12 +35,27 @@ export interface IntentionScores {
 
 /** Fires every case against all intentions (`once = false`, so a firing does not hide later cases). */
 export async function evalIntentions(
-  opts: { embedder?: Embedder | null; tuning?: IntentionTuning; file?: string; wordnet?: WordNet | null } = {},
+  opts: {
+    embedder?: Embedder | null;
+    tuning?: IntentionTuning;
+    file?: string;
+    wordnet?: WordNet | null;
+    /** false: no relations given to the service (the household is still seeded): role words stay unresolved. */
+    roles?: boolean;
+  } = {},
 ): Promise<IntentionScores> {
   const data = read<IntentionData>(opts.file ?? 'eval/intentions.json');
   const h = scratch();
   const embedder = opts.embedder === undefined ? createLocalEmbedder() : opts.embedder;
   const wordnet = opts.wordnet === null ? undefined : (opts.wordnet ?? sharedWordNet());
+  const relations = createRelationsService(h);
+  const aliases = createAliasesService(h);
+  for (const p of data.people ?? []) {
+    const e = h.entities.ensure(p.name, p.type ?? 'person');
+    h.entities.setTypeMeta(e.id, p.type ?? 'person', p.meta ?? {});
+    for (const alias of p.aliases ?? []) aliases.add({ entity_name: p.name, alias });
+  }
+  for (const [a, rel_type, b] of data.relations ?? []) relations.relate({ entity_a: a, rel_type, entity_b: b });
   const svc = createProspectiveService({
     db: h.db,
     clock: h.clock,
@@ -44,6 +64,7 @@ export async function evalIntentions(
     embedder,
     tuning: opts.tuning,
     wordnet,
+    relations: opts.roles === false ? undefined : relations,
   });
   const label = new Map<number, string>();
   try {

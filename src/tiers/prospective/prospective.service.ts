@@ -18,6 +18,7 @@ import { invalid, notFound } from '../../lib/errors.js';
 import { toEpoch } from '../../lib/schema.js';
 import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
+import type { RelationsService } from '../memory/relations.service.js';
 import { ftsMatch } from '../memory/text-match.js';
 import { LIVE, type Row, SELECT, toBlob, view } from './intention-rows.js';
 import {
@@ -29,6 +30,7 @@ import {
   type TriggeredIntention,
 } from './prospective.schemas.js';
 import { createRelevance, DEFAULT_INTENTION_TUNING, type IntentionTuning } from './relevance.js';
+import { namesOf, otherNames, replaceRoles, resolveRoles, triggerRoles } from './roles.js';
 import { capitalisedNames, eventText, triggerEventText, triggerTerms } from './trigger-match.js';
 
 export { DEFAULT_INTENTION_TUNING, type IntentionTuning } from './relevance.js';
@@ -45,6 +47,8 @@ export interface ProspectiveDeps {
   tuning?: IntentionTuning;
   /** WordNet: a trigger's words said in other words ("the washer finished" for "the washing machine finishes") count as keyword evidence. */
   wordnet?: WordNet;
+  /** The household's relations: "my wife", "Chidi's dad" in a text or a trigger meet the person's name (roles.ts). */
+  relations?: Pick<RelationsService, 'list'>;
 }
 
 export function createProspectiveService(deps: ProspectiveDeps) {
@@ -136,6 +140,7 @@ export function createProspectiveService(deps: ProspectiveDeps) {
     async check(input: CheckIntentionsInput, actor: Actor = 'system') {
       const warnings: string[] = [];
       let entity: number | null = null;
+      let speaker: string | undefined;
       if (input.entity_name !== undefined) {
         const e = entities.find(input.entity_name);
         if (!e)
@@ -145,8 +150,19 @@ export function createProspectiveService(deps: ProspectiveDeps) {
             warnings: [`no entity named "${input.entity_name}"`],
           };
         entity = e.id;
+        speaker = e.name;
       }
-      const textTerms = new Set(triggerTerms(input.text));
+      // People the text names by role ("my wife"): their names count as said.
+      const roleDeps = deps.relations ? { entities, relations: deps.relations } : null;
+      const roles = roleDeps ? resolveRoles(input.text, speaker, roleDeps) : [];
+      const names = personNames();
+      const said = new Set(triggerTerms(input.text));
+      // ...and so do the other names of a person the text names ("Grandad" → Samuel, "Grandad Samuel").
+      const textTerms = new Set([
+        ...said,
+        ...(roleDeps ? namesOf(roles, roleDeps) : []).flatMap(triggerTerms),
+        ...otherNames(said, names, entities).flatMap(triggerTerms),
+      ]);
       const params = { now: clock.now(), entity };
       const candidates = new Map<number, Row>();
       const match = ftsMatch([...textTerms]);
@@ -155,13 +171,18 @@ export function createProspectiveService(deps: ProspectiveDeps) {
       // One embedder call: the text, plus the live triggers whose vector is missing or from another
       // model (re-made lazily here, so a model change or an outage at `intend` heals itself).
       let textVec: Float32Array | null = null;
-      const names = personNames();
       if (embedder) {
         const all = live.all(params) as Row[];
         const stale = all.filter((r) => r.embed_model !== vecModel || !r.embedding);
         const masked = new Set([...names, ...all.flatMap((r) => capitalisedNames(r.trigger_text))]);
         const vecs = await embed(
-          [...stale.map((r) => triggerEventText(r.trigger_text, names)), eventText(input.text, masked)],
+          [
+            ...stale.map((r) => triggerEventText(r.trigger_text, names)),
+            eventText(
+              replaceRoles(input.text, roles, () => 'someone'),
+              masked,
+            ),
+          ],
           warnings,
         );
         if (vecs) {
@@ -172,7 +193,10 @@ export function createProspectiveService(deps: ProspectiveDeps) {
         }
       } else warnings.push('no embedder configured: keyword matching only');
 
-      const hits = relevant([...candidates.values()], {
+      // A trigger that names its person by role ("when my wife gets home") is judged as naming them.
+      const rows = [...candidates.values()].map((r) => (roleDeps ? triggerRoles(r, roleDeps) : r));
+      const original = new Map([...candidates.values()].map((r) => [r.id, r]));
+      const hits = relevant(rows, {
         text: input.text,
         terms: textTerms,
         names,
@@ -185,7 +209,8 @@ export function createProspectiveService(deps: ProspectiveDeps) {
       const triggered = db.transaction(() =>
         hits
           .filter((h) => fire.run({ now, id: h.id }).changes === 1)
-          .map(({ row, ...t }) => {
+          .map(({ row, ...hit }) => {
+            const t = { ...hit, trigger_text: original.get(hit.id)!.trigger_text };
             audit.record(
               actor,
               'intention.fire',

@@ -13,8 +13,10 @@
  *            household has at most a few hundred active ones).
  *   fire  ⇔  no conflict (negation / opposite event / another time), every required name present, and
  *            (k ≥ keywordMin or (v ≥ vectorMin[provider], the text shares < vectorBelow of the
- *            trigger's event words, and v leads every other live trigger's cosine by ≥ vectorLead));
- *            score = max(k, v).
+ *            trigger's event words, and v leads every other live trigger's cosine by ≥ vectorLead —
+ *            with `namedLead`, a trigger whose names the text says leads only the others it says the
+ *            names of: "my wife walked in" (Grace, via roles.ts) competes with Grace's triggers only));
+ *            score = max(k, v). A text saying "out" is on the leaving side of the arrive/leave opposites.
  */
 import { tokenize } from '../../ai/text.js';
 import type { WordNet, WordRel } from '../../ai/wordnet.js';
@@ -45,6 +47,8 @@ export interface IntentionTuning {
   vectorBelow: number;
   /** A vector-only firing must lead every other live trigger's cosine by this much (undefined: no such rule). */
   vectorLead?: number;
+  /** The lead of a trigger whose named person the text names is over the other such triggers only. */
+  namedLead?: boolean;
 }
 /**
  * Tuned on eval/intentions-tune.json only (`node dist/scripts/eval-tiers.js --sweep [--provider
@@ -58,17 +62,21 @@ export interface IntentionTuning {
  * 78 % / 9/20 / 41/47 at cosine 0.55 (0.45 without it fires wrongly: 66 %). The local embedder is
  * lexical and adds nothing there (0/20 paraphrases at any cosine), so it keeps 0.7; a wrong firing
  * consumes a `once` intention, so precision wins. `default` (Ollama/OpenAI models, which cannot run
- * here) is use-lite's value raised 0.05, a guess.
+ * here) is use-lite's value raised 0.05, a guess. namedLead (with role resolution, roles.ts): tuning set
+ * paraphrases 14 → 16/20, negatives 42/47 kept (after "out" joined the opposites; before, 41/47).
  */
 export const DEFAULT_INTENTION_TUNING: IntentionTuning = {
   keywordMin: 0.7,
   vectorMin: { local: 0.7, 'use-lite': 0.45, default: 0.5 },
   vectorBelow: 0.3,
   vectorLead: 0.06,
+  namedLead: true,
 };
 
 /** WordNet relations that say the same event in other words; "a kind of" (hypernym, hyponym) fired on other events. */
 const EVENT_RELS: ReadonlySet<WordRel> = new Set(['self', 'lemma', 'synonym', 'similar', 'derived']);
+
+const OUT = /\bout\b/i;
 
 const round = (x: number) => Math.round(x * 10_000) / 10_000;
 
@@ -103,23 +111,27 @@ export function createRelevance(tuning: IntentionTuning, wordnet?: WordNet) {
   return function relevant(candidates: readonly Row[], c: CheckedText): Hit[] {
     const { terms: textTerms, names, vector: textVec, vecModel } = c;
     const textStems = new Set([...tokenize(c.text), ...textTerms]);
+    // "out" is a stopword to the tokenizer, but "Pepper has gone out" is the opposite of "comes back in".
+    const sideTerms = OUT.test(c.text) ? new Set([...textTerms, 'out']) : textTerms;
     const vectorMin = c.provider !== null ? (tuning.vectorMin[c.provider] ?? tuning.vectorMin.default) : Infinity;
     const hits: Hit[] = [];
     const cos = new Map<number, number>();
     for (const r of candidates)
       cos.set(r.id, textVec && r.embedding && r.embed_model === vecModel ? cosine(textVec, fromBlob(r.embedding)) : 0);
-    // The best and second-best cosine: a trigger's lead is over the best of the others.
-    let [bestId, best, second] = [-1, 0, 0];
-    for (const [id, v] of cos) {
-      if (v > best) [bestId, best, second] = [id, v, best];
-      else if (v > second) second = v;
-    }
-    const lead = (id: number) => cos.get(id)! - (id === bestId ? second : best);
+    // A trigger whose person the text names (its required names all there) competes, for the lead,
+    // only with the other triggers the text names the person of: the name is evidence the others lack.
+    const required = new Map(candidates.map((r) => [r.id, requiredTerms(r.trigger_text, names)]));
+    const named = (id: number) =>
+      tuning.namedLead === true && required.get(id)!.length > 0 && required.get(id)!.every((t) => textTerms.has(t));
+    const lead = (id: number) => {
+      let other = 0;
+      for (const [o, v] of cos) if (o !== id && (!named(id) || named(o)) && v > other) other = v;
+      return cos.get(id)! - other;
+    };
     for (const r of candidates) {
       const trig = r.terms.split(' ');
-      if (conflicts(new Set(trig), textTerms) || otherTime(r.trigger_text, c.text)) continue;
-      const required = requiredTerms(r.trigger_text, names);
-      if (!required.every((t) => textTerms.has(t))) continue;
+      if (conflicts(new Set(trig), sideTerms) || otherTime(r.trigger_text, c.text)) continue;
+      if (!required.get(r.id)!.every((t) => textTerms.has(t))) continue;
       let k = coverage(trig, textTerms, isTopicTrigger(r.trigger_text));
       // The same coverage through WordNet (generic words light, as above); it may only add evidence.
       if (wordnet && k < tuning.keywordMin) {
@@ -128,7 +140,7 @@ export function createRelevance(tuning: IntentionTuning, wordnet?: WordNet) {
       }
       // How much of the trigger's event (names aside: they are checked above) the text says in the same words.
       const kEvent = coverage(
-        trig.filter((t) => !required.includes(t)),
+        trig.filter((t) => !required.get(r.id)!.includes(t)),
         textTerms,
       );
       const v = cos.get(r.id)!;

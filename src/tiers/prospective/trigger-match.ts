@@ -76,7 +76,7 @@ export const LIGHT_STEMS: ReadonlySet<string> = LIGHT;
 const OPPOSITES: [string[], string[]][] = [
   [
     ['arriv', 'get', 'come', 'back', 'return', 'enter', 'reach'],
-    ['leav', 'depart', 'exit', 'awai'],
+    ['leav', 'depart', 'exit', 'awai', 'out'],
   ],
   [['on'], ['off']],
   [
