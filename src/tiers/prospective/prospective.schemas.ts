@@ -21,7 +21,9 @@ export type IntendInput = z.infer<typeof IntendInput>;
 
 export const CheckIntentionsInput = z.strictObject({
   text: Text(4000).describe('what was just said or happened, e.g. "Anna just got home"'),
-  entity_name: EntityName.optional().describe("only intentions of this entity (default: everyone's)"),
+  entity_name: EntityName.optional().describe(
+    'only intentions of this entity (default: everyone\'s); also who "my" and "our" in the text are ("my wife" → their spouse)',
+  ),
 });
 export type CheckIntentionsInput = z.infer<typeof CheckIntentionsInput>;
 
