@@ -7,7 +7,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { EntitiesRepo, EntityRow } from '../entities/entities.repo.js';
 import { effectiveConfidence, type DecayConfig } from '../memory/decay.js';
 import type { MemoryService } from '../memory/memory.service.js';
-import type { GetContextInput, ProfileInput } from '../memory/memory.schemas.js';
+import type { GetContextInput, ProfileInput, RecallMode } from '../memory/memory.schemas.js';
 import type { RelationsService } from '../memory/relations.service.js';
 import { NOT_SURE } from '../memory/recall-text.js';
 import { pack, type ContextItem } from './budget.js';
@@ -45,6 +45,21 @@ export function createContextService(deps: {
   const sections = deps.sections ?? [];
   const sources: ContextSource[] = [];
   const crossSources: CrossSource[] = [];
+
+  /** The recall every read model here makes: a little recency, nothing filtered out, current facts only. */
+  const recallFor = (query: string, entity: EntityRow | undefined, topK: number, mode: RecallMode, possible: boolean) =>
+    memory.recall({
+      query,
+      entity_name: entity?.name,
+      top_k: topK,
+      mode,
+      recency_weight: 0.2,
+      min_confidence: 0,
+      min_trust: 0,
+      include_superseded: false,
+      explain: false,
+      possible,
+    });
 
   function memoriesOf(entity: EntityRow, limit: number) {
     const now = clock.now();
@@ -95,18 +110,7 @@ export function createContextService(deps: {
       const warnings: string[] = [];
       const candidates: ContextItem[] = [];
       if (input.query) {
-        const r = await memory.recall({
-          query: input.query,
-          entity_name: entity?.name,
-          top_k: 50,
-          mode: input.recall_mode,
-          recency_weight: 0.2,
-          min_confidence: 0,
-          min_trust: 0,
-          include_superseded: false,
-          explain: false,
-          possible: input.possible,
-        });
+        const r = await recallFor(input.query, entity, 50, input.recall_mode, input.possible);
         warnings.push(...r.warnings);
         const top = r.results[0]?.score || 1;
         for (const m of r.results)
@@ -154,18 +158,7 @@ export function createContextService(deps: {
     /** One query across memories and the other tiers' searches, each hit labelled by tier. */
     async crossQuery(input: CrossQueryInput) {
       const entity = input.entity_name ? entities.get(input.entity_name) : undefined;
-      const r = await memory.recall({
-        query: input.query,
-        entity_name: entity?.name,
-        top_k: input.top_k,
-        mode: 'hybrid',
-        recency_weight: 0.2,
-        min_confidence: 0,
-        min_trust: 0,
-        include_superseded: false,
-        explain: false,
-        possible: input.possible,
-      });
+      const r = await recallFor(input.query, entity, input.top_k, 'hybrid', input.possible);
       const results: { tier: string; [k: string]: unknown }[] = r.results.map((m) => ({ tier: 'memory', ...m }));
       const possible = r.possible.map((m) => ({ tier: 'memory', ...m }));
       let lead = 0;
@@ -214,18 +207,7 @@ export function createContextService(deps: {
       let possible: (Mem & { low_confidence: true })[] = [];
       const warnings: string[] = [];
       if (input.query) {
-        const r = await memory.recall({
-          query: input.query,
-          entity_name: entity?.name,
-          top_k: input.top_k,
-          mode: 'hybrid',
-          recency_weight: 0.2,
-          min_confidence: 0,
-          min_trust: 0,
-          include_superseded: false,
-          explain: false,
-          possible: input.possible,
-        });
+        const r = await recallFor(input.query, entity, input.top_k, 'hybrid', input.possible);
         mems = r.results;
         possible = r.possible;
         warnings.push(...r.warnings);
