@@ -25,8 +25,6 @@ const Next = z
 const Form = z.object({ _csrf: z.string().optional(), next: Next });
 // The fields are checked in the handler with the service's own schema, so a mistake is shown by its field.
 const Text = z.string().max(20_000).optional();
-const RenameForm = Form.extend({ new_name: Text });
-const TypeForm = Form.extend({ type: Text });
 const Keep = z.enum(['this', 'other']).catch('this').default('this');
 const MergeQuery = z.object({ other: Text, keep: Keep });
 const MergeForm = Form.extend({ other: Text, keep: Keep });
@@ -63,57 +61,51 @@ export function manageRoutes(app: FastifyInstance, s: Services) {
     return again(req, reply, name, { field, value, message: e.message.replace(/^\w+: /, '') }, e.status);
   };
 
-  app.post(
-    '/admin/entity/:name/rename',
-    { schema: { ...hide, params: Params, body: RenameForm } },
-    async (req, reply) => {
-      const e = s.entities.get((req.params as { name: string }).name, 'name');
-      const body = req.body as z.infer<typeof RenameForm>;
-      const parsed = RenameEntityInput.safeParse({ entity_name: e.name, new_name: body.new_name ?? '' });
-      if (!parsed.success)
-        return again(
-          req,
-          reply,
-          e.name,
-          { field: 'new_name', value: body.new_name, message: issueOf(parsed.error, 'new_name') },
-          400,
-        );
-      try {
-        const r = await s.manage.rename(parsed.data, 'admin');
-        return done(
-          req,
-          reply,
-          entityHref(r.entity_name),
-          r.changed ? `Renamed ${r.previous_name} to ${r.entity_name}. To undo, rename it back below.` : r.result,
-        );
-      } catch (err) {
-        return refused(req, reply, e.name, 'new_name', body.new_name, err);
-      }
-    },
+  /**
+   * A form of one field (rename, change type): checked with the service's schema, shown again by the
+   * field on a mistake or a refusal, done with a message saying how to undo it.
+   */
+  const oneField = <F extends 'new_name' | 'type', I, R extends { entity_name: string }>(
+    action: string,
+    field: F,
+    schema: z.ZodType<I>,
+    run: (input: I) => R | Promise<R>,
+    said: (r: R) => string,
+  ) =>
+    app.post(
+      `/admin/entity/:name/${action}`,
+      { schema: { ...hide, params: Params, body: Form.extend({ [field]: Text }) } },
+      async (req, reply) => {
+        const e = s.entities.get((req.params as { name: string }).name, 'name');
+        const value = (req.body as Record<string, string | undefined>)[field];
+        const parsed = schema.safeParse({ entity_name: e.name, [field]: value ?? '' });
+        if (!parsed.success)
+          return again(req, reply, e.name, { field, value, message: issueOf(parsed.error, field) }, 400);
+        try {
+          const r = await run(parsed.data);
+          return done(req, reply, entityHref(r.entity_name), said(r));
+        } catch (err) {
+          return refused(req, reply, e.name, field, value, err);
+        }
+      },
+    );
+  oneField(
+    'rename',
+    'new_name',
+    RenameEntityInput,
+    (i) => s.manage.rename(i, 'admin'),
+    (r) => (r.changed ? `Renamed ${r.previous_name} to ${r.entity_name}. To undo, rename it back below.` : r.result),
   );
-
-  app.post('/admin/entity/:name/type', { schema: { ...hide, params: Params, body: TypeForm } }, async (req, reply) => {
-    const e = s.entities.get((req.params as { name: string }).name, 'name');
-    const body = req.body as z.infer<typeof TypeForm>;
-    const parsed = SetEntityTypeInput.safeParse({ entity_name: e.name, type: body.type ?? '' });
-    if (!parsed.success)
-      return again(
-        req,
-        reply,
-        e.name,
-        { field: 'type', value: body.type, message: issueOf(parsed.error, 'type') },
-        400,
-      );
-    const r = s.manage.setType(parsed.data, 'admin');
-    return done(
-      req,
-      reply,
-      entityHref(r.entity_name),
+  oneField(
+    'type',
+    'type',
+    SetEntityTypeInput,
+    (i) => s.manage.setType(i, 'admin'),
+    (r) =>
       r.changed
         ? `${r.entity_name} is now a ${r.type} (was ${r.previous_type}). To undo, set the type back below.`
         : r.result,
-    );
-  });
+  );
 
   /** The merge's source and target from "which name stays". */
   const direction = (name: string, other: string, keep: 'this' | 'other') =>
