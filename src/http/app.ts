@@ -13,7 +13,7 @@ import { fromStorageError, HubError, isHubError } from '../lib/errors.js';
 import { check, describeIssues } from '../lib/validation.js';
 import { QuietLogController } from './request-log.js';
 import type { Services } from '../services.js';
-import { bearerOf, registerAuth, tokenMatches } from './auth.js';
+import { bearerOf, mayReadHealth, registerAuth, tokenMatches } from './auth.js';
 import { clientErrorHandler, humanBytes, registerJsonParser } from './client-errors.js';
 import { capConnections, HTTP_LIMIT_DEFAULTS, serverOptions, type ConnectionLimits } from './limits.js';
 import { memoryRoutes } from './routes/memory.routes.js';
@@ -174,7 +174,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   }
   app.get('/docs', { schema: { hide: true } }, async () => app.swagger());
 
-  await app.register(systemRoutes(opts.services, opts.health));
+  await app.register(systemRoutes(opts.services, opts.health, (req) => mayReadHealth(req, opts.token)));
   await app.register(metricsRoute(opts.services, opts.health));
   await app.register(memoryRoutes(opts.services));
   await app.register(timeseriesRoutes(opts.services));

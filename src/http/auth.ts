@@ -94,6 +94,10 @@ function queryToken(req: FastifyRequest, path: string): string | undefined {
   return typeof t === 'string' ? t : undefined;
 }
 
+/** Whether a /health caller sees the details (the token, when one is set); others get liveness and status. */
+export const mayReadHealth = (req: FastifyRequest, token: string | undefined) =>
+  !token || tokenMatches(bearerOf(req.headers.authorization), token);
+
 /**
  * `opts.allow` admits a request without the token (an open MCP SSE session's own messages);
  * `opts.failuresPerMinute` limits wrong tokens per client address. Returns that limiter, which the
@@ -140,7 +144,7 @@ export function registerAuth(
   // Without the token /health says liveness and status only: its details name client-chosen
   // things (failing topics, reading sources) and cost work to serialise (issue #10 item 11).
   app.addHook('preSerialization', async (req, _reply, payload) => {
-    if (req.url.split('?')[0] !== '/health' || tokenMatches(bearerOf(req.headers.authorization), token)) return payload;
+    if (req.url.split('?')[0] !== '/health' || mayReadHealth(req, token)) return payload;
     const { ok = true, status = 'ok' } = (payload ?? {}) as { ok?: boolean; status?: string };
     return {
       ok,

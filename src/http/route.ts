@@ -2,12 +2,12 @@
  * Table helpers so each route is one line: the shared zod schema validates (body for POST, query
  * for GET, params for path segments) and the service result is wrapped as `{ok: true, ...}`.
  */
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { responseOf } from './responses.js';
 
-type Handler<S extends z.ZodType> = (input: z.infer<S>) => unknown | Promise<unknown>;
+type Handler<S extends z.ZodType> = (input: z.infer<S>, req: FastifyRequest) => unknown | Promise<unknown>;
 
 export interface Router {
   post<S extends z.ZodType>(url: string, schema: S, handler: Handler<S>, summary?: string): void;
@@ -31,7 +31,7 @@ function routerOf(app: FastifyInstance, tag: string): Router {
   return {
     post(url, schema, handler, summary) {
       const options = { schema: { body: schema, tags: [tag], summary, ...answer('POST', url) } };
-      typed.post(url, { ...options, serializerCompiler: describeOnly }, (req) => wrap(handler(req.body as never)));
+      typed.post(url, { ...options, serializerCompiler: describeOnly }, (req) => wrap(handler(req.body as never, req)));
     },
     get(url, schema, handler, summary) {
       // Path segments validate as `params`, the rest of the same schema as `querystring`, so a
@@ -46,7 +46,7 @@ function routerOf(app: FastifyInstance, tag: string): Router {
           : { querystring: object };
       const options = { schema: { ...parts, tags: [tag], summary, ...answer('GET', url) } };
       typed.get(url, { ...options, serializerCompiler: describeOnly }, (req) =>
-        wrap(handler({ ...(req.query as object), ...(req.params as object) } as never)),
+        wrap(handler({ ...(req.query as object), ...(req.params as object) } as never, req)),
       );
     },
   };

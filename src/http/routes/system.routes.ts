@@ -1,5 +1,5 @@
 /** /health: liveness, row counts and what the embedder is (SPEC §6). Never behind auth. */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.js';
 import { renderMetrics } from '../metrics.js';
 import { routes } from '../route.js';
@@ -18,7 +18,15 @@ export const metricsRoute =
 /** How long one embedder ping answers /health: a flood of /health calls (it needs no token) must not become a flood of requests to Ollama. */
 const PING_TTL_MS = 5000;
 
-export const systemRoutes = (s: Services, extra?: () => Record<string, unknown>) =>
+/**
+ * `detailed(req)`: whether this /health caller sees the details (auth.ts `mayReadHealth`); for the
+ * others only the status is worked out — a flood of tokenless /health calls costs no counting.
+ */
+export const systemRoutes = (
+  s: Services,
+  extra?: () => Record<string, unknown>,
+  detailed: (req: FastifyRequest) => boolean = () => true,
+) =>
   routes('system', (r) => {
     let ping: { at: number; answers: Promise<boolean> } | undefined;
     const embedderAnswers = () => {
@@ -41,7 +49,8 @@ export const systemRoutes = (s: Services, extra?: () => Record<string, unknown>)
       },
       'Audit trail of every change, newest first',
     );
-    r.get('/health', null, async () => {
+    r.get('/health', null, async (_q, req) => {
+      if (!detailed(req)) return { status: extra?.().status ?? 'ok' };
       const snap = s.status.snapshot();
       const counts = { entities: snap.entities, memories: snap.memories.total, relations: snap.relations.total };
       const answers = await embedderAnswers();
