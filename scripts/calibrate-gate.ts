@@ -208,10 +208,22 @@ if (values.write) {
   const file = 'src/tiers/memory/confidence.ts';
   const src = readFileSync(file, 'utf8');
   const r4 = (x: number) => Number(x.toFixed(4));
-  const line = `  ${provider.includes('-') ? `'${provider}'` : provider}: { bias: ${r4(model.bias)}, weights: [${model.weights.map(r4).join(', ')}], rival: ${rival}, threshold: ${threshold}, floor: ${floor}, fitted: '${fitted}' },`;
-  const re = new RegExp(`^  '?${provider}'?: \\{.*$`, 'm');
-  if (!re.test(src)) throw new Error(`no line for ${provider} in ${file}`);
-  writeFileSync(file, src.replace(re, line));
+  // The entry as the formatter lays it out (one field a line), replacing the old one whether it is
+  // one line or several.
+  const key = provider.includes('-') ? `'${provider}'` : provider;
+  const entry = [
+    `  ${key}: {`,
+    `    bias: ${r4(model.bias)},`,
+    `    weights: [${model.weights.map(r4).join(', ')}],`,
+    `    rival: ${rival},`,
+    `    threshold: ${threshold},`,
+    `    floor: ${floor},`,
+    `    fitted: '${fitted}',`,
+    '  },',
+  ].join('\n');
+  const re = new RegExp(`^  '?${provider}'?: \\{(?:.*\\},|[\\s\\S]*?\\n  \\},)$`, 'm');
+  if (!re.test(src)) throw new Error(`no entry for ${provider} in ${file}`);
+  writeFileSync(file, src.replace(re, entry));
   console.log(`\nwrote ${provider} into ${file}`);
 }
 await raw.close?.();

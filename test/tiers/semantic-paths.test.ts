@@ -80,6 +80,23 @@ describe('semantic recall with use-lite', () => {
     expect((await memory.recall(RecallInput.parse({ query: 'cashews' }))).results).toEqual([]);
   });
 
+  it('a sentence left with one content word is a question, not a keyword lookup', async () => {
+    const { memory } = hub.services;
+    await memory.remember(
+      RememberInput.parse({
+        entity_name: 'Smart lock',
+        fact: 'The front door smart lock locks itself automatically 5 minutes after being unlocked',
+      }),
+    );
+    // "who can let us in if we're locked out" keeps only `lock` after the stopwords; the lock's
+    // auto-locking does not answer it, so it must not be stated on the strength of that one word.
+    const asked = await memory.recall(RecallInput.parse({ query: "who can let us in if we're locked out" }));
+    expect(asked.results.map((x) => x.fact)).not.toContainEqual(expect.stringMatching(/locks itself/));
+    // Typed as a lookup, the same word still finds it.
+    const typed = await memory.recall(RecallInput.parse({ query: 'locked' }));
+    expect(typed.results.map((x) => x.fact)).toEqual([expect.stringMatching(/locks itself/)]);
+  });
+
   it('explain says why a question got nothing: the confidence model and the nearest candidates, within the filters', async () => {
     const { memory } = hub.services;
     await memory.remember(RememberInput.parse({ entity_name: 'Brian', fact: 'Brian likes green tea' }));

@@ -38,6 +38,12 @@ export const POOL = 20;
  * question: "what does Ruth's doctor want" scoped to Ruth lists her facts ranked, never nothing.
  */
 export const SMALL_ENTITY = 30;
+/**
+ * A one-term query is a keyword lookup only when it is this short ("peanuts", "68", "where are my
+ * keys"): a sentence whose one content word is left after the stopwords ("who can let us in if we're
+ * locked out" → `lock`) asks something, and the smart lock's "locks itself" does not answer it.
+ */
+export const LOOKUP_WORDS = 4;
 /** Pseudo-documents in the idf (see gatherCandidates). */
 export const PRIOR_DOCS = 100;
 
@@ -55,6 +61,7 @@ export function coverage(queryTerms: string[], docTerms: Set<string>, idf: Map<s
 /**
  * Does `doc` (a memory's terms, in order) hold all of `q` (the query's terms) as one run, in order?
  * A query of one term ("peanuts", "where are my keys") is a keyword lookup: any memory with it holds it.
+ * (gatherCandidates asks this of a one-term query only when it is short: see LOOKUP_WORDS.)
  */
 export function containsRun(doc: string[], q: string[]): boolean {
   if (!q.length) return false;
@@ -101,6 +108,7 @@ export async function gatherCandidates(
   // does the keyword half; the two meet below.
   const pending = mode !== 'keyword' ? queryVector(d, input.query, warnings) : null;
   const qTerms = terms(input.query);
+  const runTerms = qTerms.length > 1 || input.query.trim().split(/\s+/).length <= LOOKUP_WORDS ? qTerms : [];
   const rawCov = new Map<number, number>();
   const phrase = new Set<number>();
   const rows = new Map<number, MemoryRow>();
@@ -116,7 +124,7 @@ export async function gatherCandidates(
   const weightOf = (t: string) => idf.get(t) ?? idfOf(0);
   const score = (id: number, docTerms: string[]) => {
     rawCov.set(id, pq ? wordnetCoverage(pq, docTerms, weightOf) : coverage(qTerms, new Set(docTerms), idf));
-    if (containsRun(docTerms, qTerms)) phrase.add(id);
+    if (containsRun(docTerms, runTerms)) phrase.add(id);
   };
   if (match) {
     for (const r of d.repo.keyword(match, n, filter)) {
@@ -165,7 +173,7 @@ export async function gatherCandidates(
       for (const [old, by] of pairs) {
         const t = termsOld.get(old)?.split(' ') ?? [];
         const cov = t.length ? (pq ? wordnetCoverage(pq, t, weightOf) : coverage(qTerms, new Set(t), idf)) : 0;
-        const cand = { id: old, cos: cosOf.get(old) ?? 0, cov, phrase: t.length > 0 && containsRun(t, qTerms) };
+        const cand = { id: old, cos: cosOf.get(old) ?? 0, cov, phrase: t.length > 0 && containsRun(t, runTerms) };
         const had = replaced.get(by);
         if (!had || cand.cos + cand.cov > had.cos + had.cov) replaced.set(by, cand);
       }

@@ -59,7 +59,8 @@ export interface ConfidenceModel {
 /**
  * Kept as rules beside the model (session 10): a memory holding the question's words as one run, in
  * order — and for a one-word question, any memory with that word ("peanuts", cosine 0.46; "68", 0.17)
- * — is an answer whatever its cosine: a keyword lookup the person typed on purpose.
+ * — is an answer whatever its cosine: a keyword lookup the person typed on purpose. A longer sentence
+ * left with one content word is not such a lookup (candidates.ts LOOKUP_WORDS).
  */
 export const PHRASE_ANSWERS = true;
 
@@ -84,16 +85,16 @@ export function probability(m: ConfidenceModel, s: Signals): number {
 export const CONFIDENCE_MODELS: Record<string, ConfidenceModel> = {
   // BEGIN fitted (scripts/calibrate-gate.ts --write replaces this block)
   local: {
-    bias: -3.3961,
-    weights: [1.9158, 4.4718, 1.526, 0.5707, 1.7551],
+    bias: -3.38,
+    weights: [1.9072, 4.453, 1.4834, 1.0229, 1.7055],
     rival: 0.269,
     threshold: 0.35,
     floor: 0.03,
     fitted: '2026-12-02, eval/household.json, 10-fold, λ 1',
   },
   'use-lite': {
-    bias: -3.6291,
-    weights: [2.3744, 5.1357, 1.5508, 1.15, 1.8995],
+    bias: -3.6104,
+    weights: [2.3356, 5.1359, 1.5777, 1.2946, 1.8524],
     rival: 0.371,
     threshold: 0.3,
     floor: 0.03,
