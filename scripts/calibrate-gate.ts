@@ -155,11 +155,23 @@ const best = (c: Candidates, f: (x: number[]) => number) =>
 console.log(
   `${embedder.fingerprint} — eval/household.json: ${calib.length} questions, ${rowsOf(calib).X.length} candidates\n`,
 );
-console.log("AUROC of the best candidate's signal, answerable vs never stated:");
+console.log(
+  "AUROC of the best candidate's signal, answerable vs never stated; and of a paraphrase's gold fact vs a never-stated question's best candidate (what a confident paraphrase needs):",
+);
+const bestGold = (g: Gathered, i: number) =>
+  Math.max(
+    0,
+    ...[...judge(g.c, placeholder, 1)]
+      .filter(([id]) => g.c.sims.has(id) && g.gold.has(id))
+      .map(([, j]) => featureVector(j.signals)[i]),
+  );
 for (const [i, name] of FEATURES.entries()) {
   const pos = calib.filter((g) => g.q.kind !== 'no_evidence').map((g) => best(g.c, (x) => x[i]));
   const neg = calib.filter((g) => g.q.kind === 'no_evidence').map((g) => best(g.c, (x) => x[i]));
-  console.log(`  ${name.padEnd(8)} ${auroc(pos, neg).toFixed(3)}`);
+  const para = calib.filter((g) => g.q.kind === 'paraphrase').map((g) => bestGold(g, i));
+  console.log(
+    `  ${name.padEnd(8)} ${auroc(pos, neg).toFixed(3)}   paraphrase gold vs never-stated best: ${auroc(para, neg).toFixed(3)}`,
+  );
 }
 
 // 3. k-fold by question: out-of-fold p for every candidate of every question.
@@ -196,6 +208,20 @@ const model: ConfidenceModel = { ...fitLogistic(all.X, all.y, lambda), rival, th
 console.log(
   `weights (${['bias', ...FEATURES].join(', ')}): ${[model.bias, ...model.weights].map((x) => x.toFixed(3)).join(', ')}; rival ${rival}\n`,
 );
+{
+  // The same comparison for the model's p (out-of-fold): how often a paraphrase's gold fact is judged surer
+  // than a never-stated question's best candidate. Below 0.5, no threshold states the one and not the other.
+  const pOf = (g: Gathered, i: number, gold: boolean) =>
+    Math.max(
+      0,
+      ...[...judge(g.c, modelOfQuestion(i), 1)]
+        .filter(([id]) => g.c.sims.has(id) && (!gold || g.gold.has(id)))
+        .map(([, j]) => j.p),
+    );
+  const para = calib.flatMap((g, i) => (g.q.kind === 'paraphrase' ? [pOf(g, i, true)] : []));
+  const neg = calib.flatMap((g, i) => (g.q.kind === 'no_evidence' ? [pOf(g, i, false)] : []));
+  console.log(`p (out of fold): paraphrase gold vs never-stated best, AUROC ${auroc(para, neg).toFixed(3)}\n`);
+}
 console.log(
   table([
     ['calibration, cross-validated', cv(threshold, floor)],
