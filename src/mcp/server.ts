@@ -21,6 +21,7 @@ import { prospectiveTools } from './tools/prospective.tools.js';
 import { spatialTools } from './tools/spatial.tools.js';
 import { markdownTools } from './tools/markdown.tools.js';
 import { voicesTools } from './tools/voices.tools.js';
+import { entitiesTools } from './tools/entities.tools.js';
 
 export const SERVER_INFO = { name: 'hearth', version: '0.1.0' };
 
@@ -41,6 +42,7 @@ export function createMcpServer(services: Services, actor: Actor = 'mcp'): Serve
   spatialTools(table, services, actor);
   markdownTools(table, services);
   voicesTools(table, services, actor);
+  entitiesTools(table, services, actor);
   return serveTools(table);
 }
 

@@ -51,7 +51,10 @@ export const HUB_TOOLS = [
 /** Entity aliases (issue #28). */
 export const ALIAS_TOOLS = ['add_alias', 'remove_alias'];
 
-export const ALL_TOOLS = [...SEED_TOOLS, ...HUB_TOOLS, ...ALIAS_TOOLS].sort();
+/** Entity management over MCP (the admin page's merge, rename and type, for assistants). */
+export const ENTITY_TOOLS = ['merge_entities', 'rename_entity', 'set_entity_type'];
+
+export const ALL_TOOLS = [...SEED_TOOLS, ...HUB_TOOLS, ...ALIAS_TOOLS, ...ENTITY_TOOLS].sort();
 
 /** The sorted names of a tools/list answer. */
 export const toolNames = (tools: { name: string }[]) => tools.map((t) => t.name).sort();
