@@ -9,7 +9,7 @@
  * friendly name becomes an alias of the person entity, or the person entity id an alias of the
  * entity the friendly name already names; two existing entities are folded into one only when one of
  * them holds nothing but readings (what HA itself sent) — never when both hold facts: that is
- * reported and logged, and left to a person (POST /voices/merge, then POST /alias).
+ * reported and logged, and left to a person (POST /entities/merge, which keeps the old name as an alias).
  */
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
@@ -97,7 +97,8 @@ export function createAliasesService(deps: AliasesDeps) {
     if (!from || !into) {
       const message =
         `${haId} (friendly name "${friendly}") and ${named.name} are two entities that both hold facts; ` +
-        `not merged. To make them one: POST /voices/merge {"source_name": "${haId}", "target_name": "${named.name}"}, then POST /alias`;
+        `not merged. To make them one: POST /entities/merge {"source_name": "${haId}", "target_name": "${named.name}"} ` +
+        `(MCP merge_entities; ${haId} stays as another name of ${named.name})`;
       return { action: 'conflict', message, entity_name: ha.name };
     }
     const before = countReferences(db, from.id);
