@@ -231,6 +231,7 @@ export async function embedderFor(provider: string): Promise<Embedder> {
 
 const SETS = [
   ['eval/household.json', 'calibration set'],
+  ['eval/household-b.json', 'calibration set, second household'],
   ['eval/household-heldout.json', 'held out, never tuned on'],
 ] as const;
 

@@ -8,6 +8,7 @@ const candidates = (over: Partial<Candidates> & { vectorHits: Candidates['vector
   rawCov: new Map(),
   phrase: new Set(),
   sameAsTop: new Set(),
+  elsewhere: new Set(),
   scoped: new Set(),
   rows: new Map(),
   replaced: new Map(),
@@ -41,7 +42,7 @@ describe.each(['use-lite', 'local', 'default'])('confidence model (%s)', (provid
   });
 
   it('the margin is over the best rival, not over a restatement of the top-1', () => {
-    const near = candidates({ vectorHits: hits(0.7, 0.69, 0.1) });
+    const near = candidates({ vectorHits: hits(0.8, 0.79, 0.1) });
     expect(confident(near, provider)).toEqual([]);
     expect(confident({ ...near, sameAsTop: new Set([2]) }, provider).sort()).toEqual([1, 2]);
   });

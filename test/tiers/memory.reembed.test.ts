@@ -83,7 +83,8 @@ describe('switching the embedder on an existing store', () => {
     expect(job.mode_used).toBe('vector');
     expect(job.results[0].fact).toMatch(/nurse/);
     const dairy = await memory.recall(RecallInput.parse({ query: 'which dairy can Daniel not have', mode: 'vector' }));
-    expect(dairy.results[0].fact).toMatch(/lactose/);
+    // A paraphrase: found first, in whichever tier the confidence model puts it.
+    expect([...dairy.results, ...dairy.possible][0].fact).toMatch(/lactose/);
   }, 60_000);
 
   it('a failure mid-way keeps the old index; the next run resumes from its cursor and swaps', async () => {

@@ -318,7 +318,7 @@ describe('recall', () => {
 describe('recall beside a restatement', () => {
   it('a top-1 with a restatement just behind it (not a duplicate) still answers: its rival is the next other fact', async () => {
     // Vectors chosen by hand (use-lite's confidence model): two restatements at cosine 0.86 to each other
-    // (under the duplicate check's 0.92), a question at 0.66 and 0.645 to them (0.015 apart: measured
+    // (under the duplicate check's 0.92), a question at 0.76 and 0.745 to them (0.015 apart: measured
     // against each other neither would stand out), another fact far off.
     const DIM = 8;
     const unit = (...xs: number[]) => {
@@ -328,7 +328,7 @@ describe('recall beside a restatement', () => {
     };
     const a = unit(1);
     const b = unit(1, 0.6);
-    const q = unit(0.66, 0.153, Math.sqrt(1 - 0.66 ** 2 - 0.153 ** 2));
+    const q = unit(0.76, 0.18135, Math.sqrt(1 - 0.76 ** 2 - 0.18135 ** 2));
     const table: [RegExp, Float32Array][] = [
       [/likes green tea/, a],
       [/drinks green tea/, b],

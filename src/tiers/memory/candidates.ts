@@ -19,6 +19,7 @@ import type { RecallInput, RecallMode } from './memory.schemas.js';
 import type { DecayConfig } from './decay.js';
 import type { Signals } from './confidence.js';
 import { ftsMatch, terms } from './text-match.js';
+import { aboutElsewhere, namedInQuery } from './named.js';
 
 export interface RecallDeps {
   repo: MemoryRepo;
@@ -27,6 +28,8 @@ export interface RecallDeps {
   clock: Clock;
   decay: DecayConfig;
   entityId: (name: string) => number | undefined;
+  /** An entity by name or alias, for the `elsewhere` rule (named.ts); without it the rule is off. */
+  entityNamed?: (name: string) => { id: number; name: string } | undefined;
   /** Query-side expansion of keyword coverage (synonyms, hypernyms; src/ai/wordnet-coverage.ts); without it, stems only. */
   wordnet?: WordNet;
 }
@@ -84,6 +87,11 @@ export interface Candidates {
   sims: Map<number, number>;
   /** Runner-up vector hits that say what the top-1 says (cosine to it ≥ SAME_AS_TOP): not its rivals for the margin. */
   sameAsTop: Set<number>;
+  /**
+   * Candidates about an entity the question does not name, when it names one, that do not mention it
+   * either (named.ts): never confident ("when is Felix's birthday" → Helga's birthday).
+   */
+  elsewhere: Set<number>;
   /** A scoped question about an entity with ≤ SMALL_ENTITY current facts: all of them (else empty). */
   scoped: Set<number>;
   /**
@@ -122,13 +130,17 @@ export async function gatherCandidates(
   const idfOf = (f: number) => Math.log(1 + (docs + PRIOR_DOCS - f + 0.5) / (f + 0.5));
   const idf = new Map(stems.map((t) => [t, idfOf(df.get(t) ?? 0)] as const));
   const weightOf = (t: string) => idf.get(t) ?? idfOf(0);
+  const termsById = new Map<number, string[]>();
+  const entityOf = new Map<number, number>();
   const score = (id: number, docTerms: string[]) => {
+    termsById.set(id, docTerms);
     rawCov.set(id, pq ? wordnetCoverage(pq, docTerms, weightOf) : coverage(qTerms, new Set(docTerms), idf));
     if (containsRun(docTerms, runTerms)) phrase.add(id);
   };
   if (match) {
     for (const r of d.repo.keyword(match, n, filter)) {
       rows.set(r.id, r);
+      entityOf.set(r.id, r.entity_id);
       score(r.id, r.terms.split(' '));
     }
   }
@@ -152,6 +164,8 @@ export async function gatherCandidates(
     (id) => !rawCov.has(id),
   );
   if (qTerms.length) for (const [id, t] of d.repo.termsOf(missing)) score(id, t.split(' '));
+  const named = d.entityNamed && filter.entityId === undefined ? namedInQuery(d.entityNamed, input.query) : [];
+  if (named.length) for (const [id, e] of d.repo.entityIdsOf(missing)) entityOf.set(id, e);
   const sims = new Map(vectorHits.map((h) => [h.memory_id, h.similarity]));
   // The other candidates still get their cosine (the model reads it).
   if (qv && mode !== 'keyword')
@@ -187,6 +201,7 @@ export async function gatherCandidates(
     sims,
     rows,
     scoped,
+    elsewhere: aboutElsewhere(named, entityOf, termsById),
     replaced,
     sameAsTop: sameAsTop(d.vectors, vectorHits),
   };

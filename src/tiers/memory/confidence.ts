@@ -1,6 +1,7 @@
 /**
  * How sure recall is that a candidate answers the question (SPEC §5): a logistic model over a few
- * per-candidate signals, fitted per embedder on eval/household.json ONLY by `scripts/calibrate-gate.ts`
+ * per-candidate signals, fitted per embedder on the calibration households ONLY (eval/household.json and
+ * eval/household-b.json) by `scripts/calibrate-gate.ts`
  * (k-fold cross-validated; eval/household-heldout.json is never read by the fit — its figures are
  * printed beside, for the record). Recall answers in two tiers (recall.ts):
  *
@@ -85,20 +86,20 @@ export function probability(m: ConfidenceModel, s: Signals): number {
 export const CONFIDENCE_MODELS: Record<string, ConfidenceModel> = {
   // BEGIN fitted (scripts/calibrate-gate.ts --write replaces this block)
   local: {
-    bias: -3.38,
-    weights: [1.9072, 4.453, 1.4834, 1.0229, 1.7055],
-    rival: 0.269,
-    threshold: 0.35,
+    bias: -3.2564,
+    weights: [1.7, 5.5252, 1.9332, 1.0253, 1.5174],
+    rival: 0.239,
+    threshold: 0.4,
     floor: 0.03,
-    fitted: '2026-12-02, eval/household.json, 10-fold, λ 1',
+    fitted: '2026-12-02, eval/household.json + household-b.json, 10-fold, λ 1',
   },
   'use-lite': {
-    bias: -3.6104,
-    weights: [2.3356, 5.1359, 1.5777, 1.2946, 1.8524],
-    rival: 0.371,
-    threshold: 0.3,
+    bias: -3.6025,
+    weights: [2.2792, 6.1186, 1.9849, 1.3089, 1.8526],
+    rival: 0.339,
+    threshold: 0.55,
     floor: 0.03,
-    fitted: '2026-12-02, eval/household.json, 10-fold, λ 1',
+    fitted: '2026-12-02, eval/household.json + household-b.json, 10-fold, λ 1',
   },
   // END fitted
 };

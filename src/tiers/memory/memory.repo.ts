@@ -168,6 +168,14 @@ export function createMemoryRepo(db: Db) {
       ).all(...ids) as { id: number; terms: string }[];
       return new Map(rows.map((r) => [r.id, r.terms]));
     },
+    /** The entity of each memory. */
+    entityIdsOf(ids: number[]): Map<number, number> {
+      if (!ids.length) return new Map();
+      const rows = prepared(`SELECT id, entity_id FROM memories WHERE id IN (${ids.map(() => '?').join(',')})`).all(
+        ...ids,
+      ) as { id: number; entity_id: number }[];
+      return new Map(rows.map((r) => [r.id, r.entity_id]));
+    },
     /** Document frequency of each term in the keyword index, and the number of documents. */
     docFreq(terms: string[]): { df: Map<string, number>; n: number } {
       const n = (docCount.get() as { n: number }).n;

@@ -37,8 +37,15 @@ export function createMemoryService(deps: MemoryDeps) {
     /** `touch: false` (the admin UI's search): a person looking is not an access, so no access bump. */
     async recall(input: RecallInput, opts: { touch?: boolean } = {}): Promise<RecallOutcome & { result: string }> {
       const entityId = (n: string) => entities.find(n)?.id;
+      const entityNamed = (n: string) => {
+        const e = entities.find(n);
+        return e && { id: e.id, name: e.name };
+      };
       const { tuning, wordnet } = deps;
-      const out = await recall({ repo, vectors, embedder, clock, decay: config, entityId, tuning, wordnet }, input);
+      const out = await recall(
+        { repo, vectors, embedder, clock, decay: config, entityId, entityNamed, tuning, wordnet },
+        input,
+      );
       if (opts.touch !== false) touches.touch(out.results.map((r) => r.id));
       return { result: recallText(out.results, out.possible), ...out };
     },

@@ -95,6 +95,8 @@ export interface Considered {
   tier: 'results' | 'possible' | 'none';
   /** Set when p is the fact this one replaced (candidates.ts `replaced`): that fact's id; the signals above are this one's own. */
   via_replaced?: number;
+  /** Set when the question names an entity this fact is not about and does not mention (named.ts): never confident. */
+  about_another?: true;
 }
 const CONSIDERED = 5;
 
@@ -108,7 +110,8 @@ export function judge(
   for (const [id, s] of signalsOf(c, model.rival)) {
     // No cosine to read (keyword mode, the embedder down, or this memory's embedding pending): keywords alone.
     if (c.mode === 'keyword' || !c.sims.has(id)) {
-      if (c.mode !== 'vector' && s.cov > 0) out.set(id, { p: s.cov, confident: s.cov >= keywordMin, signals: s });
+      if (c.mode !== 'vector' && s.cov > 0)
+        out.set(id, { p: s.cov, confident: s.cov >= keywordMin && !c.elsewhere.has(id), signals: s });
       else if (c.scoped.has(id)) out.set(id, { p: 0, confident: false, signals: s });
       continue;
     }
@@ -120,7 +123,7 @@ export function judge(
     const viaReplaced = inherited > own || (!s.phrase && phrase) ? c.replaced.get(id)?.id : undefined;
     out.set(id, {
       p,
-      confident: p >= model.threshold || (PHRASE_ANSWERS && phrase),
+      confident: (p >= model.threshold || (PHRASE_ANSWERS && phrase)) && !c.elsewhere.has(id),
       signals: s,
       ...(viaReplaced !== undefined && { viaReplaced }),
     });
@@ -253,6 +256,7 @@ function nearest(
         p: round(j.p),
         tier: tierOf.get(id) ?? 'none',
         ...(j.viaReplaced !== undefined && { via_replaced: j.viaReplaced }),
+        ...(c.elsewhere.has(id) && { about_another: true as const }),
       };
     });
 }

@@ -1,0 +1,75 @@
+/**
+ * Whom a question names, and which candidates are about someone else (recall's `elsewhere` rule,
+ * recall.ts `judge`). "When is Felix's birthday" must not be answered with "Helga's birthday is on the
+ * 19th of April": the fact shares the question's words and stands out from the rest, but it is about
+ * another entity and does not mention the one asked about. Such a candidate may still be listed as
+ * possible; it is never stated as an answer.
+ *
+ * A candidate is about the named entity when it belongs to it, or its text names it (the entity's own
+ * name, or the words the question used for it, e.g. an alias): "Brian and Anna married in June 2010"
+ * (Anna's) answers a question about Brian; "Anna drives a white Prius" (the Prius's) one about Anna.
+ * A question that names several entities accepts a candidate about any of them. A question scoped to
+ * an entity (`entity_name`) needs none of this: every candidate is that entity's.
+ */
+import { normalizeText } from '../../ai/text.js';
+import { terms } from './text-match.js';
+
+export interface Named {
+  id: number;
+  /** Term runs that name it in a memory's text: its name, and the question's words for it. */
+  runs: string[][];
+}
+
+const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu;
+/** Longest span of question words looked up as one name ("Dr. Patel", "robot vacuum", "Leo's room"). */
+const MAX_NAME_WORDS = 3;
+
+/**
+ * The entities a question names, by spans of up to MAX_NAME_WORDS words, longest first ("Maya's room"
+ * before "Maya"). `find` resolves a name or an alias (memory.service.ts passes the entities repo's).
+ */
+export function namedInQuery(find: (name: string) => { id: number; name: string } | undefined, query: string): Named[] {
+  const words = [...normalizeText(query).matchAll(WORD)].map((m) => m[0]);
+  const out = new Map<number, Named>();
+  for (let i = 0; i < words.length; ) {
+    let len = 0;
+    for (let k = Math.min(MAX_NAME_WORDS, words.length - i); k >= 1 && !len; k--) {
+      const said = words.slice(i, i + k).join(' ');
+      // Possessives name the owner ("Felix's" → Felix), unless the whole span is a name ("Leo's room").
+      const e = find(said) ?? (k === 1 ? find(said.replace(/['’]s$/, '')) : undefined);
+      if (!e) continue;
+      len = k;
+      const runs = [terms(e.name), terms(said)].filter((r) => r.length);
+      const had = out.get(e.id);
+      if (had) had.runs.push(...runs);
+      else out.set(e.id, { id: e.id, runs });
+    }
+    i += Math.max(len, 1);
+  }
+  return [...out.values()];
+}
+
+/** Does `doc` (a memory's terms, in order) hold `run` as consecutive terms? */
+function holds(doc: readonly string[], run: readonly string[]): boolean {
+  for (let i = doc.indexOf(run[0]); i >= 0 && i + run.length <= doc.length; i = doc.indexOf(run[0], i + 1))
+    if (run.every((t, k) => doc[i + k] === t)) return true;
+  return false;
+}
+
+/** Candidates that belong to none of the named entities and name none of them. */
+export function aboutElsewhere(
+  named: Named[],
+  entityOf: ReadonlyMap<number, number>,
+  termsOf: ReadonlyMap<number, readonly string[]>,
+): Set<number> {
+  const out = new Set<number>();
+  if (!named.length) return out;
+  const ids = new Set(named.map((n) => n.id));
+  for (const [id, entity] of entityOf) {
+    if (ids.has(entity)) continue;
+    const doc = termsOf.get(id);
+    if (doc && named.some((n) => n.runs.some((r) => holds(doc, r)))) continue;
+    out.add(id);
+  }
+  return out;
+}

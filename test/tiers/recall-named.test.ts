@@ -1,0 +1,117 @@
+/**
+ * The `elsewhere` rule (src/tiers/memory/named.ts): a question that names an entity is never answered,
+ * confidently, by a fact about another entity that does not mention it — "when is Felix's birthday" is
+ * not "Helga's birthday is on the 19th of April". Such a fact may still be offered as possible.
+ * A hand-made embedder puts each question right next to that fact, so that without the rule it
+ * would be stated; real SQLite through the hub's memory service.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestHub, type TestHub } from '../helpers/hub.js';
+import { RecallInput, RememberInput } from '../../src/tiers/memory/memory.schemas.js';
+import { aboutElsewhere, namedInQuery } from '../../src/tiers/memory/named.js';
+
+const DIM = 8;
+const unit = (...xs: number[]) => {
+  const v = Float32Array.from({ length: DIM }, (_, i) => xs[i] ?? 0);
+  const n = Math.hypot(...v);
+  return v.map((x) => x / n);
+};
+// Each question at cosine ≈ 0.95 to its fact, every other fact far off.
+const table: [RegExp, Float32Array][] = [
+  [/Helga's birthday/, unit(1)],
+  [/birthday/, unit(1, 0.33)],
+  [/married in June/, unit(0, 1)],
+  [/get married/, unit(0, 1, 0.33)],
+  [/St\. Columba/, unit(0, 0, 0, 1)],
+  [/cello/, unit(0, 0, 0, 0, 1)],
+];
+const embedder = {
+  provider: 'use-lite',
+  model: 'hand-made',
+  dim: DIM,
+  fingerprint: `hand-made:${DIM}`,
+  ping: async () => true,
+  embed: async (texts: string[]) =>
+    texts.map((t) => table.find(([re]) => re.test(t))?.[1] ?? unit(0, 0, 0, 0, 0, 0, 1)),
+};
+
+let hub: TestHub;
+beforeAll(async () => {
+  hub = await buildTestHub({ embedder });
+  for (const [entity_name, fact] of [
+    ['Helga', "Helga's birthday is on the 19th of April"],
+    ['Felix', "Felix is 9 and is in year four at St. Columba's Primary"],
+    ['Nora', 'Nora plays the cello in the school orchestra'],
+    ['Anna', 'Brian and Anna married in June 2010'],
+    ['Brian', 'Brian plays the cello badly'],
+  ])
+    await hub.services.memory.remember(RememberInput.parse({ entity_name, fact }));
+});
+afterAll(() => hub.close());
+const recall = (query: string, extra: Record<string, unknown> = {}) =>
+  hub.services.memory.recall(RecallInput.parse({ query, ...extra }));
+const facts = (xs: { fact: string }[]) => xs.map((x) => x.fact);
+
+describe('a question naming someone is not answered with a fact about someone else', () => {
+  it("when is Felix's birthday: Helga's is at most a possible, never a result", async () => {
+    const r = await recall("when is Felix's birthday", { explain: true });
+    expect(facts(r.results)).toEqual([]);
+    expect(facts(r.possible)).toContain("Helga's birthday is on the 19th of April");
+    // explain says why the best candidate was not stated.
+    expect(r.explain!.considered[0]).toMatchObject({ entity_name: 'Helga', about_another: true });
+    // Asked about Helga, the same fact answers.
+    expect(facts((await recall("when is Helga's birthday")).results)).toEqual([
+      "Helga's birthday is on the 19th of April",
+    ]);
+  });
+
+  it("a fact that mentions the person answers, whoever's it is (Anna's wedding answers for Brian)", async () => {
+    expect(facts((await recall('when did Brian get married')).results)).toEqual([
+      'Brian and Anna married in June 2010',
+    ]);
+  });
+
+  it('a question naming no one, or scoped by entity_name, is judged as before', async () => {
+    expect(facts((await recall('when is the birthday')).results)).toEqual(["Helga's birthday is on the 19th of April"]);
+    expect(facts((await recall('birthday', { entity_name: 'Helga' })).results)).toEqual([
+      "Helga's birthday is on the 19th of April",
+    ]);
+  });
+});
+
+describe('named.ts', () => {
+  const known = new Map([
+    ['felix', { id: 1, name: 'Felix' }],
+    ['helga', { id: 2, name: 'Helga' }],
+    ["leo's room", { id: 3, name: "Leo's room" }],
+    ['leo', { id: 4, name: 'Leo' }],
+    ['mum', { id: 2, name: 'Helga' }],
+  ]);
+  const find = (n: string) => known.get(n.toLowerCase());
+
+  it('finds names by spans, longest first, possessives included, aliases as said', () => {
+    expect(namedInQuery(find, "When is Felix's birthday?").map((n) => n.id)).toEqual([1]);
+    expect(namedInQuery(find, "how warm is Leo's room").map((n) => n.id)).toEqual([3]);
+    const mum = namedInQuery(find, 'what does Mum drink');
+    expect(mum).toEqual([{ id: 2, runs: [['helga'], ['mum']] }]);
+    expect(namedInQuery(find, 'what is for dinner')).toEqual([]);
+  });
+
+  it('a candidate is elsewhere when it is neither the named entity’s nor mentions it (by name or the word used)', () => {
+    const named = namedInQuery(find, 'what does Mum drink');
+    const entityOf = new Map([
+      [10, 2], // Helga's own fact
+      [11, 1], // Felix's, mentions "mum"
+      [12, 1], // Felix's, mentions "helga"
+      [13, 1], // Felix's, mentions neither
+    ]);
+    const termsOf = new Map([
+      [10, ['helga', 'drink', 'tea']],
+      [11, ['felix', 'make', 'mum', 'tea']],
+      [12, ['felix', 'help', 'helga']],
+      [13, ['felix', 'drink', 'milk']],
+    ]);
+    expect([...aboutElsewhere(named, entityOf, termsOf)]).toEqual([13]);
+    expect([...aboutElsewhere([], entityOf, termsOf)]).toEqual([]);
+  });
+});
