@@ -16,3 +16,8 @@ export function closedAfterEach() {
     return k;
   };
 }
+
+/** Closes each of `things` in order, one after the other, skipping those never started (undefined). */
+export async function closeInOrder(...things: ({ close(): Promise<unknown> } | undefined)[]) {
+  for (const t of things) await t?.close();
+}

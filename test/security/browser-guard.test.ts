@@ -6,6 +6,7 @@
 import { request } from 'node:http';
 import { type Browser } from 'playwright-core';
 import { launchChromium } from '../helpers/chromium.js';
+import { closeInOrder } from '../helpers/teardown.js';
 import { startOtherSite, type OtherSite } from '../helpers/other-site.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestHub, type TestHub } from '../helpers/hub.js';
@@ -53,11 +54,7 @@ beforeAll(async () => {
   );
   browser = await launchChromium();
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await evil?.close();
-  await hub?.close();
-});
+afterAll(() => closeInOrder(browser, evil, hub));
 
 describe('a page on another site', () => {
   it('cannot write to or delete from the hub, by form or by fetch', async () => {

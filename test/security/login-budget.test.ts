@@ -6,6 +6,7 @@
  */
 import { type Browser } from 'playwright-core';
 import { launchChromium } from '../helpers/chromium.js';
+import { closeInOrder } from '../helpers/teardown.js';
 import { startOtherSite, type OtherSite } from '../helpers/other-site.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestHub, type TestHub } from '../helpers/hub.js';
@@ -28,11 +29,7 @@ beforeAll(async () => {
   );
   browser = await launchChromium();
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await evil?.close();
-  await hub?.close();
-});
+afterAll(() => closeInOrder(browser, evil, hub));
 
 describe('a page on another site and the failed-login budget', () => {
   it('cannot lock the household out with URL tokens or cross-site logins', async () => {

@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { launchChromium } from '../../helpers/chromium.js';
+import { closeInOrder } from '../../helpers/teardown.js';
 import {
   ARTIFACTS,
   PHONE,
@@ -74,10 +75,7 @@ beforeAll(async () => {
   });
   browser = await launchChromium();
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await hub?.close();
-});
+afterAll(() => closeInOrder(browser, hub));
 
 const bearer = { authorization: `Bearer ${TOKEN}` };
 const api = async (path: string) =>

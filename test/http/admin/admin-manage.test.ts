@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../helpers/chromium.js';
+import { closeInOrder } from '../../helpers/teardown.js';
 import { ARTIFACTS, logInAt, smallTouchTargets, startForBrowser, submit } from '../../helpers/admin-browser.js';
 import { buildTestHub, type TestHub } from '../../helpers/hub.js';
 import { TOKEN } from './helpers.js';
@@ -24,10 +25,7 @@ beforeAll(async () => {
   origin = (await startForBrowser(hub)).origin;
   browser = await launchChromium();
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await hub?.close();
-});
+afterAll(() => closeInOrder(browser, hub));
 
 const bearer = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 const api = async (path: string, body?: unknown) =>

@@ -10,6 +10,7 @@ import { strToU8, zipSync } from 'fflate';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../helpers/chromium.js';
+import { closeInOrder } from '../../helpers/teardown.js';
 import {
   ARTIFACTS,
   PHONE,
@@ -35,10 +36,7 @@ beforeAll(async () => {
   seeded = await seedTiers(hub, { patterns: true });
   browser = await launchChromium();
 }, 90_000);
-afterAll(async () => {
-  await browser?.close();
-  await hub?.close();
-});
+afterAll(() => closeInOrder(browser, hub));
 
 const bearer = { authorization: `Bearer ${TOKEN}` };
 // biome-ignore lint/suspicious/noExplicitAny: the JSON answers of several routes, read field by field
