@@ -70,22 +70,19 @@ export function hubForEachTest(use: (hub: TestHub) => void, opts: Parameters<typ
 
 /**
  * Remembers `fact` about `entity_name` as typed by hand (source manual, confidence 1, category general
- * unless `more` says otherwise) through the memory service.
+ * unless `more` says otherwise) through the memory service, as `actor` if given.
  */
 export function rememberByHand(
   hub: Hub,
   entity_name: string,
   fact: string,
   more: Partial<Omit<RememberInput, 'entity_name' | 'fact'>> = {},
+  actor?: Parameters<Hub['services']['memory']['remember']>[1],
 ) {
-  return hub.services.memory.remember({
-    entity_name,
-    fact,
-    category: 'general',
-    confidence: 1,
-    source: 'manual',
-    ...more,
-  });
+  return hub.services.memory.remember(
+    { entity_name, fact, category: 'general', confidence: 1, source: 'manual', ...more },
+    actor,
+  );
 }
 
 /** POST JSON through fastify.inject; returns status and parsed body. */

@@ -22,7 +22,7 @@ import {
   submit,
 } from '../../helpers/admin-browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestHub, type TestHub } from '../../helpers/hub.js';
+import { buildTestHub, rememberByHand, type TestHub } from '../../helpers/hub.js';
 import { rememberAt, TOKEN } from './helpers.js';
 
 const HOSTILE = `Brian's note <script>alert('pwned')</script><img src=x onerror="alert(1)">`;
@@ -38,26 +38,12 @@ beforeAll(async () => {
   origin = addr.origin;
   mqttUrl = addr.mqtt!;
   const s = hub.services;
-  await s.memory.remember(
-    {
-      entity_name: 'Brian',
-      fact: HOSTILE,
-      category: 'general',
-      confidence: 1,
-      source: 'manual',
-      entity_type: 'person',
-    },
-    'http',
-  );
-  await s.memory.remember(
-    {
-      entity_name: 'Brian',
-      fact: 'Brian keeps the bedroom at 68°F at night',
-      category: 'preference',
-      confidence: 1,
-      source: 'manual',
-      entity_type: 'person',
-    },
+  await rememberByHand(hub, 'Brian', HOSTILE, { entity_type: 'person' }, 'http');
+  await rememberByHand(
+    hub,
+    'Brian',
+    'Brian keeps the bedroom at 68°F at night',
+    { category: 'preference', entity_type: 'person' },
     'http',
   );
   s.relations.relate({ entity_a: 'Brian', entity_b: 'bedroom', rel_type: 'sleeps_in', entity_b_type: 'room' });
