@@ -12,15 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { launchChromium } from '../../helpers/chromium.js';
 import { closeInOrder } from '../../helpers/teardown.js';
-import {
-  ARTIFACTS,
-  PHONE,
-  POLL,
-  logInAt,
-  smallTouchTargets,
-  startForBrowser,
-  submit,
-} from '../../helpers/admin-browser.js';
+import { ARTIFACTS, PHONE, POLL, logInAt, smallTouchTargets, startForBrowser, submit } from '../../helpers/admin-ui.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestHub, rememberByHand, type TestHub } from '../../helpers/hub.js';
 import { rememberAt, TOKEN } from './helpers.js';

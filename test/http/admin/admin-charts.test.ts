@@ -1,7 +1,7 @@
 /** In Chromium: a new sensor's first reading is centred on a sensible span; a percentage stops at 100. */
 import { type Browser } from 'playwright-core';
 import { launchChromium } from '../../helpers/chromium.js';
-import { startForBrowser } from '../../helpers/admin-browser.js';
+import { startForBrowser } from '../../helpers/admin-ui.js';
 import { closeInOrder } from '../../helpers/teardown.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestHub, type TestHub } from '../../helpers/hub.js';

@@ -8,7 +8,7 @@
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../helpers/chromium.js';
-import { POLL, startForBrowser } from '../../helpers/admin-browser.js';
+import { POLL, startForBrowser } from '../../helpers/admin-ui.js';
 import { closeInOrder } from '../../helpers/teardown.js';
 import { buildTestHub, rememberByHand, type TestHub } from '../../helpers/hub.js';
 import { TOKEN } from './helpers.js';

@@ -11,7 +11,7 @@ import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../helpers/chromium.js';
 import { closeInOrder } from '../../helpers/teardown.js';
-import { ARTIFACTS, logInAt, smallTouchTargets, startForBrowser, submit } from '../../helpers/admin-browser.js';
+import { ARTIFACTS, logInAt, smallTouchTargets, startForBrowser, submit } from '../../helpers/admin-ui.js';
 import { buildTestHub, type TestHub } from '../../helpers/hub.js';
 import { TOKEN } from './helpers.js';
 

@@ -6,7 +6,7 @@
 import { rmSync } from 'node:fs';
 import { type Browser, type Page } from 'playwright-core';
 import { launchChromium } from '../../helpers/chromium.js';
-import { POLL, logInAt, submit } from '../../helpers/admin-browser.js';
+import { POLL, logInAt, submit } from '../../helpers/admin-ui.js';
 import { closeInOrder } from '../../helpers/teardown.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestHub, rememberByHand, tempDir, type TestHub } from '../../helpers/hub.js';

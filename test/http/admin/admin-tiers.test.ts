@@ -11,15 +11,7 @@ import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../helpers/chromium.js';
 import { closeInOrder } from '../../helpers/teardown.js';
-import {
-  ARTIFACTS,
-  PHONE,
-  POLL,
-  logInAt,
-  smallTouchTargets,
-  startForBrowser,
-  submit,
-} from '../../helpers/admin-browser.js';
+import { ARTIFACTS, PHONE, POLL, logInAt, smallTouchTargets, startForBrowser, submit } from '../../helpers/admin-ui.js';
 import { buildTestHub, type TestHub } from '../../helpers/hub.js';
 import { TOKEN } from './helpers.js';
 import { HOSTILE, seedTiers, type Seeded } from './tiers-seed.js';
