@@ -1,34 +1,11 @@
-import { describe, it, expect, afterEach } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import { createOllamaEmbedder, createOllamaLlm, ollamaHost, pingOllama } from '../../src/ai/ollama.js';
-import { HubError } from '../../src/lib/errors.js';
-import { closedPort, startFakeOllama, type FakeAi, type FakeAiOptions } from '../helpers/fake-ai.js';
+import { closedPort, startFakeOllama, type FakeAiOptions } from '../helpers/fake-ai.js';
+import { norm, rejection, tagged } from '../helpers/ai-checks.js';
+import { closedAfterEach } from '../helpers/teardown.js';
 
-const fakes: FakeAi[] = [];
-async function fake(opts: FakeAiOptions = {}): Promise<FakeAi> {
-  const f = await startFakeOllama(opts);
-  fakes.push(f);
-  return f;
-}
-afterEach(async () => {
-  await Promise.all(fakes.splice(0).map((f) => f.close()));
-});
-
-const norm = (a: Float32Array) => Math.sqrt(a.reduce((s, x) => s + x * x, 0));
-/** One-hot-ish vector that encodes the text's number, so order is checkable after normalisation. */
-const tagged = (dim: number) => (text: string) => {
-  const v = new Array<number>(dim).fill(0);
-  v[Number(text.replace(/\D/g, '')) % dim] = 3;
-  return v;
-};
-
-async function rejection(p: Promise<unknown>): Promise<HubError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(HubError);
-  return err as HubError;
-}
+const keep = closedAfterEach();
+const fake = (opts: FakeAiOptions = {}) => keep(startFakeOllama(opts));
 
 describe('ollamaHost', () => {
   it('strips trailing slashes and a /v1 suffix', () => {
@@ -59,7 +36,7 @@ describe('createOllamaEmbedder', () => {
   });
 
   it('preserves order across a batch split into several requests', async () => {
-    const f = await fake({ embed: tagged(100) });
+    const f = await fake({ embed: tagged(100, 3) });
     const e = createOllamaEmbedder({ baseUrl: f.url, model: 'm', dim: 100, timeoutMs: 5000 });
     const texts = Array.from({ length: 70 }, (_, i) => `text ${i}`);
     const out = await e.embed(texts);

@@ -1,34 +1,12 @@
-import { describe, it, expect, afterEach } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import { createOpenAiEmbedder, createOpenAiLlm, openAiBase, pingOpenAi } from '../../src/ai/openai.js';
-import { HubError } from '../../src/lib/errors.js';
-import { closedPort, startFakeOpenAi, type FakeAi, type FakeAiOptions } from '../helpers/fake-ai.js';
+import { closedPort, startFakeOpenAi, type FakeAiOptions } from '../helpers/fake-ai.js';
+import { norm, rejection, tagged } from '../helpers/ai-checks.js';
+import { closedAfterEach } from '../helpers/teardown.js';
 
 const KEY = 'sk-test-SECRET-0123456789';
-const fakes: FakeAi[] = [];
-async function fake(opts: FakeAiOptions = {}): Promise<FakeAi> {
-  const f = await startFakeOpenAi(opts);
-  fakes.push(f);
-  return f;
-}
-afterEach(async () => {
-  await Promise.all(fakes.splice(0).map((f) => f.close()));
-});
-
-const norm = (a: Float32Array) => Math.sqrt(a.reduce((s, x) => s + x * x, 0));
-const tagged = (dim: number) => (text: string) => {
-  const v = new Array<number>(dim).fill(0);
-  v[Number(text.replace(/\D/g, '')) % dim] = 2;
-  return v;
-};
-
-async function rejection(p: Promise<unknown>): Promise<HubError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(HubError);
-  return err as HubError;
-}
+const keep = closedAfterEach();
+const fake = (opts: FakeAiOptions = {}) => keep(startFakeOpenAi(opts));
 
 describe('openAiBase', () => {
   it('appends /v1 once', () => {
@@ -42,7 +20,7 @@ describe('openAiBase', () => {
 
 describe('createOpenAiEmbedder', () => {
   it('embeds through POST /v1/embeddings, normalised, in index order', async () => {
-    const f = await fake({ embed: tagged(10), reverseOrder: true });
+    const f = await fake({ embed: tagged(10, 2), reverseOrder: true });
     const e = createOpenAiEmbedder({ baseUrl: f.url, model: 'text-embedding-3-small', dim: 10, timeoutMs: 5000 });
     expect(e.provider).toBe('openai');
     expect(e.base_url).toBe(`${f.url}/v1`);

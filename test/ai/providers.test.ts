@@ -1,20 +1,13 @@
-import { describe, it, expect, afterEach } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import { createAi, type AiConfig } from '../../src/ai/providers.js';
 import { loadConfig } from '../../src/config/load.js';
 import { HubError } from '../../src/lib/errors.js';
 import { createLocalEmbedder } from '../../src/ai/local-embedder.js';
 import type { UseLiteEmbedder } from '../../src/ai/use-lite.js';
-import { closedPort, startFakeOllama, startFakeOpenAi, type FakeAi } from '../helpers/fake-ai.js';
+import { closedPort, startFakeOllama, startFakeOpenAi } from '../helpers/fake-ai.js';
+import { closedAfterEach } from '../helpers/teardown.js';
 
-const fakes: FakeAi[] = [];
-afterEach(async () => {
-  await Promise.all(fakes.splice(0).map((f) => f.close()));
-});
-async function keep(p: Promise<FakeAi>): Promise<FakeAi> {
-  const f = await p;
-  fakes.push(f);
-  return f;
-}
+const keep = closedAfterEach();
 
 function cfg(over: Partial<AiConfig> = {}): AiConfig {
   return {

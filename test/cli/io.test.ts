@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { FIXTURE } from '../io/fixture.js';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { buildTestHub, tempDir } from '../helpers/hub.js';
+import { buildTestHub, rememberByHand, tempDir } from '../helpers/hub.js';
 import { made } from '../helpers/cli.js';
 
 const run = promisify(execFile);
@@ -75,23 +75,12 @@ describe('hearth import / export-markdown / import-markdown', () => {
       }
     };
     await inHub(async (h) => {
-      await h.services.memory.remember({
-        entity_name: 'Brian',
-        fact: 'Brian keeps the bedroom at 68°F at night',
+      await rememberByHand(h, 'Brian', 'Brian keeps the bedroom at 68°F at night', {
         category: 'preference',
-        confidence: 1,
-        source: 'manual',
         entity_type: 'person',
         fact_key: 'bedroom_temp',
       });
-      await h.services.memory.remember({
-        entity_name: 'door code',
-        fact: 'The back door code is 4711',
-        category: 'general',
-        confidence: 1,
-        source: 'manual',
-        entity_type: 'object',
-      });
+      await rememberByHand(h, 'door code', 'The back door code is 4711', { entity_type: 'object' });
     });
     // A link planted in the vault where the export writes Brian.md, pointing at a file outside it.
     const vault = join(dir, 'vault');

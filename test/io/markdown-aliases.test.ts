@@ -6,7 +6,7 @@
 import { strFromU8, unzipSync } from 'fflate';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { parseEntity } from '../../src/io/markdown/format.js';
-import { buildTestHub, get, post, type TestHub } from '../helpers/hub.js';
+import { buildTestHub, get, post, rememberByHand, type TestHub } from '../helpers/hub.js';
 
 let hub: TestHub;
 async function exportAll() {
@@ -22,22 +22,11 @@ const aliasesOf = async (name: string) =>
 
 beforeEach(async () => {
   hub = await buildTestHub();
-  await hub.services.memory.remember({
-    entity_name: 'Brian',
-    fact: 'Brian keeps the bedroom at 68°F at night',
+  await rememberByHand(hub, 'Brian', 'Brian keeps the bedroom at 68°F at night', {
     category: 'preference',
-    confidence: 1,
-    source: 'manual',
     entity_type: 'person',
   });
-  await hub.services.memory.remember({
-    entity_name: 'Rosa',
-    fact: 'Rosa walks the dog at 7',
-    category: 'routine',
-    confidence: 1,
-    source: 'manual',
-    entity_type: 'person',
-  });
+  await rememberByHand(hub, 'Rosa', 'Rosa walks the dog at 7', { category: 'routine', entity_type: 'person' });
   expect((await post(hub, '/alias', { entity_name: 'Brian', alias: 'Dad' })).status).toBe(200);
 });
 afterEach(async () => hub.close());

@@ -7,9 +7,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { strFromU8, unzipSync } from 'fflate';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createMcpServer } from '../../src/mcp/server.js';
-import { buildTestHub, post, type TestHub } from '../helpers/hub.js';
+import { hubForEachTest, post, rememberByHand, type TestHub } from '../helpers/hub.js';
 
 let hub: TestHub;
 const n = (sql: string) => (hub.db.prepare(sql).get() as { n: number }).n;
@@ -29,34 +29,18 @@ async function exportAll() {
 const file = (files: { path: string; content: string }[], path: string) => files.find((f) => f.path === path)!;
 const idOf = (content: string, text: string) => Number(new RegExp(`${text}.*\\^m(\\d+)`).exec(content)![1]);
 
+hubForEachTest((h) => (hub = h));
 beforeEach(async () => {
-  hub = await buildTestHub();
-  const m = hub.services.memory;
-  await m.remember({
-    entity_name: 'Brian',
-    fact: 'Brian keeps the bedroom at 68°F at night',
+  await rememberByHand(hub, 'Brian', 'Brian keeps the bedroom at 68°F at night', {
     category: 'preference',
-    confidence: 1,
-    source: 'manual',
     entity_type: 'person',
     fact_key: 'bedroom_temp',
   });
-  await m.remember({
-    entity_name: 'Brian',
-    fact: 'Brian takes a blood-pressure pill at 8am',
+  await rememberByHand(hub, 'Brian', 'Brian takes a blood-pressure pill at 8am', {
     category: 'routine',
-    confidence: 1,
-    source: 'manual',
     entity_type: 'person',
   });
-  await m.remember({
-    entity_name: 'door code',
-    fact: 'The back door code is 4711',
-    category: 'general',
-    confidence: 1,
-    source: 'manual',
-    entity_type: 'object',
-  });
+  await rememberByHand(hub, 'door code', 'The back door code is 4711', { entity_type: 'object' });
   hub.services.relations.relate({
     entity_a: 'Brian',
     entity_b: 'door code',
@@ -65,7 +49,6 @@ beforeEach(async () => {
   });
   hub.services.relations.relate({ entity_a: 'Brian', entity_b: 'kitchen', rel_type: 'uses', entity_b_type: 'room' });
 });
-afterEach(async () => hub.close());
 
 describe('forgotten things stay forgotten (item 6)', () => {
   it('an entity forgotten after the export is reported, not re-created — nor by a relation line naming it', async () => {

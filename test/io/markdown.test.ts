@@ -5,8 +5,8 @@
  * names are safe and deterministic.
  */
 import { unzipSync, strFromU8 } from 'fflate';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestHub, get, post, type TestHub } from '../helpers/hub.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { buildTestHub, get, hubForEachTest, post, rememberByHand, type TestHub } from '../helpers/hub.js';
 import { fileNames, parseEntity, safeBase } from '../../src/io/markdown/format.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -45,79 +45,27 @@ function snapshot(h: TestHub) {
   };
 }
 
+hubForEachTest((h) => (hub = h));
 beforeEach(async () => {
-  hub = await buildTestHub();
-  const m = hub.services.memory;
-  await m.remember({
-    entity_name: 'Brian',
-    fact: 'Brian keeps the bedroom at 68°F at night',
+  await rememberByHand(hub, 'Brian', 'Brian keeps the bedroom at 68°F at night', {
     category: 'preference',
-    confidence: 1,
-    source: 'manual',
     entity_type: 'person',
   });
-  await m.remember({
-    entity_name: 'Brian',
-    fact: 'Brian walks the dog every morning at seven',
+  await rememberByHand(hub, 'Brian', 'Brian walks the dog every morning at seven', {
     category: 'routine',
-    confidence: 1,
-    source: 'manual',
     source_trust: 4,
     entity_type: 'person',
   });
-  await m.remember({
-    entity_name: 'Brian',
-    fact: 'Brian is allergic to peanuts [see doctor note]',
-    category: 'general',
-    confidence: 1,
-    source: 'manual',
-    entity_type: 'person',
-  });
-  await m.remember({
-    entity_name: 'kitchen',
-    fact: 'The kitchen light is on a dimmer',
-    category: 'general',
-    confidence: 1,
-    source: 'manual',
-    entity_type: 'room',
-  });
-  await m.remember({
-    entity_name: '../../etc/passwd',
-    fact: 'A hostile name stays inside the export',
-    category: 'general',
-    confidence: 1,
-    source: 'manual',
-    entity_type: 'object',
-  });
-  await m.remember({
-    entity_name: 'a/b',
-    fact: 'Slash in a name',
-    category: 'general',
-    confidence: 1,
-    source: 'manual',
-    entity_type: 'object',
-  });
-  await m.remember({
-    entity_name: 'a_b',
-    fact: 'Underscore in a name',
-    category: 'general',
-    confidence: 1,
-    source: 'manual',
-    entity_type: 'object',
-  });
-  await m.remember({
-    entity_name: 'CON',
-    fact: 'A reserved Windows name',
-    category: 'general',
-    confidence: 1,
-    source: 'manual',
-    entity_type: 'device',
-  });
+  await rememberByHand(hub, 'Brian', 'Brian is allergic to peanuts [see doctor note]', { entity_type: 'person' });
+  await rememberByHand(hub, 'kitchen', 'The kitchen light is on a dimmer', { entity_type: 'room' });
+  await rememberByHand(hub, '../../etc/passwd', 'A hostile name stays inside the export', { entity_type: 'object' });
+  await rememberByHand(hub, 'a/b', 'Slash in a name', { entity_type: 'object' });
+  await rememberByHand(hub, 'a_b', 'Underscore in a name', { entity_type: 'object' });
+  await rememberByHand(hub, 'CON', 'A reserved Windows name', { entity_type: 'device' });
   hub.db.prepare('UPDATE entities SET meta = \'{"age":41,"tz":"America/Chicago"}\' WHERE name = \'Brian\'').run();
   hub.services.relations.relate({ entity_a: 'Brian', entity_b: 'Sarah', rel_type: 'spouse_of' });
   hub.services.relations.relate({ entity_a: 'Brian', entity_b: 'a/b', rel_type: 'owns', entity_b_type: 'object' });
 });
-afterEach(async () => hub.close());
 
 describe('file names', () => {
   it('are safe (no traversal, no separators, no reserved names) and unique ignoring case, by id', () => {

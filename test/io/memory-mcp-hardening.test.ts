@@ -3,29 +3,12 @@
  * is reported by table and source id and skipped, nothing half-written), and tells two databases
  * apart by their rows, not by their first entity.
  */
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestHub, post, type TestHub } from '../helpers/hub.js';
-import { FIXTURE } from './fixture.js';
+import { FIXTURE_NOW as NOW, editedFixture } from '../helpers/memory-mcp-fixture.js';
 
 let hub: TestHub;
 const n = (sql: string, ...p: unknown[]) => (hub.db.prepare(sql).get(...p) as { n: number }).n;
-const NOW = 1_764_465_000; // 2025-11-30, the fixture's days
-
-/** A copy of the fixture, changed by `edit` (the source's own schema and triggers apply). */
-function source(name: string, edit: (db: Database.Database) => void): string {
-  const path = join(hub.dir, name);
-  copyFileSync(FIXTURE, path);
-  const db = new Database(path);
-  try {
-    edit(db);
-  } finally {
-    db.close();
-  }
-  return path;
-}
 
 beforeEach(async () => {
   hub = await buildTestHub();
@@ -34,7 +17,7 @@ afterEach(async () => hub.close());
 
 describe('bad rows (item 10)', () => {
   it('are reported one line each by table and source id, skipped, and nothing of them is stored; the good rows all arrive', async () => {
-    const path = source('bad.db', (db) => {
+    const path = editedFixture(hub.dir, 'bad.db', (db) => {
       const ent = db.prepare(
         "INSERT INTO entities (id, name, type, meta, created, updated) VALUES (?, ?, 'person', '{}', ?, ?)",
       );
@@ -83,7 +66,7 @@ describe('bad rows (item 10)', () => {
   });
 
   it('a dry run reports the same problems and writes nothing', async () => {
-    const path = source('bad.db', (db) => {
+    const path = editedFixture(hub.dir, 'bad.db', (db) => {
       db.prepare(
         "INSERT INTO entities (id, name, type, meta, created, updated) VALUES (100, ?, 'person', '{}', ?, ?)",
       ).run('', NOW, NOW);
@@ -101,9 +84,9 @@ describe('bad rows (item 10)', () => {
 
 describe('which database is which (item 11)', () => {
   it('two databases starting with the same entity row both import fully; the same one again is skipped with a clear summary', async () => {
-    const first = source('a.db', () => {});
+    const first = editedFixture(hub.dir, 'a.db', () => {});
     // A reset install (or a copy that went its own way): the same first entity, other memories with the same ids.
-    const second = source('b.db', (db) => {
+    const second = editedFixture(hub.dir, 'b.db', (db) => {
       for (const t of [
         'memories',
         'relations',

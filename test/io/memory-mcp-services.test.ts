@@ -4,28 +4,12 @@
  * writing part of itself rolls back its chunk, which is redone row by row — only that row is lost,
  * nothing of it stays, every other row of the chunk arrives.
  */
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { buildTestHub, post, type TestHub } from '../helpers/hub.js';
-import { FIXTURE } from './fixture.js';
+import { FIXTURE_NOW as NOW, editedFixture } from '../helpers/memory-mcp-fixture.js';
 
 let hub: TestHub;
 const n = (sql: string, ...p: unknown[]) => (hub.db.prepare(sql).get(...p) as { n: number }).n;
-const NOW = 1_764_465_000; // 2025-11-30, the fixture's days
-
-function source(name: string, edit: (db: Database.Database) => void): string {
-  const path = join(hub.dir, name);
-  copyFileSync(FIXTURE, path);
-  const db = new Database(path);
-  try {
-    edit(db);
-  } finally {
-    db.close();
-  }
-  return path;
-}
 
 beforeEach(async () => {
   hub = await buildTestHub();
@@ -33,7 +17,7 @@ beforeEach(async () => {
 afterEach(async () => hub.close());
 
 it('a reading refused half-way (its composite part conflicts) is lost alone; nothing of it is stored, the rest of its chunk arrives', async () => {
-  const path = source('half.db', (db) => {
+  const path = editedFixture(hub.dir, 'half.db', (db) => {
     // entity 6's energy.kwh is numeric: the parent row is written before the part is refused.
     db.prepare(
       "INSERT INTO readings (id, entity_id, metric, unit, value_type, value_json, source, ts) VALUES (5000, 6, 'energy', NULL, 'composite', ?, 'x', ?)",
@@ -56,7 +40,7 @@ it('a reading refused half-way (its composite part conflicts) is lost alone; not
 it("keeps the tiers' rules: one active location per object, a trigger needs words, a turn its door's limit", async () => {
   // Hearth's own sighting of the keys, newer than the import's
   expect((await post(hub, '/locate', { entity_name: 'keys', container_name: 'hallway' })).status).toBe(200);
-  const path = source('rules.db', (db) => {
+  const path = editedFixture(hub.dir, 'rules.db', (db) => {
     db.prepare(
       "INSERT INTO intentions (id, entity_id, trigger_text, action_text, created, active) VALUES (50, 1, 'the and of', 'say hello', ?, 1)",
     ).run(NOW);

@@ -3,12 +3,13 @@
  * real mqtt.js, and a raw socket client for packets mqtt.js will not send.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { buildTestHub, get, post, tempDir, type TestHub } from '../helpers/hub.js';
 import { rawClient, rawSocket } from '../helpers/raw-mqtt.js';
+import { selfSignedCert } from '../helpers/tls.js';
 
 let hub: TestHub;
 let url: string;
@@ -308,28 +309,7 @@ describe('wildcard subscriptions within the ACL (item 15)', () => {
 
 describe('over TLS', () => {
   it('serves MQTT over TLS with the same packet-size guard', async () => {
-    const dir = tempDir();
-    const cert = join(dir, 'cert.pem');
-    const key = join(dir, 'key.pem');
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        key,
-        '-out',
-        cert,
-        '-days',
-        '1',
-        '-subj',
-        '/CN=localhost',
-      ],
-      { stdio: 'ignore' },
-    );
+    const { cert, key } = selfSignedCert();
     const h = await buildTestHub({
       config: { mqtt: { mode: 'embedded', port: 0, tls_cert: cert, tls_key: key, max_packet_bytes: 64 * 1024 } },
     });

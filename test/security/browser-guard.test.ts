@@ -3,18 +3,18 @@
  * default): a real hub on a free port, Debian's Chromium driven by playwright-core, and a second
  * local HTTP server playing the other site (src/http/browser-guard.ts).
  */
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request } from 'node:http';
 import { type Browser } from 'playwright-core';
 import { launchChromium } from '../helpers/chromium.js';
+import { closeInOrder } from '../helpers/teardown.js';
+import { startOtherSite, type OtherSite } from '../helpers/other-site.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestHub, type TestHub } from '../helpers/hub.js';
 
 let hub: TestHub;
 let browser: Browser;
-let evil: Server;
+let evil: OtherSite;
 let hubUrl: string;
-let evilUrl: string;
 const memories = () => hub.db.prepare('SELECT fact FROM memories ORDER BY id').pluck().all() as string[];
 
 /** A plain HTTP request with any Host header (fetch does not let a caller set it). */
@@ -48,20 +48,13 @@ beforeAll(async () => {
   hubUrl = (await hub.start()).http!;
   // The other site: a form that posts JSON disguised as text/plain (no CORS preflight), and a fetch in no-cors mode.
   const body = `{"entity_name":"Brian","fact":"Brian wants all cameras off","x":"`;
-  evil = createServer((_req, res) => {
-    res.setHeader('content-type', 'text/html');
-    res.end(`<!doctype html><form id=f method=post enctype=text/plain action="${hubUrl}/remember"><input name='${body}' value='"}'></form>
-      <script>fetch(${JSON.stringify(`${hubUrl}/forget`)}, { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: '{"entity_name":"Anna"}' }).finally(() => f.submit());</script>`);
-  });
-  await new Promise<void>((r) => evil.listen(0, '127.0.0.1', r));
-  evilUrl = `http://localhost:${(evil.address() as AddressInfo).port}/`;
+  evil = await startOtherSite(
+    `<!doctype html><form id=f method=post enctype=text/plain action="${hubUrl}/remember"><input name='${body}' value='"}'></form>
+      <script>fetch(${JSON.stringify(`${hubUrl}/forget`)}, { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: '{"entity_name":"Anna"}' }).finally(() => f.submit());</script>`,
+  );
   browser = await launchChromium();
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await new Promise((r) => evil?.close(r));
-  await hub?.close();
-});
+afterAll(() => closeInOrder(browser, evil, hub));
 
 describe('a page on another site', () => {
   it('cannot write to or delete from the hub, by form or by fetch', async () => {
@@ -78,7 +71,7 @@ describe('a page on another site', () => {
     const page = await browser.newPage();
     const refused: number[] = [];
     page.on('response', (r) => r.url().startsWith(hubUrl) && refused.push(r.status()));
-    await page.goto(evilUrl);
+    await page.goto(evil.url);
     await page.waitForURL(`${hubUrl}/remember`, { timeout: 15_000 }); // the form was sent and answered
     expect(refused).toContain(403);
     expect(await page.textContent('body')).toMatch(/origin: a page on http:\/\/localhost:\d+ may not change this hub/);

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { request } from 'node:https';
-import { buildTestHub, tempDir, type TestHub } from '../helpers/hub.js';
+import { buildTestHub, type TestHub } from '../helpers/hub.js';
+import { selfSignedCert } from '../helpers/tls.js';
 
 const TOKEN = 'a-long-random-token';
 let hub: TestHub;
@@ -68,28 +67,7 @@ describe('HTTP authentication covers every route but /health', () => {
 
 describe('HTTPS', () => {
   it('serves over TLS from configured cert files', async () => {
-    const dir = tempDir();
-    const cert = join(dir, 'cert.pem');
-    const key = join(dir, 'key.pem');
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        key,
-        '-out',
-        cert,
-        '-days',
-        '1',
-        '-subj',
-        '/CN=localhost',
-      ],
-      { stdio: 'ignore' },
-    );
+    const { cert, key } = selfSignedCert();
     const tls = await buildTestHub({ config: { http: { tls_cert: cert, tls_key: key } } });
     try {
       const { http } = await tls.start();

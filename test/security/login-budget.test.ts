@@ -4,40 +4,32 @@
  * Both are refused before the failed-login limiter counts them (src/http/auth.ts, admin/guard.ts),
  * so the household's own address — the same one — is not locked out.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type Browser } from 'playwright-core';
 import { launchChromium } from '../helpers/chromium.js';
+import { closeInOrder } from '../helpers/teardown.js';
+import { startOtherSite, type OtherSite } from '../helpers/other-site.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestHub, type TestHub } from '../helpers/hub.js';
 
 const TOKEN = 'budget-test-token-0123456789';
 let hub: TestHub;
 let browser: Browser;
-let evil: Server;
+let evil: OtherSite;
 let hubUrl: string;
-let evilUrl: string;
 
 beforeAll(async () => {
   hub = await buildTestHub({ config: { http: { token: TOKEN }, mqtt: { mode: 'off' } } });
   hubUrl = (await hub.start()).http!;
-  evil = createServer((_req, res) => {
-    res.setHeader('content-type', 'text/html');
-    res.end(`<!doctype html><body><script>
+  evil = await startOtherSite(
+    `<!doctype html><body><script>
       const hub = ${JSON.stringify(hubUrl)};
       for (let i = 0; i < 31; i++) { const img = new Image(); img.src = hub + '/mcp?token=guess' + i; document.body.append(img); }
       for (let i = 0; i < 11; i++) fetch(hub + '/admin/login', { method: 'POST', mode: 'no-cors', body: new URLSearchParams({ token: 'guess' + i }) });
-    </script>`);
-  });
-  await new Promise<void>((r) => evil.listen(0, '127.0.0.1', r));
-  evilUrl = `http://localhost:${(evil.address() as AddressInfo).port}/`;
+    </script>`,
+  );
   browser = await launchChromium();
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await new Promise((r) => evil?.close(r));
-  await hub?.close();
-});
+afterAll(() => closeInOrder(browser, evil, hub));
 
 describe('a page on another site and the failed-login budget', () => {
   it('cannot lock the household out with URL tokens or cross-site logins', async () => {
@@ -47,7 +39,7 @@ describe('a page on another site and the failed-login budget', () => {
     const answered: string[] = [];
     page.on('response', (r) => r.url().startsWith(hubUrl) && answered.push(String(r.status())));
     page.on('requestfailed', (r) => r.url().startsWith(hubUrl) && answered.push(r.failure()?.errorText ?? ''));
-    await page.goto(evilUrl);
+    await page.goto(evil.url);
     await expect.poll(() => answered.length, { timeout: 15_000 }).toBe(42);
     await page.close();
     expect(

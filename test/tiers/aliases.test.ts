@@ -3,24 +3,14 @@
  * entity's names, every tier reads and writes that one entity under either name — over real HTTP
  * (inject), a real MCP client, and the admin page.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { buildTestHub, get, post, type TestHub } from '../helpers/hub.js';
+import { get, hubForEachTest, post, postOk, type TestHub } from '../helpers/hub.js';
 
 let hub: TestHub;
-beforeEach(async () => {
-  hub = await buildTestHub();
-});
-afterEach(async () => {
-  await hub?.close();
-});
-
-const ok = async (url: string, body: unknown) => {
-  const r = await post(hub, url, body);
-  expect(r.status, `${url}: ${JSON.stringify(r.body)}`).toBe(200);
-  return r.body;
-};
+hubForEachTest((h) => (hub = h));
+const ok = (url: string, body: unknown) => postOk(hub, url, body);
 const entityCount = () => (hub.db.prepare('SELECT count(*) AS n FROM entities').get() as { n: number }).n;
 
 describe('aliases by hand (POST /alias, /unalias)', () => {

@@ -3,22 +3,12 @@
  * preview, end a relation — the service over real SQLite, through POST /entities/* (inject), each
  * audited, each undoable where it can be, and every bad field a 4xx naming it.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestHub, get, post, type TestHub } from '../helpers/hub.js';
+import { describe, expect, it } from 'vitest';
+import { get, hubForEachTest, post, postOk, type TestHub } from '../helpers/hub.js';
 
 let hub: TestHub;
-beforeEach(async () => {
-  hub = await buildTestHub();
-});
-afterEach(async () => {
-  await hub?.close();
-});
-
-const ok = async (url: string, body: unknown) => {
-  const r = await post(hub, url, body);
-  expect(r.status, `${url}: ${JSON.stringify(r.body)}`).toBe(200);
-  return r.body;
-};
+hubForEachTest((h) => (hub = h));
+const ok = (url: string, body: unknown) => postOk(hub, url, body);
 const audit = (op: string) => hub.services.audit.query({ op, limit: 10 });
 const names = async () => ((await get(hub, '/entities')).body.entities as { name: string }[]).map((e) => e.name);
 

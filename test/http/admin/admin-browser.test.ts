@@ -11,13 +11,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { launchChromium } from '../../helpers/chromium.js';
+import { closeInOrder } from '../../helpers/teardown.js';
+import { ARTIFACTS, PHONE, POLL, logInAt, smallTouchTargets, startForBrowser, submit } from '../../helpers/admin-ui.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestHub, type TestHub } from '../../helpers/hub.js';
+import { buildTestHub, rememberByHand, type TestHub } from '../../helpers/hub.js';
 import { rememberAt, TOKEN } from './helpers.js';
 
-const ARTIFACTS = join(process.cwd(), 'test-artifacts');
-/** Generous: CI runs the suite on two busy cores. */
-const POLL = { timeout: 15_000 };
 const HOSTILE = `Brian's note <script>alert('pwned')</script><img src=x onerror="alert(1)">`;
 let hub: TestHub;
 let browser: Browser;
@@ -27,31 +26,16 @@ let mqttUrl: string;
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   hub = await buildTestHub({ config: { http: { token: TOKEN }, mqtt: { mode: 'embedded', port: 0 } } });
-  hub.clock.set(Date.now() / 1000);
-  const addr = await hub.start();
-  origin = addr.http!.replace('127.0.0.1', 'localhost');
+  const addr = await startForBrowser(hub);
+  origin = addr.origin;
   mqttUrl = addr.mqtt!;
   const s = hub.services;
-  await s.memory.remember(
-    {
-      entity_name: 'Brian',
-      fact: HOSTILE,
-      category: 'general',
-      confidence: 1,
-      source: 'manual',
-      entity_type: 'person',
-    },
-    'http',
-  );
-  await s.memory.remember(
-    {
-      entity_name: 'Brian',
-      fact: 'Brian keeps the bedroom at 68°F at night',
-      category: 'preference',
-      confidence: 1,
-      source: 'manual',
-      entity_type: 'person',
-    },
+  await rememberByHand(hub, 'Brian', HOSTILE, { entity_type: 'person' }, 'http');
+  await rememberByHand(
+    hub,
+    'Brian',
+    'Brian keeps the bedroom at 68°F at night',
+    { category: 'preference', entity_type: 'person' },
     'http',
   );
   s.relations.relate({ entity_a: 'Brian', entity_b: 'bedroom', rel_type: 'sleeps_in', entity_b_type: 'room' });
@@ -69,10 +53,7 @@ beforeAll(async () => {
   });
   browser = await launchChromium();
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await hub?.close();
-});
+afterAll(() => closeInOrder(browser, hub));
 
 const bearer = { authorization: `Bearer ${TOKEN}` };
 const api = async (path: string) =>
@@ -117,27 +98,11 @@ async function checkLayout(page: Page, name: string, width: number) {
   );
   expect(culprits, `${name}: page scrolls sideways (${wide} px)`).toEqual([]);
   expect(wide, `${name}: page scrolls sideways`).toBeLessThanOrEqual(width);
-  const small = await page.evaluate(() =>
-    [
-      ...document.querySelectorAll(
-        'button, .button, .top nav a, a.chip, .toc a, summary, input:not([type=hidden]):not([type=checkbox]), select, textarea',
-      ),
-    ]
-      .filter((el) => (el as HTMLElement).offsetParent !== null)
-      .map((el) => ({ el: el.outerHTML.slice(0, 80), h: el.getBoundingClientRect().height }))
-      .filter((x) => x.h < 40),
+  const small = await smallTouchTargets(
+    page,
+    'button, .button, .top nav a, a.chip, .toc a, summary, input:not([type=hidden]):not([type=checkbox]), select, textarea',
   );
   expect(small, `${name}: touch targets under 40 px`).toEqual([]);
-}
-
-/**
- * Runs an action that submits a form and waits for the next document to commit and load. A form
- * that comes back to the same URL (the login form in place, an edit) would satisfy waitForURL at
- * once, and the old page's layout would be measured.
- */
-async function submit(page: Page, act: () => Promise<unknown>) {
-  await Promise.all([page.waitForEvent('framenavigated', (f) => f === page.mainFrame()), act()]);
-  await page.waitForLoadState('load');
 }
 
 const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
@@ -258,12 +223,7 @@ describe('admin UI in Chromium', () => {
   }, 120_000);
 
   it('the same on a 390-px phone', async () => {
-    const ctx = await browser.newContext({
-      viewport: { width: 390, height: 844 },
-      deviceScaleFactor: 1,
-      isMobile: true,
-      hasTouch: true,
-    });
+    const ctx = await browser.newContext(PHONE);
     try {
       await flow(ctx, 'phone', 390);
     } finally {
@@ -277,9 +237,7 @@ describe('admin UI in Chromium', () => {
     try {
       const page = await ctx.newPage();
       const w = watch(page);
-      await page.goto(`${origin}/admin/entities?q=Brian`);
-      await page.fill('input[name=token]', TOKEN);
-      await submit(page, () => page.click('button[type=submit]'));
+      await logInAt(page, `${origin}/admin/entities?q=Brian`, TOKEN);
       expect(page.url()).toMatch(/\/admin\/entities\?q=Brian$/);
       await Promise.all([page.waitForURL(/\/admin\/entity\/Brian$/), page.tap('a.entity-link:text-is("Brian")')]);
       const row = page.locator('tr', {

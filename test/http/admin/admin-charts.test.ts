@@ -1,6 +1,8 @@
 /** In Chromium: a new sensor's first reading is centred on a sensible span; a percentage stops at 100. */
 import { type Browser } from 'playwright-core';
 import { launchChromium } from '../../helpers/chromium.js';
+import { startForBrowser } from '../../helpers/admin-ui.js';
+import { closeInOrder } from '../../helpers/teardown.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestHub, type TestHub } from '../../helpers/hub.js';
 
@@ -10,8 +12,7 @@ let origin: string;
 
 beforeAll(async () => {
   hub = await buildTestHub();
-  hub.clock.set(Date.now() / 1000);
-  origin = (await hub.start()).http!.replace('127.0.0.1', 'localhost');
+  origin = (await startForBrowser(hub)).origin;
   await hub.services.timeseries.record({
     entity_name: 'hall_sensor',
     metric: 'battery',
@@ -21,10 +22,7 @@ beforeAll(async () => {
   });
   browser = await launchChromium();
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await hub?.close();
-});
+afterAll(() => closeInOrder(browser, hub));
 
 describe('charts', () => {
   it('one reading: the point is centred on a couple of hours, and a battery % axis ends at 100', async () => {

@@ -8,13 +8,14 @@
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../helpers/chromium.js';
-import { buildTestHub, type TestHub } from '../../helpers/hub.js';
+import { POLL, startForBrowser } from '../../helpers/admin-ui.js';
+import { closeInOrder } from '../../helpers/teardown.js';
+import { buildTestHub, rememberByHand, type TestHub } from '../../helpers/hub.js';
 import { TOKEN } from './helpers.js';
 
 let hub: TestHub;
 let browser: Browser;
 let origin: string;
-const POLL = { timeout: 15_000 };
 const PAGES = [
   '/admin/',
   '/admin/entities',
@@ -27,18 +28,13 @@ const PAGES = [
 
 beforeAll(async () => {
   hub = await buildTestHub({ config: { http: { token: TOKEN } } });
-  hub.clock.set(Date.now() / 1000);
-  origin = (await hub.start()).http!.replace('127.0.0.1', 'localhost');
+  origin = (await startForBrowser(hub)).origin;
   const s = hub.services;
-  await s.memory.remember(
-    {
-      entity_name: 'Brian',
-      fact: 'Brian takes his coffee black',
-      category: 'preference',
-      confidence: 1,
-      source: 'manual',
-      entity_type: 'person',
-    },
+  await rememberByHand(
+    hub,
+    'Brian',
+    'Brian takes his coffee black',
+    { category: 'preference', entity_type: 'person' },
     'http',
   );
   const now = hub.clock.now();
@@ -54,10 +50,7 @@ beforeAll(async () => {
   });
   browser = await launchChromium();
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await hub?.close();
-});
+afterAll(() => closeInOrder(browser, hub));
 
 interface Seen {
   said: string[];

@@ -1,6 +1,6 @@
 /** Form mistakes answer the entity page as typed with plain messages; every action says what it did. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestHub, type TestHub } from '../../helpers/hub.js';
+import { buildTestHub, rememberByHand, type TestHub } from '../../helpers/hub.js';
 import { form, login, TOKEN } from './helpers.js';
 
 let hub: TestHub;
@@ -10,15 +10,11 @@ const html = { accept: 'text/html,application/xhtml+xml' };
 beforeAll(async () => {
   hub = await buildTestHub({ config: { http: { token: TOKEN } } });
   auth = await login(hub);
-  await hub.services.memory.remember(
-    {
-      entity_name: 'Brian',
-      fact: 'Brian keeps the bedroom at 68°F at night',
-      category: 'preference',
-      confidence: 1,
-      source: 'manual',
-      entity_type: 'person',
-    },
+  await rememberByHand(
+    hub,
+    'Brian',
+    'Brian keeps the bedroom at 68°F at night',
+    { category: 'preference', entity_type: 'person' },
     'http',
   );
   await hub.services.timeseries.record({

@@ -6,6 +6,7 @@
  */
 import { type Browser, type Page } from 'playwright-core';
 import { launchChromium } from '../../helpers/chromium.js';
+import { closeInOrder } from '../../helpers/teardown.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestHub, type TestHub } from '../../helpers/hub.js';
 import { LocateInput } from '../../../src/tiers/spatial/spatial.schemas.js';
@@ -62,10 +63,7 @@ beforeAll(async () => {
   await s.timeseries.record({ entity_name: 'sensor.hall_motion', metric: 'motion', value: 1, source: 'api' } as never);
   browser = await launchChromium();
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await hub?.close();
-});
+afterAll(() => closeInOrder(browser, hub));
 
 /** The legend's colour class of a type on /graph. */
 const swatch = async (type: string) =>

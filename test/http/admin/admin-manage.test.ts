@@ -10,10 +10,11 @@ import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../helpers/chromium.js';
+import { closeInOrder } from '../../helpers/teardown.js';
+import { ARTIFACTS, logInAt, smallTouchTargets, startForBrowser, submit } from '../../helpers/admin-ui.js';
 import { buildTestHub, type TestHub } from '../../helpers/hub.js';
 import { TOKEN } from './helpers.js';
 
-const ARTIFACTS = join(process.cwd(), 'test-artifacts');
 let hub: TestHub;
 let browser: Browser;
 let origin: string;
@@ -21,14 +22,10 @@ let origin: string;
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   hub = await buildTestHub({ config: { http: { token: TOKEN } } });
-  hub.clock.set(Date.now() / 1000);
-  origin = (await hub.start()).http!.replace('127.0.0.1', 'localhost');
+  origin = (await startForBrowser(hub)).origin;
   browser = await launchChromium();
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await hub?.close();
-});
+afterAll(() => closeInOrder(browser, hub));
 
 const bearer = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 const api = async (path: string, body?: unknown) =>
@@ -60,24 +57,13 @@ async function checkLayout(page: Page, name: string, width: number) {
   await page.screenshot({ path: join(ARTIFACTS, `manage-${name.replace(/\W+/g, '-')}.png`), fullPage: true });
   const wide = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(wide, `${name}: page scrolls sideways`).toBeLessThanOrEqual(width);
-  const small = await page.evaluate(() =>
-    [
-      ...document.querySelectorAll(
-        '#manage button, #manage .button, #manage summary, #manage input:not([type=hidden]), #manage select, #relations button, main form button',
-      ),
-    ]
-      .filter((el) => (el as HTMLElement).offsetParent !== null)
-      .map((el) => ({ el: el.outerHTML.slice(0, 80), h: el.getBoundingClientRect().height }))
-      .filter((x) => x.h < 40),
+  const small = await smallTouchTargets(
+    page,
+    '#manage button, #manage .button, #manage summary, #manage input:not([type=hidden]), #manage select, #relations button, main form button',
   );
   expect(small, `${name}: touch targets under 40 px`).toEqual([]);
 }
 
-/** Runs an action that submits a form and waits for the next document to load. */
-async function submit(page: Page, act: () => Promise<unknown>) {
-  await Promise.all([page.waitForEvent('framenavigated', (f) => f === page.mainFrame()), act()]);
-  await page.waitForLoadState('load');
-}
 const flash = (page: Page) => page.locator('#flash').textContent();
 const entityUrl = (name: string) => `${origin}/admin/entity/${encodeURIComponent(name)}`;
 
@@ -98,9 +84,7 @@ async function flow(label: string, width: number, height: number) {
   await api('/relate', { entity_a: anna, entity_b: rex, rel_type: 'walks' });
   await api('/remember', { entity_name: mallory, fact: `fact <b>bold</b> <script>alert('fact')</script> ${label}` });
 
-  await page.goto(`${origin}/admin/login?next=${encodeURIComponent('/admin/')}`);
-  await page.fill('input[name=token]', TOKEN);
-  await submit(page, () => page.click('button[type=submit]'));
+  await logInAt(page, `${origin}/admin/login?next=${encodeURIComponent('/admin/')}`, TOKEN);
 
   // Merge: choose the other, see what moves, confirm.
   await page.goto(entityUrl(bryan));

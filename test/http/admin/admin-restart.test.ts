@@ -6,11 +6,12 @@
 import { rmSync } from 'node:fs';
 import { type Browser, type Page } from 'playwright-core';
 import { launchChromium } from '../../helpers/chromium.js';
+import { POLL, logInAt, submit } from '../../helpers/admin-ui.js';
+import { closeInOrder } from '../../helpers/teardown.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestHub, tempDir, type TestHub } from '../../helpers/hub.js';
+import { buildTestHub, rememberByHand, tempDir, type TestHub } from '../../helpers/hub.js';
 import { TOKEN } from './helpers.js';
 
-const POLL = { timeout: 15_000 };
 const dir = tempDir();
 let hub: TestHub;
 let browser: Browser;
@@ -28,23 +29,15 @@ beforeAll(async () => {
   port = Number(url.port);
   origin = `http://localhost:${port}`;
   for (const fact of ['Brian keeps the bedroom at 68°F at night', 'Brian played squash on Tuesdays']) {
-    await hub.services.memory.remember(
-      { entity_name: 'Brian', fact, category: 'preference', confidence: 1, source: 'manual', entity_type: 'person' },
-      'http',
-    );
+    await rememberByHand(hub, 'Brian', fact, { category: 'preference', entity_type: 'person' }, 'http');
   }
   browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
-  await browser?.close();
-  await hub?.close();
+  await closeInOrder(browser, hub);
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function submit(page: Page, act: () => Promise<unknown>) {
-  await Promise.all([page.waitForEvent('framenavigated', (f) => f === page.mainFrame()), act()]);
-  await page.waitForLoadState('load');
-}
 const row = (page: Page, text: string) => page.locator('tr', { has: page.locator('td.fact', { hasText: text }) });
 async function typeEdit(page: Page, from: string, to: string) {
   const r = row(page, from);
@@ -58,9 +51,7 @@ describe('a page left open across a restart', () => {
     const ctx = await browser.newContext();
     const page = await ctx.newPage();
     try {
-      await page.goto(`${origin}/admin/entity/Brian`);
-      await page.fill('input[name=token]', TOKEN);
-      await submit(page, () => page.click('button[type=submit]'));
+      await logInAt(page, `${origin}/admin/entity/Brian`, TOKEN);
       expect(page.url()).toBe(`${origin}/admin/entity/Brian`);
 
       // Typed, then the hub restarts, then Save: the correction is kept.

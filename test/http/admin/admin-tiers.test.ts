@@ -10,12 +10,12 @@ import { strToU8, zipSync } from 'fflate';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../helpers/chromium.js';
+import { closeInOrder } from '../../helpers/teardown.js';
+import { ARTIFACTS, PHONE, POLL, logInAt, smallTouchTargets, startForBrowser, submit } from '../../helpers/admin-ui.js';
 import { buildTestHub, type TestHub } from '../../helpers/hub.js';
 import { TOKEN } from './helpers.js';
 import { HOSTILE, seedTiers, type Seeded } from './tiers-seed.js';
 
-const ARTIFACTS = join(process.cwd(), 'test-artifacts');
-const POLL = { timeout: 15_000 };
 let hub: TestHub;
 let browser: Browser;
 let origin: string;
@@ -24,15 +24,11 @@ let seeded: Seeded;
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   hub = await buildTestHub({ config: { http: { token: TOKEN } } });
-  hub.clock.set(Date.now() / 1000);
-  origin = (await hub.start()).http!.replace('127.0.0.1', 'localhost');
+  origin = (await startForBrowser(hub)).origin;
   seeded = await seedTiers(hub, { patterns: true });
   browser = await launchChromium();
 }, 90_000);
-afterAll(async () => {
-  await browser?.close();
-  await hub?.close();
-});
+afterAll(() => closeInOrder(browser, hub));
 
 const bearer = { authorization: `Bearer ${TOKEN}` };
 // biome-ignore lint/suspicious/noExplicitAny: the JSON answers of several routes, read field by field
@@ -65,35 +61,22 @@ function watch(page: Page): Watch {
   return w;
 }
 
-async function submit(page: Page, act: () => Promise<unknown>) {
-  await Promise.all([page.waitForEvent('framenavigated', (f) => f === page.mainFrame()), act()]);
-  await page.waitForLoadState('load');
-}
-
 /** No sideways scrolling; form controls and buttons at least 40 px tall. */
 async function fits(page: Page, name: string, width: number) {
   const wide = await page.evaluate(() => document.scrollingElement!.scrollWidth);
   if (wide > width)
     await page.screenshot({ path: join(ARTIFACTS, `${name.replace(/\W+/g, '-')}-too-wide.png`), fullPage: true });
   expect(wide, `${name}: scrolls sideways`).toBeLessThanOrEqual(width);
-  const small = await page.evaluate(() =>
-    [
-      ...document.querySelectorAll(
-        'main button, main .button, main a.chip, main summary, main input:not([type=hidden]):not([type=checkbox]), main select, main textarea',
-      ),
-    ]
-      .filter((el) => (el as HTMLElement).offsetParent !== null)
-      .map((el) => ({ el: el.outerHTML.slice(0, 80), h: el.getBoundingClientRect().height }))
-      .filter((x) => x.h < 40),
+  const small = await smallTouchTargets(
+    page,
+    'main button, main .button, main a.chip, main summary, main input:not([type=hidden]):not([type=checkbox]), main select, main textarea',
   );
   expect(small, `${name}: touch targets under 40 px`).toEqual([]);
 }
 
 async function loggedIn(ctx: BrowserContext): Promise<Page> {
   const page = await ctx.newPage();
-  await page.goto(`${origin}/admin/intentions`);
-  await page.fill('input[name=token]', TOKEN);
-  await submit(page, () => page.click('button[type=submit]'));
+  await logInAt(page, `${origin}/admin/intentions`, TOKEN);
   expect(page.url()).toBe(`${origin}/admin/intentions`);
   return page;
 }
@@ -178,12 +161,7 @@ describe('tier pages in Chromium', () => {
   }, 180_000);
 
   it('phone (390 px): every page; merge by taps; upload a zip whose stale line is a conflict', async () => {
-    const ctx = await browser.newContext({
-      viewport: { width: 390, height: 844 },
-      deviceScaleFactor: 1,
-      isMobile: true,
-      hasTouch: true,
-    });
+    const ctx = await browser.newContext(PHONE);
     try {
       const page = await loggedIn(ctx);
       const w = watch(page);

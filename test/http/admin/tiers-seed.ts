@@ -1,5 +1,5 @@
 /** What the tier pages' tests find in a hub: one of everything, each carrying a hostile value. */
-import type { TestHub } from '../../helpers/hub.js';
+import { rememberByHand, type TestHub } from '../../helpers/hub.js';
 
 /** Shown as text on every tier page, never run: an <img onerror> and a quote-breaking <script>. */
 export const HOSTILE = `<img src=x onerror=alert(1)> "'><script>alert(2)</script>`;
@@ -20,26 +20,12 @@ export interface Seeded {
 
 export async function seedTiers(hub: TestHub, opts: { patterns?: boolean } = {}): Promise<Seeded> {
   const s = hub.services;
-  await s.memory.remember(
-    {
-      entity_name: 'Brian',
-      fact: `Brian's note ${HOSTILE}`,
-      category: 'general',
-      confidence: 1,
-      source: 'manual',
-      entity_type: 'person',
-    },
-    'http',
-  );
-  await s.memory.remember(
-    {
-      entity_name: 'Brian',
-      fact: 'Brian drinks his coffee black',
-      category: 'preference',
-      confidence: 1,
-      source: 'manual',
-      entity_type: 'person',
-    },
+  await rememberByHand(hub, 'Brian', `Brian's note ${HOSTILE}`, { entity_type: 'person' }, 'http');
+  await rememberByHand(
+    hub,
+    'Brian',
+    'Brian drinks his coffee black',
+    { category: 'preference', entity_type: 'person' },
     'http',
   );
   const intention = await s.prospective.intend(
