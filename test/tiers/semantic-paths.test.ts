@@ -34,7 +34,7 @@ describe('semantic recall with use-lite', () => {
     const drug = await memory.recall(RecallInput.parse({ query: 'which antibiotic must Maya avoid' }));
     expect(drug.mode_used).toBe('hybrid');
     // A paraphrase in a three-fact store: the fitted model (confidence.ts) is not sure enough to state it
-    // (p ≈ 0.29 against 0.3), so it is the first possible — found, labelled, never dropped.
+    // (p under its threshold), so it is the first possible — found, labelled, never dropped.
     expect([...drug.results, ...drug.possible][0].fact).toMatch(/penicillin/);
     const never = await memory.recall(RecallInput.parse({ query: 'what colour is the garage door' }));
     expect(never.results).toEqual([]);
