@@ -20,7 +20,7 @@ const confident = (c: Candidates, provider = 'use-lite') =>
 
 describe.each(['use-lite', 'local', 'default'])('confidence model (%s)', (provider) => {
   const m = CONFIDENCE_MODELS[provider];
-  const p = (s: Partial<Signals>) => probability(m, { cos: 0, margin: 0, cov: 0, phrase: false, ...s });
+  const p = (s: Partial<Signals>) => probability(m, { cos: 0, margin: 0, cov: 0, phrase: false, updated: false, ...s });
 
   it('a high cosine alone, with a runner-up just behind, is not an answer (the old `accept` let it through)', () => {
     expect(confident(candidates({ vectorHits: hits(0.66, 0.65, 0.6) }), provider)).toEqual([]);
@@ -52,6 +52,8 @@ describe.each(['use-lite', 'local', 'default'])('confidence model (%s)', (provid
     for (const k of ['cos', 'margin', 'cov'] as const)
       expect(p({ ...base, [k]: base[k] + 0.1 })).toBeGreaterThan(p(base));
     expect(p({ ...base, phrase: true })).toBeGreaterThan(p(base));
+    // A fact that replaced an older one of its slot (a household's correction) counts for more.
+    expect(p({ ...base, updated: true })).toBeGreaterThan(p(base));
   });
 });
 

@@ -259,6 +259,7 @@ export function signalsOf(c: Candidates, rival: number): Map<number, Signals & {
       margin: group.has(id) ? cos - s2 : cos - s1,
       cov: c.rawCov.get(id) ?? 0,
       phrase: c.phrase.has(id),
+      updated: c.replaced.has(id),
     };
     const old = c.replaced.get(id);
     if (!old) {
@@ -270,7 +271,13 @@ export function signalsOf(c: Candidates, rival: number): Map<number, Signals & {
       c.vectorHits.find((h) => h.memory_id !== id && !(group.has(id) && group.has(h.memory_id)))?.similarity ?? 0;
     out.set(id, {
       ...own,
-      inherited: { cos: old.cos, margin: old.cos - Math.max(others, rival), cov: old.cov, phrase: old.phrase },
+      inherited: {
+        cos: old.cos,
+        margin: old.cos - Math.max(others, rival),
+        cov: old.cov,
+        phrase: old.phrase,
+        updated: true,
+      },
     });
   }
   return out;

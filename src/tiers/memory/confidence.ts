@@ -37,6 +37,11 @@ export interface Signals {
   margin: number;
   cov: number;
   phrase: boolean;
+  /**
+   * It replaced an older fact of the same slot (supersession, candidates.ts `replaced`): a household
+   * that corrected a fact is telling Hearth what the current answer is.
+   */
+  updated: boolean;
 }
 
 export interface ConfidenceModel {
@@ -65,10 +70,10 @@ export interface ConfidenceModel {
  */
 export const PHRASE_ANSWERS = true;
 
-export const FEATURES = ['cos', 'margin', 'cov', 'phrase', 'cos·cov'] as const;
+export const FEATURES = ['cos', 'margin', 'cov', 'phrase', 'cos·cov', 'updated'] as const;
 
 export function featureVector(s: Signals): number[] {
-  return [s.cos, s.margin, s.cov, s.phrase ? 1 : 0, s.cos * s.cov];
+  return [s.cos, s.margin, s.cov, s.phrase ? 1 : 0, s.cos * s.cov, s.updated ? 1 : 0];
 }
 
 export function probability(m: ConfidenceModel, s: Signals): number {
@@ -86,18 +91,18 @@ export function probability(m: ConfidenceModel, s: Signals): number {
 export const CONFIDENCE_MODELS: Record<string, ConfidenceModel> = {
   // BEGIN fitted (scripts/calibrate-gate.ts --write replaces this block)
   local: {
-    bias: -3.2564,
-    weights: [1.7, 5.5252, 1.9332, 1.0253, 1.5174],
+    bias: -3.229,
+    weights: [1.2135, 5.6293, 2.1839, 1.0385, 1.4824, 1.1585],
     rival: 0.239,
-    threshold: 0.4,
+    threshold: 0.45,
     floor: 0.03,
     fitted: '2026-12-02, eval/household.json + household-b.json, 10-fold, λ 1',
   },
   'use-lite': {
-    bias: -3.6025,
-    weights: [2.2792, 6.1186, 1.9849, 1.3089, 1.8526],
+    bias: -3.6123,
+    weights: [2.0052, 6.2331, 2.1821, 1.313, 1.7545, 1.1993],
     rival: 0.339,
-    threshold: 0.55,
+    threshold: 0.5,
     floor: 0.03,
     fitted: '2026-12-02, eval/household.json + household-b.json, 10-fold, λ 1',
   },
@@ -112,8 +117,14 @@ CONFIDENCE_MODELS.default = shifted(
 /** A model for an embedder whose cosines run `dc` higher: the same decision at cos − dc. */
 function shifted(m: ConfidenceModel, dc: number, fitted: string): ConfidenceModel {
   // z(cos − dc) = bias − w_cos·dc − w_agree·dc·cov + …: the interaction term's shift is absorbed in w_cov.
-  const [wc, wm, wv, wp, wa] = m.weights;
-  return { ...m, bias: m.bias - wc * dc, weights: [wc, wm, wv - wa * dc, wp, wa], rival: m.rival + dc, fitted };
+  const [wc, wm, wv, wp, wa, ...rest] = m.weights;
+  return {
+    ...m,
+    bias: m.bias - wc * dc,
+    weights: [wc, wm, wv - wa * dc, wp, wa, ...rest],
+    rival: m.rival + dc,
+    fitted,
+  };
 }
 
 export function modelFor(
