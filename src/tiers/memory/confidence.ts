@@ -5,7 +5,7 @@
  * (k-fold cross-validated; eval/household-heldout.json is never read by the fit — its figures are
  * printed beside, for the record). Recall answers in two tiers (recall.ts):
  *
- *   p(m)      = σ(b + w_cos·cos + w_margin·margin + w_cov·cov + w_phrase·phrase + w_agree·cos·cov)
+ *   p(m)      = σ(b + w_cos·cos + w_margin·margin + w_cov·cov + w_phrase·phrase + w_agree·cos·cov + w_upd·updated)
  *   confident = { m : p(m) ≥ threshold }              → `results`
  *   possible  = the next best by p(m), p(m) ≥ floor   → `possible` (low confidence, labelled)
  *
@@ -24,10 +24,15 @@
  *   cos·cov  agreement: a shared word counts for more when the meaning agrees too. Without it a
  *            weak shared word ("wifi password" → the router fact: coverage 0.42, cosine 0.52)
  *            would be confirmed by either signal alone.
+ *   updated  1 when the memory replaced an older fact of its slot (a supersession): learned from the
+ *            calibration households' supersessions against never-stated questions asked of the same
+ *            entities, so an update answers its slot without answering everything about its entity.
+ * And a rule beside the model: a candidate about an entity the question does not name, that does
+ * not mention the one it names, is never confident (named.ts).
  *
  * Why a model and not thresholds: the old gate accepted a top-1 on cosine alone and confirmed a keyword
  * hit on any cosine above `confirm`; a sweep of 28k settings found no point with paraphrases ≥ 0.75 and
- * abstention ≥ 0.9, and the point chosen on one set did not transfer. Five weights fitted by
+ * abstention ≥ 0.9, and the point chosen on one set did not transfer. Six weights fitted by
  * regularised maximum likelihood cannot chase single questions the way a 148k-point grid did.
  * Figures: docs/recall-quality.md.
  */
