@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import { buildTestHub, tempDir, type TestHub } from '../helpers/hub.js';
 import { RecallInput, RememberInput } from '../../src/tiers/memory/memory.schemas.js';
 import { TOUCH_FLUSH_MS } from '../../src/tiers/memory/memory.service.js';
+import { handMadeEmbedder, unitVector } from '../helpers/hand-made-embedder.js';
 
 let hub: TestHub;
 const remember = (x: Record<string, unknown>, actor: 'http' | 'mcp' = 'http') =>
@@ -320,12 +321,7 @@ describe('recall beside a restatement', () => {
     // Vectors chosen by hand (use-lite's confidence model): two restatements at cosine 0.86 to each other
     // (under the duplicate check's 0.92), a question at 0.76 and 0.745 to them (0.015 apart: measured
     // against each other neither would stand out), another fact far off.
-    const DIM = 8;
-    const unit = (...xs: number[]) => {
-      const v = Float32Array.from({ length: DIM }, (_, i) => xs[i] ?? 0);
-      const n = Math.hypot(...v);
-      return v.map((x) => x / n);
-    };
+    const unit = unitVector(8);
     const a = unit(1);
     const b = unit(1, 0.6);
     const q = unit(0.76, 0.18135, Math.sqrt(1 - 0.76 ** 2 - 0.18135 ** 2));
@@ -335,14 +331,7 @@ describe('recall beside a restatement', () => {
       [/penicillin/, unit(0, 0, 0, 1)],
       [/morning brew/, q],
     ];
-    const embedder = {
-      provider: 'use-lite',
-      model: 'hand-made',
-      dim: DIM,
-      fingerprint: `hand-made:${DIM}`,
-      ping: async () => true,
-      embed: async (texts: string[]) => texts.map((t) => table.find(([re]) => re.test(t))?.[1] ?? unit(0, 0, 0, 0, 1)),
-    };
+    const embedder = handMadeEmbedder(8, table, unit(0, 0, 0, 0, 1));
     const h = await buildTestHub({ embedder });
     try {
       const m = h.services.memory;

@@ -9,13 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestHub, type TestHub } from '../helpers/hub.js';
 import { RecallInput, RememberInput } from '../../src/tiers/memory/memory.schemas.js';
 import { aboutElsewhere, namedInQuery } from '../../src/tiers/memory/named.js';
+import { handMadeEmbedder, unitVector } from '../helpers/hand-made-embedder.js';
 
-const DIM = 8;
-const unit = (...xs: number[]) => {
-  const v = Float32Array.from({ length: DIM }, (_, i) => xs[i] ?? 0);
-  const n = Math.hypot(...v);
-  return v.map((x) => x / n);
-};
+const unit = unitVector(8);
 // Each question at cosine ≈ 0.95 to its fact, every other fact far off.
 const table: [RegExp, Float32Array][] = [
   [/Helga's birthday/, unit(1)],
@@ -25,15 +21,7 @@ const table: [RegExp, Float32Array][] = [
   [/St\. Columba/, unit(0, 0, 0, 1)],
   [/cello/, unit(0, 0, 0, 0, 1)],
 ];
-const embedder = {
-  provider: 'use-lite',
-  model: 'hand-made',
-  dim: DIM,
-  fingerprint: `hand-made:${DIM}`,
-  ping: async () => true,
-  embed: async (texts: string[]) =>
-    texts.map((t) => table.find(([re]) => re.test(t))?.[1] ?? unit(0, 0, 0, 0, 0, 0, 1)),
-};
+const embedder = handMadeEmbedder(8, table, unit(0, 0, 0, 0, 0, 0, 1));
 
 let hub: TestHub;
 beforeAll(async () => {
