@@ -64,7 +64,7 @@ async function gather(file: string): Promise<{ open: Gathered[]; scoped: Gathere
   for (const { id, ...f } of data.facts) idOf.set((await remember(f)).id, id);
   const entityNamed = (x: string) => {
     const e = s.entities.find(x);
-    return e && { id: e.id, name: e.name };
+    return e && { id: e.id, name: e.name, type: e.type };
   };
   const deps = {
     repo: internals(s).memoryRepo,
@@ -96,7 +96,7 @@ async function gather(file: string): Promise<{ open: Gathered[]; scoped: Gathere
   for (const q of data.scoped ?? [])
     scoped.push(await ask({ ...q, kind: 'paraphrase', entity_name: q.entity_name }, goldOf(q.relevant), q.entity_name));
   for (const q of data.queries.filter((x) => x.kind === 'no_evidence')) {
-    const [named] = namedInQuery(entityNamed, q.query);
+    const [named] = namedInQuery(entityNamed, q.query, { anyType: true });
     if (named) scoped.push(await ask(q as EvalQuery, new Set(), s.entities.byId(named.id)!.name));
   }
   for (const { u, id } of newer) {

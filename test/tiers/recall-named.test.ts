@@ -69,20 +69,35 @@ describe('a question naming someone is not answered with a fact about someone el
 
 describe('named.ts', () => {
   const known = new Map([
-    ['felix', { id: 1, name: 'Felix' }],
-    ['helga', { id: 2, name: 'Helga' }],
-    ["leo's room", { id: 3, name: "Leo's room" }],
-    ['leo', { id: 4, name: 'Leo' }],
-    ['mum', { id: 2, name: 'Helga' }],
+    ['felix', { id: 1, name: 'Felix', type: 'person' }],
+    ['helga', { id: 2, name: 'Helga', type: 'person' }],
+    ["leo's room", { id: 3, name: "Leo's room", type: 'unknown' }],
+    ['leo', { id: 4, name: 'Leo', type: 'person' }],
+    ['mum', { id: 2, name: 'Helga', type: 'person' }],
+    ['kitchen', { id: 5, name: 'Kitchen', type: 'room' }],
+    ['rex', { id: 6, name: 'Rex', type: 'unknown' }],
   ]);
   const find = (n: string) => known.get(n.toLowerCase());
 
   it('finds names by spans, longest first, possessives included, aliases as said', () => {
     expect(namedInQuery(find, "When is Felix's birthday?").map((n) => n.id)).toEqual([1]);
-    expect(namedInQuery(find, "how warm is Leo's room").map((n) => n.id)).toEqual([3]);
+    expect(namedInQuery(find, "how warm is Leo's Room").map((n) => n.id)).toEqual([3]);
     const mum = namedInQuery(find, 'what does Mum drink');
     expect(mum).toEqual([{ id: 2, runs: [['helga'], ['mum']] }]);
     expect(namedInQuery(find, 'what is for dinner')).toEqual([]);
+  });
+
+  it('only who-names count: a person or pet, or an unknown written like a proper name (not as the first word)', () => {
+    // A room is named with everyday words; the fact that answers may be someone else's.
+    expect(namedInQuery(find, 'who cleans the Kitchen')).toEqual([]);
+    // Unknown type: a proper name when capitalised mid-sentence, not in lower case or first.
+    expect(namedInQuery(find, 'what does Rex eat').map((n) => n.id)).toEqual([6]);
+    expect(namedInQuery(find, 'what does rex eat')).toEqual([]);
+    expect(namedInQuery(find, 'Rex eats what')).toEqual([]);
+    // A span that names a non-person is taken whole: "Leo's room" in lower case names no one.
+    expect(namedInQuery(find, "how warm is leo's room")).toEqual([]);
+    // A person counts however the question is written.
+    expect(namedInQuery(find, "when is felix's birthday").map((n) => n.id)).toEqual([1]);
   });
 
   it('a candidate is elsewhere when it is neither the named entity’s nor mentions it (by name or the word used)', () => {

@@ -29,7 +29,7 @@ export interface RecallDeps {
   decay: DecayConfig;
   entityId: (name: string) => number | undefined;
   /** An entity by name or alias, for the `elsewhere` rule (named.ts); without it the rule is off. */
-  entityNamed?: (name: string) => { id: number; name: string } | undefined;
+  entityNamed?: (name: string) => { id: number; name: string; type: string } | undefined;
   /** Query-side expansion of keyword coverage (synonyms, hypernyms; src/ai/wordnet-coverage.ts); without it, stems only. */
   wordnet?: WordNet;
 }

@@ -39,7 +39,7 @@ export function createMemoryService(deps: MemoryDeps) {
       const entityId = (n: string) => entities.find(n)?.id;
       const entityNamed = (n: string) => {
         const e = entities.find(n);
-        return e && { id: e.id, name: e.name };
+        return e && { id: e.id, name: e.name, type: e.type };
       };
       const { tuning, wordnet } = deps;
       const out = await recall(

@@ -10,6 +10,11 @@
  * (Anna's) answers a question about Brian; "Anna drives a white Prius" (the Prius's) one about Anna.
  * A question that names several entities accepts a candidate about any of them. A question scoped to
  * an entity (`entity_name`) needs none of this: every candidate is that entity's.
+ *
+ * Only who-names count: an entity stored as a person or a pet, or one of unknown type written like a
+ * proper name in the question (capitalised, not as its first word). A room, a device or a sensor is
+ * named with everyday words ("who cleans the kitchen", "what's the kitchen temperature"), and the
+ * fact that answers may well be stored under someone else without them.
  */
 import { normalizeText } from '../../ai/text.js';
 import { terms } from './text-match.js';
@@ -21,15 +26,23 @@ export interface Named {
 }
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu;
+/** Entity types whose name says whom a question is about. */
+const WHO_TYPES = new Set(['person', 'pet']);
 /** Longest span of question words looked up as one name ("Dr. Patel", "robot vacuum", "Leo's room"). */
 const MAX_NAME_WORDS = 3;
 
 /**
  * The entities a question names, by spans of up to MAX_NAME_WORDS words, longest first ("Maya's room"
  * before "Maya"). `find` resolves a name or an alias (memory.service.ts passes the entities repo's).
+ * `anyType`: every entity named, who-name or not (the calibration asks never-stated questions of them).
  */
-export function namedInQuery(find: (name: string) => { id: number; name: string } | undefined, query: string): Named[] {
-  const words = [...normalizeText(query).matchAll(WORD)].map((m) => m[0]);
+export function namedInQuery(
+  find: (name: string) => { id: number; name: string; type: string } | undefined,
+  query: string,
+  opts: { anyType?: boolean } = {},
+): Named[] {
+  const raw = [...query.normalize('NFC').matchAll(WORD)].map((m) => m[0]);
+  const words = raw.map((w) => normalizeText(w));
   const out = new Map<number, Named>();
   for (let i = 0; i < words.length; ) {
     let len = 0;
@@ -39,6 +52,8 @@ export function namedInQuery(find: (name: string) => { id: number; name: string 
       const e = find(said) ?? (k === 1 ? find(said.replace(/['’]s$/, '')) : undefined);
       if (!e) continue;
       len = k;
+      const properName = i > 0 && /^\p{Lu}/u.test(raw[i]);
+      if (!opts.anyType && !WHO_TYPES.has(e.type) && !(e.type === 'unknown' && properName)) continue;
       const runs = [terms(e.name), terms(said)].filter((r) => r.length);
       const had = out.get(e.id);
       if (had) had.runs.push(...runs);
