@@ -35,12 +35,18 @@ export { containsRun, coverage, gatherCandidates, signalsOf, type Candidates, ty
 
 /** Tunable constants (the calibration replays recall with other models). */
 export interface RecallTuning {
+  /**
+   * Keyword mode (no embedder, `mode: keyword`, or a store being re-embedded): the WordNet coverage
+   * that makes a keyword hit an answer. 0.6, chosen on the two calibration households by the model's
+   * own rule — the best confident recall@5 with abstention ≥ 0.90 and wrong-confident ≤ 3 %
+   * (0.4 → 52.5 % / 61.8 % / 7.6 %; 0.6 → 41.5 % / 91.2 % / 2.5 %; docs/recall-quality.md).
+   */
   keywordMin: number;
   /** Per embedder provider, `default` for the rest. */
   models: Record<string, ConfidenceModel>;
   recencyHalflifeDays: number;
 }
-export const DEFAULT_TUNING: RecallTuning = { keywordMin: 0.4, models: CONFIDENCE_MODELS, recencyHalflifeDays: 30 };
+export const DEFAULT_TUNING: RecallTuning = { keywordMin: 0.6, models: CONFIDENCE_MODELS, recencyHalflifeDays: 30 };
 
 const CANDIDATES = 60;
 
