@@ -15,8 +15,7 @@ import { plural } from '../../lib/plural.js';
 import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { MemoryService } from '../memory/memory.service.js';
 import type { RelationsService } from '../memory/relations.service.js';
-import { indexText, terms } from '../memory/text-match.js';
-import { countReferences, moveEntity } from '../voices/merge.js';
+import { countReferences, moveEntity, renameRows } from '../voices/merge.js';
 import { createPrintStore } from '../voices/prints.js';
 import type { AliasesService } from './aliases.service.js';
 import type { EntitiesRepo, EntityRow } from './entities.repo.js';
@@ -192,29 +191,8 @@ export function createEntityManageService(deps: ManageDeps) {
         // One of its own aliases becomes its name (e.g. renaming back after a merge).
         if (taken && nameKey(taken.name) !== nameKey(input.new_name))
           db.prepare('DELETE FROM entity_aliases WHERE name_key = ?').run(nameKey(input.new_name));
-        const now = clock.now();
-        db.prepare('UPDATE entities SET name = ?, name_key = ?, updated = ? WHERE id = ?').run(
-          input.new_name,
-          nameKey(input.new_name),
-          now,
-          e.id,
-        );
         // The keyword index, the vectors and series names include the entity's name: re-index now, re-embed after commit.
-        for (const m of db.prepare('SELECT id, fact FROM memories WHERE entity_id = ?').all(e.id) as {
-          id: number;
-          fact: string;
-        }[]) {
-          db.prepare('UPDATE memory_fts SET terms = ? WHERE rowid = ?').run(
-            terms(indexText(input.new_name, m.fact)).join(' '),
-            m.id,
-          );
-        }
-        db.prepare("UPDATE memories SET embed_state = 'pending' WHERE entity_id = ?").run(e.id);
-        db.prepare('UPDATE locations SET container_name = ? WHERE container_id = ?').run(input.new_name, e.id);
-        if (db.prepare('SELECT 1 FROM series WHERE entity_id = ?').get(e.id)) {
-          db.prepare('DELETE FROM series_terms').run(); // derived: rebuilt on the next query (migration 009)
-          db.prepare("UPDATE counters SET n = 0 WHERE name = 'series_terms_upto'").run();
-        }
+        renameRows(db, e.id, input.new_name, clock.now());
         audit.record(actor, 'entity.rename', input.new_name, { name: e.name }, { name: input.new_name });
         return {
           result: `${e.name} is now called ${input.new_name}; everything stays attached`,

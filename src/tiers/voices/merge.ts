@@ -14,6 +14,7 @@
  * - voice prints: averaged, weighted by their sample counts.
  */
 import type { Db } from '../../db/open.js';
+import { nameKey } from '../../lib/names.js';
 import { indexText, terms } from '../memory/text-match.js';
 import { vectorsChanged, vectorTables } from '../../db/vectors.js';
 import { blend, type PrintStore } from './prints.js';
@@ -151,4 +152,41 @@ export function moveEntity(db: Db, prints: PrintStore, src: number, dst: number,
 
   db.prepare('DELETE FROM entities WHERE id = ?').run(src);
   return { moved, series_merged: clashes.length, relations_ended: ended, memory_ids: ids.map((m) => m.id) };
+}
+
+/**
+ * Gives entity `id` the name `name` in every place that carries it beside the id, in the caller's
+ * transaction: the entity row (and `meta`, when given), its memories' keyword terms (re-embedded
+ * after commit: they are marked pending), the container name of what is located in it, and the
+ * series-name index (derived, rebuilt on the next query, migration 009). Used by a rename
+ * (manage.service.ts) and by enrolling a provisional speaker (voices.service.ts).
+ */
+export function renameRows(db: Db, id: number, name: string, now: number, meta?: string): void {
+  if (meta === undefined)
+    db.prepare('UPDATE entities SET name = ?, name_key = ?, updated = ? WHERE id = ?').run(
+      name,
+      nameKey(name),
+      now,
+      id,
+    );
+  else
+    db.prepare('UPDATE entities SET name = ?, name_key = ?, meta = ?, updated = ? WHERE id = ?').run(
+      name,
+      nameKey(name),
+      meta,
+      now,
+      id,
+    );
+  const update = db.prepare('UPDATE memory_fts SET terms = ? WHERE rowid = ?');
+  for (const m of db.prepare('SELECT id, fact FROM memories WHERE entity_id = ?').all(id) as {
+    id: number;
+    fact: string;
+  }[])
+    update.run(terms(indexText(name, m.fact)).join(' '), m.id);
+  db.prepare("UPDATE memories SET embed_state = 'pending' WHERE entity_id = ?").run(id);
+  db.prepare('UPDATE locations SET container_name = ? WHERE container_id = ?').run(name, id);
+  if (db.prepare('SELECT 1 FROM series WHERE entity_id = ?').get(id)) {
+    db.prepare('DELETE FROM series_terms').run();
+    db.prepare("UPDATE counters SET n = 0 WHERE name = 'series_terms_upto'").run();
+  }
 }

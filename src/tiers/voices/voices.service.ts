@@ -9,11 +9,9 @@
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
 import { HubError } from '../../lib/errors.js';
-import { nameKey } from '../../lib/names.js';
 import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { EntitiesRepo, EntityRow } from '../entities/entities.repo.js';
-import { indexText, terms } from '../memory/text-match.js';
-import { countReferences, moveEntity } from './merge.js';
+import { countReferences, moveEntity, renameRows } from './merge.js';
 import { blend, createPrintStore, dot, VOICE_MATCH_THRESHOLD } from './prints.js';
 import type { EnrollInput, IdentifyInput, MergeInput, UnknownInput, UpdatePrintInput } from './voices.schemas.js';
 
@@ -186,26 +184,8 @@ export function createVoicesService(deps: VoicesDeps) {
           enrolled_from: e.name,
           ...(input.display_name && { display_name: input.display_name }),
         };
-        const now = clock.now();
-        db.prepare('UPDATE entities SET name = ?, name_key = ?, meta = ?, updated = ? WHERE id = ?').run(
-          input.new_name,
-          nameKey(input.new_name!),
-          JSON.stringify(meta),
-          now,
-          e.id,
-        );
         // The keyword index and the vectors include the entity's name: re-index now, re-embed after commit.
-        for (const m of db.prepare('SELECT id, fact FROM memories WHERE entity_id = ?').all(e.id) as {
-          id: number;
-          fact: string;
-        }[]) {
-          db.prepare('UPDATE memory_fts SET terms = ? WHERE rowid = ?').run(
-            terms(indexText(input.new_name!, m.fact)).join(' '),
-            m.id,
-          );
-        }
-        db.prepare("UPDATE memories SET embed_state = 'pending' WHERE entity_id = ?").run(e.id);
-        db.prepare('UPDATE locations SET container_name = ? WHERE container_id = ?').run(input.new_name, e.id);
+        renameRows(db, e.id, input.new_name!, clock.now(), JSON.stringify(meta));
         audit.record(actor, 'voice.enroll', e.id, { name: e.name, meta: e.meta }, { name: input.new_name, meta });
         return {
           result: `${e.name} is now ${input.new_name}; ${before['memories.entity_id']} memories and everything else stay attached`,
