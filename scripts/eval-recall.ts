@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createAi } from '../src/ai/providers.js';
+import { aiConfigOf, createAi } from '../src/ai/providers.js';
 import { pingOllama } from '../src/ai/ollama.js';
 import { loadConfig } from '../src/config/load.js';
 import type { Embedder } from '../src/ai/types.js';
@@ -215,16 +215,7 @@ export function tierTable(reports: ModeReport[]): string {
 /** Builds one provider's embedder the way the hub does (MEMORY_AI_* env for remote ones). */
 export async function embedderFor(provider: string): Promise<Embedder> {
   const { config } = loadConfig({ overrides: { 'ai.provider': provider } });
-  const ai = await createAi({
-    provider: config.ai.provider,
-    baseUrl: config.ai.base_url,
-    llmBaseUrl: config.ai.llm_base_url,
-    apiKey: config.ai.api_key || undefined,
-    embedModel: config.ai.embed_model,
-    embedDim: config.ai.embed_dim,
-    llmModel: config.ai.llm_model,
-    timeoutSeconds: config.ai.timeout,
-  });
+  const ai = await createAi(aiConfigOf(config.ai));
   for (const w of ai.warnings) console.error(w);
   return ai.embedder;
 }

@@ -4,7 +4,7 @@
  */
 import { LISTEN_BACKLOG } from './http/limits.js';
 import type { FastifyInstance } from 'fastify';
-import { createAi, type StoredEmbedder } from './ai/providers.js';
+import { aiConfigOf, createAi, type StoredEmbedder } from './ai/providers.js';
 import type { Embedder, Llm } from './ai/types.js';
 import type { Config } from './config/schema.js';
 import { openDatabase, type Db } from './db/open.js';
@@ -72,22 +72,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
     const stored = opts.quickStart
       ? (db.prepare('SELECT provider, model, dim FROM embed_meta WHERE id = 1').get() as StoredEmbedder | undefined)
       : undefined;
-    const built = await createAi(
-      {
-        provider: config.ai.provider,
-        baseUrl: config.ai.base_url,
-        llmBaseUrl: config.ai.llm_base_url,
-        apiKey: config.ai.api_key || undefined,
-        embedModel: config.ai.embed_model,
-        embedDim: config.ai.embed_dim,
-        llmModel: config.ai.llm_model,
-        timeoutSeconds: config.ai.timeout,
-        embedWorkers: config.ai.embed_workers,
-        useLiteRuntime: config.ai.use_lite_runtime,
-      },
-      undefined,
-      opts.quickStart ? { stored } : undefined,
-    );
+    const built = await createAi(aiConfigOf(config.ai), undefined, opts.quickStart ? { stored } : undefined);
     warnings.push(...built.warnings);
     notes.push(...(built.notes ?? []));
     ai = built;

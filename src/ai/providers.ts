@@ -15,6 +15,7 @@ import {
   type UseLiteOptions,
 } from './use-lite.js';
 import type { Embedder, Llm } from './types.js';
+import type { Config } from '../config/schema.js';
 
 /** The embedder a data dir's vectors were made by (its `embed_meta` row). */
 export interface StoredEmbedder {
@@ -185,6 +186,22 @@ function quickAi(
   if (provider === 'local' && cfg.provider === 'auto')
     return { embedder: createLocalEmbedder(), llm: null, warnings: [], notes: [`${why}; no LLM`] };
   return null;
+}
+
+/** The `[ai]` section of the hub's config, as createAi takes it (the hub, and the evals' embedders). */
+export function aiConfigOf(ai: Config['ai']): AiConfig {
+  return {
+    provider: ai.provider,
+    baseUrl: ai.base_url,
+    llmBaseUrl: ai.llm_base_url,
+    apiKey: ai.api_key || undefined,
+    embedModel: ai.embed_model,
+    embedDim: ai.embed_dim,
+    llmModel: ai.llm_model,
+    timeoutSeconds: ai.timeout,
+    embedWorkers: ai.embed_workers,
+    useLiteRuntime: ai.use_lite_runtime,
+  };
 }
 
 /**
