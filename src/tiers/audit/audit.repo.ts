@@ -5,6 +5,17 @@ import type { AuditQuery } from './audit.schemas.js';
 
 export type Actor = 'http' | 'mcp' | 'mqtt' | 'cli' | 'pattern_engine' | 'admin' | 'scheduler' | 'system' | 'import';
 
+/** An audit row as stored: `before` and `after` are JSON text. */
+export interface AuditRow {
+  id: number;
+  ts: number;
+  actor: string;
+  op: string;
+  target: string | null;
+  before: string | null;
+  after: string | null;
+}
+
 export function createAuditRepo(db: Db, clock: Clock) {
   const insert = db.prepare('INSERT INTO audit (ts, actor, op, target, before, after) VALUES (?, ?, ?, ?, ?, ?)');
   const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
@@ -26,15 +37,7 @@ export function createAuditRepo(db: Db, clock: Clock) {
         .prepare(
           `SELECT * FROM audit ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ts DESC, id DESC LIMIT ?`,
         )
-        .all(...params, q.limit) as {
-        id: number;
-        ts: number;
-        actor: string;
-        op: string;
-        target: string | null;
-        before: string | null;
-        after: string | null;
-      }[];
+        .all(...params, q.limit) as AuditRow[];
       return rows.map((r) => ({
         ...r,
         before: r.before && JSON.parse(r.before),

@@ -8,6 +8,7 @@
 import type { Db } from '../../db/open.js';
 import { nameKey } from '../../lib/names.js';
 import { plural } from '../../lib/plural.js';
+import type { AuditRow } from '../audit/audit.repo.js';
 
 /** Plain text, or an entity by name (`exists`: a link can open it). */
 export type ChangePart = string | { entity: string; exists: boolean };
@@ -24,15 +25,7 @@ export interface Change {
 
 // biome-ignore lint/suspicious/noExplicitAny: audit before/after are free-form JSON, read field by field with fallbacks
 type Json = Record<string, any> | null;
-interface Row {
-  id: number;
-  ts: number;
-  actor: string;
-  op: string;
-  target: string | null;
-  before: string | null;
-  after: string | null;
-}
+type Row = AuditRow;
 
 const MAX = 160;
 const clip = (s: unknown) => {
