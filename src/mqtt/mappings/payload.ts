@@ -5,7 +5,7 @@
  */
 import { FORBIDDEN_KEYS } from '../../lib/json-path.js';
 import { epochProblem, MAX_EPOCH_S as MAX_TS, MIN_EPOCH_S as MIN_TS, parseIsoWithZone } from '../../lib/datetime.js';
-import { ParseError, type CompositeValue, type Ingest, type MappingContext } from './types.js';
+import { ParseError, type CompositeValue, type Ingest, type MappingContext, type ReadingIngest } from './types.js';
 
 /** Payloads above this are refused before decoding (SPEC §7: never block the bridge). */
 export const MAX_PAYLOAD_BYTES = 256 * 1024;
@@ -271,4 +271,19 @@ export function guarded(
 export function learnedUnit(ctx: MappingContext, entity: string, metric: string): string | undefined {
   const u = ctx.units?.get(entity, metric);
   return typeof u === 'string' && u !== '' ? u : undefined;
+}
+
+/** A reading from a device bridge (Zigbee2MQTT, Tasmota): typed `device`, with its unit and time when known. */
+export function deviceReading(
+  source: string,
+  entity: string,
+  metric: string,
+  value: ReadingIngest['value'],
+  unit: string | undefined,
+  ts: number | undefined,
+): ReadingIngest {
+  const r: ReadingIngest = { kind: 'reading', entity_name: entity, metric, value, source, entity_type: 'device' };
+  if (unit !== undefined) r.unit = unit;
+  if (ts !== undefined) r.ts = ts;
+  return r;
 }

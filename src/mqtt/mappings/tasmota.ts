@@ -16,16 +16,19 @@
  * - `tele/<topic>/LWT`, `INFO1..3`, `RESULT`, … → ignored.
  */
 import { parseLocalTime } from './local-time.js';
-import { epochSeconds, flatten, guarded, isObject, learnedUnit, name, parseJson, text } from './payload.js';
-import { matchTopic } from '../../lib/mqtt-topic.js';
 import {
-  ParseError,
-  type BuiltinConfig,
-  type Ingest,
-  type Mapping,
-  type MappingContext,
-  type ReadingIngest,
-} from './types.js';
+  deviceReading,
+  epochSeconds,
+  flatten,
+  guarded,
+  isObject,
+  learnedUnit,
+  name,
+  parseJson,
+  text,
+} from './payload.js';
+import { matchTopic } from '../../lib/mqtt-topic.js';
+import { ParseError, type BuiltinConfig, type Ingest, type Mapping, type MappingContext } from './types.js';
 
 const SOURCE = 'tasmota';
 const NOT_SYNCED = 946_684_800; // 2000-01-01T00:00:00Z
@@ -90,7 +93,7 @@ function sensor(entity: string, json: Record<string, unknown>, ctx: MappingConte
     else if (leaf === 'pressure' || leaf === 'seapressure') unit = pressure;
     else if (leaf === 'speed' || leaf === 'windspeed') unit = speed;
     else if (Object.hasOwn(UNITS, leaf)) unit = UNITS[leaf];
-    return reading(entity, metric, value, unit ?? learnedUnit(ctx, entity, metric), ts);
+    return deviceReading(SOURCE, entity, metric, value, unit ?? learnedUnit(ctx, entity, metric), ts);
   });
 }
 
@@ -100,35 +103,15 @@ function state(entity: string, json: Record<string, unknown>, ctx: MappingContex
   for (const key of Object.keys(json)) {
     const v = json[key];
     if (/^POWER\d{0,2}$/.test(key) && typeof v === 'string' && v !== '' && v.length <= 16) {
-      out.push(reading(entity, key.toLowerCase(), v, undefined, ts));
+      out.push(deviceReading(SOURCE, entity, key.toLowerCase(), v, undefined, ts));
     }
   }
   for (const [path, metric, unit] of STATE_FIELDS) {
     let v: unknown = json;
     for (const p of path) v = isObject(v) && Object.hasOwn(v, p) ? v[p] : undefined;
-    if (typeof v === 'number' && Number.isFinite(v)) out.push(reading(entity, metric, v, unit, ts));
+    if (typeof v === 'number' && Number.isFinite(v)) out.push(deviceReading(SOURCE, entity, metric, v, unit, ts));
   }
   return out;
-}
-
-function reading(
-  entity: string,
-  metric: string,
-  value: ReadingIngest['value'],
-  unit: string | undefined,
-  ts: number | undefined,
-) {
-  const r: ReadingIngest = {
-    kind: 'reading',
-    entity_name: entity,
-    metric,
-    value,
-    source: SOURCE,
-    entity_type: 'device',
-  };
-  if (unit !== undefined) r.unit = unit;
-  if (ts !== undefined) r.ts = ts;
-  return r;
 }
 
 export function tasmotaMapping(cfg: BuiltinConfig = { enabled: true, root: 'tele' }): Mapping {

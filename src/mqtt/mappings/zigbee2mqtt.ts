@@ -16,6 +16,7 @@
  *   `<name>`, metric `<attribute>`.
  */
 import {
+  deviceReading,
   epochSeconds,
   flatten,
   guarded,
@@ -97,34 +98,23 @@ export function zigbee2mqttMapping(cfg: BuiltinConfig = { enabled: true, root: '
         if (value === undefined) throw new ParseError('expected a JSON object or a single value');
         const entity = name(levels.slice(0, -1).join('/'), 'friendly name');
         const metric = name(last, 'attribute');
-        const r: ReadingIngest = {
-          kind: 'reading',
-          entity_name: entity,
-          metric,
-          value,
-          source: SOURCE,
-          entity_type: 'device',
-        };
-        const unit = unitFor(metric, value) ?? learnedUnit(ctx, entity, metric);
-        return [unit === undefined ? r : { ...r, unit }];
+        return [
+          deviceReading(
+            SOURCE,
+            entity,
+            metric,
+            value,
+            unitFor(metric, value) ?? learnedUnit(ctx, entity, metric),
+            undefined,
+          ),
+        ];
       }
       const entity = name(levels.join('/'), 'friendly name');
       const ts = lastSeen(Object.hasOwn(json, 'last_seen') ? json.last_seen : undefined);
       const fields = flatten(json, { arrays: 'skip', omit: (k) => DROPPED.has(k.split('.')[0]) });
-      return fields.map(([metric, value]) => {
-        const r: ReadingIngest = {
-          kind: 'reading',
-          entity_name: entity,
-          metric,
-          value,
-          source: SOURCE,
-          entity_type: 'device',
-        };
-        const unit = unitFor(metric, value) ?? learnedUnit(ctx, entity, metric);
-        if (unit !== undefined) r.unit = unit;
-        if (ts !== undefined) r.ts = ts;
-        return r;
-      });
+      return fields.map(([metric, value]) =>
+        deviceReading(SOURCE, entity, metric, value, unitFor(metric, value) ?? learnedUnit(ctx, entity, metric), ts),
+      );
     }),
   };
 }
