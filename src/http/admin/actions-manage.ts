@@ -14,15 +14,10 @@ import { MergeEntitiesInput, RenameEntityInput, SetEntityTypeInput } from '../..
 import { backTo, sendPage } from './layout.js';
 import { entityPage } from './pages/entity.js';
 import { deleteConfirmPage, entityHref, mergePreviewPage, type ManageError } from './pages/entity-manage.js';
+import { Form } from './form-errors.js';
 import { flash } from './session.js';
 
 const Params = z.object({ name: EntityName });
-const Next = z
-  .string()
-  .max(2000)
-  .regex(/^\P{Cc}*$/u, 'must not contain control characters')
-  .optional();
-const Form = z.object({ _csrf: z.string().optional(), next: Next });
 // The fields are checked in the handler with the service's own schema, so a mistake is shown by its field.
 const Text = z.string().max(20_000).optional();
 const Keep = z.enum(['this', 'other']).catch('this').default('this');

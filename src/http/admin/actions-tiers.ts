@@ -14,14 +14,9 @@ import { EnrollInput, MergeInput } from '../../tiers/voices/voices.schemas.js';
 import { backTo, sendPage } from './layout.js';
 import { importResultPage, markdownPage, type MarkdownFormState } from './pages/markdown.js';
 import { voicesPage } from './pages/voices.js';
+import { Form } from './form-errors.js';
 import { flash } from './session.js';
 
-const Next = z
-  .string()
-  .max(2000)
-  .regex(/^\P{Cc}*$/u, 'must not contain control characters (a line break, a carriage return)')
-  .optional();
-const Form = z.object({ _csrf: z.string().optional(), next: Next });
 export const IntentionParams = z.object({ id: z.coerce.number().int().positive() });
 // The forms' own fields are checked in the handler, so a mistake is shown by its field.
 const EnrollForm = Form.extend({ entity_name: EntityName, new_name: z.string().max(1000).optional() });

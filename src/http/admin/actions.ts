@@ -13,7 +13,7 @@ import { effectiveConfidence } from '../../tiers/memory/decay.js';
 import { Category, RememberInput } from '../../tiers/memory/memory.schemas.js';
 import { tokenMatches, type FailureLimiter } from '../auth.js';
 import { accessOf, grant } from './access.js';
-import { fieldErrors, plainRefusal } from './form-errors.js';
+import { fieldErrors, Form, Next, plainRefusal } from './form-errors.js';
 import { backTo, sendPage } from './layout.js';
 import { goneRow, memoryRow, MEMORY_HEAD, MEMORY_HEAD_WITH_ENTITY } from './memory-view.js';
 import { entityPage } from './pages/entity.js';
@@ -23,16 +23,6 @@ import { pendingFromLogin, resendPage } from './pages/resend.js';
 import { flash, type Sessions } from './session.js';
 
 const MemoryParams = z.object({ id: z.coerce.number().int().positive() });
-/**
- * Where the browser goes back to. Checked with the rest of the form, before the action: a control
- * character could not go into the `Location` header, and a done action must never answer an error.
- */
-const Next = z
-  .string()
-  .max(2000)
-  .regex(/^\P{Cc}*$/u, 'must not contain control characters (a line break, a carriage return)')
-  .optional();
-const Form = z.object({ _csrf: z.string().optional(), next: Next });
 // The forms' own fields are checked in the handler, so a mistake can be shown by its field.
 const EditForm = Form.extend({ fact: z.string().max(20_000).optional(), category: z.string().max(200).optional() });
 const AddForm = EditForm.extend({ fact_key: z.string().max(2000).optional() });

@@ -2,8 +2,20 @@
  * Form errors in the household's words, by the field they are about. The API keeps its
  * `field: what is wrong` messages (for developers and models); the admin forms say it plainly.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { isHubError } from '../../lib/errors.js';
+
+/**
+ * Where the browser goes back to. Checked with the rest of the form, before the action: a control
+ * character could not go into the `Location` header, and a done action must never answer an error.
+ */
+export const Next = z
+  .string()
+  .max(2000)
+  .regex(/^\P{Cc}*$/u, 'must not contain control characters (a line break, a carriage return)')
+  .optional();
+/** Every admin form: its CSRF token and where to go back to; each form extends it with its own fields. */
+export const Form = z.object({ _csrf: z.string().optional(), next: Next });
 
 /** The schema's own limit, so a message cannot drift from it. */
 const atMost = (what: string) => (i: z.core.$ZodIssue) =>
