@@ -6,7 +6,7 @@ import { tokenize } from '../../ai/text.js';
 import type { Embedder } from '../../ai/types.js';
 import type { Db } from '../../db/open.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
-import { fuse, gateVectorHits, type VectorGate } from '../memory/evidence-gate.js';
+import { fuse, gateVectorHits, keywordKept, type VectorGate } from '../memory/evidence-gate.js';
 import { NOT_SURE } from '../memory/recall-text.js';
 import { coverage } from '../memory/recall.js';
 import { type EpisodicRepo, type TurnHit, turnsMatch } from './episodic.repo.js';
@@ -132,8 +132,7 @@ export function createSessionSearch(deps: SessionSearchDeps, repo: EpisodicRepo)
       let results: (Omit<TurnHit, 'content'> & { coverage: number; similarity?: number })[] = keyword;
       if (sem) {
         // Words in common are weak evidence: below kwAlone the session's best turn must also be near in meaning.
-        const confirmed = (id: number) =>
-          cov.get(id)! >= sem.gate.kwAlone || (sem.best.get(id)?.similarity ?? 0) >= sem.gate.confirm;
+        const confirmed = (id: number) => keywordKept(cov.get(id)!, sem.best.get(id)?.similarity ?? 0, sem.gate);
         keyword = keyword.filter((h) => confirmed(h.session_id));
         for (const id of [...cov.keys()]) if (!confirmed(id)) cov.delete(id);
         // Vector-only sessions contribute their best turn; every session is ordered by fused evidence.

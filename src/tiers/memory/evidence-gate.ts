@@ -1,6 +1,9 @@
 /**
- * The evidence gate of recall (SPEC §5): which candidates count as evidence, so that a question
- * nothing answers gets nothing, while a paraphrase the embedder does find is kept.
+ * The evidence gate of `search_sessions` (session-search.ts; its values per provider are
+ * SESSION_GATE in session-vectors.ts, tuned on eval/sessions-tune.json): which candidates count as
+ * evidence, so that a question nothing answers gets nothing, while a paraphrase the embedder does find
+ * is kept. Memory recall used it until session 11 and now decides with a fitted model
+ * (confidence.ts); the reasoning below is where that model's signals came from.
  *
  * Why not one cosine threshold: on eval/household.json no single value separates answerable from
  * never-stated questions (AUROC of the top-1 cosine 0.65–0.76 across embedders); a question whose
@@ -32,12 +35,6 @@
  * so agreement lifts a hit but a strong vector hit is never buried under weak keyword hits (rank
  * fusion did that: a lone vector rank-1 scored below a keyword rank-1 that the vectors ranked 5th).
  *
- * Calibration: per provider, on eval/household.json ONLY (`node dist/scripts/calibrate-gate.js
- * --provider P`): a grid over (floor, accept, margin, band, support) keeping the hybrid setting with
- * the best recall@5 among those with abstention ≥ 0.9 on never-stated questions (ties: higher
- * paraphrase recall, then higher abstention). eval/household-heldout.json is never used here; it is
- * reported by `npm run eval` only. `default` (Ollama/OpenAI models, which cannot run here) reuses the
- * neural encoder's values scaled to a typical neural cosine range — a guess, marked as such in /health.
  */
 import type { VectorHit } from '../../db/vectors.js';
 
@@ -62,41 +59,6 @@ export interface VectorGate {
 
 /** Weight of agreement between the two lists in fusion. */
 export const AGREE = 0.5;
-
-/**
- * Calibrated values (see the header; numbers in docs/recall-quality.md). On the calibration set no
- * gate reaches abstention ≥ 0.9 without giving up most paraphrases (its never-stated questions are
- * near misses: "what model is the robot vacuum" beside "the robot vacuum is called Dusty"), so each
- * provider's point is the frontier setting that is no worse than the previous fixed thresholds on
- * every column (recall, paraphrase recall, abstention) with the highest abstention:
- *   local     recall@5 56.0 %, paraphrase 21.4 %, abstention 77.8 %   (was 56.0 / 21.4 / 66.7)
- *   use-lite  recall@5 63.3 %, paraphrase 34.5 %, abstention 88.9 %   (fixed 0.55 cosine: 70.0 / 46.4 / 38.9;
- *             60.7 / 34.5 / 88.9 without `phrase`, which lost two lexical questions of 33)
- * `default` is use-lite's point with floor and accept raised 0.05 (a guess: no other model runs here).
- */
-export const DEFAULT_VECTOR_GATE: Record<string, VectorGate> = {
-  local: { floor: 0.4, accept: 0.5, margin: 0.1, band: 0.03, support: 0.35, kwAlone: 0.6, confirm: 0.4, phrase: true },
-  'use-lite': {
-    floor: 0.55,
-    accept: 0.6,
-    margin: 0.06,
-    band: 0.03,
-    support: 0.25,
-    kwAlone: 1.01,
-    confirm: 0.5,
-    phrase: true,
-  },
-  default: {
-    floor: 0.55,
-    accept: 0.65,
-    margin: 0.06,
-    band: 0.03,
-    support: 0.25,
-    kwAlone: 1.01,
-    confirm: 0.5,
-    phrase: true,
-  },
-};
 
 /**
  * The vector hits (sorted by similarity, best first) that count as evidence, as id → cosine.
