@@ -39,6 +39,7 @@ import { createWorkingImport } from './tiers/working/import.js';
 import { createProspectiveImport } from './tiers/prospective/import.js';
 import { createSpatialImport } from './tiers/spatial/import.js';
 import { createPatternsImport } from './patterns/import.js';
+import { createPatternReads, createPatternsRepo } from './tiers/patterns/patterns.repo.js';
 import { createMarkdownSync } from './io/markdown/markdown.service.js';
 import { createVoicesService } from './tiers/voices/voices.service.js';
 import { createAliasesService } from './tiers/entities/aliases.service.js';
@@ -103,8 +104,10 @@ export function createServices(deps: ServiceDeps) {
   events.on('entity_forgotten', () => timeseries.repo.invalidate());
 
   const log = deps.log ?? ((m: string) => console.error(m));
+  const patternsRepo = createPatternsRepo(db);
   const patterns = createPatternEngine({
-    db,
+    reads: createPatternReads(db),
+    repo: patternsRepo,
     clock,
     timeZone: tz,
     memory,
@@ -166,7 +169,7 @@ export function createServices(deps: ServiceDeps) {
       working: createWorkingImport({ db, entities }),
       prospective: createProspectiveImport({ db, entities }),
       spatial: createSpatialImport({ db, entities }),
-      patterns: createPatternsImport({ db, entities }),
+      patterns: createPatternsImport({ repo: patternsRepo, entities }),
     },
   });
 
