@@ -13,7 +13,6 @@ import { z } from 'zod';
 import { TRUST_LABELS } from '../lib/trust.js';
 import type { Clock } from '../lib/clock.js';
 import { HubError } from '../lib/errors.js';
-import type { Events } from '../lib/events.js';
 import { check, describeIssues } from '../lib/validation.js';
 import type { MemoryService } from '../tiers/memory/memory.service.js';
 import { RememberInput } from '../tiers/memory/memory.schemas.js';
@@ -33,6 +32,18 @@ export interface RunReport {
   duration_ms: number;
 }
 
+/** A finding that became (or changed) a memory: the `pattern_promoted` event. */
+export interface PatternPromoted {
+  pattern_key: string;
+  detector: string;
+  entity_name: string;
+  metric: string;
+  fact: string;
+  memory_id: number;
+  action: string;
+  confidence: number;
+}
+
 interface Loaded {
   detector: Detector;
   opts: Record<string, unknown>;
@@ -45,14 +56,15 @@ export function createPatternEngine(deps: {
   clock: Clock;
   timeZone: string;
   memory: MemoryService;
-  events: Events;
+  /** Called after a finding became or changed a memory (wired to the `pattern_promoted` event). */
+  onPromoted?: (p: PatternPromoted) => void;
   detectors: Detector[];
   config: { detectors: Record<string, Record<string, unknown>>; detectors_dir: string };
   /** Brings rollups up to date before detectors read them. */
   beforeRun?: () => void;
   log: (msg: string) => void;
 }) {
-  const { reads, repo, clock, memory, events, log } = deps;
+  const { reads, repo, clock, memory, log } = deps;
   let loaded: Loaded[] = [];
   let running: Promise<RunReport> | null = null;
   /** The latest finished run in this process (the admin dashboard shows it). */
@@ -116,7 +128,7 @@ export function createPatternEngine(deps: {
         repo.promote({ ...f, memory_id: r.id, detected: clock.now() });
         if (r.action === 'added' || r.action === 'superseded') {
           report.promoted.push({ pattern_key: f.pattern_key, memory_id: r.id, action: r.action, fact: f.fact });
-          events.emit('pattern_promoted', {
+          deps.onPromoted?.({
             pattern_key: f.pattern_key,
             detector: f.detector,
             entity_name: f.entity,
