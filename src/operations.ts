@@ -6,5 +6,6 @@
  */
 import type { OperationTable } from './lib/operation.js';
 import type { Services } from './services.js';
+import { workingOperations } from './tiers/working/working.operations.js';
 
-export const OPERATION_TABLES: readonly OperationTable<Services>[] = [];
+export const OPERATION_TABLES: readonly OperationTable<Services>[] = [workingOperations];

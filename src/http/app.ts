@@ -24,7 +24,6 @@ import { influxRoutes } from './routes/influx.routes.js';
 import { patternsRoutes } from './routes/patterns.routes.js';
 import { contextRoutes } from './routes/context.routes.js';
 import { episodicRoutes } from './routes/episodic.routes.js';
-import { workingRoutes } from './routes/working.routes.js';
 import { prospectiveRoutes } from './routes/prospective.routes.js';
 import { spatialRoutes } from './routes/spatial.routes.js';
 import { markdownRoutes } from './routes/markdown.routes.js';
@@ -185,7 +184,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(patternsRoutes(opts.services));
   await app.register(contextRoutes(opts.services));
   await app.register(episodicRoutes(opts.services));
-  await app.register(workingRoutes(opts.services));
   await app.register(prospectiveRoutes(opts.services));
   await app.register(spatialRoutes(opts.services));
   await app.register(markdownRoutes(opts.services));

@@ -13,20 +13,8 @@ const obj = z.looseObject;
 const list = <S extends z.core.$ZodLooseShape>(shape: S) => z.array(z.looseObject(shape));
 const counts = z.record(str, int).describe('rows attached to the entity, by table and column');
 
-const task = {
-  task_id: int,
-  task_name: str,
-  entity_name: str.nullable(),
-  status: str,
-  ttl_ts: ts.nullable(),
-  created: ts,
-  closed_at: ts.nullable(),
-  slot_count: int,
-};
-const slots = list({ key: str, value: z.unknown(), created: ts, updated: ts });
 const intention = { id: int, entity_name: str, trigger_text: str, action_text: str };
 const place = { entity_name: str, container_name: str, confidence: z.number(), last_confirmed_ts: ts, age_text: str };
-const wmTask = { task: obj(task), slots };
 /** What an entity holds, as a merge or a delete reports it (`dry_run: true` is the preview). */
 const holdings = obj({
   entity: obj({ name: str, type: str }),
@@ -72,19 +60,6 @@ export const MORE_RESPONSES: Record<string, Record<string, z.ZodType>> = {
   },
   'POST /search_sessions': {
     results: list({ turn_id: int, session_id: int, entity_name: str, role: str, ts, snippet: str, score: z.number() }),
-    warnings,
-  },
-  // working.routes.ts
-  'POST /wm/open': { task_id: int, entity_name: str.nullable(), ttl_ts: ts.nullable(), created: ts },
-  'POST /wm/set': { task_id: int, key: str, value: z.unknown(), created: bool, updated: ts },
-  'POST /wm/get': wmTask,
-  'GET /wm/list': { tasks: list(task) },
-  'GET /wm/:task_id': wmTask,
-  'POST /wm/close': {
-    task_id: int,
-    closed_at: ts,
-    promoted_memory_id: int.nullable(),
-    promotion_action: str.nullable(),
     warnings,
   },
   // prospective.routes.ts

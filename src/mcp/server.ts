@@ -17,7 +17,6 @@ import { scheduleTools, timeseriesTools } from './tools/timeseries.tools.js';
 import { patternsTools } from './tools/patterns.tools.js';
 import { contextTools } from './tools/context.tools.js';
 import { episodicTools } from './tools/episodic.tools.js';
-import { workingTools } from './tools/working.tools.js';
 import { prospectiveTools } from './tools/prospective.tools.js';
 import { spatialTools } from './tools/spatial.tools.js';
 import { markdownTools } from './tools/markdown.tools.js';
@@ -57,7 +56,6 @@ function buildToolTable(services: Services, actor: Actor): ToolTable {
   patternsTools(table, services);
   contextTools(table, services, actor);
   episodicTools(table, services, actor);
-  workingTools(table, services, actor);
   prospectiveTools(table, services, actor);
   spatialTools(table, services, actor);
   markdownTools(table, services);
