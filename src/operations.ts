@@ -6,6 +6,7 @@
  */
 import type { OperationTable } from './lib/operation.js';
 import type { Services } from './services.js';
+import { voicesOperations } from './tiers/voices/voices.operations.js';
 import { workingOperations } from './tiers/working/working.operations.js';
 
-export const OPERATION_TABLES: readonly OperationTable<Services>[] = [workingOperations];
+export const OPERATION_TABLES: readonly OperationTable<Services>[] = [workingOperations, voicesOperations];

@@ -27,7 +27,6 @@ import { episodicRoutes } from './routes/episodic.routes.js';
 import { prospectiveRoutes } from './routes/prospective.routes.js';
 import { spatialRoutes } from './routes/spatial.routes.js';
 import { markdownRoutes } from './routes/markdown.routes.js';
-import { voicesRoutes } from './routes/voices.routes.js';
 import { entitiesRoutes } from './routes/entities.routes.js';
 import { operationRoutes } from './operation-routes.js';
 import { OPERATION_TABLES } from '../operations.js';
@@ -187,7 +186,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(prospectiveRoutes(opts.services));
   await app.register(spatialRoutes(opts.services));
   await app.register(markdownRoutes(opts.services));
-  await app.register(voicesRoutes(opts.services));
   await app.register(entitiesRoutes(opts.services));
   for (const table of OPERATION_TABLES) await app.register(operationRoutes(table, opts.services));
   await app.register(mcpRoutes(opts.services));

@@ -11,7 +11,6 @@ const bool = z.boolean();
 const warnings = z.array(str).describe('what went less well than asked, in plain words');
 const obj = z.looseObject;
 const list = <S extends z.core.$ZodLooseShape>(shape: S) => z.array(z.looseObject(shape));
-const counts = z.record(str, int).describe('rows attached to the entity, by table and column');
 
 const intention = { id: int, entity_name: str, trigger_text: str, action_text: str };
 const place = { entity_name: str, container_name: str, confidence: z.number(), last_confirmed_ts: ts, age_text: str };
@@ -89,40 +88,6 @@ export const MORE_RESPONSES: Record<string, Record<string, z.ZodType>> = {
   'GET /location_history/:entity_name': {
     entity_name: str,
     locations: list({ id: int, container_name: str, confidence: z.number(), last_confirmed_ts: ts, active: bool }),
-  },
-  // voices.routes.ts
-  'POST /voices/identify': {
-    entity_name: str,
-    entity_id: int,
-    provisional: bool,
-    created: bool,
-    similarity: z.number(),
-    threshold: z.number(),
-    candidates: list({ entity_name: str, similarity: z.number() }),
-  },
-  'GET /voices/unknown': {
-    speakers: list({ entity_name: str, first_seen: ts, last_seen: ts, detection_count: int, memory_count: int }),
-  },
-  'POST /voices/enroll': {
-    entity_id: int,
-    entity_name: str,
-    previous_name: str.nullable().optional(),
-    memories_transferred: int.optional(),
-    attached: counts.optional(),
-  },
-  'POST /voices/merge': {
-    target_name: str,
-    source_deleted: str,
-    memories_merged: int,
-    readings_merged: int,
-    relations_merged: int,
-    before: obj({ source: counts, target: counts }),
-  },
-  'POST /voices/update_print': {
-    entity_name: str,
-    voiceprint_samples: int,
-    embedding_norm: z.number(),
-    similarity_to_sample: z.number(),
   },
   // entities.routes.ts
   'POST /entities/merge': {

@@ -20,7 +20,6 @@ import { episodicTools } from './tools/episodic.tools.js';
 import { prospectiveTools } from './tools/prospective.tools.js';
 import { spatialTools } from './tools/spatial.tools.js';
 import { markdownTools } from './tools/markdown.tools.js';
-import { voicesTools } from './tools/voices.tools.js';
 import { entitiesTools } from './tools/entities.tools.js';
 import { operationTools } from './operation-tools.js';
 import { OPERATION_TABLES } from '../operations.js';
@@ -59,7 +58,6 @@ function buildToolTable(services: Services, actor: Actor): ToolTable {
   prospectiveTools(table, services, actor);
   spatialTools(table, services, actor);
   markdownTools(table, services);
-  voicesTools(table, services, actor);
   entitiesTools(table, services, actor);
   for (const ops of OPERATION_TABLES) operationTools(table, ops, services, actor);
   return table;

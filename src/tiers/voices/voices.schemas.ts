@@ -82,3 +82,43 @@ export const UpdatePrintInput = z.strictObject({
     .describe('share of the new sample (default 1/(samples+1): a running average over every sample)'),
 });
 export type UpdatePrintInput = z.infer<typeof UpdatePrintInput>;
+
+// What each operation answers besides `ok` and `result` (describe-only; /docs shows it beside the route).
+const int = z.number().int();
+const ts = z.number().describe('epoch seconds');
+const counts = z.record(z.string(), int).describe('rows attached to the entity, by table and column');
+export const IdentifyOutput = z.looseObject({
+  entity_name: z.string(),
+  entity_id: int,
+  provisional: z.boolean(),
+  created: z.boolean(),
+  similarity: z.number(),
+  threshold: z.number(),
+  candidates: z.array(z.looseObject({ entity_name: z.string(), similarity: z.number() })),
+});
+export const UnknownOutput = z.looseObject({
+  speakers: z.array(
+    z.looseObject({ entity_name: z.string(), first_seen: ts, last_seen: ts, detection_count: int, memory_count: int }),
+  ),
+});
+export const EnrollOutput = z.looseObject({
+  entity_id: int,
+  entity_name: z.string(),
+  previous_name: z.string().nullable().optional(),
+  memories_transferred: int.optional(),
+  attached: counts.optional(),
+});
+export const MergeOutput = z.looseObject({
+  target_name: z.string(),
+  source_deleted: z.string(),
+  memories_merged: int,
+  readings_merged: int,
+  relations_merged: int,
+  before: z.looseObject({ source: counts, target: counts }),
+});
+export const UpdatePrintOutput = z.looseObject({
+  entity_name: z.string(),
+  voiceprint_samples: int,
+  embedding_norm: z.number(),
+  similarity_to_sample: z.number(),
+});
