@@ -1,16 +1,9 @@
 /**
- * The documented answers (responses.ts) of the other tiers: context, episodic, working, prospective, spatial,
- * voices, entity management, Markdown, and the system routes (/health with a token, /audit).
+ * The documented answers (responses.ts) of the tiers not yet declared in an operation table: episodic,
+ * prospective, spatial, entity management, Markdown, and the system routes (/health with a token, /audit).
  */
 import { z } from 'zod';
-
-const int = z.number().int();
-const ts = z.number().describe('epoch seconds');
-const str = z.string();
-const bool = z.boolean();
-const warnings = z.array(str).describe('what went less well than asked, in plain words');
-const obj = z.looseObject;
-const list = <S extends z.core.$ZodLooseShape>(shape: S) => z.array(z.looseObject(shape));
+import { bool, int, list, obj, str, ts, warnings } from '../lib/output.js';
 
 const intention = { id: int, entity_name: str, trigger_text: str, action_text: str };
 const place = { entity_name: str, container_name: str, confidence: z.number(), last_confirmed_ts: ts, age_text: str };
@@ -24,25 +17,6 @@ const holdings = obj({
 });
 
 export const MORE_RESPONSES: Record<string, Record<string, z.ZodType>> = {
-  // context.routes.ts
-  'POST /get_context_budget': {
-    items: list({ tier: str, text: str, score: z.number(), tokens: int, low_confidence: bool.optional() }),
-    omitted: z.array(z.unknown()),
-    used_tokens: int,
-    budget: int,
-    truncated: bool,
-    mode_used: str,
-    warnings,
-  },
-  'POST /cross_query': {
-    results: list({ tier: str, score: z.number() }).describe('memories, turns and readings, each with its tier'),
-    possible: z.array(obj({})),
-    warnings,
-  },
-  'POST /extract_and_remember': {
-    stored: list({ id: int, entity_name: str, fact: str, quote: str, category: str, action: str }),
-    rejected: list({ index: int, reason: str, message: str }),
-  },
   // episodic.routes.ts
   'POST /open_session': { session_id: int, entity_id: int, entity_name: str, started_at: ts },
   'POST /log_turn': { turn_id: int, session_id: int, role: str, ts },

@@ -2,6 +2,7 @@
 import { nameKey } from '../../lib/names.js';
 import { z } from 'zod';
 import { EntityName } from '../../lib/schema.js';
+import { counts, int, ts } from '../../lib/output.js';
 
 /** A speaker embedding (ECAPA-TDNN 192, resemblyzer 256, …); its length is fixed per installation by the first print. */
 export const Embedding = z
@@ -84,9 +85,6 @@ export const UpdatePrintInput = z.strictObject({
 export type UpdatePrintInput = z.infer<typeof UpdatePrintInput>;
 
 // What each operation answers besides `ok` and `result` (describe-only; /docs shows it beside the route).
-const int = z.number().int();
-const ts = z.number().describe('epoch seconds');
-const counts = z.record(z.string(), int).describe('rows attached to the entity, by table and column');
 export const IdentifyOutput = z.looseObject({
   entity_name: z.string(),
   entity_id: int,

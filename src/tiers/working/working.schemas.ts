@@ -1,6 +1,7 @@
 /** Tier 1.75 operations (working memory): one zod object each, shared by HTTP and MCP. */
 import { z } from 'zod';
 import { EntityName, EntityType, Text, TOO_DEEP, withinDepth } from '../../lib/schema.js';
+import { int, ts, warnings } from '../../lib/output.js';
 
 export const TASK_STATUSES = ['open', 'closed', 'expired'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
@@ -86,8 +87,6 @@ export const WmCloseInput = z.strictObject({
 export type WmCloseInput = z.infer<typeof WmCloseInput>;
 
 // What each operation answers besides `ok` and `result` (describe-only; /docs shows it beside the route).
-const int = z.number().int();
-const ts = z.number().describe('epoch seconds');
 const Task = z.looseObject({
   task_id: int,
   task_name: z.string(),
@@ -119,5 +118,5 @@ export const WmCloseOutput = z.looseObject({
   closed_at: ts,
   promoted_memory_id: int.nullable(),
   promotion_action: z.string().nullable(),
-  warnings: z.array(z.string()).describe('what went less well than asked, in plain words'),
+  warnings,
 });
