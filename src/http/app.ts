@@ -22,7 +22,6 @@ import { mcpRoutes } from './routes/mcp.routes.js';
 import { scheduleRoutes, timeseriesRoutes } from './routes/timeseries.routes.js';
 import { influxRoutes } from './routes/influx.routes.js';
 import { patternsRoutes } from './routes/patterns.routes.js';
-import { episodicRoutes } from './routes/episodic.routes.js';
 import { prospectiveRoutes } from './routes/prospective.routes.js';
 import { spatialRoutes } from './routes/spatial.routes.js';
 import { markdownRoutes } from './routes/markdown.routes.js';
@@ -180,7 +179,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(scheduleRoutes(opts.services));
   await app.register(influxRoutes(opts.services));
   await app.register(patternsRoutes(opts.services));
-  await app.register(episodicRoutes(opts.services));
   await app.register(prospectiveRoutes(opts.services));
   await app.register(spatialRoutes(opts.services));
   await app.register(markdownRoutes(opts.services));

@@ -17,24 +17,6 @@ const holdings = obj({
 });
 
 export const MORE_RESPONSES: Record<string, Record<string, z.ZodType>> = {
-  // episodic.routes.ts
-  'POST /open_session': { session_id: int, entity_id: int, entity_name: str, started_at: ts },
-  'POST /log_turn': { turn_id: int, session_id: int, role: str, ts },
-  'POST /close_session': {
-    session_id: int,
-    ended_at: ts,
-    summary: str.nullable(),
-    summary_source: str,
-    warnings,
-  },
-  'GET /get_session/:session_id': {
-    session: obj({ id: int, entity_name: str, started_at: ts, ended_at: ts.nullable(), status: str }),
-    turns: list({ id: int, role: str, content: str, ts }),
-  },
-  'POST /search_sessions': {
-    results: list({ turn_id: int, session_id: int, entity_name: str, role: str, ts, snippet: str, score: z.number() }),
-    warnings,
-  },
   // prospective.routes.ts
   'POST /intend': { id: int, warnings },
   'POST /check_intentions': { triggered: list({ ...intention, score: z.number() }), warnings },

@@ -15,7 +15,6 @@ import { ToolTable } from './tool.js';
 import { memoryTools } from './tools/memory.tools.js';
 import { scheduleTools, timeseriesTools } from './tools/timeseries.tools.js';
 import { patternsTools } from './tools/patterns.tools.js';
-import { episodicTools } from './tools/episodic.tools.js';
 import { prospectiveTools } from './tools/prospective.tools.js';
 import { spatialTools } from './tools/spatial.tools.js';
 import { markdownTools } from './tools/markdown.tools.js';
@@ -52,7 +51,6 @@ function buildToolTable(services: Services, actor: Actor): ToolTable {
   timeseriesTools(table, services, actor);
   scheduleTools(table, services, actor);
   patternsTools(table, services);
-  episodicTools(table, services, actor);
   prospectiveTools(table, services, actor);
   spatialTools(table, services, actor);
   markdownTools(table, services);
