@@ -23,6 +23,7 @@ const PARTS = {
   scale: async () => (await import('./bench/scale.js')).benchScale,
   patterns: async () => (await import('./bench/patterns.js')).benchPatterns,
   neural: async () => (await import('./bench/neural.js')).benchNeural,
+  doors: async () => (await import('./bench/doors.js')).benchDoors,
 } as const;
 type Part = keyof typeof PARTS;
 
