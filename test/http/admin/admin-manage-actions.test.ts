@@ -228,6 +228,30 @@ describe('a stale page never destroys another entity (issue 35 item 4)', () => {
   });
 });
 
+describe('merges Home Assistant names propose (issue 35 item 5)', () => {
+  it('the entity page shows the proposal; its preview and confirm merge, and then it is gone', async () => {
+    await api('/record', { entity_name: 'person.jo', metric: 'state', value: 'home', entity_type: 'person' });
+    await api('/remember', { entity_name: 'Jo', fact: 'Jo plays chess', entity_type: 'person' });
+    const r = await api('/alias/homeassistant', { names: [{ entity_id: 'person.jo', friendly_name: 'Jo' }] });
+    expect(r).toMatchObject({ conflicts: 1, proposed: 1, merged: 0 });
+    const jo = (await page('/admin/entity/Jo')).body;
+    expect(jo).toContain('Home Assistant calls its person <code>person.jo</code> “Jo”, which already names Jo here.');
+    const link = /href="([^"]+)" data-action="proposal-preview"/.exec(jo)![1].replaceAll('&amp;', '&');
+    expect(link).toBe('/admin/entity/person.jo/merge?other=Jo&keep=other');
+    expect((await page('/admin/entity/person.jo')).body).toContain('data-action="proposal-preview"');
+    const preview = await page(link);
+    expect(preview.body).toContain('<title>Merge person.jo into Jo? · Hearth</title>');
+    const done = await send('/admin/entity/person.jo/merge', {
+      other: 'Jo',
+      keep: 'other',
+      ...previewed(preview.body),
+    });
+    expect([done.statusCode, done.headers.location]).toEqual([303, '/admin/entity/Jo']);
+    expect((await page('/admin/entity/Jo')).body).not.toContain('data-action="proposal-preview"');
+    expect((await api('/query_stream', { entity_name: 'Jo', metric: 'state', start_ts: 0 })).points).toHaveLength(1);
+  });
+});
+
 describe('recent changes in words', () => {
   it('names every change with its entity and fact, never a bare id', async () => {
     await api('/relate', { entity_a: 'Leo', entity_b: 'Scooter', rel_type: 'owns' });

@@ -39,7 +39,15 @@ export function manageSection(
   const self = entityHref(e.name);
   const types = [...new Set([...TYPES, ...s.overview.entityTypes().map((t) => t.type)])].filter((t) => t !== 'unknown');
   const others = s.overview.searchEntities({ limit: 300 }).filter((o) => o.id !== e.id);
+  // Merges Home Assistant's names proposed (ha-proposals.ts): never done by the name alone.
+  const proposals = s.aliases.proposals(e.id).map(
+    (
+      p,
+    ) => html`<div class="proposal" role="status"><p>Home Assistant calls its person <code>${p.ha_entity_id}</code> “${p.friendly_name}”, which already names ${p.target_name} here. ${p.source_name} and ${p.target_name} were kept apart: a name alone never makes two entities one. If they are the same person, see what would move and confirm there.</p>
+<p><a class="button" href="${entityHref(p.source_name)}/merge${query({ other: p.target_name, keep: 'other' })}" data-action="proposal-preview">Preview merging ${p.source_name} into ${p.target_name}</a></p></div>`,
+  );
   return html`<section id="manage"><h2>Manage</h2>
+${proposals}
 <details class="manage"${openIf(err, 'new_name')}><summary>Rename</summary>
 <form method="post" action="${self}/rename" class="stack">${csrfField(req)}
 <label>New name ${errorOf(err, 'new_name')}<input name="new_name" required maxlength="200" autocomplete="off" value="${typedOr(err, 'new_name', e.name)}"></label>
