@@ -115,7 +115,7 @@ describe('hearth import / export-markdown / import-markdown', () => {
     expect(stale.stdout).toMatch(/Brian\.md:\d+: memory \d+ was changed in the hub/);
 
     const again = await hearth('export-markdown', 'vault');
-    expect(again.stdout).toContain('removed 1 notes of forgotten entities (door code.md)');
+    expect(again.stdout).toContain('removed 1 notes of entities forgotten, merged or renamed since (door code.md)');
     expect(readdirSync(vault).sort()).toEqual(['Brian.md', 'groceries.md']);
     const clean = await hearth('import-markdown', 'vault');
     expect(clean.stdout).not.toContain('conflicts');

@@ -193,7 +193,15 @@ export function createEntityManageService(deps: ManageDeps) {
           actor,
           'entity.merge',
           dst.name,
-          { source: src.name, source_type: src.type, counts: before },
+          // ids: the Markdown sync tells a note of the merged-away entity by them (io/markdown/history.ts)
+          {
+            source: src.name,
+            source_type: src.type,
+            counts: before,
+            source_id: src.id,
+            source_created: src.created,
+            target_id: dst.id,
+          },
           { target: dst.name, moved: r.moved, counts: after },
         );
         aliases.add({ entity_name: dst.name, alias: src.name }, actor);
