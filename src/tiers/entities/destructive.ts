@@ -30,6 +30,10 @@ export function entityVersion(e: EntityRow, counts: Record<string, number>, alia
 /** Whether `asked` is the entity's own name (not one of its aliases). */
 export const ownName = (e: EntityRow, asked: string) => nameKey(e.name) === nameKey(asked);
 
+/** `"Bryan" is another name of Brian: ` when the name asked for is an alias (a preview says whom it means). */
+export const viaAliasPrefix = (e: EntityRow, asked: string) =>
+  ownName(e, asked) ? '' : `"${asked}" is another name of ${e.name}: `;
+
 /**
  * Refuses to destroy `e` when it was named by an alias and the caller neither confirmed `e`'s own
  * name nor gave the id it previewed. `what` says what would happen, e.g. "deleting it would delete".

@@ -18,7 +18,7 @@ import type { RelationsService } from '../memory/relations.service.js';
 import { countReferences, moveEntity, renameRows } from '../voices/merge.js';
 import { createPrintStore } from '../voices/prints.js';
 import type { AliasesService } from './aliases.service.js';
-import { entityVersion, ownName, refuseAlias, refuseStale } from './destructive.js';
+import { entityVersion, refuseAlias, refuseStale, viaAliasPrefix } from './destructive.js';
 import type { EntitiesRepo, EntityRow } from './entities.repo.js';
 import type {
   DeleteEntityInput,
@@ -107,11 +107,6 @@ export function createEntityManageService(deps: ManageDeps) {
       aliases: aliasNames,
     };
   }
-  /** A merge's version: both ends as previewed. */
-  const mergeVersion = (a: Holdings, b: Holdings) => `${a.version}.${b.version}`;
-  /** `"Bryan" is another name of Brian: ` when the name asked for is an alias. */
-  const viaAlias = (e: EntityRow, asked: string) =>
-    ownName(e, asked) ? '' : `"${asked}" is another name of ${e.name}: `;
   const inWords = (h: Holdings) => h.counts.map((c) => `${c.n} ${c.label}`).join(', ') || 'nothing but its name';
 
   /** After commit: caches, rollups, vectors. Their failure must not turn a committed change into an error. */
@@ -137,10 +132,10 @@ export function createEntityManageService(deps: ManageDeps) {
           `target_name: "${input.target_name}" is another name of ${src.name}; they are one entity already`,
         );
       const what = holdings(src);
-      const version = mergeVersion(what, holdings(dst));
+      const version = `${what.version}.${holdings(dst).version}`; // both ends as previewed
       if (input.dry_run) {
         return {
-          result: `${viaAlias(src, input.source_name)}Would merge ${src.name} into ${dst.name}: ${inWords(what)} move; "${src.name}" stays as another name of ${dst.name}`,
+          result: `${viaAliasPrefix(src, input.source_name)}Would merge ${src.name} into ${dst.name}: ${inWords(what)} move; "${src.name}" stays as another name of ${dst.name}`,
           dry_run: true,
           source_name: src.name,
           target_name: dst.name,
@@ -293,7 +288,7 @@ export function createEntityManageService(deps: ManageDeps) {
       const what = holdings(e);
       if (input.dry_run)
         return {
-          result: `${viaAlias(e, input.entity_name)}Would delete ${e.name} with ${inWords(what)}`,
+          result: `${viaAliasPrefix(e, input.entity_name)}Would delete ${e.name} with ${inWords(what)}`,
           dry_run: true,
           entity_name: e.name,
           entity_id: e.id,
