@@ -72,8 +72,9 @@ const RESPONSES: Record<string, Record<string, z.ZodType>> = {
   'GET /aliases/:entity_name': { entity_name: str, aliases: list({ alias: str, source: str, created: ts }) },
   'POST /alias/homeassistant': {
     added: int,
-    merged: int,
+    merged: int.describe('always 0: a name from Home Assistant never merges two entities'),
     conflicts: int,
+    proposed: int.describe('conflicts proposed as a merge on the admin entity page (new ones)'),
     results: list({ entity_id: str, friendly_name: str, action: str, message: str }),
   },
   'POST /forget': { deleted_memories: int, entity_deleted: bool },
