@@ -6,5 +6,6 @@
  */
 import type { OperationTable } from './lib/operation.js';
 import type { Services } from './services.js';
+import { askOperations } from './tiers/ask/ask.operations.js';
 
-export const OPERATION_TABLES: readonly OperationTable<Services>[] = [];
+export const OPERATION_TABLES: readonly OperationTable<Services>[] = [askOperations];
