@@ -36,7 +36,14 @@ export interface Reading {
 type Span = [string, string]; // local "YYYY-MM-DDTHH:MM" from, to
 
 /** A two-state series: `on` during the spans, `off` otherwise; written on each change and hourly. */
-function twoState(entity: string, metric: string, spans: Span[], on: string | boolean, off: string | boolean, source: string): Reading[] {
+function twoState(
+  entity: string,
+  metric: string,
+  spans: Span[],
+  on: string | boolean,
+  off: string | boolean,
+  source: string,
+): Reading[] {
   const edges = spans.map(([f, t]) => [local(f), Math.min(local(t), NOW + 1)] as const).sort((a, b) => a[0] - b[0]);
   const at = (ts: number) => edges.some(([f, t]) => ts >= f && ts < t);
   const times = new Set<number>([START]);
@@ -61,7 +68,14 @@ const hourOf = (ts: number) => {
 const dayIndex = (ts: number) => Math.floor((ts - START) / 86_400 + 1e-9);
 
 /** A numeric series sampled every `step` seconds from START to NOW. */
-function sampled(entity: string, metric: string, unit: string, step: number, f: (ts: number) => number, source = 'ha'): Reading[] {
+function sampled(
+  entity: string,
+  metric: string,
+  unit: string,
+  step: number,
+  f: (ts: number) => number,
+  source = 'ha',
+): Reading[] {
   const out: Reading[] = [];
   for (let ts = START; ts <= NOW; ts += step)
     out.push({ entity_name: entity, metric, value: Math.round(f(ts) * 100) / 100, unit, source, ts });
@@ -112,7 +126,9 @@ const LAMP: Span[] = [
   ...DAYS.slice(0, 3).map((d): Span => [`${d}T18:30`, `${d}T22:30`]),
   ['2026-12-02T18:30', '2026-12-03T00:15'],
 ];
-const ANNA_AWAY: Span[] = WEEKDAYS.map((d): Span => [`${d}T08:00`, d === '2026-12-03' ? '2026-12-03T23:59' : `${d}T17:30`]);
+const ANNA_AWAY: Span[] = WEEKDAYS.map(
+  (d): Span => [`${d}T08:00`, d === '2026-12-03' ? '2026-12-03T23:59' : `${d}T17:30`],
+);
 const BEN_AWAY: Span[] = [
   ['2026-12-01T09:00', '2026-12-02T20:00'],
   ['2026-12-03T12:00', '2026-12-03T13:30'],
@@ -128,7 +144,14 @@ function kettle(): Reading[] {
   return [...times]
     .filter((ts) => ts <= NOW)
     .sort((a, b) => a - b)
-    .map((ts) => ({ entity_name: 'kettle', metric: 'power', value: on(ts) ? 2050 : 0, unit: 'W', source: 'tasmota', ts }));
+    .map((ts) => ({
+      entity_name: 'kettle',
+      metric: 'power',
+      value: on(ts) ? 2050 : 0,
+      unit: 'W',
+      source: 'tasmota',
+      ts,
+    }));
 }
 
 function washer(): Reading[] {
@@ -146,7 +169,14 @@ function washer(): Reading[] {
   return [...times]
     .filter((ts) => ts <= NOW)
     .sort((a, b) => a - b)
-    .map((ts) => ({ entity_name: 'washing_machine', metric: 'power', value: power(ts), unit: 'W', source: 'tasmota', ts }));
+    .map((ts) => ({
+      entity_name: 'washing_machine',
+      metric: 'power',
+      value: power(ts),
+      unit: 'W',
+      source: 'tasmota',
+      ts,
+    }));
 }
 
 /** kWh used in the hour starting at `ts`: a base load, plus each kettle boil and wash that starts in it. */
@@ -160,14 +190,20 @@ function meter(): Reading[] {
   const out: Reading[] = [];
   let total = 10_234;
   for (let ts = START; ts <= NOW; ts += 3600) {
-    out.push({ entity_name: 'electricity_meter', metric: 'energy', value: Math.round(total * 1000) / 1000, unit: 'kWh', source: 'ha', ts });
+    out.push({
+      entity_name: 'electricity_meter',
+      metric: 'energy',
+      value: Math.round(total * 1000) / 1000,
+      unit: 'kWh',
+      source: 'ha',
+      ts,
+    });
     total += hourEnergy(ts);
   }
   return out;
 }
 
-export const bedroomTemp = (ts: number) =>
-  18.5 + 1.5 * cos(hourOf(ts), 19) + (ts >= local('2026-12-03T12:00') ? 3 : 0); // a stuck radiator today
+export const bedroomTemp = (ts: number) => 18.5 + 1.5 * cos(hourOf(ts), 19) + (ts >= local('2026-12-03T12:00') ? 3 : 0); // a stuck radiator today
 export const bedroomHumidity = (ts: number) => {
   const h = hourOf(ts);
   return 50 + 4 * Math.sin((2 * Math.PI * h) / 24) + (h >= 7 && h < 7.5 ? 12 : 0);
@@ -198,15 +234,25 @@ export function homeReadings(): Reading[] {
 
 /** What the household told Hearth (remember), other names (alias), where things are (locate), reminders (intend). */
 export const FACTS = [
-  { entity_name: 'Anna', fact: "Anna's birthday is on 14 March", category: 'personal' },
+  { entity_name: 'Anna', fact: "Anna's birthday is on 14 March", category: 'general' },
   { entity_name: 'Anna', fact: 'Anna drives a blue Skoda Octavia', category: 'general' },
-  { entity_name: 'Ben', fact: 'Ben is allergic to peanuts', category: 'health' },
-  { entity_name: 'Ben', fact: "Ben's dentist is Dr Patel on Church Street", category: 'health' },
-  { entity_name: 'house', fact: 'The stopcock for the water is under the kitchen sink', category: 'house', entity_type: 'place' },
-  { entity_name: 'house', fact: 'The bins go out on Tuesday evening', category: 'house', entity_type: 'place' },
-  { entity_name: 'house', fact: 'The boiler was last serviced in October 2026', category: 'house', entity_type: 'place' },
-  { entity_name: 'Jadwiga', fact: 'Jadwiga comes to stay every Christmas', category: 'family' },
-  { entity_name: 'Jadwiga', fact: "Jadwiga is Anna's grandmother", category: 'family' },
+  { entity_name: 'Ben', fact: 'Ben is allergic to peanuts', category: 'general' },
+  { entity_name: 'Ben', fact: "Ben's dentist is Dr Patel on Church Street", category: 'general' },
+  {
+    entity_name: 'house',
+    fact: 'The stopcock for the water is under the kitchen sink',
+    category: 'general',
+    entity_type: 'place',
+  },
+  { entity_name: 'house', fact: 'The bins go out on Tuesday evening', category: 'general', entity_type: 'place' },
+  {
+    entity_name: 'house',
+    fact: 'The boiler was last serviced in October 2026',
+    category: 'general',
+    entity_type: 'place',
+  },
+  { entity_name: 'Jadwiga', fact: 'Jadwiga comes to stay every Christmas', category: 'relationship' },
+  { entity_name: 'Jadwiga', fact: "Jadwiga is Anna's grandmother", category: 'relationship' },
 ];
 export const ALIASES = [{ entity_name: 'Jadwiga', alias: 'Grandma' }];
 export const PLACES = [

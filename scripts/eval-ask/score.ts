@@ -5,7 +5,14 @@
  */
 import { local, NOW, type Reading } from './home.js';
 
-type Truth = { entity: string; metric: string; stat: 'mean' | 'min' | 'max' | 'latest' | 'at' | 'delta'; from?: string; to?: string; at?: string };
+type Truth = {
+  entity: string;
+  metric: string;
+  stat: 'mean' | 'min' | 'max' | 'latest' | 'at' | 'delta';
+  from?: string;
+  to?: string;
+  at?: string;
+};
 
 export type Expect =
   | { kind: 'state'; value: boolean }
@@ -33,7 +40,9 @@ export interface Answer {
 
 /** The true value of a measure question, from the readings the home was given. */
 export function truthOf(t: Truth, readings: Reading[]): number {
-  const series = readings.filter((r) => r.entity_name === t.entity && r.metric === t.metric && typeof r.value === 'number');
+  const series = readings.filter(
+    (r) => r.entity_name === t.entity && r.metric === t.metric && typeof r.value === 'number',
+  );
   const before = (ts: number) => {
     const r = series.filter((x) => x.ts <= ts).at(-1);
     if (!r) throw new Error(`no ${t.entity}/${t.metric} reading before ${ts}`);

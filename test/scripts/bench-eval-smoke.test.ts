@@ -51,5 +51,9 @@ describe('bench and eval smoke', () => {
     expect(tiers.stdout).toMatch(/^intentions, held-out \(local embedder\): \d+ cases/m);
     expect(tiers.stdout).toMatch(/^spatial( \([^)]*\))?: \d+ questions/m);
     expect(tiers.stdout).toMatch(/^sessions, held-out \(local embedder\):/m);
+    const ask = await run('eval-ask.js', []);
+    expect(ask.code, tail(ask.stderr)).toBe(0);
+    expect(ask.stdout).toMatch(/^ask, tuning part: \d+ questions, correct \d+\/\d+/m);
+    expect(ask.stdout).toMatch(/^ask, held-out part: \d+ questions, correct \d+\/\d+ .* wrong while sure \d+/m);
   }, 600_000);
 });
