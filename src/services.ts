@@ -74,6 +74,7 @@ export function createServices(deps: ServiceDeps) {
   const entities = createEntitiesRepo(db, clock);
   const audit = createAuditRepo(db, clock);
   const vectors = createVectorStore(db, embedder);
+  const relations = createRelationsService({ db, clock, entities, audit });
   const memory = createMemoryService({
     db,
     clock,
@@ -83,11 +84,11 @@ export function createServices(deps: ServiceDeps) {
     audit,
     config: config.memory,
     wordnet,
+    relations,
     onAdded: (m) => events.emit('memory_added', m),
     onEntityForgotten: (name) => events.emit('entities_changed', { change: 'delete', entity_name: name }),
   });
   const reembed = createReembedder({ db, vectors, embedder, log: deps.log });
-  const relations = createRelationsService({ db, clock, entities, audit });
   const context = createContextService({ clock, entities, memory, relations, decay: config.memory });
 
   const tz = config.timeseries.timezone;
@@ -139,7 +140,7 @@ export function createServices(deps: ServiceDeps) {
     relations,
     onTriggered: (t) => events.emit('intention_triggered', t),
   });
-  const spatial = createSpatialService({ db, clock, entities, audit, config: config.memory, wordnet });
+  const spatial = createSpatialService({ db, clock, entities, audit, config: config.memory, wordnet, embedder });
   registerContextParts({ context, clock, timeseries, schedule, spatial, working, episodic });
 
   /** Rolls up what is new, then deletes raw readings past retention that are rolled up. */
