@@ -51,6 +51,8 @@ import { createStatusService } from './tiers/status/status.service.js';
 import { createEntitiesReader } from './tiers/entities/entities.reader.js';
 import { attachInternals, without } from './internals.js';
 import { registerContextParts } from './services/context-parts.js';
+import { createAskService } from './tiers/ask/ask.service.js';
+import { memoryAnswers } from './tiers/ask/answers.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -73,6 +75,7 @@ export function createServices(deps: ServiceDeps) {
   const entities = createEntitiesRepo(db, clock);
   const audit = createAuditRepo(db, clock);
   const vectors = createVectorStore(db, embedder);
+  const relations = createRelationsService({ db, clock, entities, audit });
   const memory = createMemoryService({
     db,
     clock,
@@ -82,11 +85,11 @@ export function createServices(deps: ServiceDeps) {
     audit,
     config: config.memory,
     wordnet,
+    relations,
     onAdded: (m) => events.emit('memory_added', m),
     onEntityForgotten: (name) => events.emit('entities_changed', { change: 'delete', entity_name: name }),
   });
   const reembed = createReembedder({ db, vectors, embedder, log: deps.log });
-  const relations = createRelationsService({ db, clock, entities, audit });
   const context = createContextService({ clock, entities, memory, relations, decay: config.memory });
 
   const tz = config.timeseries.timezone;
@@ -119,7 +122,7 @@ export function createServices(deps: ServiceDeps) {
     lane: createDetectorLane({ db, timeZone: tz, detectorsDir: config.patterns.detectors_dir, log }),
     log,
   });
-  const trends = createTrends({ timeseries, clock, llm });
+  const trends = createTrends({ timeseries, clock, llm, timeZone: tz });
 
   const episodic = createEpisodicService({ db, clock, entities, audit, llm, embedder });
   const working = createWorkingService({
@@ -139,7 +142,7 @@ export function createServices(deps: ServiceDeps) {
     relations,
     onTriggered: (t) => events.emit('intention_triggered', t),
   });
-  const spatial = createSpatialService({ db, clock, entities, audit, config: config.memory, wordnet });
+  const spatial = createSpatialService({ db, clock, entities, audit, config: config.memory, wordnet, embedder });
   registerContextParts({ context, clock, timeseries, schedule, spatial, working, episodic });
 
   /** Rolls up what is new, then deletes raw readings past retention that are rolled up. */
@@ -221,6 +224,19 @@ export function createServices(deps: ServiceDeps) {
     rollup: () => timeseries.rollup(),
   });
   const status = createStatusService({ db, vectors, rollupCache: () => rollups.cacheStats() });
+  const entitiesReader = createEntitiesReader(entities);
+  // Ask (#34): readings through the timeseries tier's bounded reads; facts, places, reminders through the memory answers.
+  const ask = createAskService({
+    clock,
+    tz,
+    dayParts: config.ask,
+    timeseries,
+    entities: entitiesReader,
+    wordnet,
+    embedder,
+    events,
+    answers: memoryAnswers({ memory, spatial, prospective, entities: entitiesReader }),
+  });
   const services = {
     memoryMcpImport,
     markdown,
@@ -247,8 +263,9 @@ export function createServices(deps: ServiceDeps) {
     overview,
     status,
     manage,
+    ask,
     /** Lookups only; entities are created and changed by the tier services. */
-    entities: createEntitiesReader(entities),
+    entities: entitiesReader,
     /** The audit trail, read-only (every service writes its own entries). */
     audit: { query: (q: AuditQuery) => audit.query(q) },
     memory: without(memory, 'repo'),

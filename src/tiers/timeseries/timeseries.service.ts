@@ -15,6 +15,7 @@ import { type LineReading, lineProtocolChunks, MAX_READINGS, type Precision } fr
 import { createReadingsRepo, type PreparedReading, type WriteResult } from './readings.repo.js';
 import type { Rollups } from './rollup.js';
 import { createSeriesIndex } from './series-index.js';
+import { createWindowReads } from './window-reads.js';
 import type { QueryStreamInput, RecordBulkInput, RecordInput } from './timeseries.schemas.js';
 
 /** Line-protocol lines parsed between two turns of the event loop (≈ 10 ms on a Pi-class core). */
@@ -33,6 +34,16 @@ export interface TimeseriesDeps {
   rollups: Rollups;
   /** Called after each committed ingest batch (the admin UI's live stream listens through events). */
   onCommitted?: (items: PreparedReading[], results: WriteResult[]) => void;
+}
+
+/** One rollup bucket as trends read it. */
+export interface RollupRow {
+  bucket_ts: number;
+  count: number;
+  avg_num: number | null;
+  min_num: number | null;
+  max_num: number | null;
+  mode_cat: string | null;
 }
 
 export function createTimeseriesService(deps: TimeseriesDeps) {
@@ -68,6 +79,8 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
   return {
     repo,
     writer,
+    /** Bounded reads of one series' window (window-reads.ts), for answers about a time. */
+    reads: createWindowReads(db),
     ingest,
     rollup,
     get dirty() {
@@ -216,14 +229,17 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
         seriesId,
         from,
         to,
-      ) as {
-        bucket_ts: number;
-        count: number;
-        avg_num: number | null;
-        min_num: number | null;
-        max_num: number | null;
-        mode_cat: string | null;
-      }[];
+      ) as RollupRow[];
+    },
+
+    /** Hourly rollup rows of a series in [from, to) (for trends over a rolling window). */
+    hourlyRollups(seriesId: number, from: number, to: number) {
+      return prepared(`SELECT bucket_ts, count, avg_num, min_num, max_num, mode_cat FROM reading_rollups
+                   WHERE series_id = ? AND bucket_type = 'hour' AND bucket_ts >= ? AND bucket_ts < ? ORDER BY bucket_ts`).all(
+        seriesId,
+        from,
+        to,
+      ) as RollupRow[];
     },
 
     /**
