@@ -46,7 +46,7 @@ ${tile('things measured', c.series, '/admin/readings', 'series: one per entity a
 ${tile(c.readings?.exact ? 'readings' : 'readings (from ids)', c.readings?.n ?? 0)}
 ${tile('sessions', c.sessions)}
 ${tile('open tasks', c.open_tasks)}
-${tile('intentions', c.active_intentions)}
+${tile('reminders', c.active_intentions, '/admin/intentions', 'intentions: reminders waiting for their moment')}
 ${tile('located objects', c.located_objects)}
 ${tile('schedule events', c.schedule_events)}
 ${tile('patterns', c.promoted_patterns)}
@@ -69,6 +69,7 @@ ${table(
   MEMORY_HEAD_WITH_ENTITY,
   fading.memories.map((m) => memoryRow(req, m, now, { next: '/admin/', withEntity: true })),
   'Nothing is fading.',
+  'compact memories',
 )}
 </section>
 

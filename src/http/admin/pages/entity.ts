@@ -62,6 +62,7 @@ ${table(
     memoryRow(req, m, now, { next: self, edit: true, editing: forms.edit?.id === m.id ? forms.edit : undefined }),
   ),
   'Nothing remembered yet.',
+  'compact memories',
 )}
 <details class="add"${add ? html` open` : ''}><summary>Add a memory</summary>
 <form method="post" action="${self}/remember" class="stack">${csrfField(req)}
