@@ -6,6 +6,7 @@ import { page, table, when } from '../layout.js';
 import { memoryRow, MEMORY_HEAD_WITH_ENTITY } from '../memory-view.js';
 import { changeInWords, whoInWords } from '../audit-words.js';
 import type { RateMeter } from '../rate.js';
+import { askBox, type AskState } from './ask-box.js';
 
 export interface DashboardDeps {
   services: Services;
@@ -16,7 +17,7 @@ export interface DashboardDeps {
 const withTimeout = <T>(p: Promise<T>, ms: number, fallback: T) =>
   Promise.race([p.catch(() => fallback), new Promise<T>((r) => setTimeout(() => r(fallback), ms).unref())]);
 
-export async function dashboardPage(req: FastifyRequest, d: DashboardDeps) {
+export async function dashboardPage(req: FastifyRequest, d: DashboardDeps, ask: AskState = {}) {
   const s = d.services;
   const now = s.clock.now();
   const c = s.status.snapshot({ readings: true });
@@ -37,6 +38,8 @@ export async function dashboardPage(req: FastifyRequest, d: DashboardDeps) {
     html`<div class="tile"${tip ? html` title="${tip}"` : ''}>${href ? html`<a href="${href}">` : ''}<span class="n">${value}</span><span class="l">${label}</span>${href ? html`</a>` : ''}</div>`;
 
   const body = html`
+${askBox(req, ask, now)}
+
 <section class="tiles" aria-label="Counts per tier">
 ${tile('entities', c.entities, '/admin/entities')}
 ${tile('memories', c.memories.active)}
