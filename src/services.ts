@@ -49,6 +49,8 @@ import { createStatusService } from './tiers/status/status.service.js';
 import { createEntitiesReader } from './tiers/entities/entities.reader.js';
 import { attachInternals, without } from './internals.js';
 import { registerContextParts } from './services/context-parts.js';
+import { createAskService } from './tiers/ask/ask.service.js';
+import { memoryAnswers } from './tiers/ask/answers.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -216,6 +218,19 @@ export function createServices(deps: ServiceDeps) {
     rollup: () => timeseries.rollup(),
   });
   const status = createStatusService({ db, vectors, rollupCache: () => rollups.cacheStats() });
+  const entitiesReader = createEntitiesReader(entities);
+  // Ask (#34): readings through the timeseries tier's bounded reads; facts, places, reminders through the memory answers.
+  const ask = createAskService({
+    clock,
+    tz,
+    dayParts: config.ask,
+    timeseries,
+    entities: entitiesReader,
+    wordnet,
+    embedder,
+    events,
+    answers: memoryAnswers({ memory, spatial, prospective, entities: entitiesReader }),
+  });
   const services = {
     memoryMcpImport,
     markdown,
@@ -242,8 +257,9 @@ export function createServices(deps: ServiceDeps) {
     overview,
     status,
     manage,
+    ask,
     /** Lookups only; entities are created and changed by the tier services. */
-    entities: createEntitiesReader(entities),
+    entities: entitiesReader,
     /** The audit trail, read-only (every service writes its own entries). */
     audit: { query: (q: AuditQuery) => audit.query(q) },
     memory: without(memory, 'repo'),

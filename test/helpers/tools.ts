@@ -54,7 +54,10 @@ export const ALIAS_TOOLS = ['add_alias', 'remove_alias'];
 /** Entity management over MCP (the admin page's merge, rename and type, for assistants). */
 export const ENTITY_TOOLS = ['merge_entities', 'rename_entity', 'set_entity_type'];
 
-export const ALL_TOOLS = [...SEED_TOOLS, ...HUB_TOOLS, ...ALIAS_TOOLS, ...ENTITY_TOOLS].sort();
+/** Ask the home (issue #34): one question in words, and what can be asked about. */
+export const ASK_TOOLS = ['ask', 'list_sensors'];
+
+export const ALL_TOOLS = [...SEED_TOOLS, ...HUB_TOOLS, ...ALIAS_TOOLS, ...ENTITY_TOOLS, ...ASK_TOOLS].sort();
 
 /** The sorted names of a tools/list answer. */
 export const toolNames = (tools: { name: string }[]) => tools.map((t) => t.name).sort();
