@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Services } from '../../services.js';
 import { isHubError } from '../../lib/errors.js';
-import { AskInput, type AskOutput } from '../../tiers/ask/ask.schemas.js';
+import { AskInput } from '../../tiers/ask/ask.schemas.js';
 import { fieldErrors, Form } from './form-errors.js';
 import { sendPage } from './layout.js';
 import { askAnswer, type AskState } from './pages/ask-box.js';
@@ -17,8 +17,6 @@ import { dashboardPage, type DashboardDeps } from './pages/dashboard.js';
 
 // The field is checked in the handler (AskInput), so a mistake is shown by the box.
 const AskForm = Form.extend({ question: z.string().max(20_000).optional() });
-// Until services.ts wires the ask tier (branch ask-core): the service as SPEC §5 describes it.
-const askService = (s: Services) => (s as unknown as { ask: { ask(input: AskInput): Promise<AskOutput> } }).ask;
 const isHtmx = (req: FastifyRequest) => req.headers['hx-request'] === 'true';
 
 export function askRoutes(app: FastifyInstance, deps: DashboardDeps): void {
@@ -33,7 +31,7 @@ export function askRoutes(app: FastifyInstance, deps: DashboardDeps): void {
       status = 400;
     } else {
       try {
-        state = { ...state, answer: await askService(s).ask(parsed.data) };
+        state = { ...state, answer: await s.ask.ask(parsed.data) };
       } catch (e) {
         if (!isHubError(e) || e.status >= 500) throw e;
         state = { ...state, error: `Hearth could not answer that: ${e.message.replace(/^\w+: /, '')}` };

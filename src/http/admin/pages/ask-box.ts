@@ -5,6 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { AskOutput, Evidence } from '../../../tiers/ask/ask.schemas.js';
+import { plural } from '../../../lib/plural.js';
 import { html, seg, type Html } from '../html.js';
 import { csrfField, pct, when } from '../layout.js';
 
@@ -15,10 +16,7 @@ export interface AskState {
   error?: string;
 }
 
-const KIND_WORDS: Record<string, string> = {
-  readings: 'readings',
-  rollup: 'rollups',
-};
+const KIND_WORDS: Record<string, string> = { readings: 'reading', rollup: 'rollup' };
 
 const entityLink = (name?: string) => (name ? html`<a href="/admin/entity/${seg(name)}">${name}</a>` : '');
 
@@ -30,8 +28,8 @@ function evidenceItem(e: Evidence, now: number): Html {
       : '';
   const conf = typeof e.confidence === 'number' ? html` <span class="muted">(${pct(e.confidence)})</span>` : '';
   if (e.type === 'readings' || e.type === 'rollup') {
-    const n = e.count !== undefined ? `${e.count} ` : '';
-    return html`<li data-type="${e.type}">${n}${KIND_WORDS[e.type]} of ${entityLink(e.entity)}${e.metric ? html` <code>${e.metric}</code>` : ''}${window}</li>`;
+    const what = e.count !== undefined ? plural(e.count, KIND_WORDS[e.type]) : `${KIND_WORDS[e.type]}s`;
+    return html`<li data-type="${e.type}">${what} of ${entityLink(e.entity)}${e.metric ? html` <code>${e.metric}</code>` : ''}${window}</li>`;
   }
   const label = { memory: 'a fact', place: 'a location', intention: 'a reminder', pattern: 'a pattern' }[e.type];
   return html`<li data-type="${e.type}">${label}${e.entity ? html` about ${entityLink(e.entity)}` : ''}${e.text ? html`: ‘${e.text}’` : ''}${conf}${window}</li>`;

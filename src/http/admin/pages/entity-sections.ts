@@ -11,7 +11,8 @@ import type { Granularity } from '../../../tiers/timeseries/timeseries.schemas.j
 import { showValue } from '../values.js';
 import { html, query, seg, type Html } from '../html.js';
 import { confidence, table, when } from '../layout.js';
-import { twoStateOf } from '../two-state.js';
+import type { SubjectSeries } from '../../../tiers/ask/subject.js';
+import { isActive, stateWords } from '../../../tiers/ask/two-state.js';
 import { timeline } from './timeline.js';
 
 const GRANULARITIES: Granularity[] = ['raw', 'hour', 'day', 'week'];
@@ -89,25 +90,32 @@ export function readingsSection(s: Services, e: EntityRow, g: Granularity, self:
   if (!applies(c).has('readings')) return html``;
   const { now, latest } = c;
   const switcher = html`<p class="chips" aria-label="Granularity">${GRANULARITIES.map((x) => html`<a class="chip" href="${self}${query({ g: x })}#readings"${x === g ? html` aria-current="true"` : ''}>${x}</a>`)}</p>`;
+  // Which metrics are two states is the ask tier's reading (the same as GET /sensors): a door's
+  // contact, a plug's on/off, a person's home/away get a timeline; numbers keep their chart.
+  const twoState = new Set(
+    s.ask
+      .sensors({ entity_name: e.name })
+      .sensors.filter((x) => x.kind === 'two_state')
+      .map((x) => x.metric),
+  );
+  const rows = new Map(
+    s.timeseries.reads
+      .series()
+      .filter((r) => r.entity_id === e.id)
+      .map((r) => [r.metric, { ...r, aliases: [], concept: null } as SubjectSeries]),
+  );
   const series = latest.map((r) => {
     const q = { entity_name: e.name, metric: r.metric, granularity: 'raw' as const, limit: READINGS_LISTED };
     const recent = s.timeseries.queryStream(q).points as { ts: number; value: unknown }[];
-    return {
-      ...r,
-      recent,
-      state: twoStateOf(
-        e.name,
-        r.metric,
-        recent.map((p) => p.value),
-      ),
-    };
+    const row = rows.get(r.metric);
+    return { ...r, recent, state: row && twoState.has(r.metric) ? row : undefined };
   });
   const word = (x: (typeof series)[number], v: unknown) => {
-    const on = x.state?.read(v);
-    return on === true ? x.state!.active : on === false ? x.state!.idle : `${show(v)}${x.unit ? ` ${x.unit}` : ''}`;
+    const on = x.state && (typeof v === 'number' || typeof v === 'string') ? isActive(x.state, v) : null;
+    return on === null ? `${show(v)}${x.unit ? ` ${x.unit}` : ''}` : stateWords(x.state!)[on ? 0 : 1];
   };
   const charts = series.map((r) => {
-    if (r.state) return timeline(s, e.name, r.metric, r.state);
+    if (r.state) return timeline(s, r.state);
     const src = `${self}/series.json${query({ metric: r.metric, g })}`;
     const numeric = typeof r.value === 'number';
     return html`<figure class="metric"><figcaption>${r.metric}: <strong>${word(r, r.value)}</strong> <span class="muted">${when(r.ts, now)}</span></figcaption>

@@ -6,13 +6,13 @@
  */
 import type { Services } from '../../../services.js';
 import { localToUtc, wallTime } from '../../../lib/tz.js';
+import { stateRuns, type Run } from '../../../tiers/ask/runs.js';
+import type { SubjectSeries } from '../../../tiers/ask/subject.js';
+import { stateWords } from '../../../tiers/ask/two-state.js';
 import { html, type Html } from '../html.js';
 import { when } from '../layout.js';
-import { runsOf, type Run, type TwoState } from '../two-state.js';
 
 export const TIMELINE_DAYS = 7;
-/** At most this many raw readings are read for the timeline (the newest; bounded on a busy sensor). */
-const READ_LIMIT = 5000;
 /** A band is drawn at least this wide (seconds of a day), so a door open for a minute still shows. */
 const MIN_BAND = 600;
 
@@ -26,22 +26,19 @@ function dayStart(ts: number, back: number, tz: string): number {
   );
 }
 
-export function timeline(s: Services, entity: string, metric: string, state: TwoState): Html {
+/**
+ * The runs come from the ask tier (`stateRuns`: the reading before the window and the window's own,
+ * bounded), read with its words (`stateWords`: contact false is open), so the page and `POST /ask`
+ * tell the same story.
+ */
+export function timeline(s: Services, series: SubjectSeries): Html {
   const tz = s.config.timeseries.timezone;
   const now = s.clock.now();
   const from = dayStart(now, TIMELINE_DAYS - 1, tz);
-  const q = { entity_name: entity, metric, granularity: 'raw' as const };
-  const points = s.timeseries.queryStream({ ...q, start_ts: from, end_ts: now, limit: READ_LIMIT }).points as {
-    ts: number;
-    value: unknown;
-  }[];
-  const before = (
-    s.timeseries.queryStream({ ...q, start_ts: 0, end_ts: Math.max(0, from - 0.001), limit: 1 }).points as {
-      ts: number;
-      value: unknown;
-    }[]
-  )[0];
-  const runs = runsOf(points, state, from, now, before);
+  const { runs } = stateRuns(s.timeseries.reads, series, from, now);
+  const [active, idle] = stateWords(series);
+  const metric = series.metric;
+  const before = s.timeseries.reads.atOrBefore(series.id, from);
   const clock = new Intl.DateTimeFormat('en-GB', { timeZone: tz, hour: '2-digit', minute: '2-digit' });
   const day = new Intl.DateTimeFormat('en-GB', { timeZone: tz, weekday: 'short', day: 'numeric', month: 'short' });
   const t = (ts: number) => clock.format(new Date(ts * 1000));
@@ -56,17 +53,17 @@ export function timeline(s: Services, entity: string, metric: string, state: Two
       .filter((r) => r.to > start && r.from < end)
       .map((r) => ({ ...r, from: Math.max(r.from, start), to: Math.min(r.to, end) }));
     const known = mine.length ? mine[0].from - start : 0; // before the first reading: nothing known
-    const active = mine.filter((r) => r.active);
+    const on = mine.filter((r) => r.active);
     const said = !mine.length
       ? 'no readings'
-      : active.length
-        ? `${state.active} ${active.map((r) => span(r, end)).join(', ')}`
-        : `${state.idle} all ${back === 0 ? 'day so far' : 'day'}`;
+      : on.length
+        ? `${active} ${on.map((r) => span(r, end)).join(', ')}`
+        : `${idle} all ${back === 0 ? 'day so far' : 'day'}`;
     const label = back === 0 ? 'Today' : back === 1 ? 'Yesterday' : day.format(new Date(start * 1000));
-    const bands = active.map((r) => {
+    const bands = on.map((r) => {
       const w = Math.max(r.to - r.from, MIN_BAND);
       const x = Math.min(r.from - start, width - w);
-      return html`<rect class="on" x="${x}" y="0" width="${w}" height="10"><title>${state.active} ${span(r, end)}</title></rect>`;
+      return html`<rect class="on" x="${x}" y="0" width="${w}" height="10"><title>${active} ${span(r, end)}</title></rect>`;
     });
     const past = Math.min(now, end) - start;
     rows.push(
@@ -80,10 +77,10 @@ export function timeline(s: Services, entity: string, metric: string, state: Two
   const since = last && last.from === from && before ? before.ts : last?.from;
   return html`<figure class="timeline" data-metric="${metric}"><figcaption>${metric}: ${
     last
-      ? html`<strong>${last.active ? state.active : state.idle}</strong> since ${when(since, now)}`
+      ? html`<strong>${last.active ? active : idle}</strong> since ${when(since, now)}`
       : html`no readings in the last ${TIMELINE_DAYS} days`
   }</figcaption>
-<p class="legend"><span class="key on"></span>${state.active} <span class="key off"></span>${state.idle} <span class="muted">(the home's time, ${tz})</span></p>
+<p class="legend"><span class="key on"></span>${active} <span class="key off"></span>${idle} <span class="muted">(the home's time, ${tz})</span></p>
 <ol class="days">${rows}</ol>
 <p class="axis" aria-hidden="true"><span>0</span><span>6</span><span>12</span><span>18</span><span>24</span></p>
 </figure>`;
