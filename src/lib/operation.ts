@@ -3,7 +3,7 @@
  * output schemas, summary and description, annotations and the service call. The doors derive
  * everything from it — `http/operation-routes.ts` the route and its /docs entry (the response schema
  * beside the route), `mcp/operation-tools.ts` the tool — and so do `docs/mcp-tools.md`, the test
- * helpers' tool list and the fuzz seeds. A tier lists its operations in `<tier>.operations.ts`;
+ * helpers' tool list and the fuzz seeds (its `example`). A tier lists its operations in `<tier>.operations.ts`;
  * `src/operations.ts` lists the tiers. Adding an operation over both doors touches the tier's files only.
  *
  * lib imports nothing of the hub: `Svc` is the slice of the services an operation calls, and the
@@ -33,6 +33,8 @@ export interface Operation<Svc = never, S extends z.ZodObject = z.ZodObject> {
   /** For the assistant that calls the tool: when to call it, what comes back. */
   description: string;
   annotations?: Annotations;
+  /** A valid input: the fuzz tests' seed and the docs' example. */
+  example?: z.input<S>;
   call: (services: Svc, input: z.infer<S>, ctx: CallContext) => unknown;
 }
 

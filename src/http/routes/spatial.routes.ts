@@ -9,7 +9,7 @@ export const spatialRoutes = (s: { spatial: SpatialService }) =>
     r.post(
       '/find',
       S.FindInput,
-      (b) => s.spatial.find(b),
+      (b) => s.spatial.findAsked(b),
       'Last known place of an object, with decayed confidence and age',
     );
     r.post(

@@ -20,10 +20,10 @@ export function spatialTools(table: ToolTable, s: { spatial: SpatialService }, a
     'ASK where an object is (read-only, stores nothing). Use when someone asks "where is X?" / "where did I leave my glasses?": pass the object as entity_name or the whole question as query. ' +
       'To STORE a new place, call locate instead. ' +
       'found=true gives container_name, confidence (it fades with time since last confirmed) and age_text ("2 hours ago") — say how long ago and hedge when confidence is low. ' +
-      'Names match by spelling, then by meaning ("the hoover" finds the vacuum cleaner, "my mobile" the phone). ' +
+      'Names match by spelling, then by meaning ("the hoover" finds the vacuum cleaner, "my mobile" the phone, "the clicker for the telly" the TV remote). ' +
       'found=false with candidates means the question fits several objects: ask which one. found=false with no candidates: nothing is known — result is a sentence you can say as it is ("I don\'t know where your wallet is.").',
     S.FindInput,
-    (a) => s.spatial.find(a),
+    (a) => s.spatial.findAsked(a),
     { readOnlyHint: true },
   );
   tool(

@@ -13,7 +13,6 @@
 import type { Embedder } from '../../ai/types.js';
 import type { WordNet } from '../../ai/wordnet.js';
 import type { Clock } from '../../lib/clock.js';
-import type { Events } from '../../lib/events.js';
 import { toEpoch } from '../../lib/schema.js';
 import type { EntityRow } from '../entities/entities.repo.js';
 import type { WindowReads } from '../timeseries/window-reads.js';
@@ -37,8 +36,8 @@ export interface AskDeps {
   wordnet: WordNet;
   embedder: Embedder;
   answers: MemoryAnswers;
-  /** Series, aliases and entities change: the subject index is rebuilt on these. */
-  events?: Events;
+  /** A rename, merge, alias change or delete (`entities_changed`): the subject index is rebuilt. */
+  events?: { on(name: 'entities_changed', fn: () => void): unknown };
 }
 
 export interface AskService {
@@ -55,7 +54,7 @@ export function createAskService(deps: AskDeps): AskService {
   const { clock, tz, timeseries, answers } = deps;
   const reads = timeseries.reads;
   const subjects = createSubjects({ reads, wordnet: deps.wordnet, embedder: deps.embedder });
-  for (const e of ['aliases_changed', 'entity_forgotten'] as const) deps.events?.on(e, () => subjects.stale());
+  deps.events?.on('entities_changed', () => subjects.stale());
   const readingDeps = { reads, rollup: (ids: number[]) => void timeseries.rollup(ids) };
 
   async function ask(input: AskInput): Promise<AskOutput> {

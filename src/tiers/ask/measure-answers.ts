@@ -97,6 +97,12 @@ function energy(deps: ReadingDeps, q: ReadingQuestion, from: number, to: number)
   return { kwh: joules / 3_600_000, readings: pts.length + (start ? 1 : 0) };
 }
 
+/** "I have no readings of the bedroom temperature yesterday evening. My last reading … was …" */
+function noneIn(deps: ReadingDeps, q: ReadingQuestion, thing: string, spoken: string, to: number): string {
+  const quiet = stoppedBefore(deps, q, to, false);
+  return `I have no readings of ${thing} ${spoken}.${quiet === null ? '' : ` ${quietNote(q, quiet)}`}`;
+}
+
 /** "The bedroom temperature was about 19.5 °C on average", "… was at its lowest, 17 °C,", "… came to 42 mm in all". */
 function statSentence(thing: string, stat: Stat, value: string): string {
   if (stat === 'mean') return `${sentence(thing)} was about ${value} on average`;
@@ -116,7 +122,7 @@ export function measureAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput 
     const p = deps.reads.atOrBefore(s.id, at);
     const evidence: Evidence[] = [evidenceOf(q, 'readings', p?.ts ?? at, at, p ? 1 : 0)];
     if (!p || typeof p.value !== 'number') {
-      return { result: `I have no readings from ${thing} yet.`, answer: base, sure: false, evidence };
+      return { result: `I have no readings of ${thing} yet.`, answer: base, sure: false, evidence };
     }
     const old = p.ts < at - STALE_S;
     const when = q.when ? q.when.spoken : 'now';
@@ -148,7 +154,7 @@ export function measureAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput 
   if (a.readings || !a.buckets) evidence.push(evidenceOf(q, 'readings', from, to, a.readings));
   if (!a.count) {
     return {
-      result: `I have no readings from ${thing} for ${spoken}.`,
+      result: noneIn(deps, q, thing, spoken, to),
       answer: { ...base, stat },
       sure: false,
       evidence,
@@ -216,7 +222,7 @@ export function usualAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput {
     evidenceOf(q, 'rollup', daysBefore(from, USUAL_DAYS, q.tz), daysBefore(to, 1, q.tz), buckets),
   ];
   if (!now.count) {
-    return { result: `I have no readings from ${thing} for ${spoken}.`, answer: base, sure: false, evidence };
+    return { result: noneIn(deps, q, thing, spoken, to), answer: base, sure: false, evidence };
   }
   const mean = now.sum / now.count;
   if (days < USUAL_MIN_DAYS) {

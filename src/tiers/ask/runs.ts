@@ -129,7 +129,7 @@ export function firstRun(
   if (want && s.concept === 'power' && s.value_type === 'numeric') {
     const hour = reads.firstHourAbove(s.id, from - 3600, to, POWER_ON_W);
     if (hour === undefined) return { at: null, readings: 1 };
-    start = Math.max(from, hour);
+    start = Math.max(from, hour - 0.001); // `between` reads after its start: the hour's first reading counts
   }
   const pts = reads.between(s.id, start, to, MAX_BACK);
   const hit = pts.find((p) => isActive(s, p.value) === want);

@@ -25,10 +25,18 @@ export function sayValue(v: number, concept: Concept | null, unit: string | null
   return unit === '%' ? `${text}%` : `${text} ${unit}`;
 }
 
-/** The entity in words: Home Assistant's domain and the underscores gone ("binary_sensor.garage_door" → "garage door"). */
+/** Home Assistant domains that say what the thing is ("light.kitchen" is the kitchen light). */
+const DEVICE_DOMAINS = new Set(['light', 'switch', 'fan', 'lock', 'cover', 'vacuum', 'humidifier', 'camera']);
+
+/**
+ * The entity in words: Home Assistant's domain and the underscores gone ("binary_sensor.garage_door" →
+ * "garage door"), a device domain kept as the noun ("light.kitchen" → "kitchen light").
+ */
 export function entityWords(name: string): string {
   const m = /^([a-z_]+)\.(.+)$/.exec(name);
-  return (m ? m[2] : name).replace(/[._]/g, ' ').trim();
+  const words = (m ? m[2] : name).replace(/[._]/g, ' ').trim();
+  if (!m || !DEVICE_DOMAINS.has(m[1]) || new RegExp(`\\b${m[1]}\\b`).test(words)) return words;
+  return `${words} ${m[1]}`;
 }
 
 const GENERIC_TAIL = /\s+(sensor|plug|socket|switch|contact|meter|monitor)$/i;

@@ -71,11 +71,16 @@ export function stateAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput {
   const spoken = q.when?.spoken ?? 'now';
   if (!w.runs.length) {
     return {
-      result: `I have no readings from ${thing} ${q.when ? `for ${spoken}` : 'yet'}.`,
+      result: `I have no readings of ${thing} ${q.when ? spoken : 'yet'}.`,
       answer: { kind: 'state', ...answerBase(q) },
       sure: false,
       evidence,
     };
+  }
+  if (moment) {
+    // The run a moment falls in began when its side was last entered, not at the reading before the moment.
+    const began = lastRun(deps.reads, q.series, from, w.runs[0].active).run?.from;
+    if (began !== undefined) w.runs[0].from = began;
   }
   const spans = spansOf(w.runs, want, word, other);
   const held = w.runs.filter((r) => r.active === want);
@@ -83,9 +88,11 @@ export function stateAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput {
   const sure = !quiet && !w.truncated && (moment || w.knownAtStart);
   let result: string;
   if (!q.when) {
-    const since = value ? lastRun(deps.reads, q.series, q.now, want).run?.from : undefined;
-    result = `${value ? 'Yes' : 'No'}, ${thing} is ${value ? word : other}`;
-    result += since !== undefined ? `, since ${sayMoment(since, q.now, q.tz)}.` : '.';
+    const since = value && w.runs[0].from < from ? w.runs[0].from : undefined;
+    result =
+      since !== undefined
+        ? `Yes, ${thing} has been ${word} for ${sayDuration(q.now - since)}, ${saySpan(since, q.now, q.now, q.tz)}.`
+        : `${value ? 'Yes' : 'No'}, ${thing} is ${value ? word : other}.`;
   } else if (moment) {
     result = `${value ? 'Yes' : 'No'}, ${thing} was ${value ? word : other} ${spoken}.`;
   } else if (!value) {

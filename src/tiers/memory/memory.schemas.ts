@@ -85,6 +85,9 @@ export const RecallInput = z.strictObject({
     .describe(
       'include the score breakdown of each result, and the confidence model with the nearest candidates and their signals (why a question got nothing)',
     ),
+  speaker: EntityName.optional().describe(
+    'who is asking: "I", "me" and "my" in the query mean them ("my wife" through their relations)',
+  ),
 });
 export type RecallInput = z.infer<typeof RecallInput>;
 

@@ -125,6 +125,11 @@ export function resolveRoles(text: string, speaker: string | undefined, deps: Ro
   return out;
 }
 
+/** Every role phrase of a text ("my wife", "Chidi's dad"), whether or not the relations name anyone. */
+export function rolePhrases(text: string): { start: number; end: number; phrase: string }[] {
+  return [...text.matchAll(PHRASE)].map((m) => ({ start: m.index, end: m.index + m[0].length, phrase: m[0] }));
+}
+
 /** Every name the resolved entities go by (own names and aliases): the words a trigger may name them with. */
 export function namesOf(roles: readonly ResolvedRole[], deps: RoleDeps): string[] {
   const out = new Set<string>();

@@ -77,5 +77,5 @@ export interface FindResult {
   age_seconds: number | null;
   age_text: string | null;
   /** Every object the question could mean, best first (also when one was found). */
-  candidates: (Whereabouts & { score: number; matched_by: 'spelling' | 'meaning' })[];
+  candidates: (Whereabouts & { score: number; matched_by: 'spelling' | 'meaning' | 'encoder' })[];
 }
