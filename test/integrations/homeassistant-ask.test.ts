@@ -7,38 +7,23 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { buildTestHub, post, type TestHub } from '../helpers/hub.js';
+import { post, type TestHub } from '../helpers/hub.js';
 import { haYaml, render, renderData } from '../helpers/ha-templates.js';
+import { buildHome, GARAGE_OPEN, KETTLE_RUNS } from '../tiers/ask/home.js';
 
 const DIR = 'integrations/homeassistant';
 const TOKEN = 'ha-ask-token';
 const auth = { authorization: `Bearer ${TOKEN}` };
 const pkg = haYaml(join(DIR, 'packages/hearth.yaml'), { hearth_authorization: `Bearer ${TOKEN}` });
 const script = pkg.script.hearth_ask;
-const DAY = Date.UTC(2026, 11, 3) / 1000; // Thursday 3 December 2026, 00:00 UTC (the test hub's zone)
-const NOW = DAY + 12 * 3600;
 let hub: TestHub;
 let base: string;
 
+// The ask tier's own small home (Berlin, a fixed clock; eight days of a Zigbee2MQTT garage door, a
+// bedroom sensor and a kettle plug, stored through POST /record/bulk and rolled up as the scheduler would).
 beforeAll(async () => {
-  hub = await buildTestHub({ config: { http: { token: TOKEN } } });
-  hub.clock.set(NOW);
+  hub = await buildHome({ token: TOKEN });
   base = (await hub.start()).http!;
-  const readings: Record<string, unknown>[] = [];
-  const add = (entity_name: string, metric: string, value: unknown, ts: number, unit?: string) =>
-    readings.push({ entity_name, metric, value, ts, source: 'zigbee2mqtt', ...(unit && { unit }) });
-  // Zigbee2MQTT's contact: true is closed, false is open. Open last night from 22:30 to 23:55.
-  add('garage_door', 'contact', true, DAY - 2 * 86_400 + 8 * 3600);
-  add('garage_door', 'contact', false, DAY - 86_400 + 22.5 * 3600);
-  add('garage_door', 'contact', true, DAY - 86_400 + 23 * 3600 + 55 * 60);
-  for (let ts = DAY - 2 * 86_400; ts <= NOW; ts += 900) {
-    const hour = ((ts - DAY + 3 * 86_400) % 86_400) / 3600;
-    add('bedroom', 'temperature', hour >= 18 && hour < 22 ? 21 : 18.5, ts, '°C');
-    const boiling = ts >= DAY + 7 * 3600 + 600 && ts < DAY + 7 * 3600 + 900;
-    add('kettle_plug', 'power', boiling ? 2000 : 0, ts, 'W');
-  }
-  const r = await post(hub, '/record/bulk', { readings }, auth);
-  expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(200);
   await post(
     hub,
     '/remember',
@@ -51,7 +36,7 @@ beforeAll(async () => {
     { entity_name: 'Sam', fact: 'Sam the plumber services the gas heater every October' },
     auth,
   );
-}, 60_000);
+}, 120_000);
 afterAll(async () => hub?.close());
 
 /** What HA's rest_command does: render url and payload, send with its headers and content type. */
@@ -115,14 +100,15 @@ describe('script.hearth_ask speaks what /ask answers', () => {
     expect(a.kind).toBe(kind);
     if (kind === 'state') {
       expect(a).toMatchObject({ entity: 'garage_door', value: true });
+      expect(a.spans.find((x: { value: boolean }) => x.value)?.from).toBe(GARAGE_OPEN[1][0]);
       expect(run.said.message).toMatch(/open/i);
     }
     if (kind === 'measure') {
-      expect(a).toMatchObject({ entity: 'bedroom', unit: '°C' });
+      expect(a).toMatchObject({ entity: 'bedroom_sensor', unit: '°C' });
       expect(a.value).toBeCloseTo(21, 0);
       expect(run.said.message).toMatch(/21/);
     }
-    if (kind === 'last') expect(Math.abs(a.at - (DAY + 7 * 3600 + 600))).toBeLessThanOrEqual(300);
+    if (kind === 'last') expect(Math.abs(a.at - KETTLE_RUNS[2][0])).toBeLessThanOrEqual(300);
     expect(run.said.message).not.toContain(question);
   });
 

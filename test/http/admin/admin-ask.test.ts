@@ -53,11 +53,13 @@ describe('the Ask box', () => {
     const said = /<p class="said" data-kind="([a-z]+)" data-sure="(true|false)">([^<]*)/.exec(res.body);
     expect(said?.slice(1)).toEqual(['state', String(api.sure), api.result]);
     const evidence = /<div class="evidence">([\s\S]*?)<\/div>/.exec(res.body)?.[1] ?? '';
-    expect(evidence).toMatch(/<li data-type="(readings|rollup)">\d+ (readings?|rollups?) of <a href="\/admin\/entity\/garage_door">garage_door<\/a> <code>contact<\/code>/);
+    expect(evidence).toMatch(
+      /<li data-type="(readings|rollup)">\d+ (readings?|rollups?) of <a href="\/admin\/entity\/garage_door">garage_door<\/a> <code>contact<\/code>/,
+    );
     expect(evidence.match(/<li /g)).toHaveLength(api.evidence.length);
   });
 
-  it('with htmx: only the answer, to replace the box\'s answer area', async () => {
+  it("with htmx: only the answer, to replace the box's answer area", async () => {
     const res = await ask({ question: QUESTION }, { 'hx-request': 'true' });
     expect(res.statusCode).toBe(200);
     expect(res.body.trimStart()).toMatch(/^<p class="said"/);
@@ -67,7 +69,9 @@ describe('the Ask box', () => {
   it('a mistake is said by the field (400): empty, too long; with htmx one plain sentence', async () => {
     const empty = await ask({ question: '   ' });
     expect(empty.statusCode).toBe(400);
-    expect(empty.body).toMatch(/<p class="error field-error" role="alert" id="error-question">Type a question first<\/p>/);
+    expect(empty.body).toMatch(
+      /<p class="error field-error" role="alert" id="error-question">Type a question first<\/p>/,
+    );
     expect(empty.body).toContain('aria-invalid="true"');
     const long = await ask({ question: 'why '.repeat(200) });
     expect(long.statusCode).toBe(400);
@@ -87,7 +91,10 @@ describe('the Ask box', () => {
       expect(none.statusCode).toBe(403);
       const stale = await form(hub, '/admin/ask', { _csrf: 'x'.repeat(40), question: QUESTION }, { cookie });
       expect(stale.statusCode).toBe(403);
-      const foreign = await ask({ question: QUESTION }, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' });
+      const foreign = await ask(
+        { question: QUESTION },
+        { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      );
       expect(foreign.statusCode).toBe(403);
       expect(foreign.body).not.toContain(QUESTION);
       const anonymous = await form(hub, '/admin/ask', { question: QUESTION });
@@ -109,6 +116,8 @@ describe('the Ask box', () => {
     const answer = /<div id="ask-answer"[^>]*>([\s\S]*?)<\/section>/.exec(res.body)?.[1] ?? '';
     expect(answer).toMatch(/<p class="said"/);
     expect(answer).toContain('the shed &lt;img src=x onerror=alert(5)&gt; door');
-    expect(answer).toMatch(/<li data-type="readings">1 reading of <a href="\/admin\/entity\/shed%20%3Cimg%20src%3Dx%20onerror%3Dalert\(5\)%3E%20door">shed &lt;img/);
+    expect(answer).toMatch(
+      /<li data-type="readings">1 reading of <a href="\/admin\/entity\/shed%20%3Cimg%20src%3Dx%20onerror%3Dalert\(5\)%3E%20door">shed &lt;img/,
+    );
   });
 });
