@@ -22,8 +22,9 @@ import { createHub } from '../src/main.js';
 const TOKEN = 'screenshots-token-0123456789abcdef';
 
 /** The pages, by file name; `prep` runs after the page loaded (open the menu, wait for the drawing). */
-const PAGES: { name: string; path: string; wait?: string; prep?: 'menu' }[] = [
+const PAGES: { name: string; path: string; wait?: string; prep?: 'menu' | 'ask' }[] = [
   { name: 'dashboard', path: '/admin/' },
+  { name: 'ask', path: '/admin/', prep: 'ask' },
   { name: 'menu', path: '/admin/', prep: 'menu' },
   { name: 'entities', path: '/admin/entities' },
   { name: 'entity', path: '/admin/entity/Brian' },
@@ -228,9 +229,14 @@ async function shoot(ctx: BrowserContext, origin: string, out: string, label: st
     if (p.name.startsWith('graph')) await page.locator('#graph').scrollIntoViewIfNeeded();
     if (p.prep === 'menu' && label === 'phone') await page.click('.menu-button');
     if (p.prep === 'menu' && label === 'desktop') await page.click('details.more > summary');
+    if (p.prep === 'ask') {
+      await page.fill('section.ask input[name=question]', 'Was the garage door open last night?');
+      await page.click('section.ask button[data-action=ask]');
+      await page.waitForSelector('#ask-answer p.said', { timeout: 15_000 });
+    }
     await page.waitForTimeout(150);
     const file = join(out, `admin-${label}-${p.name}.png`);
-    await page.screenshot({ path: file, fullPage: p.name !== 'graph' && p.name !== 'graph-room' && p.prep !== 'menu' });
+    await page.screenshot({ path: file, fullPage: !p.name.startsWith('graph') && p.prep !== 'menu' && p.prep !== 'ask' });
     console.log(`${label} ${p.name}: ${file}`);
   }
   if (label === 'phone' && (!only || only.has('corrected'))) {
