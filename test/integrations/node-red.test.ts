@@ -145,6 +145,7 @@ describe('integrations/node-red/flows.json in a real Node-RED', () => {
     const asked = { question: 'what temperature do I keep the bedroom at night?', speaker: 'Brian' };
     const answer = await ask('nodered/hearth/ask', JSON.stringify(asked), 'nodered/hearth/answer');
     expect(answer).toBe((await direct(asked)).result);
+    expect(answer).toContain('68°F'); // "I" is Brian
     await post(
       hub,
       '/remember',
@@ -154,7 +155,7 @@ describe('integrations/node-red/flows.json in a real Node-RED', () => {
     const guess = await ask('nodered/hearth/ask', 'who looks after our boiler?', 'nodered/hearth/answer');
     const said = await direct({ question: 'who looks after our boiler?' });
     expect(guess).toBe(said.result);
-    if (!said.sure) expect(guess).toMatch(/^(I'm not sure|I don't know)/);
+    expect(guess).toMatch(/^(I'm not sure|I don't know)/); // hedged or not known: never stated
   });
 
   it('"where are my keys" goes through the same /ask and comes back in words, never repeating the question', async () => {
