@@ -35,13 +35,15 @@ export interface AskQuestion {
 export type MemoryAnswerDeps = Pick<Services, 'memory' | 'spatial' | 'prospective' | 'entities'>;
 
 /**
- * The least p (recall's confidence model, 0–1) at which a possible fact is offered. Chosen with
- * use-lite on the two calibration households only (eval/household.json, household-b.json;
- * `node dist/scripts/eval-ask-facts.js --sweep`): of 0 … 0.4 it gives the most paraphrases offered
- * right, less those offered wrong and the never-stated questions offered anything (0.2: 22 − 5 − 10;
- * 0.25: 18 − 1 − 5; 0.3: 16 − 0 − 2; 0.4: 4 − 0 − 0). docs/ask.md has the figures.
+ * A possible fact is offered when its p (recall's confidence model, 0–1) reaches OFFER_MIN and leads
+ * every other possible (not about another) by OFFER_LEAD: it stands out. Chosen with use-lite on the
+ * two calibration households only (eval/household.json, household-b.json;
+ * `node dist/scripts/eval-ask-facts.js --sweep`), by paraphrases offered right less those offered
+ * wrong and never-stated questions offered anything: p ≥ 0.3 alone 16 − 0 − 2, with the lead 16 − 0 − 0;
+ * p ≥ 0.2 with the lead 21 − 3 − 6; p ≥ 0.15 alone 28 − 9 − 20. docs/ask.md has the figures.
  */
 export const OFFER_MIN = 0.3;
+export const OFFER_LEAD = 0.1;
 /** Confident results listed as evidence beside the one stated. */
 const EVIDENCE_MAX = 3;
 
@@ -79,6 +81,16 @@ export function dontKnow(about: readonly string[] = []): AskReply {
   };
 }
 
+/** The possible to offer: about whom was asked, p ≥ OFFER_MIN, leading the others by OFFER_LEAD. */
+export function standsOut<H extends { about_another?: true; explain?: { p: number } }>(possible: H[]): H | undefined {
+  const mine = possible.filter((h) => !h.about_another);
+  const pOf = (h: H) => h.explain?.p ?? 0;
+  const best = mine.reduce<H | undefined>((a, h) => (a && pOf(a) >= pOf(h) ? a : h), undefined);
+  if (!best || pOf(best) < OFFER_MIN) return undefined;
+  const next = Math.max(0, ...mine.filter((h) => h !== best).map(pOf));
+  return pOf(best) - next >= OFFER_LEAD ? best : undefined;
+}
+
 /** A fact question: a stated fact, a hedged possible one, or "I don't know". */
 export async function answerFact(deps: Pick<Services, 'memory'>, q: AskQuestion): Promise<AskReply> {
   const out = await deps.memory.recall(
@@ -99,7 +111,7 @@ export async function answerFact(deps: Pick<Services, 'memory'>, q: AskQuestion)
     };
   }
   const about = out.about ?? [];
-  const offer = q.possible ? out.possible.find((h) => !h.about_another && (h.explain?.p ?? 0) >= OFFER_MIN) : undefined;
+  const offer = q.possible ? standsOut(out.possible) : undefined;
   if (!offer) return dontKnow(about);
   return {
     result: `I'm not sure, but I remember that ${afterThat(offer.fact)}`,

@@ -15,6 +15,8 @@ import {
   type AskReply,
 } from '../../../src/tiers/ask/memory-answers.js';
 import { AskOutput } from '../../../src/tiers/ask/ask.schemas.js';
+import { RecallInput } from '../../../src/tiers/memory/memory.schemas.js';
+import { handMadeEmbedder, unitVector } from '../../helpers/hand-made-embedder.js';
 
 let hub: TestHub;
 const HOUR = 3600;
@@ -222,5 +224,60 @@ describe('reminders', () => {
       answer: { kind: 'unknown' },
     });
     expect(await reminder("when is Anna's birthday?")).toBeNull();
+  });
+});
+
+describe('a possible fact: offered hedged when it stands out and is about whom was asked', () => {
+  // A hand-made embedder (presented as use-lite) puts each question at cosine 0.62 to one fact and
+  // shares no word with it: the confidence model gives p ≈ 0.35 — possible, not confident.
+  const unit = unitVector(6);
+  const near = unit(0.62, Math.sqrt(1 - 0.62 ** 2));
+  const embedder = handMadeEmbedder(
+    6,
+    [
+      [/stopcock/, unit(1)],
+      [/pipes burst/, near],
+      [/Helga's birthday/, unit(0, 0, 1)],
+      [/Felix's birthday/, unit(0, 0, 0.62, Math.sqrt(1 - 0.62 ** 2))],
+    ],
+    unit(0, 0, 0, 0, 0, 1),
+  );
+  let h: TestHub;
+  beforeAll(async () => {
+    h = await buildTestHub({ embedder });
+    await rememberByHand(h, 'house', 'The stopcock for the water is under the kitchen sink', { entity_type: 'place' });
+    await rememberByHand(h, 'Helga', "Helga's birthday is on the 19th of April", { entity_type: 'person' });
+    await rememberByHand(h, 'Felix', 'Felix plays football on Saturdays', { entity_type: 'person' });
+  });
+  afterAll(() => h.close());
+  const q = (question: string, possible = true) => ({ question, possible, now: h.clock.now() });
+
+  it('"I\'m not sure, but I remember that …", not sure, resting on that memory', async () => {
+    const r = shaped(await answerFact(h.services, q('what do we do if the pipes burst?')));
+    expect(r).toMatchObject({
+      result: "I'm not sure, but I remember that the stopcock for the water is under the kitchen sink.",
+      answer: { kind: 'fact', entity: 'house', value: 'The stopcock for the water is under the kitchen sink' },
+      sure: false,
+      evidence: [{ type: 'memory', text: 'The stopcock for the water is under the kitchen sink' }],
+    });
+    // possible: false — only confident answers.
+    expect(await answerFact(h.services, q('what do we do if the pipes burst?', false))).toMatchObject({
+      result: "I don't know that.",
+      answer: { kind: 'unknown' },
+    });
+  });
+
+  it("never a guess about someone else: Helga's birthday, as near as the stopcock was, is not offered for Felix", async () => {
+    const out = await h.services.memory.recall(
+      RecallInput.parse({ query: "when is Felix's birthday?", explain: true }),
+    );
+    expect(out.possible.find((p) => p.entity_name === 'Helga')).toMatchObject({ about_another: true });
+    const r = shaped(await answerFact(h.services, q("when is Felix's birthday?")));
+    expect(r).toEqual({
+      result: "I don't know that about Felix.",
+      answer: { kind: 'unknown', entity: 'Felix' },
+      sure: true,
+      evidence: [],
+    });
   });
 });
