@@ -16,7 +16,7 @@ import { createContextService } from './tiers/context/context.service.js';
 import { createEntitiesRepo } from './tiers/entities/entities.repo.js';
 import { createMemoryService } from './tiers/memory/memory.service.js';
 import { createRelationsService } from './tiers/memory/relations.service.js';
-import { createEvents, type Events } from './lib/events.js';
+import { createHubEvents, type Events } from './services/events.js';
 import { createTimeseriesService } from './tiers/timeseries/timeseries.service.js';
 import { createRollups } from './tiers/timeseries/rollup.js';
 import { createRetention } from './tiers/timeseries/retention.js';
@@ -39,6 +39,7 @@ import { createWorkingImport } from './tiers/working/import.js';
 import { createProspectiveImport } from './tiers/prospective/import.js';
 import { createSpatialImport } from './tiers/spatial/import.js';
 import { createPatternsImport } from './patterns/import.js';
+import { createPatternReads, createPatternsRepo } from './tiers/patterns/patterns.repo.js';
 import { createMarkdownSync } from './io/markdown/markdown.service.js';
 import { createVoicesService } from './tiers/voices/voices.service.js';
 import { createAliasesService } from './tiers/entities/aliases.service.js';
@@ -49,6 +50,8 @@ import { createStatusService } from './tiers/status/status.service.js';
 import { createEntitiesReader } from './tiers/entities/entities.reader.js';
 import { attachInternals, without } from './internals.js';
 import { registerContextParts } from './services/context-parts.js';
+import { createAskService } from './tiers/ask/ask.service.js';
+import { memoryAnswers } from './tiers/ask/answers.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -66,7 +69,7 @@ export interface ServiceDeps {
 
 export function createServices(deps: ServiceDeps) {
   const { db, clock, config, embedder, llm } = deps;
-  const events = deps.events ?? createEvents();
+  const events = deps.events ?? createHubEvents();
   const wordnet = deps.wordnet ?? sharedWordNet();
   const entities = createEntitiesRepo(db, clock);
   const audit = createAuditRepo(db, clock);
@@ -83,7 +86,7 @@ export function createServices(deps: ServiceDeps) {
     wordnet,
     relations,
     onAdded: (m) => events.emit('memory_added', m),
-    onEntityForgotten: (name) => events.emit('entity_forgotten', { entity_name: name }),
+    onEntityForgotten: (name) => events.emit('entities_changed', { change: 'delete', entity_name: name }),
   });
   const reembed = createReembedder({ db, vectors, embedder, log: deps.log });
   const context = createContextService({ clock, entities, memory, relations, decay: config.memory });
@@ -100,16 +103,18 @@ export function createServices(deps: ServiceDeps) {
     onCommitted: (items, results) => events.emit('readings_committed', { items, results }),
   });
   const schedule = createScheduleService({ db, clock, entities, audit, timeZone: tz });
-  // Cached entity/series ids die with a forgotten entity.
-  events.on('entity_forgotten', () => timeseries.repo.invalidate());
+  // Cached entity/series ids die with a renamed, merged, re-aliased or forgotten entity.
+  events.on('entities_changed', () => timeseries.repo.invalidate());
 
   const log = deps.log ?? ((m: string) => console.error(m));
+  const patternsRepo = createPatternsRepo(db);
   const patterns = createPatternEngine({
-    db,
+    reads: createPatternReads(db),
+    repo: patternsRepo,
     clock,
     timeZone: tz,
     memory,
-    events,
+    onPromoted: (p) => events.emit('pattern_promoted', p),
     detectors: deps.detectors ?? [],
     config: config.patterns,
     beforeRun: () => timeseries.rollup(),
@@ -167,7 +172,7 @@ export function createServices(deps: ServiceDeps) {
       working: createWorkingImport({ db, entities }),
       prospective: createProspectiveImport({ db, entities }),
       spatial: createSpatialImport({ db, entities }),
-      patterns: createPatternsImport({ db, entities }),
+      patterns: createPatternsImport({ repo: patternsRepo, entities }),
     },
   });
 
@@ -176,14 +181,14 @@ export function createServices(deps: ServiceDeps) {
     clock,
     entities,
     audit,
-    onEntityChanged: () => timeseries.repo.invalidate(),
+    onEntityChanged: (oldName) => events.emit('entities_changed', { change: 'rename', entity_name: oldName }),
     rollup: () => timeseries.rollup(),
     embedPending: async () => {
       for (let r = await memory.embedPending(256); r.embedded && r.remaining; r = await memory.embedPending(256));
     },
   });
 
-  // A changed alias changes what a name means: name-keyed caches re-resolve (the MQTT bridge listens too).
+  // A changed alias changes what a name means: every name-keyed cache listens to entities_changed.
   const aliases = createAliasesService({
     db,
     clock,
@@ -191,7 +196,7 @@ export function createServices(deps: ServiceDeps) {
     audit,
     log,
     rollup: () => timeseries.rollup(),
-    onChanged: () => (timeseries.repo.invalidate(), events.emit('aliases_changed', null)),
+    onChanged: () => events.emit('entities_changed', { change: 'alias' }),
   });
 
   const markdown = createMarkdownSync({
@@ -213,10 +218,23 @@ export function createServices(deps: ServiceDeps) {
     memory,
     relations,
     aliases,
-    onChanged: () => (timeseries.repo.invalidate(), events.emit('aliases_changed', null)),
+    onChanged: () => events.emit('entities_changed', { change: 'entity' }),
     rollup: () => timeseries.rollup(),
   });
   const status = createStatusService({ db, vectors, rollupCache: () => rollups.cacheStats() });
+  const entitiesReader = createEntitiesReader(entities);
+  // Ask (#34): readings through the timeseries tier's bounded reads; facts, places, reminders through the memory answers.
+  const ask = createAskService({
+    clock,
+    tz,
+    dayParts: config.ask,
+    timeseries,
+    entities: entitiesReader,
+    wordnet,
+    embedder,
+    events,
+    answers: memoryAnswers({ memory, spatial, prospective, entities: entitiesReader }),
+  });
   const services = {
     memoryMcpImport,
     markdown,
@@ -243,8 +261,9 @@ export function createServices(deps: ServiceDeps) {
     overview,
     status,
     manage,
+    ask,
     /** Lookups only; entities are created and changed by the tier services. */
-    entities: createEntitiesReader(entities),
+    entities: entitiesReader,
     /** The audit trail, read-only (every service writes its own entries). */
     audit: { query: (q: AuditQuery) => audit.query(q) },
     memory: without(memory, 'repo'),

@@ -30,6 +30,8 @@ import { spatialRoutes } from './routes/spatial.routes.js';
 import { markdownRoutes } from './routes/markdown.routes.js';
 import { voicesRoutes } from './routes/voices.routes.js';
 import { entitiesRoutes } from './routes/entities.routes.js';
+import { operationRoutes } from './operation-routes.js';
+import { OPERATION_TABLES } from '../operations.js';
 import { adminRoutes } from './admin/index.js';
 import { sendBadAddress, wantsAdminPage } from './admin/bad-address.js';
 import { sseRoutes } from './routes/sse.routes.js';
@@ -189,6 +191,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(markdownRoutes(opts.services));
   await app.register(voicesRoutes(opts.services));
   await app.register(entitiesRoutes(opts.services));
+  for (const table of OPERATION_TABLES) await app.register(operationRoutes(table, opts.services));
   await app.register(mcpRoutes(opts.services));
   await app.register(
     adminRoutes(opts.services, { token: opts.token, health: opts.health, dataDir: opts.dataDir, failures }),

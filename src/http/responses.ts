@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { MORE_RESPONSES } from './responses-more.js';
+import { OPERATION_TABLES } from '../operations.js';
 
 const int = z.number().int();
 const ts = z.number().describe('epoch seconds');
@@ -139,12 +140,26 @@ const RESPONSES: Record<string, Record<string, z.ZodType>> = {
 
 const ALL = { ...RESPONSES, ...MORE_RESPONSES };
 
-/** The routes that document their answer, as `METHOD path` (tests check each exists). */
-export const documentedRoutes = (): string[] => Object.keys(ALL);
+/** The routes that document their answer, as `METHOD path` (tests check each exists): the side table's and the operations'. */
+export const documentedRoutes = (): string[] => [
+  ...Object.keys(ALL),
+  ...OPERATION_TABLES.flatMap((t) =>
+    t.operations.flatMap((op) => (op.http && op.output ? [`${op.http.method} ${op.http.path}`] : [])),
+  ),
+];
 
 /** A route's documented 200 answer, `{ok: true, result, ...fields}` and loose, or undefined when it has none. */
 export function responseOf(method: 'GET' | 'POST', url: string): z.ZodType | undefined {
   const fields = ALL[`${method} ${url}`];
   if (!fields) return undefined;
   return z.looseObject({ ok: z.literal(true), result: z.string().describe('the answer in plain words'), ...fields });
+}
+
+/** An operation's declared output as its 200 answer: `{ok: true, result, ...output}`, loose. */
+export function okAnswer(output: z.ZodObject): z.ZodType {
+  return z.looseObject({
+    ok: z.literal(true),
+    result: z.string().describe('the answer in plain words'),
+    ...output.shape,
+  });
 }

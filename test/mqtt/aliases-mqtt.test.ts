@@ -90,6 +90,20 @@ describe('aliases from Statestream', () => {
     expect(await points('sensor.bedroom_temperature', 'state')).toMatchObject([{ value: 20, unit: '°C' }]);
   });
 
+  it('a name resolved before its alias existed resolves again once the alias is added (entities_changed)', async () => {
+    await publish('homeassistant/sensor/hall_humidity/unit_of_measurement', '"%"', true);
+    await post(hub, '/record', { entity_name: 'sensor.hall_humidity', metric: 'battery', value: 90 });
+    // "hall hygrometer" is no name of it yet: its first reading has no unit, and that answer is cached.
+    await publish('hearth/record/hall hygrometer/state', '55');
+    expect(await points('hall hygrometer', 'state')).toMatchObject([{ value: 55, unit: null }]);
+    await post(hub, '/forget', { entity_name: 'hall hygrometer' });
+    expect(
+      (await post(hub, '/alias', { entity_name: 'sensor.hall_humidity', alias: 'hall hygrometer' })).status,
+    ).toBe(200);
+    await publish('hearth/record/hall hygrometer/state', '56');
+    expect(await points('sensor.hall_humidity', 'state')).toMatchObject([{ value: 56, unit: '%' }]);
+  });
+
   it('two entities that both hold facts are not merged: left alone and logged', async () => {
     await post(hub, '/remember', { entity_name: 'person.carol', fact: 'person.carol is the account on the old phone' });
     await post(hub, '/remember', { entity_name: 'Carol', fact: 'Carol likes tulips' });

@@ -27,7 +27,6 @@ import { createSessions, registerSessionPlugins } from './session.js';
 import { failedLogins, type FailureLimiter } from '../auth.js';
 import { createReadingStream } from './stream.js';
 import { tierRoutes } from './routes-tiers.js';
-import type { PreparedReading, WriteResult } from '../../tiers/timeseries/readings.repo.js';
 
 export interface AdminOptions {
   token?: string;
@@ -71,8 +70,7 @@ export const adminRoutes =
     const sessions = createSessions(keys, now);
     const rate = createRateMeter();
     const stream = createReadingStream(SSE_HEADERS);
-    const off = s.events.on('readings_committed', (p) => {
-      const { items, results } = p as { items: PreparedReading[]; results: WriteResult[] };
+    const off = s.events.on('readings_committed', ({ items, results }) => {
       let stored = 0;
       for (const r of results) if (r.ok && !r.skipped) stored++;
       rate.add(stored);

@@ -15,6 +15,7 @@ import { type LineReading, lineProtocolChunks, MAX_READINGS, type Precision } fr
 import { createReadingsRepo, type PreparedReading, type WriteResult } from './readings.repo.js';
 import type { Rollups } from './rollup.js';
 import { createSeriesIndex } from './series-index.js';
+import { createWindowReads } from './window-reads.js';
 import type { QueryStreamInput, RecordBulkInput, RecordInput } from './timeseries.schemas.js';
 
 /** Line-protocol lines parsed between two turns of the event loop (≈ 10 ms on a Pi-class core). */
@@ -68,6 +69,8 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
   return {
     repo,
     writer,
+    /** Bounded reads of one series' window (window-reads.ts), for answers about a time. */
+    reads: createWindowReads(db),
     ingest,
     rollup,
     get dirty() {

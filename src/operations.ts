@@ -1,0 +1,11 @@
+/**
+ * Every tier's operation table (lib/operation.ts), in the order the doors list them. The HTTP app
+ * registers a route for each, the MCP server a tool, `docs/mcp-tools.md`, the test helpers' tool list
+ * and the fuzz seeds read them from here. A new operation of an existing tier touches that tier's
+ * `<tier>.operations.ts` (and its service) only; a new tier adds one line here.
+ */
+import type { OperationTable } from './lib/operation.js';
+import type { Services } from './services.js';
+import { askOperations } from './tiers/ask/ask.operations.js';
+
+export const OPERATION_TABLES: readonly OperationTable<Services>[] = [askOperations];
