@@ -1,9 +1,9 @@
 /**
  * The facts, places and reminders the ask service hands on (SPEC §5 Ask kinds fact, place, reminder):
- * the memory answers of `memory-answers.ts`, bound to the services they read. Until that file is
- * merged, a plain "I don't know" stands in (no guessing).
+ * the memory answers of `memory-answers.ts`, bound to the services they read.
  */
 import type { AskOutput } from './ask.schemas.js';
+import { answerFact, answerPlace, answerReminder, type MemoryAnswerDeps } from './memory-answers.js';
 
 export interface AskQuestion {
   question: string;
@@ -21,10 +21,10 @@ export interface MemoryAnswers {
   fact(q: AskQuestion): Promise<AskOutput>;
 }
 
-export function memoryAnswers(_deps: unknown): MemoryAnswers {
+export function memoryAnswers(deps: MemoryAnswerDeps): MemoryAnswers {
   return {
-    place: async () => null,
-    reminder: async () => null,
-    fact: async () => ({ result: "I don't know that.", answer: { kind: 'unknown' }, sure: true, evidence: [] }),
+    place: (q) => answerPlace(deps, q),
+    reminder: (q) => answerReminder(deps, q),
+    fact: (q) => answerFact(deps, q),
   };
 }

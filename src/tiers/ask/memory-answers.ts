@@ -19,12 +19,13 @@ import type { AskAnswer, Evidence } from './ask.schemas.js';
 export { answerPlace } from './place-answers.js';
 export { answerReminder } from './reminder-answers.js';
 
-export interface AskReply {
+/** A type, not an interface: it is assignable to AskOutput (a loose object). */
+export type AskReply = {
   result: string;
   answer: AskAnswer;
   sure: boolean;
   evidence: Evidence[];
-}
+};
 export interface AskQuestion {
   question: string;
   speaker?: string;
