@@ -15,8 +15,10 @@ import type { Services } from '../../services.js';
 import { RecallInput } from '../memory/memory.schemas.js';
 import type { RecallHit } from '../memory/recall.js';
 import type { AskAnswer, Evidence } from './ask.schemas.js';
+import { answerWho } from './who-answers.js';
 
 export { answerPlace } from './place-answers.js';
+export { answerWho } from './who-answers.js';
 export { answerReminder } from './reminder-answers.js';
 
 /** A type, not an interface: it is assignable to AskOutput (a loose object). */
@@ -33,7 +35,7 @@ export interface AskQuestion {
   now: number;
 }
 /** The slice of the services the memory answers read. */
-export type MemoryAnswerDeps = Pick<Services, 'memory' | 'spatial' | 'prospective' | 'entities'>;
+export type MemoryAnswerDeps = Pick<Services, 'memory' | 'spatial' | 'prospective' | 'entities' | 'relations'>;
 
 /**
  * A possible fact is offered when its p (recall's confidence model, 0–1) reaches OFFER_MIN and leads
@@ -93,7 +95,13 @@ export function standsOut<H extends { about_another?: true; explain?: { p: numbe
 }
 
 /** A fact question: a stated fact, a hedged possible one, or "I don't know". */
-export async function answerFact(deps: Pick<Services, 'memory'>, q: AskQuestion): Promise<AskReply> {
+export async function answerFact(
+  deps: Pick<Services, 'memory'> & Partial<Pick<Services, 'entities' | 'relations'>>,
+  q: AskQuestion,
+): Promise<AskReply> {
+  const who =
+    deps.entities && deps.relations ? answerWho({ entities: deps.entities, relations: deps.relations }, q) : null;
+  if (who) return who;
   const out = await deps.memory.recall(
     RecallInput.parse({
       query: q.question,

@@ -129,6 +129,19 @@ describe('facts: stated when confident, hedged when only possible, else "I don\'
     expect(wife).toMatchObject({ result: "Anna's birthday is on the 3rd of May.", sure: true });
   });
 
+  it('"who is my wife?" is answered by the relations', async () => {
+    for (const q of ["what's my wife's name?", 'who is my wife?'])
+      expect(await fact(q, { speaker: 'Brian' }), q).toEqual({
+        result: 'Your wife is Anna.',
+        answer: { kind: 'fact', entity: 'Anna', value: 'Anna' },
+        sure: true,
+        evidence: [],
+      });
+    expect((await fact("who is Anna's husband?")).result).toBe("Anna's husband is Brian.");
+    // No wife known for Helga: no name is made up.
+    expect((await fact('who is my wife?', { speaker: 'Helga' })).result).not.toMatch(/wife is/);
+  });
+
   it('a role that names nobody is not the speaker: Helga has no wife, so not her own birthday', async () => {
     const r = await fact("when is my wife's birthday?", { speaker: 'Helga' });
     expect(r.result).not.toMatch(/Helga/);
