@@ -16,6 +16,7 @@ import {
 } from '../../../src/tiers/ask/memory-answers.js';
 import { AskOutput } from '../../../src/tiers/ask/ask.schemas.js';
 import { RecallInput } from '../../../src/tiers/memory/memory.schemas.js';
+import { internals } from '../../../src/internals.js';
 import { handMadeEmbedder, unitVector } from '../../helpers/hand-made-embedder.js';
 
 let hub: TestHub;
@@ -127,6 +128,19 @@ describe('facts: stated when confident, hedged when only possible, else "I don\'
     expect(dentist.answer).toMatchObject({ entity: 'Brian', value: 'Brian has a dentist appointment on Tuesday at 9' });
     const wife = await fact("when is my wife's birthday?", { speaker: 'Brian' });
     expect(wife).toMatchObject({ result: "Anna's birthday is on the 3rd of May.", sure: true });
+  });
+
+  it('"our youngest" is the younger child the relations and ages name', async () => {
+    const s = hub.services;
+    s.relations.relate({ entity_a: 'Brian', entity_b: 'Leo', rel_type: 'parent_of' });
+    s.relations.relate({ entity_a: 'Brian', entity_b: 'Maya', rel_type: 'parent_of' });
+    const { entities } = internals(s);
+    entities.setTypeMeta(entities.get('Leo').id, 'person', { age: 11 });
+    entities.setTypeMeta(entities.get('Maya').id, 'person', { age: 7 });
+    await rememberByHand(hub, 'Maya', 'Maya is allergic to peanuts');
+    await rememberByHand(hub, 'Leo', 'Leo is allergic to cats');
+    const r = await fact('what is our youngest allergic to?', { speaker: 'Brian' });
+    expect(r.answer).toMatchObject({ kind: 'fact', entity: 'Maya', value: 'Maya is allergic to peanuts' });
   });
 
   it('"who is my wife?" is answered by the relations', async () => {
