@@ -70,6 +70,16 @@ describe('readWho', () => {
       query: "when is Anna's birthday",
       about: ['Anna'],
     });
+    // The owner named in a role phrase is not whom it asks about.
+    const chidi = readWho(
+      {
+        ...deps,
+        roles: (text) => (text.startsWith("Brian's wife") ? [{ start: 0, end: 12, names: ['Anna'] }] : []),
+      },
+      "Brian's wife's birthday",
+    );
+    expect(chidi).toMatchObject({ query: "Anna's birthday", about: ['Anna'] });
+    expect(chidi.named.map((n) => n.id)).toEqual([3]);
     expect(readWho(deps, "when is my wife's birthday", 'Helga')).toMatchObject({
       query: "when is my wife's birthday",
       about: [],

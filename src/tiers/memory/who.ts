@@ -46,9 +46,8 @@ const PRONOUN =
   /(?<![\p{L}\p{N}'’])(I['’]m|I['’]ve|I['’]d|I['’]ll|I|i|me|my|mine|myself)(?![\p{L}\p{N}]|['’][\p{L}])/giu;
 const CONTRACTED: Record<string, string> = { "i'm": ' is', "i've": ' has', "i'd": ' would', "i'll": ' will' };
 
-function pronounAs(word: string, name: string): string | undefined {
+function pronounAs(word: string, name: string): string {
   const w = word.toLowerCase().replace('’', "'");
-  if (w === 'i' && word !== 'I' && word !== 'i') return undefined;
   if (w === 'my' || w === 'mine') return `${name}'s`;
   return name + (CONTRACTED[w] ?? '');
 }
@@ -80,7 +79,10 @@ export function readWho(d: WhoDeps, query: string, speaker?: string): Who {
     for (const p of people) add(p, [terms(p.name)]);
     edits.push({ start: r.start, end: r.end, by: people.map((p) => p.name).join(' and ') });
   }
+  const roleEdits = [...edits];
   for (const n of namedInQuery(d.entityNamed, text)) {
+    // "Chidi's" in "Chidi's dad" names the owner of a role, not whom the question is about.
+    if (n.spans?.length && n.spans.every((sp) => overlaps({ ...sp, by: '' }, roleEdits))) continue;
     let own: { id: number; name: string } | undefined;
     for (const s of n.spans ?? []) {
       const whole = text.slice(s.start, s.end);
@@ -99,9 +101,8 @@ export function readWho(d: WhoDeps, query: string, speaker?: string): Who {
   if (me) {
     let said = false;
     for (const m of text.matchAll(PRONOUN)) {
-      const by = pronounAs(m[0], me.name);
-      const edit = by && { start: m.index, end: m.index + m[0].length, by };
-      if (!edit || overlaps(edit, edits) || overlaps(edit, blocked)) continue;
+      const edit = { start: m.index, end: m.index + m[0].length, by: pronounAs(m[0], me.name) };
+      if (overlaps(edit, edits) || overlaps(edit, blocked)) continue;
       edits.push(edit);
       said = true;
     }
