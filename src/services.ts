@@ -120,7 +120,7 @@ export function createServices(deps: ServiceDeps) {
     beforeRun: () => timeseries.rollup(),
     log,
   });
-  const trends = createTrends({ timeseries, clock, llm });
+  const trends = createTrends({ timeseries, clock, llm, timeZone: tz });
 
   const episodic = createEpisodicService({ db, clock, entities, audit, llm, embedder });
   const working = createWorkingService({

@@ -11,6 +11,7 @@ export const askOperations: OperationTable<Services> = {
       http: { method: 'POST', path: '/ask' },
       input: AskInput,
       output: AskOutput,
+      example: { question: 'Was the garage door open last night?' },
       summary: 'Answer a question about the home, its people or its past in everyday words',
       description:
         'Call this for ANY question about the home, its people or its past, in the words the person used: readings ' +
@@ -27,6 +28,7 @@ export const askOperations: OperationTable<Services> = {
       http: { method: 'GET', path: '/sensors' },
       input: SensorsInput,
       output: SensorsOutput,
+      example: {},
       summary: 'What the home has readings of: entity, aliases, metric, kind, unit, first/last reading, last value',
       description:
         'List what can be asked about: every sensor series with its entity name and aliases, metric, kind ' +

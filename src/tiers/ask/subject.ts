@@ -54,6 +54,10 @@ interface Indexed {
 
 /** Above this cosine (local or neural encoder) a series name may stand for the question's words. */
 const ENCODER_MIN = 0.55;
+/** Words of a question looked at (a question names its subject in a few). */
+const MAX_WORDS = 12;
+/** Words an answer repeats as "the shed door"; more is not a name, and the answer does not say it back. */
+const NAMED_MAX = 4;
 const QUIET_DOMAINS = new Set(['sensor', 'binary_sensor', 'input_number', 'input_boolean']);
 
 /** "binary_sensor.garage_door" → its words and its Home Assistant domain. */
@@ -168,7 +172,7 @@ export function createSubjects(deps: SubjectDeps) {
     const q = question.toLowerCase();
     const asked = askedConcept(q);
     const stateQuestion = STATE_WORDS.test(q);
-    const words = namingWords(question);
+    const words = namingWords(question).slice(0, MAX_WORDS);
     const stems = new Set(words.map((w) => w.stem));
     const rel = new Map(words.map((w) => [w.stem, relatives(w.word)]));
 
@@ -215,7 +219,7 @@ export function createSubjects(deps: SubjectDeps) {
       };
     }
 
-    const named = words.length ? words.map((w) => w.word).join(' ') : null;
+    const named = words.length && words.length <= NAMED_MAX ? words.map((w) => w.word).join(' ') : null;
     if (anyNameHit) return { named }; // the question named something; a like thing is not it
 
     // Nothing named: the concept alone ("how humid was it yesterday?"), if one series measures it.

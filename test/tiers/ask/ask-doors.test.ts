@@ -6,7 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestHub } from '../../helpers/hub.js';
+import { rememberByHand, type TestHub } from '../../helpers/hub.js';
 import { buildHome, GARAGE_OPEN, KETTLE_RUNS } from './home.js';
 
 const TOKEN = 'ask-doors-token';
@@ -26,6 +26,14 @@ async function http(method: 'GET' | 'POST', path: string, body?: unknown) {
 
 beforeAll(async () => {
   hub = await buildHome({ token: TOKEN });
+  await rememberByHand(hub, 'Anna', "Anna's birthday is on the 3rd of May");
+  hub.services.spatial.locate({
+    entity_name: 'car keys',
+    container_name: 'hall drawer',
+    entity_type: 'object',
+    container_type: 'room',
+    confidence: 1,
+  });
   base = (await hub.start()).http!;
   mcp = new Client({ name: 'ask-doors', version: '1.0.0' });
   await mcp.connect(
@@ -66,6 +74,19 @@ describe('POST /ask over HTTP', () => {
     expect(r.body).toMatchObject({ ok: true, sure: true, answer });
     expect(r.body.result).toMatch(result);
     expect(r.body.evidence.length).toBeGreaterThan(0);
+  });
+
+  it('one door for readings, facts and places: each question goes to what answers it', async () => {
+    const home = await http('POST', '/ask', { question: 'Is Anna home?' });
+    expect(home.body.answer).toMatchObject({ kind: 'state', entity: 'person.anna', value: true });
+    const birthday = await http('POST', '/ask', { question: "When is Anna's birthday?" });
+    expect(birthday.body.answer.kind).toBe('fact');
+    expect(birthday.body.result).toMatch(/3rd of May/);
+    const keys = await http('POST', '/ask', { question: 'Where are the car keys?' });
+    expect(keys.body.answer.kind).toBe('place');
+    expect(keys.body.result).toMatch(/hall drawer/);
+    const unknown = await http('POST', '/ask', { question: "What is the dog's favourite toy?" });
+    expect(unknown.body.answer.kind).toBe('unknown');
   });
 
   it('`now` replays the question as of another moment (ISO-8601)', async () => {
