@@ -24,6 +24,8 @@ export interface WhoDeps {
    * (`names: []`); without it, roles are not read.
    */
   roles?: (text: string, speaker: string | undefined) => { start: number; end: number; names: string[] }[];
+  /** Is a word a role or kinship word ("grandma")? An entity of unknown type called by one is a person. */
+  roleWord?: (word: string) => boolean;
 }
 
 export interface Who {
@@ -80,7 +82,12 @@ export function readWho(d: WhoDeps, query: string, speaker?: string): Who {
     edits.push({ start: r.start, end: r.end, by: people.map((p) => p.name).join(' and ') });
   }
   const roleEdits = [...edits];
-  for (const n of namedInQuery(d.entityNamed, text)) {
+  // "Grandma", an alias of Jadwiga stored without a type, names a person however it is written.
+  const find = (name: string) => {
+    const e = d.entityNamed(name);
+    return e?.type === 'unknown' && d.roleWord?.(name) ? { ...e, type: 'person' } : e;
+  };
+  for (const n of namedInQuery(find, text)) {
     // "Chidi's" in "Chidi's dad" names the owner of a role, not whom the question is about.
     if (n.spans?.length && n.spans.every((sp) => overlaps({ ...sp, by: '' }, roleEdits))) continue;
     let own: { id: number; name: string } | undefined;
