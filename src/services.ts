@@ -235,7 +235,7 @@ export function createServices(deps: ServiceDeps) {
     wordnet,
     embedder,
     events,
-    answers: memoryAnswers({ memory, spatial, prospective, entities: entitiesReader }),
+    answers: memoryAnswers({ memory, spatial, prospective, relations, entities: entitiesReader }),
   });
   const services = {
     memoryMcpImport,
