@@ -22,8 +22,6 @@ import { mcpRoutes } from './routes/mcp.routes.js';
 import { scheduleRoutes, timeseriesRoutes } from './routes/timeseries.routes.js';
 import { influxRoutes } from './routes/influx.routes.js';
 import { patternsRoutes } from './routes/patterns.routes.js';
-import { prospectiveRoutes } from './routes/prospective.routes.js';
-import { spatialRoutes } from './routes/spatial.routes.js';
 import { markdownRoutes } from './routes/markdown.routes.js';
 import { entitiesRoutes } from './routes/entities.routes.js';
 import { operationRoutes } from './operation-routes.js';
@@ -179,8 +177,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(scheduleRoutes(opts.services));
   await app.register(influxRoutes(opts.services));
   await app.register(patternsRoutes(opts.services));
-  await app.register(prospectiveRoutes(opts.services));
-  await app.register(spatialRoutes(opts.services));
   await app.register(markdownRoutes(opts.services));
   await app.register(entitiesRoutes(opts.services));
   for (const table of OPERATION_TABLES) await app.register(operationRoutes(table, opts.services));

@@ -3,10 +3,8 @@
  * prospective, spatial, entity management, Markdown, and the system routes (/health with a token, /audit).
  */
 import { z } from 'zod';
-import { bool, int, list, obj, str, ts, warnings } from '../lib/output.js';
+import { bool, int, list, obj, str, ts } from '../lib/output.js';
 
-const intention = { id: int, entity_name: str, trigger_text: str, action_text: str };
-const place = { entity_name: str, container_name: str, confidence: z.number(), last_confirmed_ts: ts, age_text: str };
 /** What an entity holds, as a merge or a delete reports it (`dry_run: true` is the preview). */
 const holdings = obj({
   entity: obj({ id: int, name: str, type: str }),
@@ -18,34 +16,6 @@ const holdings = obj({
 });
 
 export const MORE_RESPONSES: Record<string, Record<string, z.ZodType>> = {
-  // prospective.routes.ts
-  'POST /intend': { id: int, warnings },
-  'POST /check_intentions': { triggered: list({ ...intention, score: z.number() }), warnings },
-  'POST /dismiss_intention': { id: int, dismissed: bool },
-  'GET /intentions': { intentions: list(intention) },
-  // spatial.routes.ts
-  'POST /locate': {
-    id: int,
-    entity_name: str,
-    container_name: str,
-    previous_container: str.nullable(),
-    action: str,
-  },
-  'POST /find': {
-    found: bool,
-    entity_name: str.nullable(),
-    container_name: str.nullable(),
-    confidence: z.number().nullable(),
-    last_confirmed_ts: ts.nullable(),
-    age_seconds: z.number().nullable(),
-    age_text: str.nullable(),
-    candidates: list({ ...place, score: z.number(), matched_by: z.enum(['spelling', 'meaning', 'encoder']) }),
-  },
-  'POST /seen_at': { id: int, entity_name: str, container_name: str, action: str, confidence: z.number() },
-  'GET /location_history/:entity_name': {
-    entity_name: str,
-    locations: list({ id: int, container_name: str, confidence: z.number(), last_confirmed_ts: ts, active: bool }),
-  },
   // entities.routes.ts
   'POST /entities/merge': {
     dry_run: bool,

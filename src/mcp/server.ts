@@ -16,8 +16,6 @@ import { ToolTable } from './tool.js';
 import { memoryTools } from './tools/memory.tools.js';
 import { scheduleTools, timeseriesTools } from './tools/timeseries.tools.js';
 import { patternsTools } from './tools/patterns.tools.js';
-import { prospectiveTools } from './tools/prospective.tools.js';
-import { spatialTools } from './tools/spatial.tools.js';
 import { markdownTools } from './tools/markdown.tools.js';
 import { entitiesTools } from './tools/entities.tools.js';
 import { operationTools } from './operation-tools.js';
@@ -52,8 +50,6 @@ function buildToolTable(services: Services, actor: Actor): ToolTable {
   timeseriesTools(table, services, actor);
   scheduleTools(table, services, actor);
   patternsTools(table, services);
-  prospectiveTools(table, services, actor);
-  spatialTools(table, services, actor);
   markdownTools(table, services);
   entitiesTools(table, services, actor);
   for (const ops of OPERATION_TABLES) operationTools(table, ops, services, actor);
