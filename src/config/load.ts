@@ -176,7 +176,12 @@ export function loadConfig(opts: LoadOptions = {}): { config: Config; file: stri
   const config = parseConfig(raw, file ?? 'config', fromEnv);
   const envDataDir =
     (opts.overrides?.data_dir as string | undefined) ?? flagDataDir ?? (env.HEARTH_DATA_DIR || undefined);
-  config.data_dir = resolveDataDir({ env: envDataDir, file: fileDataDir });
+  config.data_dir = resolveDataDir({
+    env: envDataDir,
+    file: fileDataDir,
+    xdgDataHome: env.XDG_DATA_HOME ?? '',
+    home: env.HOME,
+  });
   assertSafeBinds(config);
   assertTlsFiles(config);
   return { config, file };
