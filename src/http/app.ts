@@ -136,8 +136,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const methodsOf = trackRoutes(app);
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0];
+    // A path whose route takes this very method reached here by its own 404 (a parameter no route accepts).
     const allowed = methodsOf(path);
-    if (allowed.length)
+    if (allowed.length && !allowed.includes(req.method))
       return reply
         .code(405)
         .header('allow', allowed.join(', '))
