@@ -11,11 +11,12 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import semver from 'semver';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/hub.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir as keptDir } from '../helpers/hub.js';
 import { freePort } from '../helpers/mosquitto.js';
 
 const run = promisify(execFile);
@@ -33,6 +34,15 @@ const npmEnv = {
 const npmFlags = ['--omit=dev', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'];
 
 let tgz: Record<'old' | 'new', string>;
+
+// Each install is ~230 MB: removed at the end, not left in the temp dir.
+const made: string[] = [];
+const tempDir = (prefix: string) => (made.push(keptDir(prefix)), made[made.length - 1]);
+const children: ChildProcess[] = [];
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })));
+}, 300_000); // about 1 GB of node_modules on a busy disk
 
 beforeAll(async () => {
   const out = tempDir('hearth-rel-');
@@ -83,8 +93,8 @@ describe('the release as its own project: npm ci --omit=dev (the documented comm
   });
 
   it.each(NPMS)(
-    '%s %s installs exactly the pinned versions, no dev package, no engine warning',
-    async (cmd, pre) => {
+    '%s installs exactly the pinned versions, no dev package, no engine warning',
+    async (_label, cmd, pre) => {
       const app = tempDir('hearth-app-');
       await run('tar', ['xzf', tgz.old, '-C', app, '--strip-components=1']);
       const version = (await run(cmd, [...pre, '--version'], { env: { ...npmEnv, PATH: systemPath } })).stdout.trim();
@@ -143,6 +153,7 @@ async function serve(app: string, home: string): Promise<{ child: ChildProcess; 
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.push(child);
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
