@@ -30,6 +30,7 @@ const serve: Command = async ({ config, file }) => {
     hub.app.log.error(`database ${config.data_dir}/hearth.db is damaged (${why}): ${fix}`),
   );
   const { http, mqtt } = await hub.start();
+  process.on('exit', ops.recordListening(config.data_dir, { http: http ?? null, mqtt: mqtt ?? null }));
   void hub.integrity.check();
   hub.app.log.info(
     `hearth serving: http ${http ?? 'off'}; mqtt ${mqtt ?? 'off'} (${config.mqtt.mode}); data ${config.data_dir}; config ${file ?? '(defaults)'}`,

@@ -57,13 +57,7 @@ export async function runDoctor({ config, flags }: CommandContext): Promise<numb
         detail: `external ${config.mqtt.url} ${up ? 'answers' : 'does not answer'}`,
       });
     } else if (config.mqtt.mode === 'embedded') {
-      // The embedded broker runs inside `hearth serve`: not answering is fine when the hub is stopped.
-      const up = await ops.reachable(config.mqtt.host, config.mqtt.port);
-      checks.push({
-        name: 'broker',
-        ok: true,
-        detail: `embedded ${config.mqtt.host}:${config.mqtt.port} ${up ? 'answers' : 'not running (starts with hearth serve)'}`,
-      });
+      checks.push(await embeddedBroker(config.data_dir, `${config.mqtt.host}:${config.mqtt.port}`));
     }
   } catch (e) {
     checks.push({ name: 'open', ok: false, detail: (e as Error).message });
@@ -74,4 +68,24 @@ export async function runDoctor({ config, flags }: CommandContext): Promise<numb
   if (flags.json) process.stdout.write(JSON.stringify({ ok, checks }, null, 2) + '\n');
   else for (const c of checks) process.stdout.write(`${c.ok ? 'ok  ' : 'FAIL'} ${c.name.padEnd(13)} ${c.detail}\n`);
   return ok ? 0 : 1;
+}
+
+/**
+ * The embedded broker runs inside `hearth serve`: asked where that serve recorded it listens, never
+ * at the config's port, where another hub's broker may answer (issue #35 item 15). No serve running
+ * is fine (it starts with `hearth serve`); a running serve whose broker does not answer is not.
+ */
+async function embeddedBroker(dataDir: string, configured: string): Promise<Check> {
+  const serve = ops.runningServe(dataDir);
+  if (!serve) return { name: 'broker', ok: true, detail: 'embedded: not running (starts with hearth serve)' };
+  const who = `hearth serve pid ${serve.pid}`;
+  if (!serve.ports)
+    return { name: 'broker', ok: true, detail: `embedded: ${who} runs; restart it to record its ports` };
+  if (!serve.ports.mqtt) return { name: 'broker', ok: true, detail: `embedded: ${who} runs with MQTT off` };
+  const url = new URL(serve.ports.mqtt);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const at = `${url.hostname}:${url.port || 1883}`;
+  const up = await ops.reachable(host, Number(url.port || 1883));
+  const note = at === configured ? '' : ` (the configuration says ${configured}; the running hub listens on ${at})`;
+  return { name: 'broker', ok: up, detail: `embedded ${at} (${who}) ${up ? 'answers' : 'does not answer'}${note}` };
 }

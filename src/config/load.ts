@@ -88,6 +88,38 @@ export function findConfigFile(explicit: string | undefined, env: Env): string |
   return null;
 }
 
+/**
+ * The config file, parsed; a syntax error is one line naming the file, the line and column and the
+ * key on that line — never the value, which may be a token or a password.
+ */
+function readToml(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`config file ${file}: ${(e as Error).message.split('\n')[0]}`);
+  }
+  try {
+    return parseToml(text) as Record<string, unknown>;
+  } catch (e) {
+    const { line, column, message } = e as Error & { line?: number; column?: number };
+    // smol-toml: "Invalid TOML document: invalid value\n\n<code block>" → "invalid value"
+    const why = message.split('\n')[0].replace(/^Invalid TOML document: /, '');
+    if (!line) throw new ConfigError(`config file ${file}: invalid TOML: ${why}`);
+    const [, key, value] = /^\s*([\w.\-"' ]+?)\s*=\s*(.*)$/.exec(text.split(/\r?\n/)[line - 1] ?? '') ?? [];
+    // A bare word where a string belongs (host = 0.0.0.0, mode = off) is the common slip: say how to write it.
+    const bare =
+      value &&
+      !/^["'[{]/.test(value) &&
+      !/^([+-]?[\d_]+(\.[\d_]+)?([eE][+-]?\d+)?|true|false|[+-]?inf|[+-]?nan|0x[\da-fA-F_]+|\d{4}-\d\d-\d\d\S*)\s*(#.*)?$/.test(
+        value,
+      );
+    throw new ConfigError(
+      `config file ${file}: line ${line}, column ${column}: invalid TOML: ${why}${key ? ` (the value of ${key})` : ''}${bare ? `; a string needs quotes: ${key} = "…"` : ''}`,
+    );
+  }
+}
+
 function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
   const keys = path.split('.');
   let node = target;
@@ -146,14 +178,7 @@ export function loadConfig(opts: LoadOptions = {}): { config: Config; file: stri
   const env = opts.env ?? process.env;
   const file = findConfigFile(opts.configPath, env);
   let raw: Record<string, unknown> = {};
-  if (file) {
-    try {
-      raw = parseToml(readFileSync(file, 'utf8')) as Record<string, unknown>;
-    } catch (e) {
-      const why = (e as Error).message.split('\n')[0];
-      throw new ConfigError(`config file ${file}: ${why}`);
-    }
-  }
+  if (file) raw = readToml(file);
   const fileDataDir = typeof raw.data_dir === 'string' && file ? { value: raw.data_dir, path: file } : undefined;
   const fromEnv = new Map<string, string>();
   for (const [name, [path, conv]] of Object.entries(ENV_MAP)) {
@@ -176,7 +201,12 @@ export function loadConfig(opts: LoadOptions = {}): { config: Config; file: stri
   const config = parseConfig(raw, file ?? 'config', fromEnv);
   const envDataDir =
     (opts.overrides?.data_dir as string | undefined) ?? flagDataDir ?? (env.HEARTH_DATA_DIR || undefined);
-  config.data_dir = resolveDataDir({ env: envDataDir, file: fileDataDir });
+  config.data_dir = resolveDataDir({
+    env: envDataDir,
+    file: fileDataDir,
+    xdgDataHome: env.XDG_DATA_HOME ?? '',
+    home: env.HOME,
+  });
   assertSafeBinds(config);
   assertTlsFiles(config);
   return { config, file };

@@ -4,12 +4,13 @@
  * existing one's mode and owner are left alone. Every opener holds the data dir's shared lock
  * (src/db/locks.ts) until `close()`. Problems a person can fix are one-line `DataError`s.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { MIGRATIONS } from './migrations/index.js';
 import { DataError, damagedMessage, explainOpenError, isDamaged } from './errors.js';
+import { makeDataDir } from './make-dir.js';
 import { acquireLock, type Release } from './locks.js';
 import { backupBeforeMigration } from './premigration.js';
 
@@ -45,7 +46,7 @@ export function openDatabase({
   let release: Release = () => {};
   let db: Db | undefined;
   try {
-    if (!existsSync(dataDir)) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    makeDataDir(dataDir);
     if (lock !== 'none') release = acquireLock(dataDir, lock);
     if (keptCheck) refuseInterruptedRestore(dataDir, fileName, path);
     assertWhole(path);

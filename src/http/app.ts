@@ -18,6 +18,7 @@ import { clientErrorHandler, humanBytes, registerJsonParser } from './client-err
 import { capConnections, HTTP_LIMIT_DEFAULTS, serverOptions, type ConnectionLimits } from './limits.js';
 import { memoryRoutes } from './routes/memory.routes.js';
 import { metricsRoute, systemRoutes } from './routes/system.routes.js';
+import { methodNotAllowed, trackRoutes } from './method-not-allowed.js';
 import { mcpRoutes } from './routes/mcp.routes.js';
 import { scheduleRoutes, timeseriesRoutes } from './routes/timeseries.routes.js';
 import { influxRoutes } from './routes/influx.routes.js';
@@ -128,9 +129,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     req.log.error({ err }, 'unhandled error');
     return reply.code(500).send({ ok: false, error: 'internal', message: 'internal error; see the hub log' });
   });
-  app.setNotFoundHandler((req, reply) =>
-    reply.code(404).send({ ok: false, error: 'not_found', message: `no route ${req.method} ${req.url.split('?')[0]}` }),
-  );
+  const methodsOf = trackRoutes(app);
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0];
+    // A path whose route takes this very method reached here by its own 404 (a parameter no route accepts).
+    const allowed = methodsOf(path);
+    if (allowed.length && !allowed.includes(req.method))
+      return reply
+        .code(405)
+        .header('allow', allowed.join(', '))
+        .send(methodNotAllowed(req.method, path, allowed));
+    return reply.code(404).send({ ok: false, error: 'not_found', message: `no route ${req.method} ${path}` });
+  });
 
   await app.register(swagger, {
     openapi: {

@@ -98,6 +98,10 @@ function queryToken(req: FastifyRequest, path: string): string | undefined {
 export const mayReadHealth = (req: FastifyRequest, token: string | undefined) =>
   !token || tokenMatches(bearerOf(req.headers.authorization), token);
 
+/** The 401's words: the header's exact form, where the token is set, never any part of it (issue #35 item 15). */
+export const unauthorized = (sent: boolean) =>
+  `authorization: ${sent ? "the token sent is not this hub's" : 'this hub needs its API token'}; send the header \`Authorization: Bearer <token>\` with the token set as http.token (HEARTH_API_TOKEN)`;
+
 /**
  * `opts.allow` admits a request without the token (an open MCP SSE session's own messages);
  * `opts.failuresPerMinute` limits wrong tokens per client address. Returns that limiter, which the
@@ -137,9 +141,7 @@ export function registerAuth(
     // A wrong token counts; a request with none (a browser's /favicon.ico) is not a guess.
     if (presented !== undefined) failures.fail(req.ip);
     reply.header('www-authenticate', 'Bearer realm="hearth"');
-    return reply
-      .code(401)
-      .send({ ok: false, error: 'unauthorized', message: 'authorization: a valid bearer token is required' });
+    return reply.code(401).send({ ok: false, error: 'unauthorized', message: unauthorized(presented !== undefined) });
   });
   // Without the token /health says liveness and status only: its details name client-chosen
   // things (failing topics, reading sources) and cost work to serialise (issue #10 item 11).

@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { userInfo } from 'node:os';
-import { resolveDataDir, packageRoot, INSTALLED_DATA_DIR } from '../../src/config/data-dir.js';
+import { dataDirProblem, resolveDataDir, packageRoot, INSTALLED_DATA_DIR } from '../../src/config/data-dir.js';
 import { loadConfig } from '../../src/config/load.js';
 import { diskCheck } from '../../src/tiers/ops/ops.service.js';
 import { explainOpenError } from '../../src/db/errors.js';
@@ -28,7 +28,6 @@ describe('data dir resolution (one for every command)', () => {
     );
     expect(resolveDataDir({ file: { value: '/srv/h', path: 'c.toml' } })).toBe('/srv/h');
     expect(resolveDataDir({ installed: true, cwd: '/' })).toBe(INSTALLED_DATA_DIR);
-    expect(resolveDataDir({ installed: false, cwd: '/', root: '/opt/hearth' })).toBe('/opt/hearth/data');
     expect(existsSync(join(packageRoot(), 'package.json'))).toBe(true);
     // loadConfig applies it: a config file's relative data_dir does not follow the caller's cwd.
     const conf = join(tempDir(), 'etc');
@@ -37,6 +36,56 @@ describe('data dir resolution (one for every command)', () => {
     expect(loadConfig({ env: { HEARTH_CONFIG: join(conf, 'config.toml') } }).config.data_dir).toBe(join(conf, 'state'));
     expect(loadConfig({ env: { HEARTH_DATA_DIR: '/srv/x' } }).config.data_dir).toBe('/srv/x');
   });
+
+  // Issue #35 item 1: a release installed with npm lives in node_modules, which npm replaces on upgrade.
+  it('the default is ./data in a source checkout only; an installed package defaults to the XDG data dir', () => {
+    const checkout = tempDir();
+    writeFileSync(join(checkout, 'tsconfig.json'), '{}');
+    const at = (root: string, xdg = '', home = '/home/pi') =>
+      resolveDataDir({ installed: false, cwd: '/', root, xdgDataHome: xdg, home });
+    expect(at(checkout)).toBe(join(checkout, 'data')); // `npm start` in a checkout (SPEC §1)
+    expect(at(packageRoot())).toBe(join(packageRoot(), 'data'));
+    // The release (no tsconfig.json), in a folder's node_modules, globally, or unpacked: never inside it.
+    expect(at('/home/pi/hub/node_modules/hearth')).toBe('/home/pi/.local/share/hearth');
+    expect(at('/usr/lib/node_modules/hearth', '/srv/xdg')).toBe('/srv/xdg/hearth');
+    expect(at('/opt/hearth', 'relative/ignored')).toBe('/home/pi/.local/share/hearth');
+    // A checkout copied into node_modules is still an installed package.
+    const nested = join(tempDir(), 'node_modules', 'hearth');
+    mkdirSync(nested, { recursive: true });
+    writeFileSync(join(nested, 'tsconfig.json'), '{}');
+    expect(at(nested)).toBe('/home/pi/.local/share/hearth');
+    // loadConfig takes XDG_DATA_HOME and HOME from the environment it is given.
+    expect(resolveDataDir({ installed: false, root: '/opt/hearth', xdgDataHome: '/x', home: '/h' })).toBe('/x/hearth');
+  });
+
+  it('serve and mcp refuse a data dir inside node_modules (a link into it too) in one line with the fix', () => {
+    const root = tempDir();
+    const inside = join(root, 'node_modules', 'hearth', 'data');
+    for (const cmd of ['serve', 'mcp']) {
+      const line = dataDirProblem(cmd, inside);
+      expect(line).toMatch(
+        new RegExp(
+          `^${cmd}: data dir ${inside} is inside node_modules, which npm deletes on every install or upgrade of the package; keep the database outside it: set HEARTH_DATA_DIR \\(or data_dir in the config file\\) to e\\.g\\. \\S+ \\(to keep this one: stop hearth, mv ${inside} \\S+\\)$`,
+        ),
+      );
+    }
+    mkdirSync(join(root, 'node_modules', 'hearth'), { recursive: true });
+    symlinkSync(join(root, 'node_modules', 'hearth'), join(root, 'link'));
+    expect(dataDirProblem('serve', join(root, 'link', 'data'))).toContain('is inside node_modules');
+    expect(dataDirProblem('serve', join(root, 'state'))).toBeUndefined();
+    // backup and export still reach it: the way to rescue a database kept there.
+    mkdirSync(inside);
+    expect(dataDirProblem('backup', inside)).toBeUndefined();
+  });
+
+  it('serve on a data dir inside node_modules exits with that line, creating nothing', async () => {
+    const dir = join(tempDir(), 'node_modules', 'hearth', 'data');
+    const r = await runCli(['serve'], cliEnv(dir));
+    expect(r.code).toBe(1);
+    expect(oneLine(r.stderr), r.stderr).toBe(true);
+    expect(r.stderr).toContain(`serve: data dir ${dir} is inside node_modules`);
+    expect(existsSync(dir)).toBe(false);
+  }, 90_000);
 
   it('doctor and mcp started from another cwd open the same database; mcp names it on stderr', async () => {
     const root = tempDir();

@@ -4,7 +4,7 @@
  * and the fix, and creates nothing. A file where the dir should be is one line too, never a stack.
  */
 import { describe, expect, it } from 'vitest';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataDirProblem } from '../../src/config/data-dir.js';
 import { tempDir } from '../helpers/hub.js';
@@ -55,5 +55,30 @@ describe('a missing data dir', { timeout: 120_000 }, () => {
       expect(dataDirProblem(cmd, missing), cmd).toContain('does not exist');
     }
     expect(dataDirProblem('doctor', ':memory:')).toBeUndefined();
+  });
+
+  // Issue #35 item 13: a data dir that cannot be made is one line with the fix, and no retry loop.
+  it('serve on a data dir behind a dangling symlink (a drive not mounted): one line naming the link, nothing created', async () => {
+    const root = tempDir();
+    const usb = join(root, 'media', 'usb', 'hearth');
+    const link = join(root, 'hearth-data');
+    symlinkSync(usb, link);
+    for (const dir of [link, join(link, 'db')]) {
+      const r = await runCli(['serve'], cliEnv(dir), { timeoutMs: 60_000 });
+      expect(r.signal).toBeNull();
+      expect(r.code).toBe(1);
+      expect(oneLine(r.stderr), r.stderr).toBe(true);
+      expect(r.stderr).toContain(`${link} is a symbolic link to ${usb}, which does not exist`);
+      expect(r.stderr).toContain('HEARTH_DATA_DIR');
+    }
+    expect(existsSync(join(root, 'media'))).toBe(false);
+  });
+
+  it('serve --data-dir /proc/hearth-data: one line and exit, not an endless mkdir', async () => {
+    const r = await runCli(['serve', '--data-dir', '/proc/hearth-data'], cliEnv(tempDir()), { timeoutMs: 60_000 });
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(1);
+    expect(oneLine(r.stderr), r.stderr).toBe(true);
+    expect(r.stderr).toContain('cannot create /proc/hearth-data: /proc does not allow new directories');
   });
 });

@@ -108,3 +108,37 @@ describe('config', () => {
     );
   });
 });
+
+// Issue #35 item 15: a TOML syntax error names the file, the line and the column, and how to fix the common slip.
+describe('a config file that is not valid TOML', () => {
+  const load = (text: string) => {
+    const file = join(tempDir(), 'config.toml');
+    writeFileSync(file, text);
+    try {
+      loadConfig({ configPath: file, env: {} });
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      return { file, message: (e as Error).message };
+    }
+    throw new Error('loaded');
+  };
+
+  it('an unquoted string: file, line, column, the key, and the quoted form; never the value', () => {
+    const { file, message } = load('[http]\nport = 8900\ntoken = s3cret-token-value\n');
+    expect(message).toBe(
+      `config file ${file}: line 3, column 9: invalid TOML: invalid value (the value of token); a string needs quotes: token = "…"`,
+    );
+    expect(message).not.toContain('s3cret');
+    expect(message.split('\n')).toHaveLength(1);
+    expect(load('[http]\nhost = 0.0.0.0\n').message).toMatch(
+      /: line 2, column \d+: invalid TOML: .*\(the value of host\); a string needs quotes: host = "…"$/,
+    );
+  });
+
+  it('other syntax errors: the line and column, no quoting advice where quotes are not the fix', () => {
+    const { file, message } = load('data_dir = "/srv/hearth"\n[http\nport = 8900\n');
+    expect(message).toMatch(new RegExp(`^config file ${file}: line 2, column \\d+: invalid TOML: [^\\n]+$`));
+    expect(message).not.toContain('needs quotes');
+    expect(load('[http]\nport = 89 00\n').message).toMatch(/: line 2, column \d+: invalid TOML: /);
+  });
+});

@@ -178,7 +178,15 @@ function describeOutcome(o: Outcome, problem: string): string {
     .join('\n');
 }
 
-const ERROR_CODES = new Set(['invalid', 'unauthorized', 'not_found', 'conflict', 'too_large', 'rate_limited']);
+const ERROR_CODES = new Set([
+  'invalid',
+  'unauthorized',
+  'not_found',
+  'method_not_allowed',
+  'conflict',
+  'too_large',
+  'rate_limited',
+]);
 
 /** Field names a message may start with for this route. */
 function fieldsOf(route: Route | undefined): Set<string> {
@@ -218,6 +226,12 @@ function problemWith(
     return `unknown error code ${JSON.stringify(body.error)}`;
   if (typeof body.message !== 'string' || !body.message) return 'error without a message';
   if (o.status === 404 && /^no route (GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS) /.test(body.message)) return null;
+  // A path served under other methods (issue #35 item 15): 405 naming the ones to use.
+  if (
+    o.status === 405 &&
+    /^method: \/\S* does not answer [A-Z]+; use [A-Z]+( or [A-Z]+)*( with a JSON body)?$/.test(body.message)
+  )
+    return null;
   const m = /^([^\s:]+): \S/.exec(body.message);
   if (!m) return `message does not name a field: ${JSON.stringify(body.message)}`;
   const head = m[1].split(/[.[]/)[0];

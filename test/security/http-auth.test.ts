@@ -43,6 +43,21 @@ describe('HTTP authentication covers every route but /health', () => {
     }
   });
 
+  it("the 401 shows the header's form and where the token is set, and says whether one was sent (issue #35 item 15)", async () => {
+    const none = await hub.app.inject({ url: '/entities' });
+    expect(none.statusCode).toBe(401);
+    expect(none.headers['www-authenticate']).toBe('Bearer realm="hearth"');
+    expect(none.json().message).toBe(
+      'authorization: this hub needs its API token; send the header `Authorization: Bearer <token>` with the token set as http.token (HEARTH_API_TOKEN)',
+    );
+    const wrong = await hub.app.inject({ url: '/entities', headers: { authorization: 'Bearer a-long-random-tokeX' } });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json().message).toMatch(
+      /^authorization: the token sent is not this hub's; send the header `Authorization: Bearer <token>`/,
+    );
+    expect(wrong.body).not.toContain(TOKEN);
+  });
+
   it('answers 429 with the error shape past the per-client rate limit; the token holder is never counted', async () => {
     // With the token: held back by capacity, not refused (issue #26 item 19).
     for (let i = 0; i < 35; i++)

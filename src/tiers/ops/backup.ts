@@ -7,17 +7,7 @@
  * live file to a kept name and renames the copy over it: a crash at any moment leaves either the
  * old or the new database at `hearth.db`, never none.
  */
-import {
-  chmodSync,
-  chownSync,
-  existsSync,
-  linkSync,
-  mkdirSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { chmodSync, chownSync, existsSync, linkSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from '../../db/migrations/index.js';
@@ -25,6 +15,7 @@ import { holdsData, openDatabase } from '../../db/open.js';
 import { acquireLock, type Release } from '../../db/locks.js';
 import { fsyncPath } from '../../db/premigration.js';
 import { DataError, explainOpenError, isDamaged } from '../../db/errors.js';
+import { makeDataDir } from '../../db/make-dir.js';
 import { databaseTarget, readableFile } from './paths.js';
 import { HubError, invalid } from '../../lib/errors.js';
 import { preparePrivateFile } from '../../lib/private-file.js';
@@ -36,7 +27,7 @@ const DB_FILE = 'hearth.db';
 /** Holds the serve lock for this process's life (one `hearth serve` per data dir); returns the release. */
 export function claimDataDir(dataDir: string): Release {
   try {
-    if (!existsSync(dataDir)) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    makeDataDir(dataDir);
     return acquireLock(dataDir, 'serve');
   } catch (e) {
     throw explainOpenError(e, dataDir, join(dataDir, DB_FILE)) ?? e;

@@ -6,6 +6,7 @@
  */
 import { backupDatabase, claimDataDir, restoreDatabase, restoreLeftovers } from './backup.js';
 import { databaseChecks, diskOf, reachable } from './checks.js';
+import { recordListening, runningServe } from './listening.js';
 
 export const ops = {
   backup: backupDatabase,
@@ -17,6 +18,9 @@ export const ops = {
   disk: diskOf,
   databaseChecks,
   reachable,
+  /** What the running serve listens on (written by serve, read by doctor). */
+  recordListening,
+  runningServe,
 };
 
 export type { Check } from './checks.js';
