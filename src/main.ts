@@ -18,6 +18,7 @@ import type { MqttDoor } from './mqtt/index.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
 import { BUILTIN_DETECTORS } from '../detectors/index.js';
 import { rateLimited } from './lib/log.js';
+import { weakToken } from './lib/token.js';
 
 export interface HubOptions {
   config: Config;
@@ -89,6 +90,8 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
   await services.patterns.load();
   const { vectors } = internals(services);
   if (vectors.state === 'stale') warnings.push(vectors.staleReason());
+  const weak = weakToken(config.http.token);
+  if (weak && config.http.enabled) warnings.push(weak);
   const hub: Hub = {
     services,
     app: undefined as unknown as FastifyInstance,
@@ -174,6 +177,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
     bodyLimit: config.http.body_limit,
     rateLimitPerMinute: config.http.rate_limit_per_minute,
     authFailuresPerMinute: config.http.auth_failures_per_minute,
+    authFailuresIgnore: config.http.auth_failures_ignore,
     limits: {
       requestTimeoutMs: config.http.request_timeout_ms,
       headersTimeoutMs: config.http.headers_timeout_ms,

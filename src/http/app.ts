@@ -52,6 +52,8 @@ export interface AppOptions {
   limits?: Partial<ConnectionLimits>;
   /** Failed logins per minute per client address before it gets 429 (0 = off). */
   authFailuresPerMinute?: number;
+  /** Addresses and CIDR ranges never locked out for failed logins (default loopback). */
+  authFailuresIgnore?: readonly string[];
   /** Bounds of the legacy MCP SSE transport (GET /sse). */
   sse?: SseLimits;
   /** The address it listens on (default loopback): on loopback without a token the Host header is checked (browser-guard.ts). */
@@ -149,6 +151,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerBrowserGuard(app, { token: opts.token, loopback: isLoopback(opts.host ?? '127.0.0.1') });
   const failures = registerAuth(app, opts.token, {
     failuresPerMinute: opts.authFailuresPerMinute,
+    ignore: opts.authFailuresIgnore,
     allow: (req, path) => path === '/messages' && sse.has((req.query as Record<string, string>)?.sessionId),
   });
   acceptTextJson(app);
