@@ -3,7 +3,7 @@
  * file, and those files read back (import.ts holds the import rules and their conflicts).
  */
 import { strToU8, zipSync } from 'fflate';
-import { invalid, notFound } from '../../lib/errors.js';
+import { notFound } from '../../lib/errors.js';
 import type { EntityRow } from '../../tiers/entities/entities.repo.js';
 import { fileNames, parseEntity, renderEntity } from './format.js';
 import { entityVersion, loadHistory } from './history.js';
