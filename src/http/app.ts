@@ -13,7 +13,7 @@ import { fromStorageError, HubError, isHubError } from '../lib/errors.js';
 import { check, describeIssues } from '../lib/validation.js';
 import { QuietLogController } from './request-log.js';
 import type { Services } from '../services.js';
-import { bearerOf, mayReadHealth, registerAuth, tokenMatches } from './auth.js';
+import { bearerOf, carriesToken, mayReadHealth, registerAuth, tokenMatches } from './auth.js';
 import { clientErrorHandler, humanBytes, registerJsonParser } from './client-errors.js';
 import { capConnections, HTTP_LIMIT_DEFAULTS, serverOptions, type ConnectionLimits } from './limits.js';
 import { memoryRoutes } from './routes/memory.routes.js';
@@ -99,7 +99,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     const r = check(schema, data, httpPart === 'querystring' ? 'query' : (httpPart ?? 'body'));
     return r.success ? { value: r.data } : { error: new HubError('invalid', r.message) };
   });
-  capConnections(app, limits);
+  capConnections(app, limits, carriesToken(opts.token));
   registerJsonParser(app);
 
   app.setErrorHandler((raw: FastifyError, req, reply) => {

@@ -129,6 +129,23 @@ function queryToken(req: FastifyRequest, path: string): string | undefined {
   return typeof t === 'string' ? t : undefined;
 }
 
+/**
+ * Whether a request — its URL and headers, before Fastify has parsed it (limits.ts reads the first
+ * head itself) — carries `token` where auth.ts accepts it; without a token set, every request does.
+ */
+export function carriesToken(token: string | undefined) {
+  return (url: string, headers: Record<string, string | string[] | undefined>): boolean => {
+    if (!token) return true;
+    const auth = headers.authorization;
+    const presented = bearerOf(typeof auth === 'string' ? auth : undefined);
+    if (presented !== undefined) return tokenMatches(presented, token);
+    const q = url.indexOf('?');
+    const name = QUERY_TOKEN.get(q < 0 ? url : url.slice(0, q));
+    if (!name || q < 0) return false;
+    return tokenMatches(new URLSearchParams(url.slice(q + 1)).get(name) ?? undefined, token);
+  };
+}
+
 /** Whether a /health caller sees the details (the token, when one is set); others get liveness and status. */
 export const mayReadHealth = (req: FastifyRequest, token: string | undefined) =>
   !token || tokenMatches(bearerOf(req.headers.authorization), token);
