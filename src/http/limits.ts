@@ -133,7 +133,7 @@ export function capConnections(app: FastifyInstance, l: ConnectionLimits, househ
   const pending = new Set<Socket>();
   const refusal = () =>
     `too many open connections (http.max_connections = ${l.maxConnections}, the last ones kept for /health); retry in ${RETRY_AFTER_S} s`;
-  function retire(socket: Socket, s: Served & { res?: ServerResponse }) {
+  function retire(s: Served & { res?: ServerResponse }) {
     s.retiring = true;
     retiring++;
     // The answer in flight says Connection: close (Node then closes after it); one between requests
@@ -156,10 +156,8 @@ export function capConnections(app: FastifyInstance, l: ConnectionLimits, househ
         return refuse(socket, 503, 'unavailable', refusal(), RETRY_AFTER_S);
       }
       const victim = served.get(room.key)!;
-      if (room.how === 'close') {
-        retire(room.key, victim);
-        room.key.destroy();
-      } else retire(room.key, victim);
+      retire(victim);
+      if (room.how === 'close') room.key.destroy();
     }
     served.set(socket, s);
     socket.once('close', () => {
