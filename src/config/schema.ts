@@ -33,6 +33,8 @@ const MqttUser = z
 export const ConfigSchema = z
   .object({
     data_dir: z.string().min(1).default('./data'),
+    /** Writes are refused (HTTP 507, no MQTT PUBACK) while the data dir's disk has less free than this; 0 = off. */
+    disk_min_free_mb: z.number().int().min(0).default(256),
     /** Explicit opt-in to bind HTTP/MQTT on a non-loopback address without a token/credentials. */
     allow_unauthenticated: z.boolean().default(false),
     log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
