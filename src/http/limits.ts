@@ -90,6 +90,11 @@ export const PENDING_SLACK = 16;
 
 export { IDLE_MS } from './fair-share.js';
 
+/** Connections served at once to token holders: HOUSEHOLD_FACTOR × max_connections, within Node's hard cap. */
+export const HOUSEHOLD_FACTOR = 8;
+export const householdConnections = (max: number, hard: number) =>
+  Math.max(max, Math.min(HOUSEHOLD_FACTOR * max, hard - PENDING_SLACK));
+
 /** Node's hard cap: max_connections plus the overflow that fits the open-file limit. */
 export function hardCap(max: number, files = openFileLimit()): number {
   const room = files === null ? OVERFLOW : Math.max(0, Math.min(OVERFLOW, files - FD_HEADROOM - max));
@@ -106,8 +111,9 @@ export type HouseholdTest = (url: string, headers: Record<string, string | strin
  * read before it is served (triage.ts): within `headers_timeout_ms`, else 408 — so a slow or silent
  * connection never holds a served slot, and within PENDING_SLACK of Node's hard cap the oldest
  * connection still sending its head is closed, so they cannot fill that either. Up to
- * `max - reserve` connections are served (Node's parser, keep-alive); when they are all taken, a
- * newcomer takes the place of one (fair-share.ts: idle ones first, then, for a token holder, those
+ * `max - reserve` connections are served (Node's parser, keep-alive), and token holders beside them
+ * up to `householdConnections` (the event loop serves every connection's request in turn); when
+ * they are all taken, a newcomer takes the place of one (fair-share.ts: idle ones first, then, for a token holder, those
  * without the token, then the address holding most, then the connection served most), and only when
  * none may give way is it refused: 503 with Retry-After, and closed. `/health` is answered at once
  * on its own when no slot is free. Past the hard cap Node drops connections.
@@ -125,6 +131,7 @@ export function capConnections(app: FastifyInstance, l: ConnectionLimits, househ
   // Fastify sets only requestTimeout on its server; Node's own headersTimeout must not exceed it.
   server.headersTimeout = Math.min(l.headersTimeoutMs, l.requestTimeoutMs);
   const soft = l.maxConnections - healthReserve(l.maxConnections);
+  const householdCap = householdConnections(l.maxConnections, hard);
   let open = 0;
   /** Served connections (Node's parser has them). */
   const served = new Map<Socket, Served & { res?: ServerResponse }>();
@@ -149,7 +156,11 @@ export function capConnections(app: FastifyInstance, l: ConnectionLimits, househ
       since: 0,
       retiring: false,
     };
-    if (served.size - retiring >= soft) {
+    const busy = served.size - retiring;
+    // A token holder past the soft cap is served beside the rest rather than in a place taken from
+    // another: a client made to reconnect waits in the kernel's accept queue, which Node drains one
+    // connection per event-loop turn — behind it a fresh /health waited seconds (issue #35 item 10).
+    if (busy >= soft && !(s.household && busy < householdCap)) {
       const room = makeRoom(served, s, Date.now());
       if (!room) {
         if (head.health) return answerHealth(app, socket, head);
