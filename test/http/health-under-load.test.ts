@@ -35,7 +35,7 @@ const agents = [];
 function one(agent) {
   if (stop) return;
   // record: POST /record, a reading each (issue 35 item 10); else GET /entities.
-  const body = record ? JSON.stringify({ entity_name: 'Kitchen', metric: 'temperature', value: 20 + (n++ % 10), ts: Math.floor(Date.now() / 1000) }) : undefined;
+  const body = record ? JSON.stringify({ entity_name: 'Kitchen', metric: 'temperature', value: 20 + (n++ % 10) }) : undefined;
   const req = http.request({ port, host: '127.0.0.1', path: record ? '/record' : '/entities?limit=5', method: record ? 'POST' : 'GET', agent, headers: { authorization: 'Bearer ' + token, ...(record && { 'content-type': 'application/json' }) } }, (res) => {
     res.resume();
     res.on('end', () => {
