@@ -9,6 +9,7 @@ import type { Embedder, Llm } from './ai/types.js';
 import type { Config } from './config/schema.js';
 import { openDatabase, type Db } from './db/open.js';
 import { createIntegrity, type Integrity } from './db/integrity.js';
+import { createDiskGuard, guardWrites } from './db/disk-guard.js';
 import { join } from 'node:path';
 import { systemClock, type Clock } from './lib/clock.js';
 import { HubError, isHubError } from './lib/errors.js';
@@ -18,6 +19,7 @@ import type { MqttDoor } from './mqtt/index.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
 import { BUILTIN_DETECTORS } from '../detectors/index.js';
 import { rateLimited } from './lib/log.js';
+import { weakToken } from './lib/token.js';
 
 export interface HubOptions {
   config: Config;
@@ -60,6 +62,8 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
   let mqttError: string | undefined;
   const clock = opts.clock ?? systemClock;
   const db = openDatabase({ dataDir: config.data_dir, lock: opts.exclusive ? 'exclusive' : 'shared' });
+  const disk = createDiskGuard(config.data_dir, config.disk_min_free_mb);
+  const writes = guardWrites(db, disk);
   const integrity = createIntegrity(config.data_dir === ':memory:' ? ':memory:' : join(config.data_dir, 'hearth.db'));
   // Until the HTTP app (and its logger) exists, log to stderr.
   let logTo = (msg: string) => console.error(msg);
@@ -89,6 +93,9 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
   await services.patterns.load();
   const { vectors } = internals(services);
   if (vectors.state === 'stale') warnings.push(vectors.staleReason());
+  writes.arm();
+  const weak = weakToken(config.http.token);
+  if (weak && config.http.enabled) warnings.push(weak);
   const hub: Hub = {
     services,
     app: undefined as unknown as FastifyInstance,
@@ -175,6 +182,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
     bodyLimit: config.http.body_limit,
     rateLimitPerMinute: config.http.rate_limit_per_minute,
     authFailuresPerMinute: config.http.auth_failures_per_minute,
+    authFailuresIgnore: config.http.auth_failures_ignore,
     limits: {
       requestTimeoutMs: config.http.request_timeout_ms,
       headersTimeoutMs: config.http.headers_timeout_ms,
@@ -196,6 +204,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
           }
         : { mode: mqttError ? config.mqtt.mode : 'off', ...(mqttError && { error: mqttError }) },
       ingest: services.timeseries.writer.stats,
+      ...disk.health(),
       ...integrity.health(),
     }),
   });

@@ -8,7 +8,7 @@ import { prepareQuery } from '../ai/wordnet-coverage.js';
 export type { Check };
 
 export async function runDoctor({ config, flags }: CommandContext): Promise<number> {
-  const checks: Check[] = [ops.disk(config.data_dir)];
+  const checks: Check[] = [ops.disk(config.data_dir, config.disk_min_free_mb)];
   for (const left of ops.restoreLeftovers(config.data_dir)) {
     checks.push({
       name: 'restore',

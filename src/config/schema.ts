@@ -3,6 +3,7 @@
  * default so `npm start` works with no file. `.strict()` everywhere: an unknown key is an error,
  * not a silent typo.
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { MappingsConfigSchema } from './mappings.js';
 import { PatternsConfigSchema } from '../patterns/patterns.schemas.js';
@@ -33,6 +34,8 @@ const MqttUser = z
 export const ConfigSchema = z
   .object({
     data_dir: z.string().min(1).default('./data'),
+    /** Writes are refused (HTTP 507, no MQTT PUBACK) while the data dir's disk has less free than this; 0 = off. */
+    disk_min_free_mb: z.number().int().min(0).default(256),
     /** Explicit opt-in to bind HTTP/MQTT on a non-loopback address without a token/credentials. */
     allow_unauthenticated: z.boolean().default(false),
     log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -57,6 +60,14 @@ export const ConfigSchema = z
         rate_limit_per_minute: z.number().int().min(0).default(60_000),
         /** Failed logins per minute per client address before it gets 429 for the rest of the minute; 0 = no limit. */
         auth_failures_per_minute: z.number().int().min(0).default(30),
+        /** Addresses or CIDR ranges never locked out for failed logins (fail2ban's `ignoreip`); [] = none. */
+        auth_failures_ignore: z
+          .array(
+            z.string().refine((a) => isIP(a.split('/')[0]) !== 0 && /^[^/]+(\/\d{1,3})?$/.test(a), {
+              message: 'an IP address or CIDR range (127.0.0.0/8, ::1, 192.168.1.0/24)',
+            }),
+          )
+          .default(['127.0.0.0/8', '::1']),
         /** Whole request (headers and body) must arrive within this; then 408 and the connection closes. */
         request_timeout_ms: z.number().int().min(100).max(3_600_000).default(30_000),
         /** Headers must arrive within this (at most request_timeout_ms). */

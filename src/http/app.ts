@@ -13,7 +13,7 @@ import { fromStorageError, HubError, isHubError } from '../lib/errors.js';
 import { check, describeIssues } from '../lib/validation.js';
 import { QuietLogController } from './request-log.js';
 import type { Services } from '../services.js';
-import { bearerOf, mayReadHealth, registerAuth, tokenMatches } from './auth.js';
+import { bearerOf, carriesToken, mayReadHealth, registerAuth, tokenMatches } from './auth.js';
 import { clientErrorHandler, humanBytes, registerJsonParser } from './client-errors.js';
 import { capConnections, HTTP_LIMIT_DEFAULTS, serverOptions, type ConnectionLimits } from './limits.js';
 import { memoryRoutes } from './routes/memory.routes.js';
@@ -49,6 +49,8 @@ export interface AppOptions {
   limits?: Partial<ConnectionLimits>;
   /** Failed logins per minute per client address before it gets 429 (0 = off). */
   authFailuresPerMinute?: number;
+  /** Addresses and CIDR ranges never locked out for failed logins (default loopback). */
+  authFailuresIgnore?: readonly string[];
   /** Bounds of the legacy MCP SSE transport (GET /sse). */
   sse?: SseLimits;
   /** The address it listens on (default loopback): on loopback without a token the Host header is checked (browser-guard.ts). */
@@ -94,7 +96,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     const r = check(schema, data, httpPart === 'querystring' ? 'query' : (httpPart ?? 'body'));
     return r.success ? { value: r.data } : { error: new HubError('invalid', r.message) };
   });
-  capConnections(app, limits);
+  capConnections(app, limits, carriesToken(opts.token));
   registerJsonParser(app);
 
   app.setErrorHandler((raw: FastifyError, req, reply) => {
@@ -155,6 +157,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerBrowserGuard(app, { token: opts.token, loopback: isLoopback(opts.host ?? '127.0.0.1') });
   const failures = registerAuth(app, opts.token, {
     failuresPerMinute: opts.authFailuresPerMinute,
+    ignore: opts.authFailuresIgnore,
     allow: (req, path) => path === '/messages' && sse.has((req.query as Record<string, string>)?.sessionId),
   });
   acceptTextJson(app);

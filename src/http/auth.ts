@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isAdminPath } from './admin/paths.js';
 import { fromAnotherSite } from './browser-guard.js';
+import { BlockList, isIP, isIPv4 } from 'node:net';
 import { tokenMatches } from '../lib/token.js';
 
 export { tokenMatches };
@@ -15,12 +16,35 @@ export { tokenMatches };
  */
 export function bearerOf(header: string | undefined): string | undefined {
   const m = /^(Bearer|Token)\s+(.+)$/i.exec(header ?? '');
-  if (m) return m[2].trim();
+  if (m) return m[2].trim() || undefined;
   const b = /^Basic\s+(.+)$/i.exec(header ?? '');
   if (!b) return undefined;
   const decoded = Buffer.from(b[1], 'base64').toString('utf8');
-  return decoded.slice(decoded.indexOf(':') + 1);
+  // An empty password is no credential (a client whose token setting is blank), not a guess.
+  return decoded.slice(decoded.indexOf(':') + 1) || undefined;
 }
+
+/** Node's BlockList of `ignore` (addresses and CIDR ranges, config-checked); IPv4-mapped IPv6 read as IPv4. */
+export function addressSet(ignore: readonly string[]): (ip: string) => boolean {
+  const list = new BlockList();
+  for (const a of ignore) {
+    const [addr, bits] = a.split('/');
+    const type = isIPv4(addr) ? 'ipv4' : 'ipv6';
+    if (bits === undefined) list.addAddress(addr, type);
+    else list.addSubnet(addr, Number(bits), type);
+  }
+  return (ip) => {
+    const v4 = ip.startsWith('::ffff:') && isIPv4(ip.slice(7)) ? ip.slice(7) : ip;
+    return isIP(v4) !== 0 && list.check(v4, isIPv4(v4) ? 'ipv4' : 'ipv6');
+  };
+}
+
+/** Whether a request names a client behind a proxy. */
+const forwarded = (h: Record<string, unknown>) =>
+  h.forwarded !== undefined || h['x-forwarded-for'] !== undefined || h['cf-connecting-ip'] !== undefined;
+
+/** Loopback: exempt from the failed-login lockout by default (`http.auth_failures_ignore`). */
+export const LOOPBACK = ['127.0.0.0/8', '::1'] as const;
 
 /**
  * The one failed-login budget of every door (issue #26 item 2): a wrong bearer, `Token` or Basic
@@ -30,12 +54,16 @@ export function bearerOf(header: string | undefined): string | undefined {
  * in a minute (`http.auth_failures_per_minute`), or more than `LONG_MAX` in ten minutes, and that
  * address gets 429 for every route but /health until its window ends — before its token is even
  * compared, so a guesser learns nothing more (issue #10 item 13). `perMinute` 0 turns both off.
- * Bounded: the oldest addresses are forgotten first.
+ * Bounded: the oldest addresses are forgotten first. A request without a credential is never
+ * counted, and addresses in `ignore` (`http.auth_failures_ignore`, loopback by default, as
+ * fail2ban's `ignoreip`) are never locked out, so one misconfigured flow on the Pi cannot lock
+ * Home Assistant and Node-RED out beside it (issue #35 item 9). Restarting the hub lifts a lockout.
  */
 export const LONG_MAX = 10;
 const LONG_MS = 600_000;
-export function failedLogins(perMinute: number, maxAddresses = 10_000) {
+export function failedLogins(perMinute: number, maxAddresses = 10_000, ignore: readonly string[] = LOOPBACK) {
   const seen = new Map<string, { minute: number; since: number; long: number; longSince: number }>();
+  const ignored = addressSet(ignore);
   return {
     /** How long `ip` must wait and why, or undefined. */
     check(ip: string, now = Date.now()): { wait: number; message: string } | undefined {
@@ -58,8 +86,15 @@ export function failedLogins(perMinute: number, maxAddresses = 10_000) {
       }
       return undefined;
     },
-    fail(ip: string, now = Date.now()): void {
-      if (!perMinute) return;
+    /**
+     * Counts a wrong credential from `req`'s address — unless that address is ignored (loopback by
+     * default) and the request did not come through a reverse proxy: one that names a forwarded
+     * client (`Forwarded`, `X-Forwarded-For`, Cloudflare's `CF-Connecting-IP`) counts, so a proxy on
+     * the same host does not exempt the internet.
+     */
+    fail(req: { ip: string; headers: Record<string, unknown> }, now = Date.now()): void {
+      const ip = req.ip;
+      if (!perMinute || (ignored(ip) && !forwarded(req.headers))) return;
       let e = seen.get(ip);
       if (!e) {
         if (seen.size >= maxAddresses) seen.delete(seen.keys().next().value as string);
@@ -94,6 +129,23 @@ function queryToken(req: FastifyRequest, path: string): string | undefined {
   return typeof t === 'string' ? t : undefined;
 }
 
+/**
+ * Whether a request — its URL and headers, before Fastify has parsed it (limits.ts reads the first
+ * head itself) — carries `token` where auth.ts accepts it; without a token set, every request does.
+ */
+export function carriesToken(token: string | undefined) {
+  return (url: string, headers: Record<string, string | string[] | undefined>): boolean => {
+    if (!token) return true;
+    const auth = headers.authorization;
+    const presented = bearerOf(typeof auth === 'string' ? auth : undefined);
+    if (presented !== undefined) return tokenMatches(presented, token);
+    const q = url.indexOf('?');
+    const name = QUERY_TOKEN.get(q < 0 ? url : url.slice(0, q));
+    if (!name || q < 0) return false;
+    return tokenMatches(new URLSearchParams(url.slice(q + 1)).get(name) ?? undefined, token);
+  };
+}
+
 /** Whether a /health caller sees the details (the token, when one is set); others get liveness and status. */
 export const mayReadHealth = (req: FastifyRequest, token: string | undefined) =>
   !token || tokenMatches(bearerOf(req.headers.authorization), token);
@@ -110,9 +162,14 @@ export const unauthorized = (sent: boolean) =>
 export function registerAuth(
   app: FastifyInstance,
   token: string | undefined,
-  opts: { failuresPerMinute?: number; allow?: (req: FastifyRequest, path: string) => boolean } = {},
+  opts: {
+    failuresPerMinute?: number;
+    /** Addresses never locked out (`http.auth_failures_ignore`; default loopback). */
+    ignore?: readonly string[];
+    allow?: (req: FastifyRequest, path: string) => boolean;
+  } = {},
 ): FailureLimiter {
-  const failures = failedLogins(opts.failuresPerMinute ?? 0);
+  const failures = failedLogins(opts.failuresPerMinute ?? 0, undefined, opts.ignore);
   if (!token) return failures;
   app.addHook('onRequest', async (req, reply) => {
     const path = req.url.split('?')[0];
@@ -139,7 +196,7 @@ export function registerAuth(
     if (tokenMatches(presented, token)) return;
     if (opts.allow?.(req, path)) return;
     // A wrong token counts; a request with none (a browser's /favicon.ico) is not a guess.
-    if (presented !== undefined) failures.fail(req.ip);
+    if (presented !== undefined) failures.fail(req);
     reply.header('www-authenticate', 'Bearer realm="hearth"');
     return reply.code(401).send({ ok: false, error: 'unauthorized', message: unauthorized(presented !== undefined) });
   });

@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'too_large'
   | 'rate_limited'
   | 'unavailable'
+  | 'insufficient_storage'
   | 'internal';
 
 const STATUS: Record<ErrorCode, number> = {
@@ -20,6 +21,7 @@ const STATUS: Record<ErrorCode, number> = {
   too_large: 413,
   rate_limited: 429,
   unavailable: 503,
+  insufficient_storage: 507,
   internal: 500,
 };
 

@@ -117,7 +117,9 @@ export function createBridge(deps: {
       return true;
     } catch (e) {
       const storage = fromStorageError(e);
-      if (storage || (isHubError(e) && e.code === 'unavailable')) throw storage ?? e;
+      // Storage that cannot take it now (503), or the disk guard (507): not acknowledged, sent again.
+      if (storage || (isHubError(e) && (e.code === 'unavailable' || e.code === 'insufficient_storage')))
+        throw storage ?? e;
       // A bug must not make the broker redeliver the same message forever: count it and move on.
       fail(topic, 'rejected', isHubError(e) ? e.message : `internal error: ${(e as Error).message}`);
       return false;

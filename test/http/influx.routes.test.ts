@@ -74,4 +74,23 @@ describe('InfluxDB line protocol', () => {
     expect(g.statusCode).toBe(400);
     expect(g.json().message).toMatch(/gzip/);
   });
+
+  it('answers 413, storing nothing, for 50,001 lines and for a gzip body over 10 MiB uncompressed (issue #35 item 12)', async () => {
+    const ts = Math.round(hub.clock.now());
+    const lines = Array.from({ length: 50_001 }, (_, i) => `m,host=h${i % 7} v=${i} ${ts}`).join('\n');
+    const many = await write('/write?precision=s', lines);
+    expect(many.statusCode).toBe(413);
+    expect(many.json()).toMatchObject({
+      error: 'too_large',
+      message: expect.stringMatching(/50000 lines.*nothing was stored/),
+    });
+    // 50,000 lines and a trailing newline are within the limit.
+    expect((await write('/write?precision=s', `${lines.split('\n').slice(1).join('\n')}\n`)).statusCode).toBe(204);
+    const stored = hub.db.prepare('SELECT count(*) AS n FROM readings').get() as { n: number };
+    expect(stored.n).toBe(50_000);
+    const big = gzipSync(Buffer.alloc(10 * 1024 * 1024 + 1, 'a'));
+    const g = await write('/api/v2/write?bucket=b', big, { 'content-encoding': 'gzip' });
+    expect(g.statusCode).toBe(413);
+    expect(g.json()).toMatchObject({ error: 'too_large', message: expect.stringMatching(/10 MiB uncompressed/) });
+  }, 60_000);
 });

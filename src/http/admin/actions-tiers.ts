@@ -145,13 +145,16 @@ export function tierActionRoutes(app: FastifyInstance, s: Services) {
         delete_missing: body.delete_missing === '1',
         errors: {},
       };
-      const again = (errors: Record<string, string>) =>
-        sendPage(reply, markdownPage(req, s, { ...state, errors }), 400);
+      const again = (errors: Record<string, string>, status = 400) =>
+        sendPage(reply, markdownPage(req, s, { ...state, errors }), status);
       const files: { path: string; content: string }[] = [];
       if (body.zip) {
         try {
           files.push(...s.markdown.filesOfZip(Buffer.from(body.zip, 'base64')));
         } catch (e) {
+          // A zip whose notes inflate past the caps (a zip bomb, zip.ts): 413, naming the cap.
+          if (isHubError(e) && e.code === 'too_large')
+            return again({ files: `That zip is too large to import: ${e.message.replace(/^zip: /, '')}.` }, 413);
           if (isHubError(e))
             return again({ files: 'That file is not a readable zip. Choose the .zip Hearth exported, or .md notes.' });
           throw e;

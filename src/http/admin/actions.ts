@@ -76,7 +76,7 @@ export function actionRoutes(
         status,
       );
     if (!tokenMatches(body.token, token)) {
-      failures.fail(req.ip);
+      if (body.token) failures.fail(req); // an empty form is no guess
       return page(401, 'That is not the token of this hub.');
     }
     sessions.start(req, reply, true);

@@ -91,7 +91,7 @@ export function registerGuard(
     const bearer = bearerOf(req.headers.authorization);
     if (tokenMatches(bearer, token)) return grant(req, { via: 'bearer', flash: message });
     if (live) return grant(req, { via: 'session', flash: message, csrf }); // (a proxy's Basic auth may ride along)
-    if (bearer !== undefined) failures.fail(req.ip); // a wrong token is a guess, whichever door it knocks on
+    if (bearer !== undefined) failures.fail(req); // a wrong token is a guess, whichever door it knocks on
     if (path === LOGIN) return;
     // A browser gets the login form in place (it posts back to this URL); a form post waits for
     // its body (preValidation) so the login form can carry what was typed; a script gets JSON.

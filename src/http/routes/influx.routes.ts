@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { Services } from '../../services.js';
 import { HubError } from '../../lib/errors.js';
 import { MAX_BYTES } from '../../tiers/timeseries/line-protocol.js';
+import { humanBytes } from '../client-errors.js';
 
 // Lenient on purpose (unlike the tools' strict schemas): InfluxDB clients send query parameters
 // Hearth has no use for (`rp`, `consistency`, Telegraf's own), and refusing them would break Telegraf.
@@ -38,8 +39,14 @@ export const influxRoutes =
       if (encoding === 'gzip') {
         try {
           buf = gunzipSync(buf, { maxOutputLength: MAX_BYTES });
-        } catch {
-          throw new HubError('invalid', 'body: not valid gzip, or larger than 10 MiB uncompressed');
+        } catch (e) {
+          // Over the limit is 413 like a plain body over it (Telegraf splits and retries a 413 batch; a 400 it drops).
+          if ((e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+            throw new HubError(
+              'too_large',
+              `body: larger than ${humanBytes(MAX_BYTES)} uncompressed; nothing was stored`,
+            );
+          throw new HubError('invalid', 'body: not valid gzip');
         }
       }
       const { written, problems } = await s.timeseries.writeLines(buf.toString('utf8'), precision);

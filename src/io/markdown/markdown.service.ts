@@ -2,13 +2,14 @@
  * Markdown two-way sync (docs/markdown-sync.md): every entity as one Obsidian-compatible `.md`
  * file, and those files read back (import.ts holds the import rules and their conflicts).
  */
-import { strToU8, unzipSync, zipSync } from 'fflate';
-import { invalid, notFound } from '../../lib/errors.js';
+import { strToU8, zipSync } from 'fflate';
+import { notFound } from '../../lib/errors.js';
 import { nameKey } from '../../lib/names.js';
 import type { EntityRow } from '../../tiers/entities/entities.repo.js';
 import { fileNames, parseEntity, renderEntity } from './format.js';
 import { entityVersion, loadHistory } from './history.js';
 import { createMarkdownImport, type ImportDeps } from './import.js';
+import { notesOfZip } from './zip.js';
 
 export type MarkdownDeps = ImportDeps;
 
@@ -50,20 +51,7 @@ export function createMarkdownSync(deps: MarkdownDeps) {
       return zipSync(Object.fromEntries(files().map((f) => [f.path, [strToU8(f.content), { mtime }]])), { level: 6 });
     },
     /** The `.md` files of a zip (as `exportZip` writes it, or a vault zipped by hand), for `importFiles`. */
-    filesOfZip(zip: Uint8Array): { path: string; content: string }[] {
-      let entries: Record<string, Uint8Array>;
-      try {
-        entries = unzipSync(zip, {
-          filter: (f) => /\.md$/i.test(f.name) && !f.name.split('/').some((p) => p.startsWith('.') || p === '__MACOSX'),
-        });
-      } catch {
-        throw invalid('zip: not a readable zip file');
-      }
-      const dec = new TextDecoder('utf-8');
-      return Object.entries(entries)
-        .map(([path, bytes]) => ({ path, content: dec.decode(bytes) }))
-        .sort((a, b) => a.path.localeCompare(b.path));
-    },
+    filesOfZip: (zip: Uint8Array) => notesOfZip(zip),
     exportOne(name: string) {
       const e = entities.find(name);
       if (!e) throw notFound(`name: no entity named "${name}"`);

@@ -15,9 +15,16 @@ export interface Check {
 
 const MiB = 1024 * 1024;
 /** Room for one more copy of the database (a pre-migration backup, a restore) plus 64 MiB. */
-export function diskCheck(freeBytes: number, dbBytes: number, dir: string): Check {
+export function diskCheck(freeBytes: number, dbBytes: number, dir: string, floorMiB = 0): Check {
   const need = dbBytes + 64 * MiB;
   const mib = (n: number) => `${(n / MiB).toFixed(n < 10 * MiB ? 1 : 0)} MiB`;
+  // Under the write floor the running hub refuses writes (db/disk-guard.ts): say so first.
+  if (freeBytes < floorMiB * MiB)
+    return {
+      name: 'disk',
+      ok: false,
+      detail: `${mib(freeBytes)} free on ${dir} (database ${mib(dbBytes)}), under disk_min_free_mb = ${floorMiB}: the hub refuses writes (HTTP 507, MQTT not acknowledged) until space is freed`,
+    };
   return {
     name: 'disk',
     ok: freeBytes >= need,
@@ -26,7 +33,7 @@ export function diskCheck(freeBytes: number, dbBytes: number, dir: string): Chec
 }
 
 /** Free space where the data dir's database lives (or will). */
-export function diskOf(dataDir: string): Check {
+export function diskOf(dataDir: string, floorMiB = 0): Check {
   try {
     const dbPath = join(dataDir, 'hearth.db');
     const dbBytes = ['', '-wal'].reduce(
@@ -40,6 +47,7 @@ export function diskOf(dataDir: string): Check {
       fs.bavail * fs.bsize,
       dbBytes,
       at === resolve(dataDir) ? dataDir : `${at} (where ${dataDir} will be created)`,
+      floorMiB,
     );
   } catch (e) {
     return { name: 'disk', ok: false, detail: `cannot read free space of ${dataDir}: ${(e as Error).message}` };

@@ -67,8 +67,9 @@ export function createIngestWriter(
       return typeof r.value === 'object' ? db.transaction(() => repo.write(r))() : repo.write(r);
     } catch (e) {
       repo.undo(mark);
-      if (isHubError(e)) return { ok: false, error: e.code, message: e.message };
-      if (!isConstraint(e)) throw e; // the database itself failed (disk full, I/O): the whole batch fails
+      // The database itself failed (disk full, I/O) or the disk guard refused (db/disk-guard.ts): the whole batch fails.
+      if (isHubError(e) && e.code !== 'insufficient_storage') return { ok: false, error: e.code, message: e.message };
+      if (!isConstraint(e)) throw e;
       // A constraint this code should have prevented: refuse this reading alone, and look every id up afresh.
       repo.invalidate();
       return {

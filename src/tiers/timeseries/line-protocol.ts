@@ -242,6 +242,18 @@ export function parseLineProtocol(
 }
 
 /**
+ * Why a whole body is refused before a line is read (over MAX_BYTES, or more than MAX_LINES lines
+ * that are not blank), or undefined. The HTTP door answers these 413 (issue #35 item 12: Telegraf
+ * splits a batch and retries on 413, and drops it on 400); `lines` is the body split at newlines.
+ */
+export function tooLarge(body: string, lines = body.length > MAX_BYTES ? [] : body.split('\n')): string | undefined {
+  if (body.length > MAX_BYTES || Buffer.byteLength(body, 'utf8') > MAX_BYTES) return `body over ${MAX_BYTES} bytes`;
+  if (lines.length > MAX_LINES && lines.slice(MAX_LINES).some((l) => l.trim() !== ''))
+    return `more than ${MAX_LINES} lines`;
+  return undefined;
+}
+
+/**
  * The same parse, at most `linesPerChunk` lines or (the line that reaches it included) `pointsPerChunk`
  * readings at a time, so a caller can yield to the event loop between chunks: a 10 MiB body (a
  * million readings, as few lines of many fields) must not stall /health or MQTT PUBACKs for seconds.
@@ -256,13 +268,9 @@ export function* lineProtocolChunks(
   if (typeof body !== 'string') return yield { points: [], errors: [{ line: 0, message: 'body is not text' }] };
   if (!Object.hasOwn(DIVISOR, precision))
     return yield { points: [], errors: [{ line: 0, message: `unknown precision "${String(precision)}"` }] };
-  if (body.length > MAX_BYTES || Buffer.byteLength(body, 'utf8') > MAX_BYTES) {
-    return yield { points: [], errors: [{ line: 0, message: `body over ${MAX_BYTES} bytes` }] };
-  }
-  const lines = body.split('\n');
-  if (lines.length > MAX_LINES && lines.slice(MAX_LINES).some((l) => l.trim() !== '')) {
-    return yield { points: [], errors: [{ line: 0, message: `more than ${MAX_LINES} lines` }] };
-  }
+  const lines = body.length > MAX_BYTES ? [] : body.split('\n');
+  const whole = tooLarge(body, lines);
+  if (whole) return yield { points: [], errors: [{ line: 0, message: whole }] };
   for (let from = 0; from < lines.length; ) {
     const points: LineReading[] = [];
     const errors: LineError[] = [];

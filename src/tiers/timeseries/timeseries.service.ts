@@ -11,7 +11,7 @@ import { HubError, invalid, notFound } from '../../lib/errors.js';
 import { toEpoch } from '../../lib/schema.js';
 import { createIngestWriter } from './ingest.js';
 import { createIntake, MAX_FUTURE_S } from './intake.js';
-import { type LineReading, lineProtocolChunks, MAX_READINGS, type Precision } from './line-protocol.js';
+import { type LineReading, lineProtocolChunks, MAX_READINGS, type Precision, tooLarge } from './line-protocol.js';
 import { createReadingsRepo, type PreparedReading, type WriteResult } from './readings.repo.js';
 import type { RollupResult, Rollups } from './rollup.js';
 
@@ -153,6 +153,12 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
      * answer; a body interrupted by a crash may be partly stored (as with InfluxDB).
      */
     async writeLines(body: string, precision: Precision) {
+      const whole = typeof body === 'string' ? tooLarge(body) : undefined;
+      if (whole)
+        throw new HubError(
+          'too_large',
+          `body: ${whole}; nothing was stored. Send smaller batches (Telegraf: metric_batch_size)`,
+        );
       const points: LineReading[] = [];
       /** Per parse slice: its line errors and the points it ended at (problems keep that order). */
       const slices: { errors: string[]; end: number }[] = [];
