@@ -72,6 +72,18 @@ export function isActive(s: SubjectSeries, value: number | string): boolean | nu
   return null;
 }
 
+/**
+ * The stored (lower-cased) categorical values of one side, for a search in SQL: `inside` false means
+ * every value but these (a person in any zone but home is away). Null for a numeric series.
+ */
+export function sideValues(s: SubjectSeries, active: boolean): { values: string[]; inside: boolean } | null {
+  if (s.value_type !== 'categorical') return null;
+  if (isPresence(s)) return { values: ['home'], inside: active };
+  const on = isContact(s) ? ['false', 'open', 'opened', 'opening'] : ['true', ...ACTIVE];
+  const off = isContact(s) ? ['true', 'closed', 'closing', 'close'] : ['false', ...INACTIVE];
+  return { values: active ? on : off, inside: true };
+}
+
 /** What a question's words ask about a two-state series: the active side (true) or the other (false). */
 const ASKS_ACTIVE: [RegExp, boolean][] = [
   [/\b(closed|shut|close)\b/, false],
