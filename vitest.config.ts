@@ -32,6 +32,7 @@ export const E2E = [
   'test/mqtt/broker-hardening.test.ts',
   'test/mqtt/external.test.ts',
   'test/mqtt/stand-in-broker.test.ts',
+  'test/patterns/detector-lane.test.ts',
   'test/scripts/**/*.test.ts',
   'test/security/browser-guard.test.ts',
   'test/security/login-budget.test.ts',

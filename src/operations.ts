@@ -7,5 +7,15 @@
 import type { OperationTable } from './lib/operation.js';
 import type { Services } from './services.js';
 import { askOperations } from './tiers/ask/ask.operations.js';
+import { contextOperations } from './tiers/context/context.operations.js';
+import { episodicOperations } from './tiers/episodic/episodic.operations.js';
+import { voicesOperations } from './tiers/voices/voices.operations.js';
+import { workingOperations } from './tiers/working/working.operations.js';
 
-export const OPERATION_TABLES: readonly OperationTable<Services>[] = [askOperations];
+export const OPERATION_TABLES: readonly OperationTable<Services>[] = [
+  askOperations,
+  contextOperations,
+  episodicOperations,
+  workingOperations,
+  voicesOperations,
+];

@@ -40,6 +40,7 @@ import { createProspectiveImport } from './tiers/prospective/import.js';
 import { createSpatialImport } from './tiers/spatial/import.js';
 import { createPatternsImport } from './patterns/import.js';
 import { createPatternReads, createPatternsRepo } from './tiers/patterns/patterns.repo.js';
+import { createDetectorLane } from './services/detector-lane.js';
 import { createMarkdownSync } from './io/markdown/markdown.service.js';
 import { createVoicesService } from './tiers/voices/voices.service.js';
 import { createAliasesService } from './tiers/entities/aliases.service.js';
@@ -118,6 +119,7 @@ export function createServices(deps: ServiceDeps) {
     detectors: deps.detectors ?? [],
     config: config.patterns,
     beforeRun: () => timeseries.rollup(),
+    lane: createDetectorLane({ db, timeZone: tz, detectorsDir: config.patterns.detectors_dir, log }),
     log,
   });
   const trends = createTrends({ timeseries, clock, llm });

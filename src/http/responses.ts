@@ -6,15 +6,10 @@
  */
 import { z } from 'zod';
 import { MORE_RESPONSES } from './responses-more.js';
+import { bool, int, list, obj, str, ts } from '../lib/output.js';
 import { OPERATION_TABLES } from '../operations.js';
 
-const int = z.number().int();
-const ts = z.number().describe('epoch seconds');
-const str = z.string();
-const bool = z.boolean();
 const warnings = z.array(str).describe('what went less well than asked (e.g. stored as pending), in plain words');
-const obj = z.looseObject;
-const list = <S extends z.core.$ZodLooseShape>(shape: S) => z.array(z.looseObject(shape));
 
 /** A memory as recall, get_context and cross_query return it. */
 const memoryHit = {

@@ -6,9 +6,6 @@
  * that stopped holding is simply not confirmed again and fades by decay-on-read.
  * Runs never overlap: a run requested while one is going returns that run's report.
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { TRUST_LABELS } from '../lib/trust.js';
 import type { Clock } from '../lib/clock.js';
@@ -17,6 +14,7 @@ import { check, describeIssues } from '../lib/validation.js';
 import type { MemoryService } from '../tiers/memory/memory.service.js';
 import { RememberInput } from '../tiers/memory/memory.schemas.js';
 import { createPatternContext } from './context.js';
+import { loadDetectorDir } from './load.js';
 import type { Detector, Finding } from './detector.js';
 import type { PatternsRunInput } from './patterns.schemas.js';
 import type { PatternReads, PatternsRepo } from '../tiers/patterns/patterns.repo.js';
@@ -47,6 +45,21 @@ export interface PatternPromoted {
 interface Loaded {
   detector: Detector;
   opts: Record<string, unknown>;
+  /** Loaded from `patterns.detectors_dir` (the detector thread loads it from there too). */
+  fromDir: boolean;
+}
+
+/**
+ * Where detectors run off the event loop (services/detector-lane.ts: a worker thread on a read-only
+ * connection). `has` says which it can run; the others run in process.
+ */
+export interface DetectorLane {
+  has(detector: Detector, fromDir: boolean): boolean;
+  run(
+    jobs: { name: string; opts: Record<string, unknown> }[],
+    now: number,
+  ): Promise<{ name: string; findings?: Finding[]; error?: string }[]>;
+  close(): Promise<void>;
 }
 
 export function createPatternEngine(deps: {
@@ -60,6 +73,8 @@ export function createPatternEngine(deps: {
   onPromoted?: (p: PatternPromoted) => void;
   detectors: Detector[];
   config: { detectors: Record<string, Record<string, unknown>>; detectors_dir: string };
+  /** Runs detectors off the event loop; absent: every detector runs in process. */
+  lane?: DetectorLane | null;
   /** Brings rollups up to date before detectors read them. */
   beforeRun?: () => void;
   log: (msg: string) => void;
@@ -71,7 +86,7 @@ export function createPatternEngine(deps: {
   let last: (RunReport & { at: number; dry_run: boolean }) | null = null;
 
   /** Validates every detector's options from config; throws one line naming the key. */
-  function configure(all: Detector[]): Loaded[] {
+  function configure(all: Detector[], fromDir: Set<Detector>): Loaded[] {
     const names = new Set(all.map((d) => d.name));
     for (const name of Object.keys(deps.config.detectors)) {
       if (!names.has(name)) throw new HubError('invalid', `patterns.detectors.${name}: no detector named ${name}`);
@@ -84,7 +99,7 @@ export function createPatternEngine(deps: {
       const parsed = (detector.options ?? z.object({}).strict()).safeParse(raw);
       if (!parsed.success)
         throw new HubError('invalid', `patterns.detectors.${detector.name}.${describeIssues(parsed.error.issues)}`);
-      out.push({ detector, opts: parsed.data as Record<string, unknown> });
+      out.push({ detector, opts: parsed.data as Record<string, unknown>, fromDir: fromDir.has(detector) });
     }
     return out;
   }
@@ -95,14 +110,29 @@ export function createPatternEngine(deps: {
     const ctx = createPatternContext(reads, deps.timeZone, clock.now());
     const report: RunReport = { result: '', found: [], promoted: [], errors: [], duration_ms: 0 };
     const selected = input.detectors ? loaded.filter((l) => input.detectors!.includes(l.detector.name)) : loaded;
-    for (const { detector, opts } of selected) {
+    const failed = (detector: string, message: string) => {
+      report.errors.push({ detector, message });
+      log(`patterns: detector ${detector} failed: ${message}`);
+    };
+    const lane = deps.lane;
+    const away = lane ? selected.filter((l) => lane.has(l.detector, l.fromDir)) : [];
+    if (lane && away.length) {
+      try {
+        const jobs = away.map((l) => ({ name: l.detector.name, opts: l.opts }));
+        for (const r of await lane.run(jobs, ctx.now)) {
+          if (r.error !== undefined) failed(r.name, r.error);
+          else report.found.push(...(r.findings ?? []).map((f) => ({ ...f, detector: r.name })));
+        }
+      } catch (e) {
+        for (const l of away) failed(l.detector.name, (e as Error).message);
+      }
+    }
+    for (const { detector, opts } of selected.filter((l) => !away.includes(l))) {
       try {
         const findings = await detector.detect(ctx, opts);
         report.found.push(...findings.map((f) => ({ ...f, detector: detector.name })));
       } catch (e) {
-        const message = (e as Error).message;
-        report.errors.push({ detector: detector.name, message });
-        log(`patterns: detector ${detector.name} failed: ${message}`);
+        failed(detector.name, (e as Error).message);
       }
     }
     if (!input.dry_run) {
@@ -154,30 +184,12 @@ export function createPatternEngine(deps: {
     async load(): Promise<void> {
       const all = [...deps.detectors];
       const dir = deps.config.detectors_dir;
-      if (dir) {
-        if (!existsSync(dir)) throw new HubError('invalid', `patterns.detectors_dir: ${dir} does not exist`);
-        for (const entry of readdirSync(dir, { withFileTypes: true })) {
-          const file = entry.isDirectory()
-            ? join(dir, entry.name, 'index.js')
-            : /\.(m?js)$/.test(entry.name)
-              ? join(dir, entry.name)
-              : null;
-          if (!file || !existsSync(file)) continue;
-          try {
-            const mod = (await import(pathToFileURL(resolve(file)).href)) as { default?: Detector };
-            const d = mod.default;
-            if (!d || typeof d.detect !== 'function' || typeof d.name !== 'string')
-              throw new Error('default export is not a defineDetector({...})');
-            if (all.some((x) => x.name === d.name)) throw new Error(`a detector named ${d.name} already exists`);
-            all.push(d);
-          } catch (e) {
-            log(`patterns: could not load detector ${file}: ${(e as Error).message}`);
-          }
-        }
-      }
-      loaded = configure(all);
+      const own = dir ? await loadDetectorDir(dir, all, log) : [];
+      loaded = configure([...all, ...own], new Set(own));
     },
     lastRun: () => last,
+    /** Stops the detector thread, if one was started. */
+    close: async () => deps.lane?.close(),
     detectors: () =>
       loaded.map((l) => ({ name: l.detector.name, description: l.detector.description, options: l.opts })),
     run(input: PatternsRunInput = { dry_run: false }): Promise<RunReport> {

@@ -61,7 +61,9 @@ export const OPERATION_TOOLS = OPERATION_TABLES.flatMap((t) =>
   t.operations.filter((op) => op.mcp !== false).map((op) => op.name),
 );
 
-export const ALL_TOOLS = [...SEED_TOOLS, ...HUB_TOOLS, ...ALIAS_TOOLS, ...ENTITY_TOOLS, ...OPERATION_TOOLS].sort();
+export const ALL_TOOLS = [
+  ...new Set([...SEED_TOOLS, ...HUB_TOOLS, ...ALIAS_TOOLS, ...ENTITY_TOOLS, ...OPERATION_TOOLS]),
+].sort();
 
 /** The sorted names of a tools/list answer. */
 export const toolNames = (tools: { name: string }[]) => tools.map((t) => t.name).sort();
