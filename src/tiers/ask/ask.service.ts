@@ -70,6 +70,10 @@ export function createAskService(deps: AskDeps): AskService {
 
     const when = readWhen(question, now, { tz, dayParts: deps.dayParts });
     const rest = when?.rest ?? question;
+    if (when && when.from > now && readingShape(rest)) {
+      const result = `I can't tell ${when.spoken} yet: it hasn't happened.`;
+      return { result, answer: { kind: 'unknown', from: when.from, to: when.to }, sure: true, evidence: [] };
+    }
     if (!readingShape(rest)) return answers.fact(q);
     const found = await subjects.find(rest);
     const strong = STATE_WORDS.test(rest.toLowerCase()) || askedConcept(rest) !== null;

@@ -24,8 +24,8 @@ const HOUR = 3600;
 /** A reading older than this at the moment asked about is not the value then. */
 const STALE_S = 2 * HOUR;
 /** Days the usual level is taken from, and how many of them must have readings. */
-const USUAL_DAYS = 7;
-const USUAL_MIN_DAYS = 3;
+export const USUAL_DAYS = 7;
+export const USUAL_MIN_DAYS = 3;
 
 interface Agg {
   count: number;
@@ -187,7 +187,7 @@ export function measureAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput 
 }
 
 /** The same local clock window `days` days earlier (DST-safe: by wall time, not by 24 hours). */
-function daysBefore(ts: number, days: number, tz: string): number {
+export function daysBefore(ts: number, days: number, tz: string): number {
   const w = wallTime(ts, tz);
   return localToUtc({ ...w, day: w.day - days }, tz);
 }

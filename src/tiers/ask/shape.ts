@@ -49,8 +49,8 @@ export function readingShape(question: string): boolean {
 /** The kind a question asks for, given whether its subject is read as two states. */
 export function readShape(question: string, twoState: boolean): Shape {
   const q = question.toLowerCase();
-  if (USUAL.test(q) && !twoState)
-    return { kind: 'usual', stat: 'mean', direction: UP.test(q) ? 1 : DOWN.test(q) ? -1 : 0 };
+  const direction = UP.test(q) ? 1 : DOWN.test(q) ? -1 : 0;
+  if (USUAL.test(q)) return twoState ? { kind: 'usual', direction } : { kind: 'usual', stat: 'mean', direction };
   if (DURATION.test(q)) return { kind: 'duration' };
   if (COUNT.test(q)) return { kind: 'count' };
   if (LAST.test(q) && (twoState || /\b(last|first)\b/.test(q))) return { kind: 'last', first: /\bfirst\b/.test(q) };

@@ -151,6 +151,23 @@ describe('last, duration, count, usual', () => {
     const colder = await ask('Was the bedroom colder than usual yesterday evening?');
     expect(colder.result).toMatch(/^No, /);
   });
+
+  it('a two-state series against usual: the time it held against the same hours of the days before', async () => {
+    const r = await ask('Was the garage door open longer than usual last night?');
+    const held = GARAGE_OPEN[1][1] - GARAGE_OPEN[1][0];
+    expect(r.answer).toMatchObject({ kind: 'usual', seconds: held, value: held, usual: 0, unit: 's' });
+    expect(r.result).toBe(
+      'Yes, the garage door was open for 1 hour and 20 minutes last night, 1 hour and 20 minutes longer than usual ' +
+        '(usually not open at all over the 7 days before).',
+    );
+  });
+
+  it('a window still to come is not answered from readings', async () => {
+    const r = await ask('Will the garage door be open tonight?');
+    expect(r.answer.kind).toBe('unknown');
+    expect(r.answer.from).toBeGreaterThan(NOW);
+    expect(r.result).toMatch(/^I can't tell tonight yet/);
+  });
 });
 
 describe('which subject', () => {
