@@ -23,7 +23,8 @@ import { answerReadings } from './readings-answer.js';
 import { listSensors } from './sensors.js';
 import { readingShape, readShape } from './shape.js';
 import { createSubjects, isSubject } from './subject.js';
-import { STATE_WORDS } from './two-state.js';
+import { STATE_WORDS, stateWords } from './two-state.js';
+import { sayThing } from './say-value.js';
 import { type DayParts, readWhen } from './when.js';
 
 export interface AskDeps {
@@ -94,6 +95,11 @@ export function createAskService(deps: AskDeps): AskService {
       if (fact.answer.kind !== 'unknown') return fact;
     }
     const { series, other, twoState } = found;
+    if (/\b(locked|unlocked|lock)\b/i.test(rest) && stateWords(series)[0] !== 'locked') {
+      // A door's contact says open or closed, never locked: no guess from it.
+      const result = `I have no readings that say whether ${sayThing(series)} is locked.`;
+      return { result, answer: { kind: 'unknown', entity: series.entity_name }, sure: true, evidence: [] };
+    }
     const shape = readShape(rest, twoState);
     const dayParts = deps.dayParts;
     return answerReadings(

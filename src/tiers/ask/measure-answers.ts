@@ -128,7 +128,7 @@ export function measureAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput 
     const when = q.when ? q.when.spoken : 'now';
     const result = old
       ? `${sentence(thing)} was ${say(p.value)} when I last heard from it, ${sayMoment(p.ts, q.now, q.tz)}.`
-      : `${sentence(thing)} ${q.when ? 'was' : 'is'} ${say(p.value)} ${when}.`;
+      : `${sentence(thing)} ${at < q.now - 60 ? 'was' : 'is'} ${say(p.value)} ${when}.`;
     return { result, answer: { ...base, value: p.value, unit: s.unit ?? undefined, at: p.ts }, sure: !old, evidence };
   }
   const from = q.when!.from;

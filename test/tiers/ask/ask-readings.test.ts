@@ -52,6 +52,16 @@ describe('state', () => {
     expect(now.result).toBe('No, the garage door is closed.');
   });
 
+  it('the last state word decides the side; a contact never says locked', async () => {
+    const left = await ask('Did anyone leave the garage door open last night?');
+    expect(left.answer).toMatchObject({ kind: 'state', value: true });
+    const locked = await ask('Was the front door locked last night?');
+    expect(locked.answer.kind).toBe('unknown');
+    expect(locked.result).toBe('I have no readings that say whether the front door is locked.');
+    const left2 = await ask('When did Anna leave yesterday?');
+    expect(left2.answer).toMatchObject({ kind: 'last', at: local(3, 8, 30) });
+  });
+
   it('home/not_home read as home and away, through the alias "Anna"', async () => {
     const home = await ask('Is Anna home?');
     expect(home.answer).toMatchObject({ kind: 'state', entity: 'person.anna', value: true });
@@ -81,6 +91,8 @@ describe('measure', () => {
     const cold = await ask('What was the coldest it got in the bedroom last night?');
     expect(cold.answer).toMatchObject({ stat: 'min', value: 17, at: local(3, 22) });
     expect(cold.result).toMatch(/17 °C, at 10 pm last night/);
+    const night = await ask('How cold did it get last night?');
+    expect(night.answer).toMatchObject({ entity: 'bedroom_sensor', stat: 'min', value: 17 });
     const warm = await ask('How warm did the bedroom get at its warmest yesterday?');
     expect(warm.answer).toMatchObject({ stat: 'max', value: 21 });
   });
