@@ -23,6 +23,7 @@ export const E2E = [
   'test/http/admin/admin-manage.test.ts',
   'test/http/admin/admin-restart.test.ts',
   'test/http/admin/admin-tiers.test.ts',
+  'test/http/admin/admin-window.test.ts',
   'test/http/health-under-load.test.ts',
   'test/integrations/ha-state-poller.test.ts',
   'test/integrations/node-red.test.ts',

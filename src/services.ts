@@ -122,7 +122,7 @@ export function createServices(deps: ServiceDeps) {
     lane: createDetectorLane({ db, timeZone: tz, detectorsDir: config.patterns.detectors_dir, log }),
     log,
   });
-  const trends = createTrends({ timeseries, clock, llm });
+  const trends = createTrends({ timeseries, clock, llm, timeZone: tz });
 
   const episodic = createEpisodicService({ db, clock, entities, audit, llm, embedder });
   const working = createWorkingService({

@@ -9,7 +9,8 @@ const intention = { id: int, entity_name: str, trigger_text: str, action_text: s
 const place = { entity_name: str, container_name: str, confidence: z.number(), last_confirmed_ts: ts, age_text: str };
 /** What an entity holds, as a merge or a delete reports it (`dry_run: true` is the preview). */
 const holdings = obj({
-  entity: obj({ name: str, type: str }),
+  entity: obj({ id: int, name: str, type: str }),
+  version: str.describe('what the preview saw (its facts, names, kinds of readings…)'),
   counts: list({ key: str, n: int, label: str }),
   facts: z.array(z.unknown()),
   relations: z.array(str).describe('current relations, as sentences'),
@@ -50,6 +51,9 @@ export const MORE_RESPONSES: Record<string, Record<string, z.ZodType>> = {
     dry_run: bool,
     source_name: str,
     target_name: str,
+    source_id: int.optional().describe('on a preview: send back with the confirm'),
+    target_id: int.optional().describe('on a preview: send back with the confirm'),
+    version: str.optional().describe('on a preview: send back with the confirm (409 when either changed since)'),
     moves: holdings,
     moved: obj({}).optional().describe('rows moved, by table (not on a preview)'),
   },
@@ -58,6 +62,10 @@ export const MORE_RESPONSES: Record<string, Record<string, z.ZodType>> = {
   'POST /entities/delete': {
     dry_run: bool,
     entity_name: str,
+    entity_id: int,
+    version: str
+      .optional()
+      .describe('on a preview: send back with entity_id on the confirm (409 when it changed since)'),
     deletes: holdings,
     deleted_memories: int.optional().describe('not on a preview'),
   },

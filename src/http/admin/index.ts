@@ -10,6 +10,7 @@ import { fromStorageError, isHubError } from '../../lib/errors.js';
 import { describeIssues } from '../../lib/validation.js';
 import { Granularity, MetricName } from '../../tiers/timeseries/timeseries.schemas.js';
 import { actionRoutes } from './actions.js';
+import { askRoutes } from './actions-ask.js';
 import { manageRoutes } from './actions-manage.js';
 import { registerAssets } from './assets.js';
 import { CSP, refuseStale, registerGuard } from './guard.js';
@@ -115,9 +116,9 @@ export const adminRoutes =
 
     const hide = { hide: true };
     app.get('/admin', { schema: hide }, async (_req, reply) => reply.code(301).header('location', '/admin/').send());
-    app.get('/admin/', { schema: hide }, async (req, reply) =>
-      sendPage(reply, await dashboardPage(req, { services: s, rate, health: opts.health })),
-    );
+    const dashboard = { services: s, rate, health: opts.health };
+    app.get('/admin/', { schema: hide }, async (req, reply) => sendPage(reply, await dashboardPage(req, dashboard)));
+    askRoutes(app, dashboard);
     app.get('/admin/entities', { schema: { ...hide, querystring: EntitiesQuery } }, async (req, reply) =>
       sendPage(reply, entitiesPage(req, s, req.query as z.infer<typeof EntitiesQuery>)),
     );

@@ -7,7 +7,7 @@
  */
 import * as chrono from 'chrono-node';
 import { offsetAt } from '../../lib/tz.js';
-import { type DayParts, DEFAULT_DAY_PARTS, dateOf, dayLabel } from './calendar.js';
+import { addDays, type DayParts, DEFAULT_DAY_PARTS, dateOf, dayLabel, namedNight } from './calendar.js';
 import { sayClock, sayDayAndClock } from './say-time.js';
 import { type Clock, clockBefore, clockIn, rangeBefore, rangeIn, readClock } from './when-clock.js';
 import { type Context, contextOf, type Home } from './when-context.js';
@@ -83,7 +83,12 @@ function findContext(text: string, home: Home, ref: chrono.ParsingReference): (C
     const before = SINCE_BEFORE.exec(text.slice(0, c.start));
     return before ? { ...c, start: c.start - before[0].length, since: true } : { ...c, since: false };
   }
-  return null;
+  // "overnight", which chrono does not read: last night.
+  const m = /\bovernight\b/i.exec(text);
+  if (!m) return null;
+  const d = addDays(home.today, -1);
+  const window = namedNight(d, home.parts, home.tz);
+  return { start: m.index, end: m.index + m[0].length, window, dayLike: true, spoken: 'last night', since: false };
 }
 
 const dropOn = (s: string) => s.replace(/^on /, '');

@@ -36,6 +36,16 @@ export interface TimeseriesDeps {
   onCommitted?: (items: PreparedReading[], results: WriteResult[]) => void;
 }
 
+/** One rollup bucket as trends read it. */
+export interface RollupRow {
+  bucket_ts: number;
+  count: number;
+  avg_num: number | null;
+  min_num: number | null;
+  max_num: number | null;
+  mode_cat: string | null;
+}
+
 export function createTimeseriesService(deps: TimeseriesDeps) {
   const { db, clock } = deps;
   const seriesIndex = createSeriesIndex(db);
@@ -219,14 +229,17 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
         seriesId,
         from,
         to,
-      ) as {
-        bucket_ts: number;
-        count: number;
-        avg_num: number | null;
-        min_num: number | null;
-        max_num: number | null;
-        mode_cat: string | null;
-      }[];
+      ) as RollupRow[];
+    },
+
+    /** Hourly rollup rows of a series in [from, to) (for trends over a rolling window). */
+    hourlyRollups(seriesId: number, from: number, to: number) {
+      return prepared(`SELECT bucket_ts, count, avg_num, min_num, max_num, mode_cat FROM reading_rollups
+                   WHERE series_id = ? AND bucket_type = 'hour' AND bucket_ts >= ? AND bucket_ts < ? ORDER BY bucket_ts`).all(
+        seriesId,
+        from,
+        to,
+      ) as RollupRow[];
     },
 
     /**

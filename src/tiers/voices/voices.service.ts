@@ -221,7 +221,14 @@ export function createVoicesService(deps: VoicesDeps) {
           actor,
           'voice.merge',
           dst.name,
-          { source: src.name, source_meta: src.meta, counts: before },
+          {
+            source: src.name,
+            source_meta: src.meta,
+            counts: before,
+            source_id: src.id,
+            source_created: src.created,
+            target_id: dst.id,
+          },
           { target: dst.name, moved: r.moved, counts: after },
         );
         const lost = Object.keys(after).filter(
