@@ -73,8 +73,8 @@ export function stateAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput {
   if (!w.runs.length) {
     return {
       result: `I have no readings of ${thing} ${q.when ? spoken : 'yet'}.`,
-      answer: { kind: 'state', ...answerBase(q) },
-      sure: false,
+      answer: { kind: 'unknown', ...answerBase(q) },
+      sure: true,
       evidence,
     };
   }

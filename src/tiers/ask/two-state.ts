@@ -48,6 +48,7 @@ export function isTwoState(s: SubjectSeries, last: number | string | undefined):
 /** The words of the series' two sides. */
 export function stateWords(s: SubjectSeries): StateWords {
   if (isPresence(s)) return HOME;
+  if (/lock/.test(s.metric) || /^lock\./.test(s.entity_name)) return LOCKED;
   if (isContact(s) || doorLike(s)) return OPEN;
   if (isMotion(s)) return MOTION;
   if (/lock/.test(words(s))) return LOCKED;

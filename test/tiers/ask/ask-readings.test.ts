@@ -119,7 +119,7 @@ describe('measure', () => {
     const none = await ask('How warm was the bedroom in the last 2 hours?', {
       now: new Date(later * 1000).toISOString(),
     });
-    expect(none.sure).toBe(false);
+    expect(none.answer).toMatchObject({ kind: 'unknown', entity: 'bedroom_sensor', metric: 'temperature' });
     expect(none.result).toMatch(/^I have no readings of the bedroom temperature in the last 2 hours\. My last reading/);
   });
 });
@@ -162,6 +162,14 @@ describe('last, duration, count, usual', () => {
     expect(warmer.result).toMatch(/^Yes, the bedroom temperature was 2 °C warmer than usual/);
     const colder = await ask('Was the bedroom colder than usual yesterday evening?');
     expect(colder.result).toMatch(/^No, /);
+  });
+
+  it('"is it warmer than usual?" asks about now: the last hour against the same hour of the days before', async () => {
+    const r = await ask('Is the bedroom warmer than usual?');
+    expect(r.answer).toMatchObject({ kind: 'usual', from: NOW - 3600, to: NOW, value: 0, usual: 19 });
+    expect(r.result).toMatch(
+      /^No, the bedroom temperature is about as usual for this time of day: 19 °C against 19 °C/,
+    );
   });
 
   it('a two-state series against usual: the time it held against the same hours of the days before', async () => {

@@ -132,4 +132,26 @@ describe('subjects', () => {
     expect(r.answer).toMatchObject({ kind: 'last', at: from + 600, seconds: 600 });
     expect(r.sure).toBe(true);
   });
+
+  it('a lock says locked, a contact never; "back" before a noun names; a WordNet relative names only as a whole', async () => {
+    await home([
+      { entity_name: 'front_door', metric: 'lock', value: 'locked', ts: NOW - 7200 },
+      { entity_name: 'front_door', metric: 'contact', value: true, ts: NOW - 7200 },
+      { entity_name: 'back_door', metric: 'contact', value: true, ts: NOW - 7200 },
+      { entity_name: 'washing_machine', metric: 'power', value: 1.2, unit: 'W', ts: NOW - 60 },
+    ]);
+    const front = await ask('Is the front door locked?');
+    expect(front.answer).toMatchObject({ kind: 'state', entity: 'front_door', metric: 'lock', value: true });
+    const back = await ask('Was the back door locked this morning?');
+    expect(back).toMatchObject({ answer: { kind: 'unknown', entity: 'back_door' } });
+    expect(back.result).toBe('I have no readings that say whether the back door is locked.');
+    const open = await ask('Is the back door open?');
+    expect(open.answer).toMatchObject({ kind: 'state', entity: 'back_door', value: false });
+    // "dishwashing machine" is a WordNet name of a dishwasher: its word "machine" does not make it the washing machine.
+    const dishwasher = await ask('Is the dishwasher running?');
+    expect(dishwasher).toMatchObject({
+      result: 'I have no readings from the dishwasher.',
+      answer: { kind: 'unknown' },
+    });
+  });
 });
