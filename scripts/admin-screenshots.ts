@@ -236,7 +236,10 @@ async function shoot(ctx: BrowserContext, origin: string, out: string, label: st
     }
     await page.waitForTimeout(150);
     const file = join(out, `admin-${label}-${p.name}.png`);
-    await page.screenshot({ path: file, fullPage: !p.name.startsWith('graph') && p.prep !== 'menu' && p.prep !== 'ask' });
+    await page.screenshot({
+      path: file,
+      fullPage: !p.name.startsWith('graph') && p.prep !== 'menu' && p.prep !== 'ask',
+    });
     console.log(`${label} ${p.name}: ${file}`);
   }
   if (label === 'phone' && (!only || only.has('corrected'))) {

@@ -8,10 +8,10 @@
  *
  *   npx tsc -p tsconfig.json && node dist/scripts/eval-ask-facts.js [--provider use-lite] [--data file] [--sweep]
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { RecallInput, RememberInput } from '../src/tiers/memory/memory.schemas.js';
-import { answerFact, OFFER_MIN } from '../src/tiers/ask/memory-answers.js';
+import { answerFact, OFFER_LEAD, OFFER_MIN } from '../src/tiers/ask/memory-answers.js';
 import { scratchServices } from './lib/eval-hub.js';
 import type { EvalSet } from './lib/eval-data.js';
 import { cachedEmbedder, embedderFor } from './eval-recall.js';
@@ -27,7 +27,8 @@ interface Row {
   gold: Set<string>;
   stated?: string;
   /** The possibles a policy may offer (not about another), best first, with p. */
-  offers: { id: string; p: number }[];
+  offers: { id: string; p: number; own: boolean; cos: number | null; kw: number | null }[];
+  about: number;
   /** What answerFact said: stated / offered / unknown, and the memory. */
   said: { how: 'stated' | 'offered' | 'unknown'; id?: string };
 }
@@ -52,7 +53,16 @@ async function run(provider: string, file: string): Promise<Row[]> {
       kind: q.kind,
       gold: new Set(q.relevant),
       stated: out.results[0] && idOf.get(out.results[0].id),
-      offers: out.possible.filter((p) => !p.about_another).map((p) => ({ id: idOf.get(p.id)!, p: p.explain?.p ?? 0 })),
+      offers: out.possible
+        .filter((p) => !p.about_another)
+        .map((p) => ({
+          id: idOf.get(p.id)!,
+          p: p.explain?.p ?? 0,
+          own: (out.about ?? []).includes(p.entity_name),
+          cos: p.explain?.vector ?? null,
+          kw: p.explain?.keyword ?? null,
+        })),
+      about: out.about?.length ?? 0,
       said: {
         how: reply.answer.kind === 'unknown' ? 'unknown' : reply.sure ? 'stated' : 'offered',
         id: evidence === undefined ? undefined : idOf.get(evidence),
@@ -64,8 +74,8 @@ async function run(provider: string, file: string): Promise<Row[]> {
   return rows;
 }
 
-/** Per kind: stated right/wrong, offered right/wrong, don't know — under OFFER_MIN = min. */
-function score(rows: Row[], min?: number) {
+/** Per kind: stated right/wrong, offered right/wrong, don't know — under OFFER_MIN = min, OFFER_LEAD = lead. */
+function score(rows: Row[], min?: number, lead = 0) {
   const out: Record<string, Record<string, number>> = {};
   for (const r of rows) {
     const k = (out[r.kind] ??= { n: 0, statedRight: 0, statedWrong: 0, offeredRight: 0, offeredWrong: 0, dontKnow: 0 });
@@ -73,7 +83,8 @@ function score(rows: Row[], min?: number) {
     let how = r.said.how;
     let id = r.said.id;
     if (min !== undefined && !r.stated) {
-      const o = r.offers.find((x) => x.p >= min);
+      const best = [...r.offers].sort((a, b) => b.p - a.p);
+      const o = best[0] && best[0].p >= min && best[0].p - (best[1]?.p ?? 0) >= lead ? best[0] : undefined;
       how = o ? 'offered' : 'unknown';
       id = o?.id;
     }
@@ -100,8 +111,18 @@ const { values } = parseArgs({
 for (const provider of (values.provider ?? 'use-lite').split(',')) {
   for (const [file, label] of values.data ? [[values.data, '']] : SETS) {
     const rows = await run(provider, file);
-    print(`### ${provider} — ${file}${label ? ` (${label})` : ''}, OFFER_MIN ${OFFER_MIN}`, score(rows));
+    if (process.env.DUMP)
+      writeFileSync(
+        `${process.env.DUMP}-${provider}-${file.split('/').pop()}`,
+        JSON.stringify(rows.map((r) => ({ ...r, gold: [...r.gold] }))),
+      );
+    print(
+      `### ${provider} — ${file}${label ? ` (${label})` : ''}, OFFER_MIN ${OFFER_MIN}, OFFER_LEAD ${OFFER_LEAD}`,
+      score(rows),
+    );
     if (values.sweep && !file.includes('heldout'))
-      for (const min of [0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4]) print(`OFFER_MIN ${min}`, score(rows, min));
+      for (const lead of [0, 0.1])
+        for (const min of [0, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4])
+          print(`OFFER_MIN ${min}, OFFER_LEAD ${lead}`, score(rows, min, lead));
   }
 }

@@ -39,7 +39,7 @@ export async function askHome(): Promise<{ hub: Hub; readings: Reading[]; close:
     const r = await s.timeseries.recordBulk({ readings: readings.slice(i, i + 5000) });
     if (r.inserted !== r.count) throw new Error(`home: ${r.count - r.inserted} readings refused`);
   }
-  s.timeseries.rollup();
+  await s.timeseries.rollupAll();
   for (const f of FACTS) await s.memory.remember(RememberInput.parse(f));
   for (const a of ALIASES) s.aliases.add(AliasInput.parse(a));
   for (const p of PLACES) await s.spatial.locate(LocateInput.parse(p));

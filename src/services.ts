@@ -118,7 +118,7 @@ export function createServices(deps: ServiceDeps) {
     onPromoted: (p) => events.emit('pattern_promoted', p),
     detectors: deps.detectors ?? [],
     config: config.patterns,
-    beforeRun: () => timeseries.rollup(),
+    beforeRun: () => timeseries.rollupAll(),
     lane: createDetectorLane({ db, timeZone: tz, detectorsDir: config.patterns.detectors_dir, log }),
     log,
   });
@@ -146,8 +146,8 @@ export function createServices(deps: ServiceDeps) {
   registerContextParts({ context, clock, timeseries, schedule, spatial, working, episodic });
 
   /** Rolls up what is new, then deletes raw readings past retention that are rolled up. */
-  function prune(input: PruneInput, actor: Actor = 'system') {
-    timeseries.rollup();
+  async function prune(input: PruneInput, actor: Actor = 'system') {
+    await timeseries.rollupAll();
     const r = retention.prune({ dryRun: input.dry_run });
     if (!input.dry_run && r.deleted)
       audit.record(actor, 'readings.prune', null, null, { deleted: r.deleted, cutoff_ts: r.cutoff_ts });
@@ -168,7 +168,7 @@ export function createServices(deps: ServiceDeps) {
     relations,
     timeseries,
     schedule,
-    rollup: () => timeseries.rollup(),
+    rollup: () => timeseries.rollupAll(),
     writers: {
       episodic: createEpisodicImport({ db, entities, repo: episodic.repo }),
       working: createWorkingImport({ db, entities }),
@@ -184,7 +184,7 @@ export function createServices(deps: ServiceDeps) {
     entities,
     audit,
     onEntityChanged: (oldName) => events.emit('entities_changed', { change: 'rename', entity_name: oldName }),
-    rollup: () => timeseries.rollup(),
+    rollup: () => timeseries.rollupAll(),
     embedPending: async () => {
       for (let r = await memory.embedPending(256); r.embedded && r.remaining; r = await memory.embedPending(256));
     },
@@ -197,7 +197,7 @@ export function createServices(deps: ServiceDeps) {
     entities,
     audit,
     log,
-    rollup: () => timeseries.rollup(),
+    rollup: () => timeseries.rollupAll(),
     onChanged: () => events.emit('entities_changed', { change: 'alias' }),
   });
 
@@ -221,7 +221,7 @@ export function createServices(deps: ServiceDeps) {
     relations,
     aliases,
     onChanged: () => events.emit('entities_changed', { change: 'entity' }),
-    rollup: () => timeseries.rollup(),
+    rollup: () => timeseries.rollupAll(),
   });
   const status = createStatusService({ db, vectors, rollupCache: () => rollups.cacheStats() });
   const entitiesReader = createEntitiesReader(entities);
@@ -235,7 +235,7 @@ export function createServices(deps: ServiceDeps) {
     wordnet,
     embedder,
     events,
-    answers: memoryAnswers({ memory, spatial, prospective, entities: entitiesReader }),
+    answers: memoryAnswers({ memory, spatial, prospective, relations, entities: entitiesReader }),
   });
   const services = {
     memoryMcpImport,

@@ -31,7 +31,7 @@ export async function benchAsk(opts: BenchOptions): Promise<BenchRow[]> {
     await store.growTo(memories);
     opts.log(`ask: ${memories} memories; writing ${readings} readings`);
     fillReadings(store as unknown as ReturnType<typeof scratchServices>, prng(34), readings);
-    store.services.timeseries.rollup();
+    await store.services.timeseries.rollupAll();
     const s = store.services;
     const now = store.clock.now();
     const fact = `what is ${store.entities[0].name}'s favourite food?`;

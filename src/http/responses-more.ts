@@ -39,7 +39,7 @@ export const MORE_RESPONSES: Record<string, Record<string, z.ZodType>> = {
     last_confirmed_ts: ts.nullable(),
     age_seconds: z.number().nullable(),
     age_text: str.nullable(),
-    candidates: list({ ...place, score: z.number() }),
+    candidates: list({ ...place, score: z.number(), matched_by: z.enum(['spelling', 'meaning', 'encoder']) }),
   },
   'POST /seen_at': { id: int, entity_name: str, container_name: str, action: str, confidence: z.number() },
   'GET /location_history/:entity_name': {

@@ -52,8 +52,18 @@ const RESPONSES: Record<string, Record<string, z.ZodType>> = {
   },
   'POST /recall': {
     results: list(memoryHit).describe('what the home knows, best first'),
-    possible: list(memoryHit).describe('low-confidence candidates: ask before relying on them'),
+    possible: list({
+      ...memoryHit,
+      about_another: z
+        .literal(true)
+        .optional()
+        .describe('the query names someone this fact is neither about nor mentions'),
+    }).describe('low-confidence candidates: ask before relying on them'),
     mode_used: z.enum(['hybrid', 'vector', 'keyword']),
+    about: z
+      .array(str)
+      .optional()
+      .describe('whom the query names (by name, alias, role or the speaker\'s "my"), by their own names'),
     warnings,
   },
   'POST /get_context': {

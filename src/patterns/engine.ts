@@ -76,7 +76,7 @@ export function createPatternEngine(deps: {
   /** Runs detectors off the event loop; absent: every detector runs in process. */
   lane?: DetectorLane | null;
   /** Brings rollups up to date before detectors read them. */
-  beforeRun?: () => void;
+  beforeRun?: () => unknown;
   log: (msg: string) => void;
 }) {
   const { reads, repo, clock, memory, log } = deps;
@@ -106,7 +106,7 @@ export function createPatternEngine(deps: {
 
   async function run(input: PatternsRunInput): Promise<RunReport> {
     const started = performance.now();
-    deps.beforeRun?.();
+    await deps.beforeRun?.();
     const ctx = createPatternContext(reads, deps.timeZone, clock.now());
     const report: RunReport = { result: '', found: [], promoted: [], errors: [], duration_ms: 0 };
     const selected = input.detectors ? loaded.filter((l) => input.detectors!.includes(l.detector.name)) : loaded;

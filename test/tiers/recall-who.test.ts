@@ -37,6 +37,19 @@ describe('readWho', () => {
     expect(named[0].runs).toEqual([['jadwiga'], ['grandma']]);
   });
 
+  it('an alias that is a kinship word names a person even when the entity has no type', () => {
+    const untyped: WhoDeps = {
+      entityNamed: (n) => (/^(grandma|nan)$/i.test(n) ? { id: 9, name: 'Jadwiga', type: 'unknown' } : undefined),
+      roleWord: (w) => /^(grandma|mum)$/i.test(w),
+    };
+    expect(readWho(untyped, 'When does grandma come to stay?')).toMatchObject({
+      query: 'When does Jadwiga come to stay?',
+      about: ['Jadwiga'],
+    });
+    // Not a kinship word, lower case, no type: not a who-name (named.ts), left as said.
+    expect(readWho(untyped, 'when does nan come to stay?').about).toEqual([]);
+  });
+
   it('an own name, or a room, is left as it was said', () => {
     expect(readWho(deps, "when is Anna's birthday")).toMatchObject({
       query: "when is Anna's birthday",
@@ -70,6 +83,16 @@ describe('readWho', () => {
       query: "when is Anna's birthday",
       about: ['Anna'],
     });
+    // The owner named in a role phrase is not whom it asks about.
+    const chidi = readWho(
+      {
+        ...deps,
+        roles: (text) => (text.startsWith("Brian's wife") ? [{ start: 0, end: 12, names: ['Anna'] }] : []),
+      },
+      "Brian's wife's birthday",
+    );
+    expect(chidi).toMatchObject({ query: "Anna's birthday", about: ['Anna'] });
+    expect(chidi.named.map((n) => n.id)).toEqual([3]);
     expect(readWho(deps, "when is my wife's birthday", 'Helga')).toMatchObject({
       query: "when is my wife's birthday",
       about: [],

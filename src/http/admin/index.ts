@@ -154,7 +154,7 @@ export const adminRoutes =
       stream.open(req, reply, { entity: q.entity || undefined, metric: q.metric || undefined });
     });
     app.get('/admin/prune', { schema: hide }, async (req, reply) =>
-      sendPage(reply, prunePage(req, s, s.prune({ dry_run: true }, 'admin'))),
+      sendPage(reply, prunePage(req, s, await s.prune({ dry_run: true }, 'admin'))),
     );
     await registerAssets(app);
     app.get('/graph', { schema: { ...hide, querystring: GraphQuery } }, async (req, reply) =>

@@ -32,7 +32,7 @@ export interface AskDeps {
   /** The home's zone (config `timeseries.timezone`, HEARTH_TZ). */
   tz: string;
   dayParts?: DayParts;
-  timeseries: { reads: WindowReads; rollup(seriesIds?: number[]): unknown };
+  timeseries: { reads: WindowReads; rollup(seriesIds: number[]): unknown };
   entities: { find(name: string): EntityRow | undefined };
   wordnet: WordNet;
   embedder: Embedder;

@@ -15,16 +15,19 @@ import type { Services } from '../../services.js';
 import { RecallInput } from '../memory/memory.schemas.js';
 import type { RecallHit } from '../memory/recall.js';
 import type { AskAnswer, Evidence } from './ask.schemas.js';
+import { answerWho } from './who-answers.js';
 
 export { answerPlace } from './place-answers.js';
+export { answerWho } from './who-answers.js';
 export { answerReminder } from './reminder-answers.js';
 
-export interface AskReply {
+/** A type, not an interface: it is assignable to AskOutput (a loose object). */
+export type AskReply = {
   result: string;
   answer: AskAnswer;
   sure: boolean;
   evidence: Evidence[];
-}
+};
 export interface AskQuestion {
   question: string;
   speaker?: string;
@@ -32,16 +35,18 @@ export interface AskQuestion {
   now: number;
 }
 /** The slice of the services the memory answers read. */
-export type MemoryAnswerDeps = Pick<Services, 'memory' | 'spatial' | 'prospective' | 'entities'>;
+export type MemoryAnswerDeps = Pick<Services, 'memory' | 'spatial' | 'prospective' | 'entities' | 'relations'>;
 
 /**
- * The least p (recall's confidence model, 0–1) at which a possible fact is offered. Chosen with
- * use-lite on the two calibration households only (eval/household.json, household-b.json;
- * `node dist/scripts/eval-ask-facts.js --sweep`): of 0 … 0.4 it gives the most paraphrases offered
- * right, less those offered wrong and the never-stated questions offered anything (0.2: 22 − 5 − 10;
- * 0.25: 18 − 1 − 5; 0.3: 16 − 0 − 2; 0.4: 4 − 0 − 0). docs/ask.md has the figures.
+ * A possible fact is offered when its p (recall's confidence model, 0–1) reaches OFFER_MIN and leads
+ * every other possible (not about another) by OFFER_LEAD: it stands out. Chosen with use-lite on the
+ * two calibration households only (eval/household.json, household-b.json;
+ * `node dist/scripts/eval-ask-facts.js --sweep`), by paraphrases offered right less those offered
+ * wrong and never-stated questions offered anything: p ≥ 0.3 alone 16 − 0 − 2, with the lead 16 − 0 − 0;
+ * p ≥ 0.2 with the lead 21 − 3 − 6; p ≥ 0.15 alone 28 − 9 − 20. docs/ask.md has the figures.
  */
 export const OFFER_MIN = 0.3;
+export const OFFER_LEAD = 0.1;
 /** Confident results listed as evidence beside the one stated. */
 const EVIDENCE_MAX = 3;
 
@@ -79,8 +84,24 @@ export function dontKnow(about: readonly string[] = []): AskReply {
   };
 }
 
+/** The possible to offer: about whom was asked, p ≥ OFFER_MIN, leading the others by OFFER_LEAD. */
+export function standsOut<H extends { about_another?: true; explain?: { p: number } }>(possible: H[]): H | undefined {
+  const mine = possible.filter((h) => !h.about_another);
+  const pOf = (h: H) => h.explain?.p ?? 0;
+  const best = mine.reduce<H | undefined>((a, h) => (a && pOf(a) >= pOf(h) ? a : h), undefined);
+  if (!best || pOf(best) < OFFER_MIN) return undefined;
+  const next = Math.max(0, ...mine.filter((h) => h !== best).map(pOf));
+  return pOf(best) - next >= OFFER_LEAD ? best : undefined;
+}
+
 /** A fact question: a stated fact, a hedged possible one, or "I don't know". */
-export async function answerFact(deps: Pick<Services, 'memory'>, q: AskQuestion): Promise<AskReply> {
+export async function answerFact(
+  deps: Pick<Services, 'memory'> & Partial<Pick<Services, 'entities' | 'relations'>>,
+  q: AskQuestion,
+): Promise<AskReply> {
+  const who =
+    deps.entities && deps.relations ? answerWho({ entities: deps.entities, relations: deps.relations }, q) : null;
+  if (who) return who;
   const out = await deps.memory.recall(
     RecallInput.parse({
       query: q.question,
@@ -99,7 +120,7 @@ export async function answerFact(deps: Pick<Services, 'memory'>, q: AskQuestion)
     };
   }
   const about = out.about ?? [];
-  const offer = q.possible ? out.possible.find((h) => !h.about_another && (h.explain?.p ?? 0) >= OFFER_MIN) : undefined;
+  const offer = q.possible ? standsOut(out.possible) : undefined;
   if (!offer) return dontKnow(about);
   return {
     result: `I'm not sure, but I remember that ${afterThat(offer.fact)}`,

@@ -113,7 +113,7 @@ export function createEntityManageService(deps: ManageDeps) {
   async function after() {
     deps.onChanged?.();
     try {
-      deps.rollup?.();
+      await deps.rollup?.();
       for (let r = await memory.embedPending(256); r.embedded && r.remaining; r = await memory.embedPending(256));
     } catch {
       // the memories stay pending; the scheduler's embed_pending job (or `hearth reembed`) fills them later

@@ -35,6 +35,8 @@ export interface RecallDeps {
   wordnet?: WordNet;
   /** Role phrases and whom they name ("my wife" → Anna; who.ts); without it, roles are not read. */
   roles?: WhoDeps['roles'];
+  /** Role and kinship words ("grandma"): an alias that is one names a person (who.ts). */
+  roleWord?: WhoDeps['roleWord'];
 }
 
 /** Vector hits whose keyword coverage is read (the rest rank too low to matter in either tier). */
@@ -126,7 +128,7 @@ export async function gatherCandidates(
   let mode: RecallMode = input.mode;
   // Aliases, roles and "my" are searched as the names the memories are indexed under (who.ts).
   const who = d.entityNamed
-    ? readWho({ entityNamed: d.entityNamed, roles: d.roles }, input.query, input.speaker)
+    ? readWho({ entityNamed: d.entityNamed, roles: d.roles, roleWord: d.roleWord }, input.query, input.speaker)
     : { named: [], query: input.query, about: [] };
   const query = who.query;
   // The query's embedding runs in the embedder (a worker thread or a remote model) while this thread

@@ -12,7 +12,7 @@ import type { MemoryRow } from './memory.repo.js';
 import type { RecallInput } from './memory.schemas.js';
 import { recall, type RecallOutcome } from './recall.js';
 import { recallText } from './recall-text.js';
-import { resolveRoles, rolePhrases } from '../prospective/roles.js';
+import { isRoleWord, resolveRoles, rolePhrases } from '../prospective/roles.js';
 import { createRemember } from './remember.js';
 import { createRevisions } from './revise.js';
 import { indexText } from './text-match.js';
@@ -52,7 +52,19 @@ export function createMemoryService(deps: MemoryDeps) {
           }
         : undefined;
       const out = await recall(
-        { repo, vectors, embedder, clock, decay: config, entityId, entityNamed, tuning, wordnet, roles },
+        {
+          repo,
+          vectors,
+          embedder,
+          clock,
+          decay: config,
+          entityId,
+          entityNamed,
+          tuning,
+          wordnet,
+          roles,
+          roleWord: isRoleWord,
+        },
         input,
       );
       if (opts.touch !== false) touches.touch(out.results.map((r) => r.id));

@@ -24,6 +24,8 @@ export interface WhoDeps {
    * (`names: []`); without it, roles are not read.
    */
   roles?: (text: string, speaker: string | undefined) => { start: number; end: number; names: string[] }[];
+  /** Is a word a role or kinship word ("grandma")? An entity of unknown type called by one is a person. */
+  roleWord?: (word: string) => boolean;
 }
 
 export interface Who {
@@ -46,9 +48,8 @@ const PRONOUN =
   /(?<![\p{L}\p{N}'’])(I['’]m|I['’]ve|I['’]d|I['’]ll|I|i|me|my|mine|myself)(?![\p{L}\p{N}]|['’][\p{L}])/giu;
 const CONTRACTED: Record<string, string> = { "i'm": ' is', "i've": ' has', "i'd": ' would', "i'll": ' will' };
 
-function pronounAs(word: string, name: string): string | undefined {
+function pronounAs(word: string, name: string): string {
   const w = word.toLowerCase().replace('’', "'");
-  if (w === 'i' && word !== 'I' && word !== 'i') return undefined;
   if (w === 'my' || w === 'mine') return `${name}'s`;
   return name + (CONTRACTED[w] ?? '');
 }
@@ -80,7 +81,15 @@ export function readWho(d: WhoDeps, query: string, speaker?: string): Who {
     for (const p of people) add(p, [terms(p.name)]);
     edits.push({ start: r.start, end: r.end, by: people.map((p) => p.name).join(' and ') });
   }
-  for (const n of namedInQuery(d.entityNamed, text)) {
+  const roleEdits = [...edits];
+  // "Grandma", an alias of Jadwiga stored without a type, names a person however it is written.
+  const find = (name: string) => {
+    const e = d.entityNamed(name);
+    return e?.type === 'unknown' && d.roleWord?.(name) ? { ...e, type: 'person' } : e;
+  };
+  for (const n of namedInQuery(find, text)) {
+    // "Chidi's" in "Chidi's dad" names the owner of a role, not whom the question is about.
+    if (n.spans?.length && n.spans.every((sp) => overlaps({ ...sp, by: '' }, roleEdits))) continue;
     let own: { id: number; name: string } | undefined;
     for (const s of n.spans ?? []) {
       const whole = text.slice(s.start, s.end);
@@ -99,9 +108,8 @@ export function readWho(d: WhoDeps, query: string, speaker?: string): Who {
   if (me) {
     let said = false;
     for (const m of text.matchAll(PRONOUN)) {
-      const by = pronounAs(m[0], me.name);
-      const edit = by && { start: m.index, end: m.index + m[0].length, by };
-      if (!edit || overlaps(edit, edits) || overlaps(edit, blocked)) continue;
+      const edit = { start: m.index, end: m.index + m[0].length, by: pronounAs(m[0], me.name) };
+      if (overlaps(edit, edits) || overlaps(edit, blocked)) continue;
       edits.push(edit);
       said = true;
     }

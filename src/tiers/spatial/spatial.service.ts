@@ -61,7 +61,7 @@ export function createSpatialService(deps: SpatialDeps) {
   const { effective, whereabouts } = locationReader(config);
   const confirm = db.prepare(CONFIRM);
   const locate = createLocate(deps);
-  const byEncoder = createEncoderMatch(deps.embedder);
+  const byEncoder = createEncoderMatch(deps.embedder, wordnet);
 
   function foundAt(best: LocationRow, now: number, candidates: FindResult['candidates']): FindResult {
     const w = whereabouts(best, now);

@@ -89,6 +89,6 @@ export async function buildHome(opts: { token?: string } = {}): Promise<TestHub>
     expect(r.body.rejected).toBe(0);
   }
   await post(hub, '/alias', { entity_name: 'person.anna', alias: 'Anna' }, auth);
-  hub.services.timeseries.rollup();
+  await hub.services.timeseries.rollupAll();
   return hub;
 }

@@ -15,6 +15,9 @@ import {
   type AskReply,
 } from '../../../src/tiers/ask/memory-answers.js';
 import { AskOutput } from '../../../src/tiers/ask/ask.schemas.js';
+import { RecallInput } from '../../../src/tiers/memory/memory.schemas.js';
+import { internals } from '../../../src/internals.js';
+import { handMadeEmbedder, unitVector } from '../../helpers/hand-made-embedder.js';
 
 let hub: TestHub;
 const HOUR = 3600;
@@ -127,6 +130,32 @@ describe('facts: stated when confident, hedged when only possible, else "I don\'
     expect(wife).toMatchObject({ result: "Anna's birthday is on the 3rd of May.", sure: true });
   });
 
+  it('"our youngest" is the younger child the relations and ages name', async () => {
+    const s = hub.services;
+    s.relations.relate({ entity_a: 'Brian', entity_b: 'Leo', rel_type: 'parent_of' });
+    s.relations.relate({ entity_a: 'Brian', entity_b: 'Maya', rel_type: 'parent_of' });
+    const { entities } = internals(s);
+    entities.setTypeMeta(entities.get('Leo').id, 'person', { age: 11 });
+    entities.setTypeMeta(entities.get('Maya').id, 'person', { age: 7 });
+    await rememberByHand(hub, 'Maya', 'Maya is allergic to peanuts');
+    await rememberByHand(hub, 'Leo', 'Leo is allergic to cats');
+    const r = await fact('what is our youngest allergic to?', { speaker: 'Brian' });
+    expect(r.answer).toMatchObject({ kind: 'fact', entity: 'Maya', value: 'Maya is allergic to peanuts' });
+  });
+
+  it('"who is my wife?" is answered by the relations', async () => {
+    for (const q of ["what's my wife's name?", 'who is my wife?'])
+      expect(await fact(q, { speaker: 'Brian' }), q).toEqual({
+        result: 'Your wife is Anna.',
+        answer: { kind: 'fact', entity: 'Anna', value: 'Anna' },
+        sure: true,
+        evidence: [],
+      });
+    expect((await fact("who is Anna's husband?")).result).toBe("Anna's husband is Brian.");
+    // No wife known for Helga: no name is made up.
+    expect((await fact('who is my wife?', { speaker: 'Helga' })).result).not.toMatch(/wife is/);
+  });
+
   it('a role that names nobody is not the speaker: Helga has no wife, so not her own birthday', async () => {
     const r = await fact("when is my wife's birthday?", { speaker: 'Helga' });
     expect(r.result).not.toMatch(/Helga/);
@@ -222,5 +251,60 @@ describe('reminders', () => {
       answer: { kind: 'unknown' },
     });
     expect(await reminder("when is Anna's birthday?")).toBeNull();
+  });
+});
+
+describe('a possible fact: offered hedged when it stands out and is about whom was asked', () => {
+  // A hand-made embedder (presented as use-lite) puts each question at cosine 0.62 to one fact and
+  // shares no word with it: the confidence model gives p ≈ 0.35 — possible, not confident.
+  const unit = unitVector(6);
+  const near = unit(0.62, Math.sqrt(1 - 0.62 ** 2));
+  const embedder = handMadeEmbedder(
+    6,
+    [
+      [/stopcock/, unit(1)],
+      [/pipes burst/, near],
+      [/Helga's birthday/, unit(0, 0, 1)],
+      [/Felix's birthday/, unit(0, 0, 0.62, Math.sqrt(1 - 0.62 ** 2))],
+    ],
+    unit(0, 0, 0, 0, 0, 1),
+  );
+  let h: TestHub;
+  beforeAll(async () => {
+    h = await buildTestHub({ embedder });
+    await rememberByHand(h, 'house', 'The stopcock for the water is under the kitchen sink', { entity_type: 'place' });
+    await rememberByHand(h, 'Helga', "Helga's birthday is on the 19th of April", { entity_type: 'person' });
+    await rememberByHand(h, 'Felix', 'Felix plays football on Saturdays', { entity_type: 'person' });
+  });
+  afterAll(() => h.close());
+  const q = (question: string, possible = true) => ({ question, possible, now: h.clock.now() });
+
+  it('"I\'m not sure, but I remember that …", not sure, resting on that memory', async () => {
+    const r = shaped(await answerFact(h.services, q('what do we do if the pipes burst?')));
+    expect(r).toMatchObject({
+      result: "I'm not sure, but I remember that the stopcock for the water is under the kitchen sink.",
+      answer: { kind: 'fact', entity: 'house', value: 'The stopcock for the water is under the kitchen sink' },
+      sure: false,
+      evidence: [{ type: 'memory', text: 'The stopcock for the water is under the kitchen sink' }],
+    });
+    // possible: false — only confident answers.
+    expect(await answerFact(h.services, q('what do we do if the pipes burst?', false))).toMatchObject({
+      result: "I don't know that.",
+      answer: { kind: 'unknown' },
+    });
+  });
+
+  it("never a guess about someone else: Helga's birthday, as near as the stopcock was, is not offered for Felix", async () => {
+    const out = await h.services.memory.recall(
+      RecallInput.parse({ query: "when is Felix's birthday?", explain: true }),
+    );
+    expect(out.possible.find((p) => p.entity_name === 'Helga')).toMatchObject({ about_another: true });
+    const r = shaped(await answerFact(h.services, q("when is Felix's birthday?")));
+    expect(r).toEqual({
+      result: "I don't know that about Felix.",
+      answer: { kind: 'unknown', entity: 'Felix' },
+      sure: true,
+      evidence: [],
+    });
   });
 });
