@@ -23,7 +23,8 @@ import { answerReadings } from './readings-answer.js';
 import { listSensors } from './sensors.js';
 import { readingShape, readShape } from './shape.js';
 import { createSubjects, isSubject } from './subject.js';
-import { STATE_WORDS } from './two-state.js';
+import { STATE_WORDS, stateWords } from './two-state.js';
+import { sayThing } from './say-value.js';
 import { type DayParts, readWhen } from './when.js';
 
 export interface AskDeps {
@@ -31,7 +32,7 @@ export interface AskDeps {
   /** The home's zone (config `timeseries.timezone`, HEARTH_TZ). */
   tz: string;
   dayParts?: DayParts;
-  timeseries: { reads: WindowReads; rollup(seriesIds?: number[]): unknown };
+  timeseries: { reads: WindowReads; rollup(seriesIds: number[]): unknown };
   entities: { find(name: string): EntityRow | undefined };
   wordnet: WordNet;
   embedder: Embedder;
@@ -70,6 +71,10 @@ export function createAskService(deps: AskDeps): AskService {
 
     const when = readWhen(question, now, { tz, dayParts: deps.dayParts });
     const rest = when?.rest ?? question;
+    if (when && when.from > now && readingShape(rest)) {
+      const result = `I can't tell ${when.spoken} yet: it hasn't happened.`;
+      return { result, answer: { kind: 'unknown', from: when.from, to: when.to }, sure: true, evidence: [] };
+    }
     if (!readingShape(rest)) return answers.fact(q);
     const found = await subjects.find(rest);
     const strong = STATE_WORDS.test(rest.toLowerCase()) || askedConcept(rest) !== null;
@@ -90,6 +95,11 @@ export function createAskService(deps: AskDeps): AskService {
       if (fact.answer.kind !== 'unknown') return fact;
     }
     const { series, other, twoState } = found;
+    if (/\b(locked|unlocked|lock)\b/i.test(rest) && stateWords(series)[0] !== 'locked') {
+      // A door's contact says open or closed, never locked: no guess from it.
+      const result = `I have no readings that say whether ${sayThing(series)} is locked.`;
+      return { result, answer: { kind: 'unknown', entity: series.entity_name }, sure: true, evidence: [] };
+    }
     const shape = readShape(rest, twoState);
     const dayParts = deps.dayParts;
     return answerReadings(

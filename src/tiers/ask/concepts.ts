@@ -89,7 +89,8 @@ const ASKING = `how when what which whose was were is are did does do has have h
   yesterday tonight night nights morning mornings afternoon evening evenings week weeks month day days hour hours minute
   minutes since between ago past recent recently lately monday tuesday wednesday thursday friday saturday sunday
   am pm oclock than compared get got come came go went stay stayed tell know please say said about there any anyone
-  anybody someone somebody everyone forget forgot still yet`;
+  anybody someone somebody everyone forget forgot still yet longer shorter higher lower more less above below unusual
+  unusually typically damper drier brighter darker louder quieter`;
 const ASKING_STEMS = new Set(tokenize(ASKING));
 
 /** Words of an entity name that say what kind of device it is, not which ("sensor", "plug"): they never decide. */

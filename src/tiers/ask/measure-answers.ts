@@ -24,8 +24,8 @@ const HOUR = 3600;
 /** A reading older than this at the moment asked about is not the value then. */
 const STALE_S = 2 * HOUR;
 /** Days the usual level is taken from, and how many of them must have readings. */
-const USUAL_DAYS = 7;
-const USUAL_MIN_DAYS = 3;
+export const USUAL_DAYS = 7;
+export const USUAL_MIN_DAYS = 3;
 
 interface Agg {
   count: number;
@@ -122,13 +122,18 @@ export function measureAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput 
     const p = deps.reads.atOrBefore(s.id, at);
     const evidence: Evidence[] = [evidenceOf(q, 'readings', p?.ts ?? at, at, p ? 1 : 0)];
     if (!p || typeof p.value !== 'number') {
-      return { result: `I have no readings of ${thing} yet.`, answer: base, sure: false, evidence };
+      return {
+        result: `I have no readings of ${thing} yet.`,
+        answer: { ...base, kind: 'unknown' },
+        sure: true,
+        evidence,
+      };
     }
     const old = p.ts < at - STALE_S;
     const when = q.when ? q.when.spoken : 'now';
     const result = old
       ? `${sentence(thing)} was ${say(p.value)} when I last heard from it, ${sayMoment(p.ts, q.now, q.tz)}.`
-      : `${sentence(thing)} ${q.when ? 'was' : 'is'} ${say(p.value)} ${when}.`;
+      : `${sentence(thing)} ${at < q.now - 60 ? 'was' : 'is'} ${say(p.value)} ${when}.`;
     return { result, answer: { ...base, value: p.value, unit: s.unit ?? undefined, at: p.ts }, sure: !old, evidence };
   }
   const from = q.when!.from;
@@ -155,8 +160,8 @@ export function measureAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput 
   if (!a.count) {
     return {
       result: noneIn(deps, q, thing, spoken, to),
-      answer: { ...base, stat },
-      sure: false,
+      answer: { ...base, kind: 'unknown', from, to },
+      sure: true,
       evidence,
     };
   }
@@ -187,7 +192,7 @@ export function measureAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput 
 }
 
 /** The same local clock window `days` days earlier (DST-safe: by wall time, not by 24 hours). */
-function daysBefore(ts: number, days: number, tz: string): number {
+export function daysBefore(ts: number, days: number, tz: string): number {
   const w = wallTime(ts, tz);
   return localToUtc({ ...w, day: w.day - days }, tz);
 }
@@ -205,7 +210,10 @@ export function usualAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput {
   const thing = sayThing(s, true);
   let from: number;
   let spoken: string;
+  // No window: "is it warmer than usual?" asks about now (the last hour); "was it …?" about today so far.
+  const present = !q.when && !/\b(was|were|did|has|had)\b/i.test(q.question);
   if (q.when && q.when.from < q.when.to) [from, spoken] = [q.when.from, q.when.spoken];
+  else if (present) [from, spoken] = [q.now - HOUR, 'for this time of day'];
   else [from, spoken] = [localToUtc({ ...wallTime(q.now, q.tz), hour: 0, minute: 0, second: 0 }, q.tz), 'today'];
   const to = q.when && q.when.from < q.when.to ? Math.min(q.when.to, q.now) : q.now;
   deps.rollup([s.id]);
@@ -213,7 +221,8 @@ export function usualAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput {
   const base = { kind: 'usual' as const, ...answerBase(q), from, to, stat: 'mean' as const };
   let [sum, count, days, buckets] = [0, 0, 0, 0];
   for (let d = 1; d <= USUAL_DAYS; d++) {
-    const a = aggregate(deps, s.id, daysBefore(from, d, q.tz), daysBefore(to, d, q.tz), true);
+    // Whole hours from the rollups; a window of a few hours (now: the last hour) reads its raw edges too.
+    const a = aggregate(deps, s.id, daysBefore(from, d, q.tz), daysBefore(to, d, q.tz), to - from > 6 * HOUR);
     if (!a.count) continue;
     [sum, count, days, buckets] = [sum + a.sum, count + a.count, days + 1, buckets + a.buckets];
   }
@@ -222,7 +231,7 @@ export function usualAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput {
     evidenceOf(q, 'rollup', daysBefore(from, USUAL_DAYS, q.tz), daysBefore(to, 1, q.tz), buckets),
   ];
   if (!now.count) {
-    return { result: noneIn(deps, q, thing, spoken, to), answer: base, sure: false, evidence };
+    return { result: noneIn(deps, q, thing, spoken, to), answer: { ...base, kind: 'unknown' }, sure: true, evidence };
   }
   const mean = now.sum / now.count;
   if (days < USUAL_MIN_DAYS) {
@@ -242,7 +251,7 @@ export function usualAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput {
   const yes = dir === 0 ? '' : same ? 'No, ' : diff > 0 === dir > 0 ? 'Yes, ' : 'No, ';
   const compared = same ? 'about as usual' : `${said} ${diff > 0 ? up : down} than usual`;
   const result =
-    `${yes}${yes ? thing : sentence(thing)} was ${compared} ${spoken}: ${sayValue(mean, s.concept, s.unit)} ` +
+    `${yes}${yes ? thing : sentence(thing)} ${present ? 'is' : 'was'} ${compared} ${spoken}: ${sayValue(mean, s.concept, s.unit)} ` +
     `against ${sayValue(usual, s.concept, s.unit)} over the ${days} days before.`;
   const quiet = stoppedBefore(deps, q, to, false);
   return {

@@ -10,7 +10,7 @@ import { measureAnswer, usualAnswer } from './measure-answers.js';
 import { sayThing } from './say-value.js';
 import { sayMoment } from './say-time.js';
 import type { Shape } from './shape.js';
-import { countAnswer, durationAnswer, lastAnswer, stateAnswer } from './state-answers.js';
+import { countAnswer, durationAnswer, lastAnswer, stateAnswer, usualStateAnswer } from './state-answers.js';
 import type { SubjectSeries } from './subject.js';
 import type { AskWhen, DayParts } from './when.js';
 
@@ -80,7 +80,9 @@ function choiceNote(q: ReadingQuestion): string {
 export function answerReadings(deps: ReadingDeps, q: ReadingQuestion, twoState: boolean): AskOutput {
   const reply =
     q.shape.kind === 'usual'
-      ? usualAnswer(deps, q)
+      ? twoState
+        ? usualStateAnswer(deps, q)
+        : usualAnswer(deps, q)
       : !twoState || q.shape.kind === 'measure'
         ? measureAnswer(deps, q)
         : q.shape.kind === 'last'

@@ -6,7 +6,7 @@
  */
 import type { Point, WindowReads } from '../timeseries/window-reads.js';
 import type { SubjectSeries } from './subject.js';
-import { isActive, POWER_ON_W } from './two-state.js';
+import { isActive, POWER_ON_W, sideValues } from './two-state.js';
 
 export interface Run {
   from: number;
@@ -94,6 +94,8 @@ export function lastRun(
     if (hour === undefined) return { run: null, exhausted: false, readings: 0 };
     from = Math.min(before, hour + 7200);
   }
+  const bySql = categoricalLastRun(reads, s, before, want);
+  if (bySql) return bySql;
   let readings = 0;
   let newerOther: number | undefined; // the other side's reading just after the run: its end
   let inRun = false;
@@ -113,6 +115,26 @@ export function lastRun(
   // The step back reached the series' first reading (the run began with it) or stopped at MAX_BACK (unknown).
   if (inRun) return { run: { from: exhausted ? undefined : runStart, to: end, readings }, exhausted, readings };
   return { run: null, exhausted, readings };
+}
+
+/** How far back a categorical series is searched for the last time a side held (an index walk in SQL). */
+export const LAST_FLOOR_S = 366 * 86_400;
+
+/**
+ * The last run of a categorical series, found in SQL: its latest reading of the side, the other side's
+ * first reading after it (the run's end) and latest before it (the reading after which the run began).
+ */
+function categoricalLastRun(reads: WindowReads, s: SubjectSeries, before: number, want: boolean) {
+  const [mine, other] = [sideValues(s, want), sideValues(s, !want)];
+  if (!mine || !other) return null;
+  const floor = before - LAST_FLOOR_S;
+  const hit = reads.lastOfSide(s.id, before + 0.001, floor, mine.values, mine.inside);
+  if (!hit) return { run: null, exhausted: (reads.first(s.id)?.ts ?? before) < floor, readings: 0 };
+  const end = reads.firstOfSide(s.id, hit.ts, before, other.values, other.inside);
+  const prior = reads.lastOfSide(s.id, hit.ts, floor, other.values, other.inside);
+  const start = prior ? reads.between(s.id, prior.ts, hit.ts, 1)[0] : reads.first(s.id);
+  const known = prior !== undefined || (start !== undefined && start.ts >= floor);
+  return { run: { from: known ? start?.ts : undefined, to: end?.ts, readings: 4 }, exhausted: !known, readings: 4 };
 }
 
 /** The first change into the `want` side in (from, to] — or `from` itself when it already held — or null. */

@@ -24,8 +24,9 @@ const DURATION = /\bhow long\b|\bfor how many (minutes|hours)\b/;
 const COUNT = /\bhow (many times|often)\b|\bhow many\b.*\b(open(ed|ings)?|run|ran|runs|switch(ed|es)?|times)\b/;
 const LAST =
   /\b(when|what time)\b.*\b(last|first|recently)\b|\blast time\b|\bwhen (did|was|were|has|had)\b|\bwhat time did\b/;
-const MIN = /\b(coldest|coolest|lowest|minimum|min|least|driest|darkest|quietest)\b/;
-const MAX = /\b(warmest|hottest|highest|maximum|max|peak|most|dampest|brightest|loudest)\b/;
+const MIN = /\b(coldest|coolest|lowest|minimum|min|least|driest|darkest|quietest)\b|\bhow (cold|cool|low) did\b/;
+const MAX =
+  /\b(warmest|hottest|highest|maximum|max|peak|most|dampest|brightest|loudest)\b|\bhow (warm|hot|high|humid) did\b/;
 const SUM = /\b(total|in all|altogether|consum(e|ed|ption))\b|\bhow much (energy|electricity)\b/;
 const MEASURE = /\bhow (warm|cold|hot|chilly|cool|humid|damp|dry|bright|dark|loud|noisy|much|high|low)\b|\baverage\b/;
 const UP = /\b(warmer|hotter|higher|more|above|damper|brighter|louder|longer|busier)\b/;
@@ -49,8 +50,8 @@ export function readingShape(question: string): boolean {
 /** The kind a question asks for, given whether its subject is read as two states. */
 export function readShape(question: string, twoState: boolean): Shape {
   const q = question.toLowerCase();
-  if (USUAL.test(q) && !twoState)
-    return { kind: 'usual', stat: 'mean', direction: UP.test(q) ? 1 : DOWN.test(q) ? -1 : 0 };
+  const direction = UP.test(q) ? 1 : DOWN.test(q) ? -1 : 0;
+  if (USUAL.test(q)) return twoState ? { kind: 'usual', direction } : { kind: 'usual', stat: 'mean', direction };
   if (DURATION.test(q)) return { kind: 'duration' };
   if (COUNT.test(q)) return { kind: 'count' };
   if (LAST.test(q) && (twoState || /\b(last|first)\b/.test(q))) return { kind: 'last', first: /\bfirst\b/.test(q) };

@@ -17,6 +17,7 @@ import { changesInto, firstRun, heldFor, lastRun, type Run, stateRuns } from './
 import { sayThing, sentence } from './say-value.js';
 import { sayClock, sayDuration, sayMoment, saySpan } from './say-time.js';
 import { asksActive, stateWords } from './two-state.js';
+import { daysBefore, USUAL_DAYS, USUAL_MIN_DAYS } from './measure-answers.js';
 
 /** How each side is said after "last" and with a count: "was last opened", "ran 3 times". */
 const VERBS: Record<string, { last: string; times: string; not: string }> = {
@@ -72,8 +73,8 @@ export function stateAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput {
   if (!w.runs.length) {
     return {
       result: `I have no readings of ${thing} ${q.when ? spoken : 'yet'}.`,
-      answer: { kind: 'state', ...answerBase(q) },
-      sure: false,
+      answer: { kind: 'unknown', ...answerBase(q) },
+      sure: true,
       evidence,
     };
   }
@@ -210,5 +211,50 @@ export function countAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput {
     answer: { kind: 'count', ...answerBase(q), from: w.from, to: w.to, count },
     sure: quiet === null && !r.truncated,
     evidence: [evidenceOf(q, 'readings', w.from, w.to, r.readings)],
+  };
+}
+
+/** "Was the garage door open longer than usual last night?": the time held against the same hours of the days before. */
+export function usualStateAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput {
+  const [word, , want] = sides(q);
+  const thing = sayThing(q.series);
+  const w = windowOf(q);
+  const now = stateRuns(deps.reads, q.series, w.from, w.to);
+  const seconds = heldFor(now.runs, want);
+  let [sum, days, readings] = [0, 0, now.readings];
+  for (let d = 1; d <= USUAL_DAYS; d++) {
+    const r = stateRuns(deps.reads, q.series, daysBefore(w.from, d, q.tz), daysBefore(w.to, d, q.tz));
+    readings += r.readings;
+    if (!r.knownAtStart) continue;
+    [sum, days] = [sum + heldFor(r.runs, want), days + 1];
+  }
+  const evidence = [evidenceOf(q, 'readings', daysBefore(w.from, USUAL_DAYS, q.tz), w.to, readings)];
+  const base = { kind: 'usual' as const, ...answerBase(q), from: w.from, to: w.to, seconds };
+  const held = seconds ? `${word} for ${sayDuration(seconds)}` : `not ${word}`;
+  if (days < USUAL_MIN_DAYS) {
+    return {
+      result: `${sentence(thing)} was ${held} ${w.spoken}, but I don't have enough days before to know what is usual.`,
+      answer: base,
+      sure: false,
+      evidence,
+    };
+  }
+  const usual = sum / days;
+  const diff = seconds - usual;
+  const same = Math.abs(diff) < 60;
+  const dir = q.shape.direction ?? 0;
+  const yes = dir === 0 ? '' : same ? 'No, ' : diff > 0 === dir > 0 ? 'Yes, ' : 'No, ';
+  const compared = same
+    ? 'about as long as usual'
+    : `${sayDuration(Math.abs(diff))} ${diff > 0 ? 'longer' : 'less'} than usual`;
+  const quiet = stoppedBefore(deps, q, w.to, true);
+  const result =
+    `${yes}${yes ? thing : sentence(thing)} was ${held} ${w.spoken}, ${compared} ` +
+    `(${usual < 60 ? `usually not ${word} at all` : `${sayDuration(usual)} on average`} over the ${days} days before).`;
+  return {
+    result: quiet === null ? result : `${result} ${quietNote(q, quiet)}`,
+    answer: { ...base, value: Math.round(diff), unit: 's', usual: Math.round(usual) },
+    sure: quiet === null && now.knownAtStart,
+    evidence,
   };
 }

@@ -15,7 +15,7 @@ import type { Embedder } from '../../ai/types.js';
 import type { WordNet } from '../../ai/wordnet.js';
 import type { SeriesRow, WindowReads } from '../timeseries/window-reads.js';
 import { askedConcept, type Concept, isAskingStem, isGenericStem, measuredConcept } from './concepts.js';
-import { isTwoState, STATE_WORDS } from './two-state.js';
+import { isTwoState, STATE_WORDS, stateWords } from './two-state.js';
 
 export interface SubjectSeries extends SeriesRow {
   aliases: string[];
@@ -70,7 +70,7 @@ function nameParts(name: string): { words: string; domain?: string } {
 /** Stems that pick the thing out (not "sensor", not "temperature"); the generic ones if nothing else. */
 function pickStems(text: string): Set<string> {
   const all = tokenize(text);
-  const picked = all.filter((w) => !isGenericStem(w) && !isAskingStem(w));
+  const picked = all.filter((w) => !isGenericStem(w) && (!isAskingStem(w) || w === 'back'));
   return new Set(picked.length ? picked : all.filter((w) => !isAskingStem(w)));
 }
 
@@ -121,6 +121,8 @@ export function createSubjects(deps: SubjectDeps) {
     if (asked) return x.s.concept === asked ? 1 : x.s.concept === null ? 0.2 : 0;
     if (stateQuestion) {
       if (!x.twoState) return 0.1;
+      // "locked": only a lock says it; a door's contact does not.
+      if (/\b(locked|unlocked|lock)\b/.test(question)) return stateWords(x.s)[0] === 'locked' ? 1 : 0.05;
       // "run"/"used"/"boil": the plug's power says it; "on"/"off"/"switched": its switch state.
       const runs = /\b(run|runs|running|ran|used?|boil(ed)?)\b/.test(question);
       return x.s.concept === 'power' ? (runs ? 1 : 0.8) : runs ? 0.8 : 0.9;
@@ -131,13 +133,32 @@ export function createSubjects(deps: SubjectDeps) {
 
   /** Question stems that name things, with the surface words they came from (for "the shed door"). */
   function namingWords(question: string) {
-    return analyze(question).filter((t) => !isAskingStem(t.stem) && !/^\d+$/.test(t.stem));
+    const tokens = analyze(question);
+    // "back" before a naming word names a place ("the back door"); elsewhere it asks ("is Anna back?").
+    const names = (i: number) =>
+      !isAskingStem(tokens[i].stem) ||
+      (tokens[i].stem === 'back' && i + 1 < tokens.length && !isAskingStem(tokens[i + 1].stem));
+    return tokens.filter((t, i) => names(i) && !/^\d+$/.test(t.stem));
   }
 
-  /** WordNet relatives of a word, as stems (weights above the hyponym's). */
+  /**
+   * WordNet relatives of a word (weights above the hyponym's), each as its stems joined by a space: a
+   * relative of several words ("dishwashing machine") names a thing only as a whole, never by one of
+   * its words ("machine" is not the washing machine).
+   */
   function relatives(word: string): Set<string> {
     const out = new Set<string>();
-    for (const e of wordnet.expand(word)) if (e.weight >= 0.55) for (const t of tokenize(e.word)) out.add(t);
+    for (const e of wordnet.expand(word)) if (e.weight >= 0.55) out.add(tokenize(e.word).join(' '));
+    return out;
+  }
+
+  /** The words of a name (in order) that a relative of one question word says, singly or as a run of words. */
+  function covered(name: string[], r: Set<string> | undefined): Set<string> {
+    const out = new Set<string>();
+    if (!r) return out;
+    for (let i = 0; i < name.length; i++)
+      for (let j = i + 1; j <= Math.min(name.length, i + 3); j++)
+        if (r.has(name.slice(i, j).join(' '))) for (const w of name.slice(i, j)) out.add(w);
     return out;
   }
 
@@ -185,14 +206,14 @@ export function createSubjects(deps: SubjectDeps) {
       for (const name of x.names) {
         let hit = 0;
         let loose = false;
+        const seq = [...name];
+        const byRel = new Map([...stems].map((s) => [s, covered(seq, rel.get(s))]));
         for (const w of name) {
           if (stems.has(w)) hit++;
-          else if ([...rel.values()].some((r) => r.has(w))) (hit += 0.7), (loose = true);
+          else if ([...byRel.values()].some((c) => c.has(w))) (hit += 0.7), (loose = true);
         }
         // A question word that neither this name nor its kind says: "the shed door" is not the garage door.
-        const unsaid = [...stems].filter(
-          (s) => !name.has(s) && !x.kinds.has(s) && ![...name].some((w) => rel.get(s)?.has(w)),
-        );
+        const unsaid = [...stems].filter((s) => !name.has(s) && !x.kinds.has(s) && !byRel.get(s)?.size);
         if (hit > 0 && !loose) anyNameHit = true;
         // Partly named with words left over: another thing. Wholly named with words left over
         // ("Anna's car" for Anna): it may be, but not surely.

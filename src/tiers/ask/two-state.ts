@@ -48,6 +48,7 @@ export function isTwoState(s: SubjectSeries, last: number | string | undefined):
 /** The words of the series' two sides. */
 export function stateWords(s: SubjectSeries): StateWords {
   if (isPresence(s)) return HOME;
+  if (/lock/.test(s.metric) || /^lock\./.test(s.entity_name)) return LOCKED;
   if (isContact(s) || doorLike(s)) return OPEN;
   if (isMotion(s)) return MOTION;
   if (/lock/.test(words(s))) return LOCKED;
@@ -72,19 +73,47 @@ export function isActive(s: SubjectSeries, value: number | string): boolean | nu
   return null;
 }
 
-/** What a question's words ask about a two-state series: the active side (true) or the other (false). */
-const ASKS_ACTIVE: [RegExp, boolean][] = [
-  [/\b(closed|shut|close)\b/, false],
-  [/\b(unlocked|unlock)\b/, false],
-  [/\b(off|switched off|turned off)\b/, false],
-  [/\b(away|out|gone|not (at )?home|left|leave|leaving)\b/, false],
-  [/\b(quiet|still)\b/, false],
-];
+/**
+ * The stored (lower-cased) categorical values of one side, for a search in SQL: `inside` false means
+ * every value but these (a person in any zone but home is away). Null for a numeric series.
+ */
+export function sideValues(s: SubjectSeries, active: boolean): { values: string[]; inside: boolean } | null {
+  if (s.value_type !== 'categorical') return null;
+  if (isPresence(s)) return { values: ['home'], inside: active };
+  const on = isContact(s) ? ['false', 'open', 'opened', 'opening'] : ['true', ...ACTIVE];
+  const off = isContact(s) ? ['true', 'closed', 'closing', 'close'] : ['false', ...INACTIVE];
+  return { values: active ? on : off, inside: true };
+}
 
+/** What a question's words ask about a two-state series: the active side (true) or the other (false). */
+const SIDE_WORD =
+  /\b(not (?:at )?home|open(?:ed|ing)?|closed?|shut|on|off|run(?:ning|s)?|ran|used?|boil(?:ed)?|home|back|arriv(?:e|ed)|away|out|gone|left|leave|leaving|locked|unlocked|unlock|lock|quiet|still)\b/g;
+const INACTIVE_WORDS = new Set([
+  'closed',
+  'close',
+  'shut',
+  'off',
+  'away',
+  'out',
+  'gone',
+  'left',
+  'leave',
+  'leaving',
+  'unlocked',
+  'unlock',
+  'quiet',
+  'still',
+]);
+
+/**
+ * The side the question's last state word names ("leave the door open" → open: active; "did Anna
+ * leave" → away: not), true when it names none.
+ */
 export function asksActive(question: string): boolean {
-  const q = question.toLowerCase();
-  for (const [re, active] of ASKS_ACTIVE) if (re.test(q)) return active;
-  return true;
+  const words = [...question.toLowerCase().matchAll(SIDE_WORD)].map((m) => m[1]);
+  const last = words[words.length - 1];
+  if (last === undefined) return true;
+  return !(last.startsWith('not ') || INACTIVE_WORDS.has(last));
 }
 
 /** The words a question about a two-state series uses ("open", "run", "home", "on", "locked"…). */

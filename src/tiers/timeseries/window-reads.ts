@@ -72,7 +72,36 @@ export function createWindowReads(db: Db) {
     )
     .pluck();
 
+  // A categorical side: whether lower(value_cat) is one of @values equals @inside (1: is one, 0: is not).
+  const side = 'AND (lower(value_cat) IN (SELECT value FROM json_each(@values))) = @inside';
+  const lastOfSide = db.prepare(
+    `SELECT ${cols} FROM readings WHERE series_id = @id AND ts_ms < @before AND ts_ms >= @floor ${side}
+      ORDER BY ts_ms DESC, id DESC LIMIT 1`,
+  );
+  const firstOfSide = db.prepare(
+    `SELECT ${cols} FROM readings WHERE series_id = @id AND ts_ms > @after AND ts_ms <= @before ${side}
+      ORDER BY ts_ms, id LIMIT 1`,
+  );
+  const sideArgs = (values: string[], inside: boolean) => ({ values: JSON.stringify(values), inside: inside ? 1 : 0 });
+
   return {
+    /**
+     * The latest categorical reading in [floor, before) whose lower-cased value is (`inside`) or is not
+     * one of `values` — an index walk back over at most that time range.
+     */
+    lastOfSide: (seriesId: number, before: number, floor: number, values: string[], inside: boolean) => {
+      const r = lastOfSide.get({ id: seriesId, before: ms(before), floor: ms(floor), ...sideArgs(values, inside) }) as
+        | Raw
+        | undefined;
+      return r && point(r);
+    },
+    /** The first categorical reading in (after, before] on that side. */
+    firstOfSide: (seriesId: number, after: number, before: number, values: string[], inside: boolean) => {
+      const r = firstOfSide.get({ id: seriesId, after: ms(after), before: ms(before), ...sideArgs(values, inside) }) as
+        | Raw
+        | undefined;
+      return r && point(r);
+    },
     /** Every series with its entity (one row per series; a household holds hundreds, not millions). */
     series: () => all.all() as SeriesRow[],
     /** Every alias by entity id. */

@@ -52,6 +52,16 @@ describe('state', () => {
     expect(now.result).toBe('No, the garage door is closed.');
   });
 
+  it('the last state word decides the side; a contact never says locked', async () => {
+    const left = await ask('Did anyone leave the garage door open last night?');
+    expect(left.answer).toMatchObject({ kind: 'state', value: true });
+    const locked = await ask('Was the front door locked last night?');
+    expect(locked.answer.kind).toBe('unknown');
+    expect(locked.result).toBe('I have no readings that say whether the front door is locked.');
+    const left2 = await ask('When did Anna leave yesterday?');
+    expect(left2.answer).toMatchObject({ kind: 'last', at: local(3, 8, 30) });
+  });
+
   it('home/not_home read as home and away, through the alias "Anna"', async () => {
     const home = await ask('Is Anna home?');
     expect(home.answer).toMatchObject({ kind: 'state', entity: 'person.anna', value: true });
@@ -81,6 +91,8 @@ describe('measure', () => {
     const cold = await ask('What was the coldest it got in the bedroom last night?');
     expect(cold.answer).toMatchObject({ stat: 'min', value: 17, at: local(3, 22) });
     expect(cold.result).toMatch(/17 °C, at 10 pm last night/);
+    const night = await ask('How cold did it get last night?');
+    expect(night.answer).toMatchObject({ entity: 'bedroom_sensor', stat: 'min', value: 17 });
     const warm = await ask('How warm did the bedroom get at its warmest yesterday?');
     expect(warm.answer).toMatchObject({ stat: 'max', value: 21 });
   });
@@ -107,7 +119,7 @@ describe('measure', () => {
     const none = await ask('How warm was the bedroom in the last 2 hours?', {
       now: new Date(later * 1000).toISOString(),
     });
-    expect(none.sure).toBe(false);
+    expect(none.answer).toMatchObject({ kind: 'unknown', entity: 'bedroom_sensor', metric: 'temperature' });
     expect(none.result).toMatch(/^I have no readings of the bedroom temperature in the last 2 hours\. My last reading/);
   });
 });
@@ -150,6 +162,31 @@ describe('last, duration, count, usual', () => {
     expect(warmer.result).toMatch(/^Yes, the bedroom temperature was 2 °C warmer than usual/);
     const colder = await ask('Was the bedroom colder than usual yesterday evening?');
     expect(colder.result).toMatch(/^No, /);
+  });
+
+  it('"is it warmer than usual?" asks about now: the last hour against the same hour of the days before', async () => {
+    const r = await ask('Is the bedroom warmer than usual?');
+    expect(r.answer).toMatchObject({ kind: 'usual', from: NOW - 3600, to: NOW, value: 0, usual: 19 });
+    expect(r.result).toMatch(
+      /^No, the bedroom temperature is about as usual for this time of day: 19 °C against 19 °C/,
+    );
+  });
+
+  it('a two-state series against usual: the time it held against the same hours of the days before', async () => {
+    const r = await ask('Was the garage door open longer than usual last night?');
+    const held = GARAGE_OPEN[1][1] - GARAGE_OPEN[1][0];
+    expect(r.answer).toMatchObject({ kind: 'usual', seconds: held, value: held, usual: 0, unit: 's' });
+    expect(r.result).toBe(
+      'Yes, the garage door was open for 1 hour and 20 minutes last night, 1 hour and 20 minutes longer than usual ' +
+        '(usually not open at all over the 7 days before).',
+    );
+  });
+
+  it('a window still to come is not answered from readings', async () => {
+    const r = await ask('Will the garage door be open tonight?');
+    expect(r.answer.kind).toBe('unknown');
+    expect(r.answer.from).toBeGreaterThan(NOW);
+    expect(r.result).toMatch(/^I can't tell tonight yet/);
   });
 });
 

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestHub, post, type TestHub } from '../../helpers/hub.js';
 import { handMadeEmbedder, unitVector } from '../../helpers/hand-made-embedder.js';
 import { createSubjects, isSubject } from '../../../src/tiers/ask/subject.js';
+import { MAX_BACK } from '../../../src/tiers/ask/runs.js';
 
 let hub: TestHub | undefined;
 afterEach(async () => {
@@ -112,5 +113,45 @@ describe('subjects', () => {
     const named = await ask('How warm is the wine cellar?');
     expect(named.answer).toMatchObject({ kind: 'measure', entity: 'zb_0x00158d', value: 12 });
     expect(named.sure).toBe(true);
+  });
+
+  it('the last time a side held, found in SQL past more readings than a step back reads (MAX_BACK)', async () => {
+    hub = await buildTestHub();
+    hub.clock.set(NOW);
+    const from = NOW - 3 * 86_400; // a reading every 10 s: 25,920 readings, the only opening at the start
+    const readings = [];
+    for (let t = from; t <= NOW; t += 10) {
+      const open = t >= from + 600 && t < from + 1200;
+      readings.push({ entity_name: 'shed_door', metric: 'contact', value: !open, ts: t });
+    }
+    for (let i = 0; i < readings.length; i += 10_000) {
+      expect((await post(hub, '/record/bulk', { readings: readings.slice(i, i + 10_000) })).body.rejected).toBe(0);
+    }
+    expect(readings.length).toBeGreaterThan(MAX_BACK);
+    const r = await ask('When was the shed door last opened?');
+    expect(r.answer).toMatchObject({ kind: 'last', at: from + 600, seconds: 600 });
+    expect(r.sure).toBe(true);
+  });
+
+  it('a lock says locked, a contact never; "back" before a noun names; a WordNet relative names only as a whole', async () => {
+    await home([
+      { entity_name: 'front_door', metric: 'lock', value: 'locked', ts: NOW - 7200 },
+      { entity_name: 'front_door', metric: 'contact', value: true, ts: NOW - 7200 },
+      { entity_name: 'back_door', metric: 'contact', value: true, ts: NOW - 7200 },
+      { entity_name: 'washing_machine', metric: 'power', value: 1.2, unit: 'W', ts: NOW - 60 },
+    ]);
+    const front = await ask('Is the front door locked?');
+    expect(front.answer).toMatchObject({ kind: 'state', entity: 'front_door', metric: 'lock', value: true });
+    const back = await ask('Was the back door locked this morning?');
+    expect(back).toMatchObject({ answer: { kind: 'unknown', entity: 'back_door' } });
+    expect(back.result).toBe('I have no readings that say whether the back door is locked.');
+    const open = await ask('Is the back door open?');
+    expect(open.answer).toMatchObject({ kind: 'state', entity: 'back_door', value: false });
+    // "dishwashing machine" is a WordNet name of a dishwasher: its word "machine" does not make it the washing machine.
+    const dishwasher = await ask('Is the dishwasher running?');
+    expect(dishwasher).toMatchObject({
+      result: 'I have no readings from the dishwasher.',
+      answer: { kind: 'unknown' },
+    });
   });
 });
