@@ -23,6 +23,8 @@ const PARTS = {
   scale: async () => (await import('./bench/scale.js')).benchScale,
   patterns: async () => (await import('./bench/patterns.js')).benchPatterns,
   neural: async () => (await import('./bench/neural.js')).benchNeural,
+  // The timings the test suite used to assert, each against a same-run baseline (bench/stopwatch.ts).
+  stopwatch: async () => (await import('./bench/stopwatch.js')).benchStopwatch,
 } as const;
 type Part = keyof typeof PARTS;
 
