@@ -102,9 +102,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Load = ReturnType<typeof load>;
 type Stats = Awaited<ReturnType<Load['stats']>>;
-/** Waits (at most 8 s: a loaded machine ramps 500 clients up slowly) until the load's counts satisfy `ready`. */
+/** Waits (at most 30 s: a loaded machine ramps 500 clients up slowly) until the load's counts satisfy `ready`. */
 async function settled(l: Load, ready: (s: Stats) => boolean): Promise<Stats> {
-  const until = performance.now() + 8000;
+  const until = performance.now() + 30_000;
   for (;;) {
     const s = await l.stats();
     if (ready(s) || performance.now() > until) return s;
