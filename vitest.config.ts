@@ -5,7 +5,8 @@ import { defineConfig } from 'vitest/config';
  * - unit: in-process tests of parts (a real SQLite file, a real broker on port 0, fake clocks) that do
  *   not build a whole hub — the inner loop, `npm run test:unit`;
  * - integration: in-process tests that build a whole hub (test/helpers/hub.ts `buildTestHub`,
- *   `hubForEachTest`, src/main.ts `createHub`): every door and service, real HTTP/MQTT/MCP —
+ *   `hubForEachTest`, src/main.ts `createHub`, or a test-local helper calling them): every door and
+ *   service, real HTTP/MQTT/MCP —
  *   `npm run test:integration`;
  * - e2e: tests that run the built hub (dist/ CLI processes, `hearth serve`), a browser, Node-RED,
  *   Mosquitto, the soak and durability runs and the bench/eval smoke — `npm run test:e2e`. Its global
@@ -30,6 +31,11 @@ export const INTEGRATION = [
   'test/patterns/**/*.test.ts',
   'test/security/**/*.test.ts',
   'test/tiers/aliases.test.ts',
+  'test/tiers/ask/ask-doors.test.ts',
+  'test/tiers/ask/ask-memory-doors.test.ts',
+  'test/tiers/ask/ask-readings.test.ts',
+  'test/tiers/ask/memory-answers.test.ts',
+  'test/tiers/ask/subject.test.ts',
   'test/tiers/context.test.ts',
   'test/tiers/entity-manage.test.ts',
   'test/tiers/entity-types.test.ts',
@@ -43,6 +49,7 @@ export const INTEGRATION = [
   'test/tiers/recall-named.test.ts',
   'test/tiers/semantic-paths.test.ts',
   'test/tiers/session-possible.test.ts',
+  'test/tiers/spatial.encoder.test.ts',
   'test/tiers/spatial.meaning.test.ts',
   'test/tiers/status.service.test.ts',
   'test/tiers/supersession-confidence.test.ts',
@@ -50,6 +57,7 @@ export const INTEGRATION = [
   'test/tiers/timeseries/ingest-timing.test.ts',
   'test/tiers/timeseries/intake.test.ts',
   'test/tiers/timeseries/query-stream-alias.test.ts',
+  'test/tiers/timeseries/rollup-lane.test.ts',
 ];
 
 export const E2E = [
@@ -66,6 +74,7 @@ export const E2E = [
   'test/http/admin/admin-manage.test.ts',
   'test/http/admin/admin-restart.test.ts',
   'test/http/admin/admin-tiers.test.ts',
+  'test/http/admin/admin-window.test.ts',
   'test/http/health-under-load.test.ts',
   'test/integrations/ha-state-poller.test.ts',
   'test/integrations/node-red.test.ts',
@@ -75,6 +84,7 @@ export const E2E = [
   'test/mqtt/broker-hardening.test.ts',
   'test/mqtt/external.test.ts',
   'test/mqtt/stand-in-broker.test.ts',
+  'test/patterns/detector-lane.test.ts',
   'test/scripts/**/*.test.ts',
   'test/security/browser-guard.test.ts',
   'test/security/login-budget.test.ts',

@@ -22,12 +22,14 @@ import { createHub } from '../src/main.js';
 const TOKEN = 'screenshots-token-0123456789abcdef';
 
 /** The pages, by file name; `prep` runs after the page loaded (open the menu, wait for the drawing). */
-const PAGES: { name: string; path: string; wait?: string; prep?: 'menu' }[] = [
+const PAGES: { name: string; path: string; wait?: string; prep?: 'menu' | 'ask' }[] = [
   { name: 'dashboard', path: '/admin/' },
+  { name: 'ask', path: '/admin/', prep: 'ask' },
   { name: 'menu', path: '/admin/', prep: 'menu' },
   { name: 'entities', path: '/admin/entities' },
   { name: 'entity', path: '/admin/entity/Brian' },
   { name: 'sensor', path: '/admin/entity/sensor.kitchen_temperature?g=raw', wait: '.chart canvas' },
+  { name: 'sensor-door', path: '/admin/entity/garage_door' },
   { name: 'readings', path: '/admin/readings' },
   { name: 'graph', path: '/graph', wait: '#graph[data-ready]' },
   { name: 'graph-room', path: '/graph?room=hallway', wait: '#graph[data-ready]' },
@@ -80,6 +82,9 @@ async function household(origin: string) {
     ['Brian', 'Brian takes his coffee black, no sugar', 'preference'],
     ['Brian', 'Brian works from home on Mondays and Fridays', 'routine'],
     ['Brian', 'Brian keeps the bedroom at 18 °C at night', 'preference'],
+    ['Brian', 'Brian is allergic to penicillin', 'general'],
+    ['Brian', 'Brian plays five-a-side football on Thursday evenings', 'routine'],
+    ['Brian', 'Brian’s birthday is on 14 March', 'general'],
     ['Anna', 'Anna is allergic to walnuts', 'general'],
     ['Anna', 'Anna runs by the river on Saturday mornings', 'habit'],
     ['Mia', 'Mia has swimming on Wednesdays after school', 'routine'],
@@ -142,7 +147,29 @@ async function household(origin: string) {
     if (i % 8 === 0)
       readings.push({ entity_name: 'wifi', metric: 'clients', value: 4 + (i % 3), ts, source: 'screenshots' });
   }
-  await call('/record/bulk', { readings });
+  // A garage door over a week (Zigbee2MQTT's contact: false is open): mornings, evenings, and last night late.
+  const day0 = now - (now % 86_400);
+  const door: { entity_name: string; metric: string; value: boolean; ts: number; source: string }[] = [];
+  for (let d = 6; d >= 0; d--) {
+    const opens: [number, number][] = [
+      [7.5 + (d % 3) * 0.25, 0.05],
+      [18 + (d % 2) * 0.5, 0.2],
+    ];
+    if (d === 1) opens.push([22.5, 1.4]);
+    for (const [at, hours] of opens) {
+      const ts = day0 - d * 86_400 + Math.round(at * 3600);
+      if (ts + hours * 3600 > now) continue;
+      door.push({ entity_name: 'garage_door', metric: 'contact', value: false, ts, source: 'screenshots' });
+      door.push({
+        entity_name: 'garage_door',
+        metric: 'contact',
+        value: true,
+        ts: ts + Math.round(hours * 3600),
+        source: 'screenshots',
+      });
+    }
+  }
+  await call('/record/bulk', { readings: [...readings, ...door] });
   await call('/record', { entity_name: 'sensor.hallway_motion', metric: 'motion', value: 1, source: 'screenshots' });
   await call('/intend', {
     entity_name: 'Brian',
@@ -199,11 +226,20 @@ async function shoot(ctx: BrowserContext, origin: string, out: string, label: st
       continue;
     }
     if (p.wait) await page.waitForSelector(p.wait, { timeout: 15_000 });
+    if (p.name.startsWith('graph')) await page.locator('#graph').scrollIntoViewIfNeeded();
     if (p.prep === 'menu' && label === 'phone') await page.click('.menu-button');
     if (p.prep === 'menu' && label === 'desktop') await page.click('details.more > summary');
+    if (p.prep === 'ask') {
+      await page.fill('section.ask input[name=question]', 'Was the garage door open last night?');
+      await page.click('section.ask button[data-action=ask]');
+      await page.waitForSelector('#ask-answer p.said', { timeout: 15_000 });
+    }
     await page.waitForTimeout(150);
     const file = join(out, `admin-${label}-${p.name}.png`);
-    await page.screenshot({ path: file, fullPage: p.name !== 'graph' && p.name !== 'graph-room' && p.prep !== 'menu' });
+    await page.screenshot({
+      path: file,
+      fullPage: !p.name.startsWith('graph') && p.prep !== 'menu' && p.prep !== 'ask',
+    });
     console.log(`${label} ${p.name}: ${file}`);
   }
   if (label === 'phone' && (!only || only.has('corrected'))) {

@@ -6,7 +6,7 @@
  *
  *   npm run build && npm run bench                # everything (a few minutes on 2 cores)
  *   node dist/scripts/bench.js --quick            # small sizes: a smoke check
- *   node dist/scripts/bench.js --only recall      # one part: recall | ingest | rollup | scale (comma-separated)
+ *   node dist/scripts/bench.js --only recall      # one part: recall | ingest | rollup | scale | ask … (comma-separated)
  *   node dist/scripts/bench.js --fresh            # rebuild the cached recall stores (see bench/recall-store.ts)
  *   npm run bench -- --pi                         # Pi profile: hub pinned to one core, 256 MB heap (bench/pi.ts)
  *   npm run bench -- --help                       # the options
@@ -23,6 +23,8 @@ const PARTS = {
   scale: async () => (await import('./bench/scale.js')).benchScale,
   patterns: async () => (await import('./bench/patterns.js')).benchPatterns,
   neural: async () => (await import('./bench/neural.js')).benchNeural,
+  doors: async () => (await import('./bench/doors.js')).benchDoors,
+  ask: async () => (await import('./bench/ask.js')).benchAsk,
   // The timings the test suite used to assert, each against a same-run baseline (bench/stopwatch.ts).
   stopwatch: async () => (await import('./bench/stopwatch.js')).benchStopwatch,
 } as const;

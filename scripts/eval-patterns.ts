@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BUILTIN_DETECTORS } from '../detectors/index.js';
 import { openDatabase, type Db } from '../src/db/open.js';
+import { createPatternReads } from '../src/tiers/patterns/patterns.repo.js';
 import { createPatternContext } from '../src/patterns/context.js';
 import type { Detector, Finding } from '../src/patterns/detector.js';
 import { generateHousehold, loadHousehold, type Household, type Role } from './lib/household-generator.js';
@@ -45,7 +46,7 @@ function roleOf(h: Household, key: string): Role | undefined {
 }
 
 export async function runDetectors(db: Db, tz: string, now: number, detectors: Detector[] = BUILTIN_DETECTORS) {
-  const ctx = createPatternContext(db, tz, now);
+  const ctx = createPatternContext(createPatternReads(db), tz, now);
   const out: { name: string; findings: Finding[]; ms: number }[] = [];
   for (const d of detectors) {
     const t0 = performance.now();

@@ -75,11 +75,13 @@ async function main() {
       ['eval/spatial.json', 'spatial'],
       ['eval/spatial-synonyms.json', 'spatial synonyms, held out'],
     ] as const) {
-      for (const [how, wordnet] of [
-        ['WordNet', undefined],
-        ['spelling only', null],
+      for (const [how, wordnet, embedder] of [
+        ['WordNet', undefined, undefined],
+        ['spelling only', null, undefined],
+        ['WordNet, then the use-lite encoder', undefined, useLite ?? undefined],
       ] as const) {
-        const s = await evalSpatial({ file, wordnet });
+        if (how.includes('encoder') && !embedder) continue;
+        const s = await evalSpatial({ file, wordnet, embedder });
         console.log(
           `${label} (${how}): ${s.queries} questions, accuracy ${pct(s.accuracy)} (${Object.entries(s.by_kind)
             .map(([k, v]) => `${k} ${v.correct}/${v.n}`)

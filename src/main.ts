@@ -141,6 +141,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
         ['http', () => hub.app?.close()],
         ['mqtt', () => hub.mqtt?.stop()],
         ['ingest', () => services.timeseries.writer.close()],
+        ['patterns', () => services.patterns.close()],
         ['memory', () => services.memory.flushTouches()],
         ['integrity', () => integrity.stop()],
         // An injected embedder is the caller's to close.

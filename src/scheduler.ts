@@ -1,7 +1,7 @@
 /**
  * Background jobs (SPEC §2, §5) on node-cron, each with noOverlap and its own try/catch so one
  * failing job is logged by name and the others keep running:
- *   rollups        every 10 s when new readings were committed (incremental, cheap)
+ *   rollups        every 10 s when new readings were committed (incremental, sliced: timeseries.rollupAll)
  *   embed_pending  every minute: vectors for memories stored while the embedder was down, and
  *                  for conversation turns without one (an import, an outage, a model change)
  *   maintenance    hourly by default: retention prune (after a rollup), WAL checkpoint
@@ -17,9 +17,6 @@ export interface Scheduler {
   run(name: string): Promise<unknown>;
   stop(): void;
 }
-
-/** New readings rolled up per slice of the scheduler's rollup pass. */
-export const ROLLUP_SLICE = 50_000;
 
 export function createScheduler(
   services: Services,
@@ -61,15 +58,7 @@ export function createScheduler(
   scheduler.add('rollups', '*/10 * * * * *', async () => {
     if (!services.timeseries.dirty) return;
     services.timeseries.markRolledUp();
-    // Slices of ROLLUP_SLICE readings with a turn of the event loop between them (a 1M-reading
-    // /write is ~20 slices of ~0.1 s instead of one multi-second pass that holds every door).
-    let total = 0;
-    for (;;) {
-      const r = services.timeseries.rollup(undefined, { maxReadings: ROLLUP_SLICE });
-      total += r.readings;
-      if (!r.more) return { ...r, readings: total };
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    return services.timeseries.rollupAll(); // sliced, one pass at a time (timeseries.service.ts)
   });
   scheduler.add('embed_pending', '30 * * * * *', async () => ({
     ...(await services.memory.embedPending(256)),
@@ -78,8 +67,8 @@ export function createScheduler(
   if (services.config.patterns.enabled)
     scheduler.add('patterns', services.config.patterns.schedule, () => services.patterns.run({ dry_run: false }));
   scheduler.add('wm_expiry', '*/1 * * * *', () => services.working.expireDue());
-  scheduler.add('maintenance', opts.maintenance ?? '0 * * * *', () => {
-    const pruned = services.prune({ dry_run: false }, 'scheduler');
+  scheduler.add('maintenance', opts.maintenance ?? '0 * * * *', async () => {
+    const pruned = await services.prune({ dry_run: false }, 'scheduler');
     services.working.prune(30);
     internals(services).db.pragma('wal_checkpoint(PASSIVE)');
     return pruned;

@@ -16,7 +16,7 @@ import { createContextService } from './tiers/context/context.service.js';
 import { createEntitiesRepo } from './tiers/entities/entities.repo.js';
 import { createMemoryService } from './tiers/memory/memory.service.js';
 import { createRelationsService } from './tiers/memory/relations.service.js';
-import { createEvents, type Events } from './lib/events.js';
+import { createHubEvents, type Events } from './services/events.js';
 import { createTimeseriesService } from './tiers/timeseries/timeseries.service.js';
 import { createRollups } from './tiers/timeseries/rollup.js';
 import { createRetention } from './tiers/timeseries/retention.js';
@@ -39,6 +39,8 @@ import { createWorkingImport } from './tiers/working/import.js';
 import { createProspectiveImport } from './tiers/prospective/import.js';
 import { createSpatialImport } from './tiers/spatial/import.js';
 import { createPatternsImport } from './patterns/import.js';
+import { createPatternReads, createPatternsRepo } from './tiers/patterns/patterns.repo.js';
+import { createDetectorLane } from './services/detector-lane.js';
 import { createMarkdownSync } from './io/markdown/markdown.service.js';
 import { createVoicesService } from './tiers/voices/voices.service.js';
 import { createAliasesService } from './tiers/entities/aliases.service.js';
@@ -49,6 +51,8 @@ import { createStatusService } from './tiers/status/status.service.js';
 import { createEntitiesReader } from './tiers/entities/entities.reader.js';
 import { attachInternals, without } from './internals.js';
 import { registerContextParts } from './services/context-parts.js';
+import { createAskService } from './tiers/ask/ask.service.js';
+import { memoryAnswers } from './tiers/ask/answers.js';
 
 export interface ServiceDeps {
   db: Db;
@@ -66,11 +70,12 @@ export interface ServiceDeps {
 
 export function createServices(deps: ServiceDeps) {
   const { db, clock, config, embedder, llm } = deps;
-  const events = deps.events ?? createEvents();
+  const events = deps.events ?? createHubEvents();
   const wordnet = deps.wordnet ?? sharedWordNet();
   const entities = createEntitiesRepo(db, clock);
   const audit = createAuditRepo(db, clock);
   const vectors = createVectorStore(db, embedder);
+  const relations = createRelationsService({ db, clock, entities, audit });
   const memory = createMemoryService({
     db,
     clock,
@@ -80,11 +85,11 @@ export function createServices(deps: ServiceDeps) {
     audit,
     config: config.memory,
     wordnet,
+    relations,
     onAdded: (m) => events.emit('memory_added', m),
-    onEntityForgotten: (name) => events.emit('entity_forgotten', { entity_name: name }),
+    onEntityForgotten: (name) => events.emit('entities_changed', { change: 'delete', entity_name: name }),
   });
   const reembed = createReembedder({ db, vectors, embedder, log: deps.log });
-  const relations = createRelationsService({ db, clock, entities, audit });
   const context = createContextService({ clock, entities, memory, relations, decay: config.memory });
 
   const tz = config.timeseries.timezone;
@@ -99,22 +104,25 @@ export function createServices(deps: ServiceDeps) {
     onCommitted: (items, results) => events.emit('readings_committed', { items, results }),
   });
   const schedule = createScheduleService({ db, clock, entities, audit, timeZone: tz });
-  // Cached entity/series ids die with a forgotten entity.
-  events.on('entity_forgotten', () => timeseries.repo.invalidate());
+  // Cached entity/series ids die with a renamed, merged, re-aliased or forgotten entity.
+  events.on('entities_changed', () => timeseries.repo.invalidate());
 
   const log = deps.log ?? ((m: string) => console.error(m));
+  const patternsRepo = createPatternsRepo(db);
   const patterns = createPatternEngine({
-    db,
+    reads: createPatternReads(db),
+    repo: patternsRepo,
     clock,
     timeZone: tz,
     memory,
-    events,
+    onPromoted: (p) => events.emit('pattern_promoted', p),
     detectors: deps.detectors ?? [],
     config: config.patterns,
-    beforeRun: () => timeseries.rollup(),
+    beforeRun: () => timeseries.rollupAll(),
+    lane: createDetectorLane({ db, timeZone: tz, detectorsDir: config.patterns.detectors_dir, log }),
     log,
   });
-  const trends = createTrends({ timeseries, clock, llm });
+  const trends = createTrends({ timeseries, clock, llm, timeZone: tz });
 
   const episodic = createEpisodicService({ db, clock, entities, audit, llm, embedder });
   const working = createWorkingService({
@@ -134,12 +142,12 @@ export function createServices(deps: ServiceDeps) {
     relations,
     onTriggered: (t) => events.emit('intention_triggered', t),
   });
-  const spatial = createSpatialService({ db, clock, entities, audit, config: config.memory, wordnet });
+  const spatial = createSpatialService({ db, clock, entities, audit, config: config.memory, wordnet, embedder });
   registerContextParts({ context, clock, timeseries, schedule, spatial, working, episodic });
 
   /** Rolls up what is new, then deletes raw readings past retention that are rolled up. */
-  function prune(input: PruneInput, actor: Actor = 'system') {
-    timeseries.rollup();
+  async function prune(input: PruneInput, actor: Actor = 'system') {
+    await timeseries.rollupAll();
     const r = retention.prune({ dryRun: input.dry_run });
     if (!input.dry_run && r.deleted)
       audit.record(actor, 'readings.prune', null, null, { deleted: r.deleted, cutoff_ts: r.cutoff_ts });
@@ -160,13 +168,13 @@ export function createServices(deps: ServiceDeps) {
     relations,
     timeseries,
     schedule,
-    rollup: () => timeseries.rollup(),
+    rollup: () => timeseries.rollupAll(),
     writers: {
       episodic: createEpisodicImport({ db, entities, repo: episodic.repo }),
       working: createWorkingImport({ db, entities }),
       prospective: createProspectiveImport({ db, entities }),
       spatial: createSpatialImport({ db, entities }),
-      patterns: createPatternsImport({ db, entities }),
+      patterns: createPatternsImport({ repo: patternsRepo, entities }),
     },
   });
 
@@ -175,22 +183,22 @@ export function createServices(deps: ServiceDeps) {
     clock,
     entities,
     audit,
-    onEntityChanged: () => timeseries.repo.invalidate(),
-    rollup: () => timeseries.rollup(),
+    onEntityChanged: (oldName) => events.emit('entities_changed', { change: 'rename', entity_name: oldName }),
+    rollup: () => timeseries.rollupAll(),
     embedPending: async () => {
       for (let r = await memory.embedPending(256); r.embedded && r.remaining; r = await memory.embedPending(256));
     },
   });
 
-  // A changed alias changes what a name means: name-keyed caches re-resolve (the MQTT bridge listens too).
+  // A changed alias changes what a name means: every name-keyed cache listens to entities_changed.
   const aliases = createAliasesService({
     db,
     clock,
     entities,
     audit,
     log,
-    rollup: () => timeseries.rollup(),
-    onChanged: () => (timeseries.repo.invalidate(), events.emit('aliases_changed', null)),
+    rollup: () => timeseries.rollupAll(),
+    onChanged: () => events.emit('entities_changed', { change: 'alias' }),
   });
 
   const markdown = createMarkdownSync({
@@ -212,10 +220,23 @@ export function createServices(deps: ServiceDeps) {
     memory,
     relations,
     aliases,
-    onChanged: () => (timeseries.repo.invalidate(), events.emit('aliases_changed', null)),
-    rollup: () => timeseries.rollup(),
+    onChanged: () => events.emit('entities_changed', { change: 'entity' }),
+    rollup: () => timeseries.rollupAll(),
   });
   const status = createStatusService({ db, vectors, rollupCache: () => rollups.cacheStats() });
+  const entitiesReader = createEntitiesReader(entities);
+  // Ask (#34): readings through the timeseries tier's bounded reads; facts, places, reminders through the memory answers.
+  const ask = createAskService({
+    clock,
+    tz,
+    dayParts: config.ask,
+    timeseries,
+    entities: entitiesReader,
+    wordnet,
+    embedder,
+    events,
+    answers: memoryAnswers({ memory, spatial, prospective, relations, entities: entitiesReader }),
+  });
   const services = {
     memoryMcpImport,
     markdown,
@@ -242,8 +263,9 @@ export function createServices(deps: ServiceDeps) {
     overview,
     status,
     manage,
+    ask,
     /** Lookups only; entities are created and changed by the tier services. */
-    entities: createEntitiesReader(entities),
+    entities: entitiesReader,
     /** The audit trail, read-only (every service writes its own entries). */
     audit: { query: (q: AuditQuery) => audit.query(q) },
     memory: without(memory, 'repo'),

@@ -5,7 +5,7 @@
  * tier builds no whole hub: a test that does belongs in the INTEGRATION list (or E2E).
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { E2E, INTEGRATION } from '../vitest.config.js';
 
@@ -21,6 +21,14 @@ const files = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
     e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : [],
   );
+const sources = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory()
+      ? sources(join(dir, e.name))
+      : e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')
+        ? [join(dir, e.name)]
+        : [],
+  );
 const globToRe = (g: string) =>
   new RegExp(
     `^${g
@@ -32,6 +40,14 @@ const inE2e = (f: string) => E2E.some((g) => globToRe(g).test(f));
 const inIntegration = (f: string) => INTEGRATION.some((g) => globToRe(g).test(f));
 /** What builds a whole hub: test/helpers/hub.ts's builders, or src/main.ts's createHub directly. */
 const WHOLE_HUB = /\b(buildTestHub|hubForEachTest|createHub|startHub)\(/;
+/** Test-local helpers (e.g. test/tiers/ask/home.ts) that build one: a test importing them builds one too. */
+const hubHelpers = (all: string[]) =>
+  new Set(all.filter((f) => f !== 'test/helpers/hub.ts' && WHOLE_HUB.test(readFileSync(f, 'utf8'))));
+const buildsHub = (f: string, helpers: Set<string>) => {
+  const text = readFileSync(f, 'utf8');
+  if (WHOLE_HUB.test(text)) return true;
+  return [...text.matchAll(/from '(\.{1,2}\/[^']+)\.js'/g)].some((m) => helpers.has(join(dirname(f), `${m[1]}.ts`)));
+};
 
 describe('test tiers', () => {
   it('every test file that runs dist/, a browser, Node-RED or Mosquitto is in the e2e tier', () => {
@@ -42,9 +58,8 @@ describe('test tiers', () => {
   });
 
   it('every test file that builds a whole hub is in the integration (or e2e) tier', () => {
-    const stray = files('test').filter(
-      (f) => !inE2e(f) && !inIntegration(f) && WHOLE_HUB.test(readFileSync(f, 'utf8')),
-    );
+    const helpers = hubHelpers(sources('test'));
+    const stray = files('test').filter((f) => !inE2e(f) && !inIntegration(f) && buildsHub(f, helpers));
     expect(stray).toEqual([]);
   });
 

@@ -35,7 +35,35 @@
     });
     return out;
   }
-  const READABLE = 0.65;
+  // Room around the drawing when it is fitted to its box (px).
+  const FIT_PADDING = 12;
+  // Node boxes, labels included, that overlap one another.
+  function overlaps(cy) {
+    const boxes = cy.nodes().map((n) => n.boundingBox({ includeLabels: true }));
+    let n = 0;
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i];
+        const b = boxes[j];
+        if (a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2) n++;
+      }
+    return n;
+  }
+  // A drawing wider (for its box) than a phone's tall box: narrow it and stretch it upwards, as far
+  // as no two entities' labels come to overlap, so the fitted drawing is larger and its labels legible.
+  function fillTallBox(cy, box) {
+    const bb = cy.elements().boundingBox();
+    if (!(bb.w / bb.h > (box.w / box.h) * 1.2)) return;
+    const start = cy.nodes().map((n) => ({ n, x: n.position('x'), y: n.position('y') }));
+    const before = overlaps(cy);
+    const cx = (bb.x1 + bb.x2) / 2;
+    const cyy = (bb.y1 + bb.y2) / 2;
+    for (const f of [0.6, 0.7, 0.8, 0.9]) {
+      start.forEach((p) => p.n.position({ x: cx + (p.x - cx) * f, y: cyy + (p.y - cyy) / f }));
+      if (overlaps(cy) <= before) return;
+    }
+    start.forEach((p) => p.n.position({ x: p.x, y: p.y }));
+  }
   function init() {
     const el = document.getElementById('graph');
     if (!el || typeof cytoscape === 'undefined') return;
@@ -43,6 +71,8 @@
     document.querySelectorAll('[data-type][data-color-index]').forEach((s) => {
       colour[s.dataset.type] = PALETTE[Number(s.dataset.colorIndex)];
     });
+    // A phone: a tighter layout and smaller labels, so the whole home fits its width and stays legible.
+    const narrow = el.clientWidth < 600;
     fetch(el.dataset.src, { credentials: 'same-origin', headers: { accept: 'application/json' } })
       .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
       .then((g) => {
@@ -70,7 +100,7 @@
         const cy = cytoscape({
           container: el,
           elements,
-          minZoom: 0.3,
+          minZoom: 0.05,
           maxZoom: 3,
           style: [
             {
@@ -78,12 +108,12 @@
               style: {
                 'background-color': 'data(colour)',
                 label: 'data(label)',
-                'font-size': 15,
+                'font-size': narrow ? 13 : 15,
                 color: '#222',
                 'text-valign': 'bottom',
                 'text-margin-y': 5,
                 'text-wrap': 'ellipsis',
-                'text-max-width': '150px',
+                'text-max-width': narrow ? '110px' : '150px',
                 'text-background-color': '#fff',
                 'text-background-opacity': 0.85,
                 'text-background-padding': '2px',
@@ -100,7 +130,7 @@
                 'target-arrow-shape': 'triangle',
                 'curve-style': 'bezier',
                 label: 'data(label)',
-                'font-size': 13,
+                'font-size': narrow ? 11 : 13,
                 color: '#5a4a40',
                 'text-rotation': 'autorotate',
                 'text-background-color': '#f6f5f2',
@@ -135,12 +165,12 @@
                   padding: 24,
                   nodeDimensionsIncludeLabels: true,
                   tile: false,
-                  idealEdgeLength: () => 90,
-                  nodeSeparation: 60,
-                  nodeRepulsion: () => 6000,
+                  idealEdgeLength: () => (narrow ? 65 : 90),
+                  nodeSeparation: narrow ? 40 : 60,
+                  nodeRepulsion: () => (narrow ? 4500 : 6000),
                   edgeElasticity: () => 0.45,
-                  gravity: 1.2,
-                  gravityRange: 1.2,
+                  gravity: narrow ? 2 : 1.2,
+                  gravityRange: narrow ? 1 : 1.2,
                   numIter: 2500,
                 }
               : { name: 'cose', animate: false, randomize: false, padding: 20 },
@@ -148,12 +178,15 @@
         } finally {
           Math.random = random;
         }
-        // A big home fitted into a phone's width would be unreadable: never below a zoom where labels
-        // can be read; then centre on the best-connected entity (drag to see the rest).
-        if (cy.zoom() < READABLE) {
-          cy.zoom(READABLE);
-          cy.center(cy.nodes().max((n) => n.degree()).ele);
-        }
+        // The whole drawing fits its box on load, labels included (drag and pinch to look closer). A
+        // wide drawing in a tall box (a phone) is turned a quarter first, and a tall one in a wide box,
+        // so it fills the box instead of shrinking to its narrow side.
+        const box = { w: el.clientWidth, h: el.clientHeight };
+        const bb = cy.elements().boundingBox();
+        if (box.h > box.w !== bb.h > bb.w && Math.abs(bb.w - bb.h) > 0.15 * Math.max(bb.w, bb.h))
+          cy.nodes().positions((n) => ({ x: n.position('y'), y: -n.position('x') }));
+        fillTallBox(cy, box);
+        cy.fit(cy.elements(), FIT_PADDING);
         cy.on('tap', 'node', (ev) => {
           window.location.href = '/admin/entity/' + encodeURIComponent(ev.target.data('label'));
         });

@@ -72,7 +72,11 @@
         cell('Source', r.source),
       );
       tr.className = 'new';
-      body.insertBefore(tr, body.firstChild);
+      tr.dataset.ts = String(r.ts);
+      // Newest first by reading time: a reading taken earlier (a backfill) goes below newer ones.
+      let at = body.firstElementChild;
+      while (at && Number(at.dataset.ts) > r.ts) at = at.nextElementSibling;
+      body.insertBefore(tr, at);
       while (body.rows.length > MAX_ROWS) body.deleteRow(-1);
     });
     const ages = setInterval(

@@ -15,7 +15,7 @@ import { createServices } from '../../src/services.js';
 import { since, tempDir, type BenchOptions, type BenchRow } from './common.js';
 
 /** Inserts the fixture ending at `nowSec` (SQL, one transaction) and rolls it up; returns the reading count. */
-export function fillPatternFixture(db: Db, nowSec: number, timeZone: string, days = 30): number {
+export function fillPatternFixture(db: Db, nowSec: number, timeZone: string, days = 30, entities = 50): number {
   const start = nowSec - days * 86_400;
   let rnd = 42;
   const r = () => (rnd = (rnd * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
@@ -28,7 +28,7 @@ export function fillPatternFixture(db: Db, nowSec: number, timeZone: string, day
   const ins = db.prepare('INSERT INTO readings (series_id, ts_ms, value_num, value_cat) VALUES (?, ?, ?, ?)');
   let n = 0;
   db.transaction(() => {
-    for (let e = 0; e < 50; e++) {
+    for (let e = 0; e < entities; e++) {
       const eid = (ent.get(`room_${e}`, `room_${e}`) as { id: number }).id;
       for (let m = 0; m < 10; m++) {
         const cat = m >= 8;

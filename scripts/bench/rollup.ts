@@ -1,6 +1,6 @@
 /**
  * Part 3 — rollups. 1M readings (100 series × 10k minutes) through the real write path, then
- * `services.timeseries.rollup()`: the first incremental pass over all of them; a pass after 10k late
+ * `services.timeseries.rollupAll()`: the first incremental pass over all of them; a pass after 10k late
  * readings sprinkled over old buckets; and the scheduler's common case, 100 on-time readings.
  * Baseline: a plain scan of the same rows (`SELECT count(*), avg(value_num) FROM readings`), so
  * the ratio says how many full scans a rollup costs.
@@ -32,7 +32,7 @@ export async function benchRollup(opts: BenchOptions): Promise<BenchRow[]> {
     scan(); // page cache warm, like the rollup's rows right after ingest
     const scanBefore = scan();
     const t0 = performance.now();
-    const first = h.services.timeseries.rollup();
+    const first = await h.services.timeseries.rollupAll();
     const firstMs_ = since(t0);
     const scanAfter = scan();
     const scanMs = (scanBefore + scanAfter) / 2;
@@ -43,7 +43,7 @@ export async function benchRollup(opts: BenchOptions): Promise<BenchRow[]> {
     // Late readings anywhere in the first 90 % of the range: they dirty old hours, days and weeks.
     lateReadings(h, rng, late, firstMs, firstMs + (lastMs - firstMs) * 0.9);
     const t1 = performance.now();
-    const second = h.services.timeseries.rollup();
+    const second = await h.services.timeseries.rollupAll();
     const lateMs = since(t1);
     opts.log(
       `rollup: after ${late} late readings ${(lateMs / 1000).toFixed(2)} s — ${second.buckets} buckets rewritten over ${second.series} series`,
@@ -52,16 +52,16 @@ export async function benchRollup(opts: BenchOptions): Promise<BenchRow[]> {
     // The scheduler's everyday pass: one new minute of every series. The first minute re-warms the
     // per-series cache of the latest day and week (the late pass invalidated it); the second is timed.
     minuteOfReadings(h, rng, lastMs + 60_000);
-    h.services.timeseries.rollup();
+    await h.services.timeseries.rollupAll();
     minuteOfReadings(h, rng, lastMs + 120_000);
     const t2 = performance.now();
-    const third = h.services.timeseries.rollup();
+    const third = await h.services.timeseries.rollupAll();
     const ontimeMs = since(t2);
     // Diagnostic: the same pass without fsync — the difference is the per-series commits' cost.
     h.db.pragma('synchronous = OFF');
     minuteOfReadings(h, rng, lastMs + 180_000);
     const t3 = performance.now();
-    h.services.timeseries.rollup();
+    await h.services.timeseries.rollupAll();
     const nosyncMs = since(t3);
     h.db.pragma('synchronous = FULL');
     opts.log(

@@ -2,6 +2,7 @@
  * Tier 4 eval: `evalSpatial()` on eval/spatial.json (does find answer natural questions with the
  * right object, offer candidates when ambiguous, and nothing when nothing fits?), on a scratch database.
  */
+import type { Embedder } from '../../src/ai/types.js';
 import { sharedWordNet, type WordNet } from '../../src/ai/wordnet.js';
 import { FindInput, LocateInput } from '../../src/tiers/spatial/spatial.schemas.js';
 import { createSpatialService } from '../../src/tiers/spatial/spatial.service.js';
@@ -20,8 +21,13 @@ export interface SpatialScores {
   misses: string[];
 }
 
-/** Locates every object, then asks every question through `find({query})`. */
-export async function evalSpatial(opts: { file?: string; wordnet?: WordNet | null } = {}): Promise<SpatialScores> {
+/**
+ * Locates every object, then asks every question through `find({query})` — or, with an `embedder`,
+ * `findAsked({query})` (the encoder after spelling and WordNet; encoder-match.ts).
+ */
+export async function evalSpatial(
+  opts: { file?: string; wordnet?: WordNet | null; embedder?: Embedder } = {},
+): Promise<SpatialScores> {
   const data = read<SpatialData>(opts.file ?? 'eval/spatial.json');
   const h = scratch();
   const wordnet = opts.wordnet === null ? undefined : (opts.wordnet ?? sharedWordNet());
@@ -32,6 +38,7 @@ export async function evalSpatial(opts: { file?: string; wordnet?: WordNet | nul
     audit: h.audit,
     config: { location_decay_halflife_hours: 24 },
     wordnet,
+    embedder: opts.embedder,
   });
   try {
     for (const o of data.objects) {
@@ -46,7 +53,8 @@ export async function evalSpatial(opts: { file?: string; wordnet?: WordNet | nul
     const misses: string[] = [];
     let correct = 0;
     for (const q of data.queries) {
-      const out = svc.find(FindInput.parse({ query: q.query }));
+      const input = FindInput.parse({ query: q.query });
+      const out = opts.embedder ? await svc.findAsked(input) : svc.find(input);
       const kind = q.ambiguous ? 'ambiguous' : q.expect ? 'object' : 'unknown';
       const names = out.candidates.map((c) => c.entity_name).sort();
       const ok =

@@ -84,7 +84,7 @@ function writeInside(root: string, name: string, content: string): void {
 
 /**
  * `hearth export-markdown <dir>`: one .md per entity; names are sanitised, so every file lands inside
- * dir. Notes it wrote earlier for entities forgotten since are deleted (SECURITY.md "Markdown sync").
+ * dir. Notes it wrote earlier for entities forgotten, merged or renamed since are deleted (SECURITY.md "Markdown sync").
  */
 export async function exportMarkdownCommand(ctx: CommandContext): Promise<number> {
   const [dir] = ctx.args;
@@ -98,10 +98,10 @@ export async function exportMarkdownCommand(ctx: CommandContext): Promise<number
     for (const f of files) fileStep('export-markdown', 'write', () => writeInside(root, f.path, f.content));
     const written = new Set(files.map((f) => f.path));
     const notes = fileStep('export-markdown', 'read', () => markdownFiles(root)).filter((n) => !written.has(n.path));
-    const removed = hub.services.markdown.forgottenNotes(notes);
+    const removed = hub.services.markdown.staleNotes(notes);
     for (const p of removed) fileStep('export-markdown', 'write', () => unlinkSync(join(root, p)));
     const gone = removed.length
-      ? `; removed ${removed.length} notes of forgotten entities (${removed.join(', ')})`
+      ? `; removed ${removed.length} notes of entities forgotten, merged or renamed since (${removed.join(', ')})`
       : '';
     return {
       result: `Exported ${files.length} entities to ${root}${gone}`,

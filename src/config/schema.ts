@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { MappingsConfigSchema } from './mappings.js';
 import { PatternsConfigSchema } from '../patterns/patterns.schemas.js';
+import { AskConfigSchema } from './ask.js';
 
 const port = z.number().int().min(0).max(65535);
 const isTimeZone = (tz: string) => {
@@ -166,6 +167,8 @@ export const ConfigSchema = z
       .strict()
       .prefault({}),
     patterns: PatternsConfigSchema,
+    /** Ask (SPEC §5): the day parts time phrases use. */
+    ask: AskConfigSchema,
   })
   .strict();
 

@@ -4,10 +4,21 @@
  * `embed_meta` fingerprint, and the check for other processes' commits on the same file.
  */
 import type { Db } from './open.js';
-import type { Embedder } from '../ai/types.js';
 import { convertLayout, createTables, preferredLayout, tableStmts, type TableStmts } from './vector-layout.js';
 
 export type VectorState = 'ready' | 'stale';
+
+/**
+ * What made the vectors, as storage keeps it beside them (the embedder's identity, never the embedder:
+ * storage keeps vectors, it does not make them — src/ai's Embedder fits this shape).
+ */
+export interface VectorModel {
+  provider: string;
+  model: string;
+  dim: number;
+  /** `model:dim`. */
+  fingerprint: string;
+}
 
 type IndexRow = {
   live: string;
@@ -22,7 +33,7 @@ type Stored = { provider: string; model: string; dim: number };
 export const otherTable = (name: string) => (name === 'memory_vectors' ? 'memory_vectors_b' : 'memory_vectors');
 
 /** `onMove`: another process moved the index (swap, rebuild, create); cached copies of it are void. */
-export function createIndexState(db: Db, embedder: Embedder, onMove: () => void) {
+export function createIndexState(db: Db, embedder: VectorModel, onMove: () => void) {
   db.exec(`CREATE TABLE IF NOT EXISTS vector_index (
     id INTEGER PRIMARY KEY CHECK (id = 1), live TEXT NOT NULL,
     next TEXT, next_model TEXT, next_dim INTEGER, next_cursor INTEGER NOT NULL DEFAULT 0)`);

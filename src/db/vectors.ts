@@ -37,9 +37,8 @@
  */
 import type { Db } from './open.js';
 import { statementCache } from './statements.js';
-import type { Embedder } from '../ai/types.js';
 import { createCodeCache } from './vector-codes.js';
-import { createIndexState, otherTable } from './vector-index.js';
+import { createIndexState, otherTable, type VectorModel } from './vector-index.js';
 import { dropTables, eraseVector, floatTable, blobVector, padded, tableExists, writeVector } from './vector-layout.js';
 
 export { vectorsChanged } from './vector-codes.js';
@@ -72,7 +71,7 @@ export function vectorTables(db: Db): string[] {
   return [r?.live, r?.next].filter((n): n is string => !!n && tableExists(db, n));
 }
 
-export function createVectorStore(db: Db, embedder: Embedder) {
+export function createVectorStore(db: Db, embedder: VectorModel) {
   const prepared = statementCache(db);
   const ix = createIndexState(db, embedder, () => codes.drop());
   const codes = createCodeCache(db, prepared, ix);

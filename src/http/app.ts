@@ -22,14 +22,10 @@ import { mcpRoutes } from './routes/mcp.routes.js';
 import { scheduleRoutes, timeseriesRoutes } from './routes/timeseries.routes.js';
 import { influxRoutes } from './routes/influx.routes.js';
 import { patternsRoutes } from './routes/patterns.routes.js';
-import { contextRoutes } from './routes/context.routes.js';
-import { episodicRoutes } from './routes/episodic.routes.js';
-import { workingRoutes } from './routes/working.routes.js';
-import { prospectiveRoutes } from './routes/prospective.routes.js';
-import { spatialRoutes } from './routes/spatial.routes.js';
 import { markdownRoutes } from './routes/markdown.routes.js';
-import { voicesRoutes } from './routes/voices.routes.js';
 import { entitiesRoutes } from './routes/entities.routes.js';
+import { operationRoutes } from './operation-routes.js';
+import { OPERATION_TABLES } from '../operations.js';
 import { adminRoutes } from './admin/index.js';
 import { sendBadAddress, wantsAdminPage } from './admin/bad-address.js';
 import { sseRoutes } from './routes/sse.routes.js';
@@ -181,14 +177,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(scheduleRoutes(opts.services));
   await app.register(influxRoutes(opts.services));
   await app.register(patternsRoutes(opts.services));
-  await app.register(contextRoutes(opts.services));
-  await app.register(episodicRoutes(opts.services));
-  await app.register(workingRoutes(opts.services));
-  await app.register(prospectiveRoutes(opts.services));
-  await app.register(spatialRoutes(opts.services));
   await app.register(markdownRoutes(opts.services));
-  await app.register(voicesRoutes(opts.services));
   await app.register(entitiesRoutes(opts.services));
+  for (const table of OPERATION_TABLES) await app.register(operationRoutes(table, opts.services));
   await app.register(mcpRoutes(opts.services));
   await app.register(
     adminRoutes(opts.services, { token: opts.token, health: opts.health, dataDir: opts.dataDir, failures }),

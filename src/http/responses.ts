@@ -6,14 +6,10 @@
  */
 import { z } from 'zod';
 import { MORE_RESPONSES } from './responses-more.js';
+import { bool, int, list, obj, str, ts } from '../lib/output.js';
+import { OPERATION_TABLES } from '../operations.js';
 
-const int = z.number().int();
-const ts = z.number().describe('epoch seconds');
-const str = z.string();
-const bool = z.boolean();
 const warnings = z.array(str).describe('what went less well than asked (e.g. stored as pending), in plain words');
-const obj = z.looseObject;
-const list = <S extends z.core.$ZodLooseShape>(shape: S) => z.array(z.looseObject(shape));
 
 /** A memory as recall, get_context and cross_query return it. */
 const memoryHit = {
@@ -56,8 +52,18 @@ const RESPONSES: Record<string, Record<string, z.ZodType>> = {
   },
   'POST /recall': {
     results: list(memoryHit).describe('what the home knows, best first'),
-    possible: list(memoryHit).describe('low-confidence candidates: ask before relying on them'),
+    possible: list({
+      ...memoryHit,
+      about_another: z
+        .literal(true)
+        .optional()
+        .describe('the query names someone this fact is neither about nor mentions'),
+    }).describe('low-confidence candidates: ask before relying on them'),
     mode_used: z.enum(['hybrid', 'vector', 'keyword']),
+    about: z
+      .array(str)
+      .optional()
+      .describe('whom the query names (by name, alias, role or the speaker\'s "my"), by their own names'),
     warnings,
   },
   'POST /get_context': {
@@ -76,8 +82,9 @@ const RESPONSES: Record<string, Record<string, z.ZodType>> = {
   'GET /aliases/:entity_name': { entity_name: str, aliases: list({ alias: str, source: str, created: ts }) },
   'POST /alias/homeassistant': {
     added: int,
-    merged: int,
+    merged: int.describe('always 0: a name from Home Assistant never merges two entities'),
     conflicts: int,
+    proposed: int.describe('conflicts proposed as a merge on the admin entity page (new ones)'),
     results: list({ entity_id: str, friendly_name: str, action: str, message: str }),
   },
   'POST /forget': { deleted_memories: int, entity_deleted: bool },
@@ -129,6 +136,10 @@ const RESPONSES: Record<string, Record<string, z.ZodType>> = {
     metric: str,
     unit: str.nullable(),
     days: int,
+    window: str.describe('the period in words: "the last 24 hours", "yesterday"'),
+    from: z.number(),
+    to: z.number(),
+    whole_days: z.boolean(),
     level: z.number().nullable(),
     direction: str.nullable(),
     slope_per_day: z.number().nullable(),
@@ -139,12 +150,26 @@ const RESPONSES: Record<string, Record<string, z.ZodType>> = {
 
 const ALL = { ...RESPONSES, ...MORE_RESPONSES };
 
-/** The routes that document their answer, as `METHOD path` (tests check each exists). */
-export const documentedRoutes = (): string[] => Object.keys(ALL);
+/** The routes that document their answer, as `METHOD path` (tests check each exists): the side table's and the operations'. */
+export const documentedRoutes = (): string[] => [
+  ...Object.keys(ALL),
+  ...OPERATION_TABLES.flatMap((t) =>
+    t.operations.flatMap((op) => (op.http && op.output ? [`${op.http.method} ${op.http.path}`] : [])),
+  ),
+];
 
 /** A route's documented 200 answer, `{ok: true, result, ...fields}` and loose, or undefined when it has none. */
 export function responseOf(method: 'GET' | 'POST', url: string): z.ZodType | undefined {
   const fields = ALL[`${method} ${url}`];
   if (!fields) return undefined;
   return z.looseObject({ ok: z.literal(true), result: z.string().describe('the answer in plain words'), ...fields });
+}
+
+/** An operation's declared output as its 200 answer: `{ok: true, result, ...output}`, loose. */
+export function okAnswer(output: z.ZodObject): z.ZodType {
+  return z.looseObject({
+    ok: z.literal(true),
+    result: z.string().describe('the answer in plain words'),
+    ...output.shape,
+  });
 }

@@ -5,22 +5,29 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { responseOf } from './responses.js';
+import { okAnswer, responseOf } from './responses.js';
 
 type Handler<S extends z.ZodType> = (input: z.infer<S>, req: FastifyRequest) => unknown | Promise<unknown>;
 
 export interface Router {
-  post<S extends z.ZodType>(url: string, schema: S, handler: Handler<S>, summary?: string): void;
-  get<S extends z.ZodType>(url: string, schema: S | null, handler: Handler<S>, summary?: string): void;
+  post<S extends z.ZodType>(url: string, schema: S, handler: Handler<S>, summary?: string, output?: z.ZodObject): void;
+  get<S extends z.ZodType>(
+    url: string,
+    schema: S | null,
+    handler: Handler<S>,
+    summary?: string,
+    output?: z.ZodObject,
+  ): void;
 }
 
 /**
- * The route's documented answer (responses.ts) as its 200 response schema, for /docs. Fastify would
- * serialise through a response schema and drop the fields it does not list; these routes serialise
- * with JSON.stringify instead, so the schema only describes.
+ * The route's documented answer as its 200 response schema, for /docs: the one declared beside it (an
+ * operation's `output`), else the older side table (responses.ts). Fastify would serialise through a
+ * response schema and drop the fields it does not list; these routes serialise with JSON.stringify
+ * instead, so the schema only describes.
  */
-function answer(method: 'GET' | 'POST', url: string) {
-  const response = responseOf(method, url);
+function answer(method: 'GET' | 'POST', url: string, output?: z.ZodObject) {
+  const response = output ? okAnswer(output) : responseOf(method, url);
   return response ? { response: { 200: response } } : {};
 }
 const describeOnly = () => (data: unknown) => JSON.stringify(data);
@@ -29,11 +36,11 @@ function routerOf(app: FastifyInstance, tag: string): Router {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const wrap = async (p: unknown | Promise<unknown>) => ({ ok: true, ...((await p) as object) });
   return {
-    post(url, schema, handler, summary) {
-      const options = { schema: { body: schema, tags: [tag], summary, ...answer('POST', url) } };
+    post(url, schema, handler, summary, output) {
+      const options = { schema: { body: schema, tags: [tag], summary, ...answer('POST', url, output) } };
       typed.post(url, { ...options, serializerCompiler: describeOnly }, (req) => wrap(handler(req.body as never, req)));
     },
-    get(url, schema, handler, summary) {
+    get(url, schema, handler, summary, output) {
       // Path segments validate as `params`, the rest of the same schema as `querystring`, so a
       // default for a query field (e.g. limit) never overrides what the client sent.
       const keys = [...url.matchAll(/:(\w+)/g)].map((m) => m[1]);
@@ -44,7 +51,7 @@ function routerOf(app: FastifyInstance, tag: string): Router {
         : keys.length
           ? { params: object.pick(mask), querystring: object.omit(mask) }
           : { querystring: object };
-      const options = { schema: { ...parts, tags: [tag], summary, ...answer('GET', url) } };
+      const options = { schema: { ...parts, tags: [tag], summary, ...answer('GET', url, output) } };
       typed.get(url, { ...options, serializerCompiler: describeOnly }, (req) =>
         wrap(handler({ ...(req.query as object), ...(req.params as object) } as never, req)),
       );

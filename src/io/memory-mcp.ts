@@ -237,7 +237,7 @@ export function createMemoryMcpImporter(deps: ImporterDeps) {
         let embedded = 0;
         if (!dryRun && imported) {
           try {
-            deps.rollup();
+            await deps.rollup();
           } catch (e) {
             warnings.push(`rollups: ${(e as Error).message}; the scheduler rolls them up later`);
           }

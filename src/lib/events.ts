@@ -1,34 +1,26 @@
 /**
- * In-process domain events (memory_added, pattern_promoted, intention_triggered). The MQTT bridge
- * publishes them under `hearth/events/<name>`. A failing listener is logged by name and never
- * breaks the write that emitted the event.
+ * In-process domain events, typed by an event map (name → payload): `createEvents<HubEvents>()` in the
+ * wiring (src/services/events.ts holds the hub's map). A failing listener is logged by name and never
+ * breaks the write that emitted the event. lib knows no tier: the map is the caller's.
  */
-export type EventName =
-  | 'memory_added'
-  | 'pattern_promoted'
-  | 'intention_triggered'
-  | 'entity_forgotten'
-  | 'readings_committed'
-  | 'aliases_changed';
-type Listener = (payload: unknown) => void;
-
-export function createEvents(log: (msg: string) => void = (m) => console.error(m)) {
-  const listeners = new Map<EventName, Set<Listener>>();
+export function createEvents<M extends object>(log: (msg: string) => void = (m) => console.error(m)) {
+  type Listener<K extends keyof M> = (payload: M[K]) => void;
+  const listeners = new Map<keyof M, Set<Listener<never>>>();
   return {
-    on(name: EventName, fn: Listener): () => void {
+    on<K extends keyof M>(name: K, fn: Listener<K>): () => void {
       if (!listeners.has(name)) listeners.set(name, new Set());
-      listeners.get(name)!.add(fn);
-      return () => listeners.get(name)?.delete(fn);
+      listeners.get(name)!.add(fn as Listener<never>);
+      return () => listeners.get(name)?.delete(fn as Listener<never>);
     },
-    emit(name: EventName, payload: unknown): void {
+    emit<K extends keyof M>(name: K, payload: M[K]): void {
       for (const fn of listeners.get(name) ?? []) {
         try {
-          fn(payload);
+          (fn as Listener<K>)(payload);
         } catch (e) {
-          log(`event listener for ${name} failed: ${(e as Error).message}`);
+          log(`event listener for ${String(name)} failed: ${(e as Error).message}`);
         }
       }
     },
   };
 }
-export type Events = ReturnType<typeof createEvents>;
+export type EventBus<M extends object> = ReturnType<typeof createEvents<M>>;

@@ -1,10 +1,12 @@
 /**
- * Builds an MCP server over the services: one per stdio session, one per Streamable HTTP request.
+ * Builds an MCP server over the services: one per stdio session, one per Streamable HTTP request, all
+ * of one hub answering from one tool table and one tools/list built once.
  * The SDK's low-level Server with its public request handlers, answered from the tool table: tools/list
  * lists each tool's zod schema as JSON Schema (made portable for Home Assistant), tools/call runs the
  * tool, which validates with the same schema as every other door.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Services } from '../services.js';
@@ -14,14 +16,10 @@ import { ToolTable } from './tool.js';
 import { memoryTools } from './tools/memory.tools.js';
 import { scheduleTools, timeseriesTools } from './tools/timeseries.tools.js';
 import { patternsTools } from './tools/patterns.tools.js';
-import { contextTools } from './tools/context.tools.js';
-import { episodicTools } from './tools/episodic.tools.js';
-import { workingTools } from './tools/working.tools.js';
-import { prospectiveTools } from './tools/prospective.tools.js';
-import { spatialTools } from './tools/spatial.tools.js';
 import { markdownTools } from './tools/markdown.tools.js';
-import { voicesTools } from './tools/voices.tools.js';
 import { entitiesTools } from './tools/entities.tools.js';
+import { operationTools } from './operation-tools.js';
+import { OPERATION_TABLES } from '../operations.js';
 
 export const SERVER_INFO = { name: 'hearth', version: '0.1.0' };
 
@@ -29,29 +27,41 @@ const INSTRUCTIONS =
   'Hearth is the memory of this home. Call recall or get_context before answering questions about the household, ' +
   'and remember durable facts the user states. Empty results mean nothing is known: say so rather than guess.';
 
+/**
+ * The tool table of one hub and actor, built once: every POST /mcp request gets a fresh Server (the
+ * SDK binds one transport to one server) answering from the same table and the same tools/list.
+ */
+const tables = new WeakMap<Services, Map<Actor, ToolTable>>();
+export function mcpToolTable(services: Services, actor: Actor): ToolTable {
+  let byActor = tables.get(services);
+  if (!byActor) tables.set(services, (byActor = new Map()));
+  let table = byActor.get(actor);
+  if (!table) byActor.set(actor, (table = buildToolTable(services, actor)));
+  return table;
+}
+
 export function createMcpServer(services: Services, actor: Actor = 'mcp'): Server {
+  return serveTools(mcpToolTable(services, actor));
+}
+
+function buildToolTable(services: Services, actor: Actor): ToolTable {
   const table = new ToolTable();
   memoryTools(table, services, actor);
   timeseriesTools(table, services, actor);
   scheduleTools(table, services, actor);
   patternsTools(table, services);
-  contextTools(table, services, actor);
-  episodicTools(table, services, actor);
-  workingTools(table, services, actor);
-  prospectiveTools(table, services, actor);
-  spatialTools(table, services, actor);
   markdownTools(table, services);
-  voicesTools(table, services, actor);
   entitiesTools(table, services, actor);
-  return serveTools(table);
+  for (const ops of OPERATION_TABLES) operationTools(table, ops, services, actor);
+  return table;
 }
 
-/** A Server answering tools/list and tools/call from `table`. */
-export function serveTools(table: ToolTable): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  let listed: { tools: Tool[] } | undefined; // built on the first tools/list: most HTTP requests never ask
-  server.setRequestHandler(ListToolsRequestSchema, () => {
-    listed ??= {
+/** Each table's tools/list answer, made once (the JSON Schemas are derived on the first tools/list). */
+const listings = new WeakMap<ToolTable, { tools: Tool[] }>();
+function listingOf(table: ToolTable): { tools: Tool[] } {
+  let listed = listings.get(table);
+  if (!listed) {
+    listed = {
       tools: [...table.tools.values()].map((t) => ({
         name: t.name,
         description: t.description,
@@ -63,8 +73,27 @@ export function serveTools(table: ToolTable): Server {
         ...(t.annotations ? { annotations: t.annotations } : {}),
       })),
     };
-    return listed;
+    listings.set(table, listed);
+  }
+  return listed;
+}
+
+/**
+ * One JSON Schema validator for every Server: the SDK builds a new Ajv per Server otherwise, and a
+ * Server is made per POST /mcp request — that Ajv was most of a request's cost (tools/list 21.8 → see
+ * the README's bench row). Hearth asks no elicitation, the one thing it validates.
+ */
+let validator: AjvJsonSchemaValidator | undefined;
+
+/** A Server answering tools/list and tools/call from `table`. */
+export function serveTools(table: ToolTable): Server {
+  validator ??= new AjvJsonSchemaValidator();
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: {} },
+    instructions: INSTRUCTIONS,
+    jsonSchemaValidator: validator,
   });
+  server.setRequestHandler(ListToolsRequestSchema, () => listingOf(table));
   server.setRequestHandler(CallToolRequestSchema, (req) => table.call(req.params.name, req.params.arguments));
   return server;
 }

@@ -20,6 +20,19 @@ import type { MappingSet } from './mappings/index.js';
 export type { BridgeStats };
 
 const LOG_EVERY_MS = 60_000;
+/** Learned units kept (and resolved names cached): a house has hundreds of series, not tens of thousands. */
+export const MAX_UNITS = 10_000;
+
+/** A Map that forgets its oldest entry past `max` (insertion order). */
+class BoundedMap<K, V> extends Map<K, V> {
+  constructor(private readonly max: number) {
+    super();
+  }
+  override set(key: K, value: V): this {
+    if (!this.has(key) && this.size >= this.max) this.delete(this.keys().next().value as K);
+    return super.set(key, value);
+  }
+}
 /** Whether two names are one entity (`nameKey`, the one identity rule). */
 const sameName = (a: string | undefined, b: string) => a !== undefined && nameKey(a) === nameKey(b);
 
@@ -30,24 +43,43 @@ export function createBridge(deps: {
   log: (msg: string) => void;
 }) {
   const { services, mappings, log } = deps;
-  /** Learned units, by the name a message used (`nameKey`) and metric. */
-  const units = new Map<string, string>();
+  /**
+   * Learned units (HA discovery, `…/unit` topics), by the name a message used (`nameKey`) and metric,
+   * and what a reading's unit resolved to. Both bounded. A learned unit is needed only until the
+   * series stores it: a reading without a unit keeps its series' stored unit (readings.repo.ts), so
+   * what a restart forgets is only the units of series that have no reading yet.
+   */
+  const units = new BoundedMap<string, string>(MAX_UNITS);
+  const resolved = new BoundedMap<string, string | null>(MAX_UNITS);
   const unitKey = (entity: string, metric: string) => `${nameKey(entity)}\u0000${metric}`;
+  const learn = (entity: string, metric: string, unit: string) => {
+    units.set(unitKey(entity, metric), unit);
+    resolved.clear();
+  };
+  // A rename, merge, alias or delete changes which names are one entity: resolve again.
+  services.events.on('entities_changed', () => resolved.clear());
   /**
    * The unit learned for this entity under any of its names: HA teaches `person.anna`'s, a reading
-   * may arrive as "Anna" (an alias). Resolved on each miss, not cached, so an alias added by another
-   * process (`hearth mcp`) counts at once.
+   * may arrive as "Anna" (an alias). Resolved once per name and metric (two reads), then cached until
+   * a unit is learned or `entities_changed` says what names mean has changed.
    */
   function unitOf(entity: string, metric: string): string | undefined {
-    const direct = units.get(unitKey(entity, metric));
+    const key = unitKey(entity, metric);
+    const direct = units.get(key);
     if (direct !== undefined || !units.size) return direct;
+    const known = resolved.get(key);
+    if (known !== undefined) return known ?? undefined;
     const e = services.entities.find(entity);
-    if (!e) return undefined;
-    for (const name of [e.name, ...services.entities.aliases(e.id).map((a) => a.alias)]) {
+    let found: string | null = null;
+    for (const name of e ? [e.name, ...services.entities.aliases(e.id).map((a) => a.alias)] : []) {
       const u = units.get(unitKey(name, metric));
-      if (u !== undefined) return u;
+      if (u !== undefined) {
+        found = u;
+        break;
+      }
     }
-    return undefined;
+    resolved.set(key, found);
+    return found ?? undefined;
   }
   const ctx: MappingContext = { timeZone: deps.timeZone, units: { get: unitOf } };
   const stats: BridgeStats = {
@@ -129,9 +161,9 @@ export function createBridge(deps: {
           if (await attempt(topic, () => services.spatial.locate(parsed.data, 'mqtt'))) stats.ingested++;
         }
       } else if (item.kind === 'unit') {
-        units.set(unitKey(item.entity_name, item.metric), item.unit);
+        learn(item.entity_name, item.metric, item.unit);
       } else if (item.kind === 'discovery') {
-        if (item.entity_name && item.metric && item.unit) units.set(unitKey(item.entity_name, item.metric), item.unit);
+        if (item.entity_name && item.metric && item.unit) learn(item.entity_name, item.metric, item.unit);
       } else if (item.kind === 'alias') {
         const parsed = check(
           HaNamesInput,

@@ -3,14 +3,14 @@
  * (`hearth/events/<name>`, SPEC §7) so Home Assistant and Node-RED automations can react.
  */
 import type { Config } from '../config/schema.js';
-import type { EventName } from '../lib/events.js';
+import type { HubEventName } from '../services/events.js';
 import type { Services } from '../services.js';
 import { createBridge, type Bridge } from './bridge.js';
 import { startBroker, type EmbeddedBroker } from './broker.js';
 import { connectExternal, type ExternalClient } from './external.js';
 import { createMappingSet } from './mappings/index.js';
 
-const EVENTS: EventName[] = ['memory_added', 'pattern_promoted', 'intention_triggered'];
+const EVENTS: HubEventName[] = ['memory_added', 'pattern_promoted', 'intention_triggered'];
 
 export interface MqttDoor {
   bridge: Bridge;

@@ -1,6 +1,6 @@
-/** Builds the read-only PatternContext over the database (prepared SELECTs only). */
-import type { Db } from '../db/open.js';
+/** Builds the read-only PatternContext over the pattern reads (tiers/patterns/patterns.repo.ts: prepared SELECTs only). */
 import { wallTime } from '../lib/tz.js';
+import type { PatternReads } from '../tiers/patterns/patterns.repo.js';
 import type { LocalTime, PatternContext, RawPoint, RollupPoint, SeriesInfo } from './detector.js';
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -21,18 +21,7 @@ export function formatValue(value: number, unit: string | null): string {
   return /^[°%]/.test(unit) ? `${text}${unit}` : `${text} ${unit}`;
 }
 
-export function createPatternContext(db: Db, timeZone: string, now: number): PatternContext {
-  const seriesStmt = db.prepare(
-    `SELECT s.id, e.name AS entity, e.type AS entity_type, s.metric, s.unit, s.value_type
-       FROM series s JOIN entities e ON e.id = s.entity_id WHERE s.value_type != 'composite' ORDER BY s.id`,
-  );
-  const rollupStmt = db.prepare(
-    `SELECT bucket_ts, count, avg_num AS avg, min_num AS min, max_num AS max, p10_num AS p10, p90_num AS p90, mode_cat AS mode
-       FROM reading_rollups WHERE series_id = ? AND bucket_type = ? AND bucket_ts >= ? AND bucket_ts < ? ORDER BY bucket_ts`,
-  );
-  const rawStmt = db.prepare(
-    'SELECT ts_ms, value_num, value_cat FROM readings WHERE series_id = ? AND ts_ms >= ? AND ts_ms < ? ORDER BY ts_ms',
-  );
+export function createPatternContext(reads: PatternReads, timeZone: string, now: number): PatternContext {
   let seriesCache: SeriesInfo[] | undefined;
   const entityType = new Map<string, string>();
 
@@ -40,21 +29,17 @@ export function createPatternContext(db: Db, timeZone: string, now: number): Pat
     now,
     timeZone,
     series() {
-      seriesCache ??= seriesStmt.all() as SeriesInfo[];
+      seriesCache ??= reads.series() as SeriesInfo[];
       for (const s of seriesCache) entityType.set(s.entity, s.entity_type);
       return seriesCache;
     },
     rollups(seriesId, bucket, fromTs, toTs = now + 1) {
-      return rollupStmt.all(seriesId, bucket, fromTs, toTs) as RollupPoint[];
+      return reads.rollups(seriesId, bucket, fromTs, toTs) as RollupPoint[];
     },
     raw(seriesId, fromTs, toTs = now + 1) {
-      return (
-        rawStmt.all(seriesId, Math.round(fromTs * 1000), Math.round(toTs * 1000)) as {
-          ts_ms: number;
-          value_num: number | null;
-          value_cat: string | null;
-        }[]
-      ).map((r): RawPoint => ({ ts: r.ts_ms / 1000, value: (r.value_num ?? r.value_cat) as number | string }));
+      return reads
+        .raw(seriesId, Math.round(fromTs * 1000), Math.round(toTs * 1000))
+        .map((r): RawPoint => ({ ts: r.ts_ms / 1000, value: (r.value_num ?? r.value_cat) as number | string }));
     },
     local(ts): LocalTime {
       const w = wallTime(ts, timeZone);

@@ -6,23 +6,18 @@
  * that stopped holding is simply not confirmed again and fades by decay-on-read.
  * Runs never overlap: a run requested while one is going returns that run's report.
  */
-import { nameKey } from '../lib/names.js';
-import { entityIdByKey } from '../tiers/entities/entities.repo.js';
-import { existsSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { TRUST_LABELS } from '../lib/trust.js';
-import type { Db } from '../db/open.js';
 import type { Clock } from '../lib/clock.js';
 import { HubError } from '../lib/errors.js';
-import type { Events } from '../lib/events.js';
 import { check, describeIssues } from '../lib/validation.js';
 import type { MemoryService } from '../tiers/memory/memory.service.js';
 import { RememberInput } from '../tiers/memory/memory.schemas.js';
 import { createPatternContext } from './context.js';
+import { loadDetectorDir } from './load.js';
 import type { Detector, Finding } from './detector.js';
 import type { PatternsRunInput } from './patterns.schemas.js';
+import type { PatternReads, PatternsRepo } from '../tiers/patterns/patterns.repo.js';
 
 /** Pattern-engine memories are trust tier 3, `system` — one constant (the seed's docs said 3, its code 2). */
 export const PATTERN_TRUST = TRUST_LABELS.system;
@@ -35,37 +30,63 @@ export interface RunReport {
   duration_ms: number;
 }
 
+/** A finding that became (or changed) a memory: the `pattern_promoted` event. */
+export interface PatternPromoted {
+  pattern_key: string;
+  detector: string;
+  entity_name: string;
+  metric: string;
+  fact: string;
+  memory_id: number;
+  action: string;
+  confidence: number;
+}
+
 interface Loaded {
   detector: Detector;
   opts: Record<string, unknown>;
+  /** Loaded from `patterns.detectors_dir` (the detector thread loads it from there too). */
+  fromDir: boolean;
+}
+
+/**
+ * Where detectors run off the event loop (services/detector-lane.ts: a worker thread on a read-only
+ * connection). `has` says which it can run; the others run in process.
+ */
+export interface DetectorLane {
+  has(detector: Detector, fromDir: boolean): boolean;
+  run(
+    jobs: { name: string; opts: Record<string, unknown> }[],
+    now: number,
+  ): Promise<{ name: string; findings?: Finding[]; error?: string }[]>;
+  close(): Promise<void>;
 }
 
 export function createPatternEngine(deps: {
-  db: Db;
+  /** The detectors' reads and the promoted_patterns table (tiers/patterns/patterns.repo.ts). */
+  reads: PatternReads;
+  repo: PatternsRepo;
   clock: Clock;
   timeZone: string;
   memory: MemoryService;
-  events: Events;
+  /** Called after a finding became or changed a memory (wired to the `pattern_promoted` event). */
+  onPromoted?: (p: PatternPromoted) => void;
   detectors: Detector[];
   config: { detectors: Record<string, Record<string, unknown>>; detectors_dir: string };
+  /** Runs detectors off the event loop; absent: every detector runs in process. */
+  lane?: DetectorLane | null;
   /** Brings rollups up to date before detectors read them. */
-  beforeRun?: () => void;
+  beforeRun?: () => unknown;
   log: (msg: string) => void;
 }) {
-  const { db, clock, memory, events, log } = deps;
+  const { reads, repo, clock, memory, log } = deps;
   let loaded: Loaded[] = [];
   let running: Promise<RunReport> | null = null;
   /** The latest finished run in this process (the admin dashboard shows it). */
   let last: (RunReport & { at: number; dry_run: boolean }) | null = null;
-  const upsert = db.prepare(
-    `INSERT INTO promoted_patterns (entity_id, metric, pattern_key, detector, memory_id, detected, evidence)
-     VALUES (${entityIdByKey('@key')}, @metric, @pattern_key, @detector, @memory_id, @detected, @evidence)
-     ON CONFLICT(pattern_key) DO UPDATE SET memory_id = excluded.memory_id, detected = excluded.detected,
-       evidence = excluded.evidence, detector = excluded.detector`,
-  );
 
   /** Validates every detector's options from config; throws one line naming the key. */
-  function configure(all: Detector[]): Loaded[] {
+  function configure(all: Detector[], fromDir: Set<Detector>): Loaded[] {
     const names = new Set(all.map((d) => d.name));
     for (const name of Object.keys(deps.config.detectors)) {
       if (!names.has(name)) throw new HubError('invalid', `patterns.detectors.${name}: no detector named ${name}`);
@@ -78,25 +99,40 @@ export function createPatternEngine(deps: {
       const parsed = (detector.options ?? z.object({}).strict()).safeParse(raw);
       if (!parsed.success)
         throw new HubError('invalid', `patterns.detectors.${detector.name}.${describeIssues(parsed.error.issues)}`);
-      out.push({ detector, opts: parsed.data as Record<string, unknown> });
+      out.push({ detector, opts: parsed.data as Record<string, unknown>, fromDir: fromDir.has(detector) });
     }
     return out;
   }
 
   async function run(input: PatternsRunInput): Promise<RunReport> {
     const started = performance.now();
-    deps.beforeRun?.();
-    const ctx = createPatternContext(db, deps.timeZone, clock.now());
+    await deps.beforeRun?.();
+    const ctx = createPatternContext(reads, deps.timeZone, clock.now());
     const report: RunReport = { result: '', found: [], promoted: [], errors: [], duration_ms: 0 };
     const selected = input.detectors ? loaded.filter((l) => input.detectors!.includes(l.detector.name)) : loaded;
-    for (const { detector, opts } of selected) {
+    const failed = (detector: string, message: string) => {
+      report.errors.push({ detector, message });
+      log(`patterns: detector ${detector} failed: ${message}`);
+    };
+    const lane = deps.lane;
+    const away = lane ? selected.filter((l) => lane.has(l.detector, l.fromDir)) : [];
+    if (lane && away.length) {
+      try {
+        const jobs = away.map((l) => ({ name: l.detector.name, opts: l.opts }));
+        for (const r of await lane.run(jobs, ctx.now)) {
+          if (r.error !== undefined) failed(r.name, r.error);
+          else report.found.push(...(r.findings ?? []).map((f) => ({ ...f, detector: r.name })));
+        }
+      } catch (e) {
+        for (const l of away) failed(l.detector.name, (e as Error).message);
+      }
+    }
+    for (const { detector, opts } of selected.filter((l) => !away.includes(l))) {
       try {
         const findings = await detector.detect(ctx, opts);
         report.found.push(...findings.map((f) => ({ ...f, detector: detector.name })));
       } catch (e) {
-        const message = (e as Error).message;
-        report.errors.push({ detector: detector.name, message });
-        log(`patterns: detector ${detector.name} failed: ${message}`);
+        failed(detector.name, (e as Error).message);
       }
     }
     if (!input.dry_run) {
@@ -119,18 +155,10 @@ export function createPatternEngine(deps: {
           continue;
         }
         const r = await memory.remember(parsed.data, 'pattern_engine');
-        upsert.run({
-          key: nameKey(f.entity),
-          metric: f.metric,
-          pattern_key: f.pattern_key,
-          detector: f.detector,
-          memory_id: r.id,
-          detected: clock.now(),
-          evidence: JSON.stringify(f.evidence),
-        });
+        repo.promote({ ...f, memory_id: r.id, detected: clock.now() });
         if (r.action === 'added' || r.action === 'superseded') {
           report.promoted.push({ pattern_key: f.pattern_key, memory_id: r.id, action: r.action, fact: f.fact });
-          events.emit('pattern_promoted', {
+          deps.onPromoted?.({
             pattern_key: f.pattern_key,
             detector: f.detector,
             entity_name: f.entity,
@@ -156,60 +184,19 @@ export function createPatternEngine(deps: {
     async load(): Promise<void> {
       const all = [...deps.detectors];
       const dir = deps.config.detectors_dir;
-      if (dir) {
-        if (!existsSync(dir)) throw new HubError('invalid', `patterns.detectors_dir: ${dir} does not exist`);
-        for (const entry of readdirSync(dir, { withFileTypes: true })) {
-          const file = entry.isDirectory()
-            ? join(dir, entry.name, 'index.js')
-            : /\.(m?js)$/.test(entry.name)
-              ? join(dir, entry.name)
-              : null;
-          if (!file || !existsSync(file)) continue;
-          try {
-            const mod = (await import(pathToFileURL(resolve(file)).href)) as { default?: Detector };
-            const d = mod.default;
-            if (!d || typeof d.detect !== 'function' || typeof d.name !== 'string')
-              throw new Error('default export is not a defineDetector({...})');
-            if (all.some((x) => x.name === d.name)) throw new Error(`a detector named ${d.name} already exists`);
-            all.push(d);
-          } catch (e) {
-            log(`patterns: could not load detector ${file}: ${(e as Error).message}`);
-          }
-        }
-      }
-      loaded = configure(all);
+      const own = dir ? await loadDetectorDir(dir, all, log) : [];
+      loaded = configure([...all, ...own], new Set(own));
     },
     lastRun: () => last,
+    /** Stops the detector thread, if one was started. */
+    close: async () => deps.lane?.close(),
     detectors: () =>
       loaded.map((l) => ({ name: l.detector.name, description: l.detector.description, options: l.opts })),
     run(input: PatternsRunInput = { dry_run: false }): Promise<RunReport> {
       running ??= run(input).finally(() => (running = null));
       return running;
     },
-    promoted(entityName?: string) {
-      return db
-        .prepare(
-          `SELECT p.pattern_key, p.detector, p.metric, p.memory_id, p.detected, p.evidence, e.name AS entity_name, m.fact, m.status, m.confidence
-             FROM promoted_patterns p LEFT JOIN entities e ON e.id = p.entity_id LEFT JOIN memories m ON m.id = p.memory_id
-            WHERE (@key IS NULL OR p.entity_id = ${entityIdByKey('@key')}) ORDER BY p.detected DESC`,
-        )
-        .all({ key: entityName === undefined ? null : nameKey(entityName) })
-        .map((r) => {
-          const row = r as {
-            pattern_key: string;
-            detector: string;
-            metric: string;
-            memory_id: number | null;
-            detected: number;
-            evidence: string;
-            entity_name: string | null;
-            fact: string | null;
-            status: string | null;
-            confidence: number | null;
-          };
-          return { ...row, evidence: JSON.parse(row.evidence) as Record<string, unknown> };
-        });
-    },
+    promoted: (entityName?: string) => repo.promoted(entityName),
   };
 }
 export type PatternEngine = ReturnType<typeof createPatternEngine>;

@@ -3,8 +3,8 @@
  * that names where they came from, so Hearth's detectors promote their own beside them. The same key
  * twice is one pattern (the id of the one already there).
  */
-import type { Db } from '../db/open.js';
 import type { EntitiesRepo } from '../tiers/entities/entities.repo.js';
+import type { PatternsRepo } from '../tiers/patterns/patterns.repo.js';
 
 export interface ImportedPattern {
   entity_name: string;
@@ -16,26 +16,10 @@ export interface ImportedPattern {
   evidence: Record<string, unknown>;
 }
 
-export function createPatternsImport(deps: { db: Db; entities: EntitiesRepo }) {
-  const { db, entities } = deps;
-  const insert = db.prepare(
-    'INSERT OR IGNORE INTO promoted_patterns (entity_id, metric, pattern_key, detector, memory_id, detected, evidence) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  );
-  const byKey = db.prepare('SELECT id FROM promoted_patterns WHERE pattern_key = ?').pluck();
+export function createPatternsImport(deps: { repo: PatternsRepo; entities: EntitiesRepo }) {
+  const { repo, entities } = deps;
   return {
-    promoted(p: ImportedPattern): number {
-      const e = entities.get(p.entity_name);
-      const res = insert.run(
-        e.id,
-        p.metric,
-        p.pattern_key,
-        p.detector,
-        p.memory_id,
-        p.detected,
-        JSON.stringify(p.evidence),
-      );
-      return res.changes ? Number(res.lastInsertRowid) : (byKey.get(p.pattern_key) as number);
-    },
+    promoted: (p: ImportedPattern): number => repo.imported(entities.get(p.entity_name).id, p),
   };
 }
 export type PatternsImport = ReturnType<typeof createPatternsImport>;

@@ -18,7 +18,15 @@ export const GetTrendsInput = z.strictObject({
     .min(1)
     .max(365)
     .default(7)
-    .describe('length of the period, compared with the period before it'),
+    .describe(
+      'length of the period in days, compared with the period of the same length before it; 1 = the last 24 hours',
+    ),
+  whole_days: z
+    .boolean()
+    .default(false)
+    .describe(
+      'false: the last days × 24 hours up to now; true: whole calendar days that have ended (days 1 = yesterday, against the day before)',
+    ),
 });
 export type GetTrendsInput = z.infer<typeof GetTrendsInput>;
 

@@ -1,6 +1,8 @@
 /**
- * `get_trends` (SPEC §5): a plain-language summary of one metric over `days`, computed from daily
- * rollups — level, range, direction, slope per day, and the change against the period before.
+ * `get_trends` (SPEC §5): a plain-language summary of one metric over `days`, computed from rollups
+ * — level, range, direction, slope per day, and the change against the period before. The periods
+ * are both complete and the summary names them ("Over the last 24 hours …", "Yesterday …"):
+ * trends-window.ts (#34 item 6).
  * With an LLM configured the sentence may be rephrased, but every number in the rephrasing must
  * be one of the computed numbers; otherwise the computed sentence is kept.
  */
@@ -8,11 +10,11 @@ import { linearRegression, rSquared } from 'simple-statistics';
 import type { Llm } from '../ai/types.js';
 import type { Clock } from '../lib/clock.js';
 import { notFound } from '../lib/errors.js';
-import type { TimeseriesService } from '../tiers/timeseries/timeseries.service.js';
+import type { RollupRow, TimeseriesService } from '../tiers/timeseries/timeseries.service.js';
 import { formatValue, metricWords } from './context.js';
 import type { GetTrendsInput } from './patterns.schemas.js';
+import { trendPeriod } from './trends-window.js';
 
-const DAY = 86_400;
 const NUMBER = /-?\d+(?:[.,]\d+)?/g;
 
 /** Numbers an LLM rephrasing may use: those in the computed text (and the period length). */
@@ -22,28 +24,34 @@ export function numbersPreserved(original: string, rephrased: string): boolean {
   return used.length > 0 && used.every((n) => allowed.has(n));
 }
 
-export function createTrends(deps: { timeseries: TimeseriesService; clock: Clock; llm: Llm | null }) {
+export function createTrends(deps: { timeseries: TimeseriesService; clock: Clock; llm: Llm | null; timeZone: string }) {
   const { timeseries, clock } = deps;
-
-  function daily(seriesId: number, from: number, to: number) {
-    return timeseries.dailyRollups(seriesId, from, to);
-  }
 
   return async function getTrends(input: GetTrendsInput) {
     const s = timeseries.repo.seriesId(input.entity_name, input.metric);
     if (!s) throw notFound(`metric: no readings of ${input.metric} for ${input.entity_name}`);
     timeseries.rollup([s.id]);
     const now = clock.now();
-    const cur = daily(s.id, now - input.days * DAY, now + 1);
-    const prev = daily(s.id, now - 2 * input.days * DAY, now - input.days * DAY);
+    const period = trendPeriod(timeseries, s.id, {
+      now,
+      days: input.days,
+      wholeDays: input.whole_days,
+      timeZone: deps.timeZone,
+    });
+    const cur = period.days;
+    const prev = period.previous;
     const what = `${input.entity_name} ${metricWords(input.metric)}`;
+    // "Over the last 24 hours …", "Yesterday …": the summary names the window it used.
+    const over = period.text === 'yesterday' ? 'Yesterday' : `Over ${period.text}`;
+    const window = { window: period.text, from: period.from, to: period.to, whole_days: input.whole_days };
     const warnings: string[] = [];
     if (!cur.length) {
       return {
-        result: `No ${metricWords(input.metric)} readings for ${input.entity_name} in the last ${input.days} days.`,
+        result: `No ${metricWords(input.metric)} readings for ${input.entity_name} in ${period.text}.`,
         entity_name: input.entity_name,
         metric: input.metric,
         days: input.days,
+        ...window,
         points: 0,
         warnings,
       };
@@ -54,10 +62,11 @@ export function createTrends(deps: { timeseries: TimeseriesService; clock: Clock
       const [top, n] = [...tally.entries()].sort((a, b) => b[1] - a[1])[0] ?? ['(none)', 0];
       const share = Math.round((n / cur.length) * 100);
       return {
-        result: `Over the last ${input.days} days ${what} was most often '${top}' (${share}% of days with readings).`,
+        result: `${over} ${what} was most often '${top}' (${share}% of days with readings).`,
         entity_name: input.entity_name,
         metric: input.metric,
         days: input.days,
+        ...window,
         value_type: s.value_type,
         most_common: top,
         share_of_days: share,
@@ -66,7 +75,7 @@ export function createTrends(deps: { timeseries: TimeseriesService; clock: Clock
       };
     }
     const f = (v: number) => formatValue(v, s.unit);
-    const weighted = (rows: typeof cur) =>
+    const weighted = (rows: RollupRow[]) =>
       rows.reduce((a, d) => a + (d.avg_num ?? 0) * d.count, 0) /
       Math.max(
         1,
@@ -75,7 +84,7 @@ export function createTrends(deps: { timeseries: TimeseriesService; clock: Clock
     const level = weighted(cur);
     const min = Math.min(...cur.map((d) => d.min_num ?? Infinity));
     const max = Math.max(...cur.map((d) => d.max_num ?? -Infinity));
-    const pts: [number, number][] = cur.map((d) => [(d.bucket_ts - now) / DAY, d.avg_num ?? level]);
+    const pts: [number, number][] = cur.map((d) => [d.x, d.avg_num ?? level]);
     const fit = pts.length >= 2 ? linearRegression(pts) : { m: 0, b: level };
     const r2 = pts.length >= 3 ? rSquared(pts, (x) => fit.m * x + fit.b) : 0;
     // "Steady" unless the fitted change over the period is material and the fit explains the days.
@@ -93,9 +102,9 @@ export function createTrends(deps: { timeseries: TimeseriesService; clock: Clock
       delta === null
         ? ''
         : Math.abs(delta) < 0.005 * Math.max(1, Math.abs(previous!))
-          ? '; about the same as the previous period'
-          : `; ${f(Math.abs(delta))} ${delta > 0 ? 'higher' : 'lower'} than the ${input.days} days before (${f(previous!)})`;
-    let result = `Over the last ${input.days} days ${what} averaged ${f(level)} (range ${f(min)} to ${f(max)}), ${slopeText}${compare}.`;
+          ? `; about the same as ${period.previousText}`
+          : `; ${f(Math.abs(delta))} ${delta > 0 ? 'higher' : 'lower'} than ${period.previousText} (${f(previous!)})`;
+    let result = `${over} ${what} averaged ${f(level)} (range ${f(min)} to ${f(max)}), ${slopeText}${compare}.`;
     if (deps.llm) {
       try {
         const text = await deps.llm.chat(
@@ -121,6 +130,7 @@ export function createTrends(deps: { timeseries: TimeseriesService; clock: Clock
       metric: input.metric,
       unit: s.unit,
       days: input.days,
+      ...window,
       value_type: s.value_type,
       level,
       min,

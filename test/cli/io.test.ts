@@ -115,7 +115,7 @@ describe('hearth import / export-markdown / import-markdown', () => {
     expect(stale.stdout).toMatch(/Brian\.md:\d+: memory \d+ was changed in the hub/);
 
     const again = await hearth('export-markdown', 'vault');
-    expect(again.stdout).toContain('removed 1 notes of forgotten entities (door code.md)');
+    expect(again.stdout).toContain('removed 1 notes of entities forgotten, merged or renamed since (door code.md)');
     expect(readdirSync(vault).sort()).toEqual(['Brian.md', 'groceries.md']);
     const clean = await hearth('import-markdown', 'vault');
     expect(clean.stdout).not.toContain('conflicts');
@@ -126,6 +126,53 @@ describe('hearth import / export-markdown / import-markdown', () => {
         h.db.prepare("SELECT fact FROM memories WHERE fact_key = 'bedroom_temp' AND status = 'active'").all(),
       ).toEqual([{ fact: 'Brian keeps the bedroom at 66°F at night' }]);
     });
+  }, 120_000);
+
+  it('issue 35 item 2: export, merge Bryan into Brian, export again: the old Bryan.md goes, and import-markdown --delete-missing forgets nothing', async () => {
+    const dir = tempDir();
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HEARTH_DATA_DIR: join(dir, 'data'),
+      HEARTH_MQTT_MODE: 'off',
+      MEMORY_AI_PROVIDER: 'local',
+      HEARTH_TZ: 'UTC',
+    };
+    const hearth = (...args: string[]) => run(process.execPath, [CLI, ...args], { cwd: dir, env });
+    const facts = async () => {
+      const h = await buildTestHub({ dir });
+      try {
+        return h.db.prepare("SELECT fact FROM memories WHERE status = 'active' ORDER BY fact").pluck().all();
+      } finally {
+        await h.close();
+      }
+    };
+    const h = await buildTestHub({ dir });
+    try {
+      await rememberByHand(h, 'Brian', 'Brian likes strong coffee', { entity_type: 'person' });
+      await rememberByHand(h, 'Bryan', 'Bryan plays the trumpet on Sundays', { entity_type: 'person' });
+    } finally {
+      await h.close();
+    }
+    await hearth('export-markdown', 'vault');
+    const m = await buildTestHub({ dir });
+    try {
+      await m.services.manage.merge({ source_name: 'Bryan', target_name: 'Brian', dry_run: false }, 'cli');
+    } finally {
+      await m.close();
+    }
+    const all = await facts();
+    expect(all).toHaveLength(2);
+    // before the new export: both notes resolve to Brian — a conflict, nothing forgotten
+    const both = await hearth('import-markdown', 'vault', '--delete-missing');
+    expect(both.stdout).toContain('2 conflicts, not applied');
+    expect(both.stdout).toContain('0 forgotten');
+    const again = await hearth('export-markdown', 'vault');
+    expect(again.stdout).toContain('removed 1 notes of entities forgotten, merged or renamed since (Bryan.md)');
+    expect(readdirSync(join(dir, 'vault'))).toEqual(['Brian.md']);
+    const sync = await hearth('import-markdown', 'vault', '--delete-missing');
+    expect(sync.stdout).toContain('0 missing from the files (0 forgotten)');
+    expect(sync.stdout).not.toContain('conflicts');
+    expect(await facts()).toEqual(all);
   }, 120_000);
 
   it('import memory-mcp reports bad rows one line each (table, source id, reason), no stack, and imports the rest', async () => {

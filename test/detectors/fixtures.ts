@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type Db } from '../../src/db/open.js';
 import { localToUtc, wallTime } from '../../src/lib/tz.js';
+import { createPatternReads } from '../../src/tiers/patterns/patterns.repo.js';
 import { createPatternContext } from '../../src/patterns/context.js';
 import type { Detector, Finding } from '../../src/patterns/detector.js';
 import { createRollups } from '../../src/tiers/timeseries/rollup.js';
@@ -135,7 +136,7 @@ export function fixture(): Fixture {
     },
     async run(detector, opts = {}, now = NOW) {
       rollups.run();
-      return detector.detect(createPatternContext(db, TZ, now), detector.options.parse(opts));
+      return detector.detect(createPatternContext(createPatternReads(db), TZ, now), detector.options.parse(opts));
     },
     close() {
       db.close();

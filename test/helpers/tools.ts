@@ -1,3 +1,5 @@
+import { OPERATION_TABLES } from '../../src/operations.js';
+
 /** The MCP tools Hearth lists: the seed's 35 (seeds/004, "MCP Tools", plus get_related) and its own. */
 export const SEED_TOOLS = [
   'remember',
@@ -54,7 +56,14 @@ export const ALIAS_TOOLS = ['add_alias', 'remove_alias'];
 /** Entity management over MCP (the admin page's merge, rename and type, for assistants). */
 export const ENTITY_TOOLS = ['merge_entities', 'rename_entity', 'set_entity_type'];
 
-export const ALL_TOOLS = [...SEED_TOOLS, ...HUB_TOOLS, ...ALIAS_TOOLS, ...ENTITY_TOOLS].sort();
+/** The tools declared in the tiers' operation tables (src/operations.ts), read from there. */
+export const OPERATION_TOOLS = OPERATION_TABLES.flatMap((t) =>
+  t.operations.filter((op) => op.mcp !== false).map((op) => op.name),
+);
+
+export const ALL_TOOLS = [
+  ...new Set([...SEED_TOOLS, ...HUB_TOOLS, ...ALIAS_TOOLS, ...ENTITY_TOOLS, ...OPERATION_TOOLS]),
+].sort();
 
 /** The sorted names of a tools/list answer. */
 export const toolNames = (tools: { name: string }[]) => tools.map((t) => t.name).sort();

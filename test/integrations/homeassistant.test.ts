@@ -62,6 +62,7 @@ describe('integrations/homeassistant', () => {
     expect(files.sort()).toEqual(['influxdb.yaml', 'packages/hearth.yaml', 'secrets.example.yaml', 'statestream.yaml']);
     for (const f of files) expect(haYaml(join(DIR, f), SECRETS), f).toBeTypeOf('object');
     expect(Object.keys(pkg.rest_command).sort()).toEqual([
+      'hearth_ask',
       'hearth_check_intentions',
       'hearth_find',
       'hearth_locate',
@@ -157,52 +158,11 @@ describe('integrations/homeassistant', () => {
     expect((await stored('sensor.living_room_temperature', 'state')).at(-1)).toMatchObject({ value: 21.7, unit: '°C' });
   });
 
-  it("the pattern automation and the hearth_ask script render from Hearth's answers", async () => {
+  it("the pattern automation renders from Hearth's event (hearth_ask: homeassistant-ask.test.ts)", async () => {
     const p = automation('hearth_pattern_promoted');
     const payload_json = { action: 'added', fact: "Brian's bedroom temperature is consistently around 68°F" };
     expect(render(p.conditions[0].value_template, { trigger: { payload_json } })).toBe('true');
     expect(renderData(p.actions[0].data, { trigger: { payload_json } }).message).toBe(payload_json.fact);
-
-    const ask = pkg.script.hearth_ask.sequence;
-    const query = renderData(ask[0].data, { question: 'what temperature does Brian like in the evening' });
-    const answer = await restCommand(ask[0].action.replace('rest_command.', ''), query);
-    const spoken = renderData(ask[1].data, {
-      speaker: 'media_player.kitchen',
-      [ask[0].response_variable]: { status: answer.status, content: answer.body },
-    });
-    expect(spoken.message).toBe(answer.body.result);
-    expect(spoken.message).toContain('21 °C');
-  });
-
-  it('hearth_ask speaks what Hearth is not sure of under its label; possible: false leaves it out', async () => {
-    await post(
-      hub,
-      '/remember',
-      { entity_name: 'Sam', fact: 'Sam the plumber services the gas heater every October' },
-      { authorization: `Bearer ${TOKEN}` },
-    );
-    const ask = pkg.script.hearth_ask.sequence;
-    const say = async (extra: Record<string, unknown> = {}) => {
-      const answer = await restCommand('hearth_recall', {
-        ...renderData(ask[0].data, { question: 'who looks after our boiler' }),
-        ...extra,
-      });
-      expect(answer.status).toBe(200);
-      return {
-        body: answer.body,
-        spoken: renderData(ask[1].data, {
-          speaker: 'media_player.kitchen',
-          [ask[0].response_variable]: { status: answer.status, content: answer.body },
-        }).message,
-      };
-    };
-    const unsure = await say();
-    expect(unsure.body.results).toEqual([]);
-    expect(unsure.body.possible[0]).toMatchObject({ entity_name: 'Sam', low_confidence: true });
-    expect(unsure.spoken).toMatch(/^Nothing remembered answers that\.\nNot sure — possibly related:\n- Sam: /);
-    const strict = await say({ possible: false });
-    expect(strict.body.possible).toEqual([]);
-    expect(strict.spoken).toBe('Nothing remembered answers that.');
   });
 
   it('statestream.yaml: the base_topic it sets is the one Hearth maps (unit and state)', async () => {

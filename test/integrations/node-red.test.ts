@@ -120,7 +120,10 @@ describe('integrations/node-red/flows.json in a real Node-RED', () => {
       .toBe(21.5);
   });
 
-  it('the remember inject node reaches Hearth (JSON sent as text), and a question gets the recall answer back', async () => {
+  /** What POST /ask says to the same question: the flow passes on exactly its `result`. */
+  const direct = async (body: Record<string, unknown>) => (await post(hub, '/ask', body, auth)).body;
+
+  it('the remember inject node reaches Hearth (JSON sent as text), and a question gets the spoken result of /ask back', async () => {
     const nodes = JSON.parse(readFileSync(FLOWS, 'utf8')) as { id: string; type: string; name?: string }[];
     const inject = nodes.find((n) => n.type === 'inject' && n.name === 'remember')!;
     expect((await fetch(`${redUrl}/inject/${inject.id}`, { method: 'POST' })).status).toBe(200);
@@ -129,31 +132,38 @@ describe('integrations/node-red/flows.json in a real Node-RED', () => {
         timeout: 10_000,
       })
       .toEqual(['Brian keeps the bedroom at 68°F at night']);
-    const answer = await ask(
-      'nodered/hearth/ask',
-      'what temperature does Brian keep the bedroom at night',
-      'nodered/hearth/answer',
-    );
-    expect(answer).toContain('Brian keeps the bedroom at 68°F at night');
+    const question = 'what temperature does Brian keep the bedroom at night?';
+    const answer = await ask('nodered/hearth/ask', question, 'nodered/hearth/answer');
+    const expected = await direct({ question });
+    expect(expected.answer.kind).toBe('fact');
+    expect(answer).toBe(expected.result);
+    expect(answer).toContain('68°F');
+    expect(answer).not.toContain(question);
   });
 
-  it('a question Hearth is not sure of comes back labelled, never as an answer', async () => {
+  it('who asks rides along as JSON {question, speaker}, and a guess is never said as a fact', async () => {
+    const asked = { question: 'what temperature do I keep the bedroom at night?', speaker: 'Brian' };
+    const answer = await ask('nodered/hearth/ask', JSON.stringify(asked), 'nodered/hearth/answer');
+    expect(answer).toBe((await direct(asked)).result);
+    expect(answer).toContain('68°F'); // "I" is Brian
     await post(
       hub,
       '/remember',
       { entity_name: 'Sam', fact: 'Sam the plumber services the gas heater every October' },
       auth,
     );
-    const answer = await ask('nodered/hearth/ask', 'who looks after our boiler', 'nodered/hearth/answer');
-    expect(answer).toMatch(
-      /^Nothing remembered answers that\.\nNot sure — possibly related:\n- Sam: Sam the plumber services the gas heater/,
-    );
+    const guess = await ask('nodered/hearth/ask', 'who looks after our boiler?', 'nodered/hearth/answer');
+    const said = await direct({ question: 'who looks after our boiler?' });
+    expect(guess).toBe(said.result);
+    expect(guess).toMatch(/^(I'm not sure|I don't know)/); // hedged or not known: never stated
   });
 
-  it('"where are my keys" goes through find and comes back in words', async () => {
+  it('"where are my keys" goes through the same /ask and comes back in words, never repeating the question', async () => {
     await post(hub, '/locate', { entity_name: 'car keys', container_name: 'hallway bowl' }, auth);
     const answer = await ask('nodered/hearth/where', 'where are my car keys?', 'nodered/hearth/answer');
+    expect(answer).toBe((await direct({ question: 'where are my car keys?' })).result);
     expect(answer).toMatch(/hallway bowl/);
+    expect(answer).not.toMatch(/where are my/i);
   });
 
   it('the events subscription turns a triggered intention into something to say', async () => {

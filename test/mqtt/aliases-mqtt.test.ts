@@ -31,7 +31,7 @@ const points = async (entity_name: string, metric: string) =>
 const entities = () => hub.db.prepare('SELECT name FROM entities ORDER BY id').pluck().all();
 
 describe('aliases from Statestream', () => {
-  it("person.anna (readings only) and the assistant's Anna become one entity; every door then writes to it", async () => {
+  it("person.anna (readings only) and the assistant's Anna: proposed, not folded; once a person merges them every door writes to one entity", async () => {
     // HA publishes the state first (person.anna is created by its reading), then the attributes
     await publish('homeassistant/person/anna/state', 'home', true);
     expect(await points('person.anna', 'state')).toMatchObject([{ value: 'home' }]);
@@ -40,15 +40,15 @@ describe('aliases from Statestream', () => {
         .status,
     ).toBe(200);
     await publish('homeassistant/person/anna/friendly_name', '"Anna"', true);
-    expect(entities()).toEqual(['Anna']);
-    expect((await get(hub, '/aliases/Anna')).body.aliases.map((a: { alias: string }) => a.alias)).toEqual([
-      'person.anna',
+    // a name over MQTT never folds two entities (issue 35 item 5): a proposal a person confirms
+    expect(entities()).toEqual(['person.anna', 'Anna']);
+    expect(hub.db.prepare("SELECT actor, op FROM audit WHERE op LIKE 'entity.alias%'").all()).toEqual([
+      { actor: 'mqtt', op: 'entity.alias_proposal' },
     ]);
-    const audit = hub.db.prepare("SELECT actor, op FROM audit WHERE op = 'entity.alias_merge'").all();
-    expect(audit).toEqual([{ actor: 'mqtt', op: 'entity.alias_merge' }]);
-
-    // a retained replay (every reconnect) changes nothing
+    // a retained replay (every reconnect) changes nothing, and proposes nothing again
     await publish('homeassistant/person/anna/friendly_name', '"Anna"', true);
+    expect(hub.db.prepare("SELECT count(*) FROM audit WHERE op LIKE 'entity.alias%'").pluck().get()).toBe(1);
+    expect((await post(hub, '/entities/merge', { source_name: 'person.anna', target_name: 'Anna' })).status).toBe(200);
     expect(entities()).toEqual(['Anna']);
 
     // Statestream, native MQTT and HTTP under either name: one series, one entity
@@ -67,6 +67,35 @@ describe('aliases from Statestream', () => {
     await publish('hearth/locate/person.anna', 'garden');
     expect((await post(hub, '/find', { entity_name: 'Anna' })).body.container_name).toBe('garden');
     expect(entities()).toEqual(['Anna', 'garden']);
+  });
+
+  it('issue 35 item 5: a retained person/bob friendly_name "Anna" never folds Anna (known only through presence readings) into Bob', async () => {
+    // Dana is known only through HA: person.dana's presence readings, "Dana" its friendly name
+    await publish('homeassistant/person/dana/state', 'home', true);
+    await publish('homeassistant/person/dana/friendly_name', '"Dana"', true);
+    await publish('homeassistant/person/ed/state', 'not_home', true);
+    await publish('homeassistant/person/ed/friendly_name', '"Ed"', true);
+    await post(hub, '/remember', { entity_name: 'Ed', fact: 'Ed takes the bins out on Mondays' });
+    const before = entities();
+    const merges = () =>
+      hub.db.prepare("SELECT count(*) FROM audit WHERE op IN ('entity.alias_merge', 'entity.merge')").pluck().get();
+    const mergesBefore = merges();
+    // the slip (or a client with publish rights on homeassistant/#)
+    await publish('homeassistant/person/ed/friendly_name', '"Dana"', true);
+    expect(entities()).toEqual(before);
+    expect(merges()).toBe(mergesBefore);
+    expect(hub.services.entities.find('Dana')!.name).toBe('person.dana');
+    expect(hub.services.entities.find('Ed')!.name).toBe('person.ed');
+    // both people's presence stays apart, and Dana's next fact is filed under Dana
+    hub.clock.advance(10);
+    await publish('homeassistant/person/ed/state', 'home');
+    expect((await points('Dana', 'state')).map((p: { value: string }) => p.value)).toEqual(['home']);
+    expect((await points('Ed', 'state')).map((p: { value: string }) => p.value)).toEqual(['not_home', 'home']);
+    await post(hub, '/remember', { entity_name: 'Dana', fact: 'Dana swims on Thursdays' });
+    const factsOf = (id: number) =>
+      hub.db.prepare('SELECT fact FROM memories WHERE entity_id = ? ORDER BY id').pluck().all(id);
+    expect(factsOf(hub.services.entities.find('Ed')!.id)).toEqual(['Ed takes the bins out on Mondays']);
+    expect(factsOf(hub.services.entities.find('Dana')!.id)).toEqual(['Dana swims on Thursdays']);
   });
 
   it("a friendly name new to Hearth becomes an alias of the person entity; other domains' names do not", async () => {
@@ -88,6 +117,20 @@ describe('aliases from Statestream', () => {
     ).toBe(200);
     await publish('hearth/record/bedroom thermometer/state', '20');
     expect(await points('sensor.bedroom_temperature', 'state')).toMatchObject([{ value: 20, unit: '°C' }]);
+  });
+
+  it('a name resolved before its alias existed resolves again once the alias is added (entities_changed)', async () => {
+    await publish('homeassistant/sensor/hall_humidity/unit_of_measurement', '"%"', true);
+    await post(hub, '/record', { entity_name: 'sensor.hall_humidity', metric: 'battery', value: 90 });
+    // "hall hygrometer" is no name of it yet: its first reading has no unit, and that answer is cached.
+    await publish('hearth/record/hall hygrometer/state', '55');
+    expect(await points('hall hygrometer', 'state')).toMatchObject([{ value: 55, unit: null }]);
+    await post(hub, '/forget', { entity_name: 'hall hygrometer' });
+    expect(
+      (await post(hub, '/alias', { entity_name: 'sensor.hall_humidity', alias: 'hall hygrometer' })).status,
+    ).toBe(200);
+    await publish('hearth/record/hall hygrometer/state', '56');
+    expect(await points('sensor.hall_humidity', 'state')).toMatchObject([{ value: 56, unit: '%' }]);
   });
 
   it('two entities that both hold facts are not merged: left alone and logged', async () => {

@@ -161,7 +161,7 @@ describe('MQTT bridge on the embedded broker', () => {
 
 describe('/metrics', () => {
   it('exposes ingest and bridge counters in Prometheus text', async () => {
-    hub.services.timeseries.rollup();
+    await hub.services.timeseries.rollupAll();
     // A persistent session that went away holds what it subscribed to until it comes back.
     const away = await connect({ clientId: 'metrics-away', clean: false });
     await away.subscribeAsync('zigbee2mqtt/away_probe', { qos: 1 });

@@ -2,7 +2,7 @@
  * The benchmarks and evals cannot rot: `bench --help`, a quick bench and the evals run here (e2e tier,
  * against the dist/ its setup has just built) and must finish and print their tables. Timings are
  * not asserted — the machines are shared; the ratios are for people to read.
- * The bench runs the quick sizes of recall, rollup, scale and patterns; ingest and neural take
+ * The bench runs the quick sizes of recall, rollup, scale, patterns and ask; ingest and neural take
  * minutes even at --quick and are left to `npm run bench -- --quick`.
  */
 import { spawn } from 'node:child_process';
@@ -34,7 +34,7 @@ describe('bench and eval smoke', () => {
   });
 
   it('bench --quick completes and prints a row for every part it ran', async () => {
-    const parts = ['recall', 'rollup', 'scale', 'patterns', 'stopwatch'];
+    const parts = ['recall', 'rollup', 'scale', 'patterns', 'ask', 'stopwatch'];
     const r = await run('bench.js', ['--quick', '--only', parts.join(',')]);
     expect(r.code, tail(r.stderr)).toBe(0);
     expect(r.stdout).toContain('| part | measurement | value | baseline (same run) | ratio | target | met |');
@@ -51,5 +51,9 @@ describe('bench and eval smoke', () => {
     expect(tiers.stdout).toMatch(/^intentions, held-out \(local embedder\): \d+ cases/m);
     expect(tiers.stdout).toMatch(/^spatial( \([^)]*\))?: \d+ questions/m);
     expect(tiers.stdout).toMatch(/^sessions, held-out \(local embedder\):/m);
+    const ask = await run('eval-ask.js', []);
+    expect(ask.code, tail(ask.stderr)).toBe(0);
+    expect(ask.stdout).toMatch(/^ask, tuning part: \d+ questions, correct \d+\/\d+/m);
+    expect(ask.stdout).toMatch(/^ask, held-out part: \d+ questions, correct \d+\/\d+ .* wrong while sure \d+/m);
   }, 600_000);
 });

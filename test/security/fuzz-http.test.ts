@@ -27,6 +27,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { gzipSync } from 'node:zlib';
 import type { Llm } from '../../src/ai/types.js';
+import { OPERATION_TABLES } from '../../src/operations.js';
 import { buildTestHub, type TestHub } from '../helpers/hub.js';
 import { pollution } from '../helpers/pollution.js';
 import {
@@ -678,6 +679,9 @@ async function discoverRoutes(): Promise<Route[]> {
 }
 const routes: Route[] = await discoverRoutes();
 BASES['GET /docs'] = () => ({});
+// Operations declared in a tier's table bring their own seed (their `example`).
+for (const op of OPERATION_TABLES.flatMap((t) => t.operations))
+  if (op.http && op.example) BASES[`${op.http.method} ${op.http.path}`] ??= () => structuredClone(op.example!);
 const routeFor = (method: Method, path: string) => routes.find((r) => r.method === method && r.path === path);
 
 beforeAll(async () => {

@@ -110,8 +110,10 @@ describe('aliases by hand (POST /alias, /unalias)', () => {
     // admin search finds the entity by an alias
     expect((await hub.app.inject({ url: '/admin/entities?q=mum' })).body).toContain('href="/admin/entity/Anna"');
 
-    // forgetting the entity by an alias forgets its aliases too
-    await ok('/forget', { entity_name: 'Mum' });
+    // forgetting by an alias is refused unless the entity's own name is confirmed (issue 35 item 4);
+    // then its aliases go with it
+    expect((await post(hub, '/forget', { entity_name: 'Mum' })).status).toBe(409);
+    await ok('/forget', { entity_name: 'Mum', confirm: 'Anna' });
     expect(
       (await post(hub, '/recall', { query: 'cats', entity_name: 'person.anna', mode: 'keyword' })).body.results,
     ).toEqual([]);
@@ -158,18 +160,28 @@ describe('aliases from Home Assistant (POST /alias/homeassistant)', () => {
     expect(bad.body.message).toMatch(/names\.0\.entity_id: .*person entity id/);
   });
 
-  it('folds an entity that holds only readings into the other; never merges two that both hold facts', async () => {
+  it('never folds two entities by a name (issue 35 item 5): a conflict and a proposal, whatever they hold', async () => {
     // HA's person.anna arrived first, with only its state readings; the assistant's Anna holds memories
     await ok('/record', { entity_name: 'person.anna', metric: 'state', value: 'home', entity_type: 'person' });
     await ok('/remember', { entity_name: 'Anna', fact: 'Anna plays the cello', entity_type: 'person' });
-    const merged = await ok('/alias/homeassistant', { names: [{ entity_id: 'person.anna', friendly_name: 'Anna' }] });
-    expect(merged.results[0]).toMatchObject({ action: 'merged', entity_name: 'Anna', merged: 'person.anna' });
-    expect(entityCount()).toBe(1);
+    const first = await ok('/alias/homeassistant', { names: [{ entity_id: 'person.anna', friendly_name: 'Anna' }] });
+    expect(first).toMatchObject({ merged: 0, conflicts: 1, proposed: 1 });
+    expect(first.results[0]).toMatchObject({ action: 'conflict', entity_name: 'person.anna' });
+    expect(first.results[0].message).toMatch(
+      /^person\.anna \(friendly name "Anna"\) and Anna are two entities; not merged .*confirm the merge proposed on Anna's admin page, or POST \/entities\/merge \{"source_name": "person\.anna", "target_name": "Anna"\}/,
+    );
+    expect(entityCount()).toBe(2);
+    expect(hub.services.aliases.proposals(hub.services.entities.find('Anna')!.id)).toMatchObject([
+      { ha_entity_id: 'person.anna', friendly_name: 'Anna', source_name: 'person.anna', target_name: 'Anna' },
+    ]);
+    // a replay proposes nothing again; the household's merge closes it
     expect(
-      (await ok('/query_stream', { entity_name: 'person.anna', metric: 'state', start_ts: 0 })).points,
-    ).toMatchObject([{ value: 'home' }]);
-    await ok('/record', { entity_name: 'person.anna', metric: 'state', value: 'away' });
-    expect((await ok('/query_stream', { entity_name: 'Anna', metric: 'state', start_ts: 0 })).points).toHaveLength(2);
+      (await ok('/alias/homeassistant', { names: [{ entity_id: 'person.anna', friendly_name: 'Anna' }] })).proposed,
+    ).toBe(0);
+    expect(hub.db.prepare("SELECT count(*) FROM audit WHERE op = 'entity.alias_proposal'").pluck().get()).toBe(1);
+    await ok('/entities/merge', { source_name: 'person.anna', target_name: 'Anna' });
+    expect(hub.services.aliases.proposals(hub.services.entities.find('Anna')!.id)).toEqual([]);
+    expect((await ok('/query_stream', { entity_name: 'Anna', metric: 'state', start_ts: 0 })).points).toHaveLength(1);
 
     // Brian: both hold facts → reported, left alone
     await ok('/remember', { entity_name: 'person.brian', fact: 'person.brian is the garage opener account' });
@@ -178,11 +190,25 @@ describe('aliases from Home Assistant (POST /alias/homeassistant)', () => {
       names: [{ entity_id: 'person.brian', friendly_name: 'Brian' }],
     });
     expect(conflict).toMatchObject({ conflicts: 1, merged: 0, added: 0 });
-    expect(conflict.results[0].message).toMatch(
-      /both hold facts; not merged\. To make them one: POST \/entities\/merge .*stays as another name of Brian/,
-    );
     expect((await get(hub, '/aliases/Brian')).body.aliases).toEqual([]);
     expect(entityCount()).toBe(3);
+  });
+
+  it('one HA person\'s name never joins another HA person\'s entity: Bob named "Anna" is a conflict, and no proposal', async () => {
+    // Anna is known only through HA: person.anna with presence readings, "Anna" its friendly name
+    await ok('/record', { entity_name: 'person.anna', metric: 'state', value: 'home', entity_type: 'person' });
+    await ok('/alias/homeassistant', { names: [{ entity_id: 'person.anna', friendly_name: 'Anna' }] });
+    const bob = await ok('/alias/homeassistant', { names: [{ entity_id: 'person.bob', friendly_name: 'Anna' }] });
+    expect(bob).toMatchObject({ added: 0, conflicts: 1, proposed: 0 });
+    expect(bob.results[0].message).toContain(
+      'person.bob says its name is "Anna", but person.anna is already Home Assistant\'s person.anna',
+    );
+    expect((await get(hub, '/aliases/person.bob')).status).toBe(404);
+    // Bob's presence readings stay Bob's
+    await ok('/record', { entity_name: 'person.bob', metric: 'state', value: 'away', entity_type: 'person' });
+    expect((await ok('/query_stream', { entity_name: 'Anna', metric: 'state', start_ts: 0 })).points).toMatchObject([
+      { value: 'home' },
+    ]);
   });
 });
 

@@ -3,7 +3,10 @@
  * preview, end a relation — the service over real SQLite, through POST /entities/* (inject), each
  * audited, each undoable where it can be, and every bad field a 4xx naming it.
  */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
+import { createMcpServer } from '../../src/mcp/server.js';
 import { get, hubForEachTest, post, postOk, type TestHub } from '../helpers/hub.js';
 
 let hub: TestHub;
@@ -135,7 +138,49 @@ describe('rename and type', () => {
       previous_name: 'Brian',
     });
     expect(await names()).toContain('Bryan');
-    expect((await get(hub, '/aliases/Bryan')).body.aliases.map((a: { alias: string }) => a.alias)).toEqual(['Bry']);
+    // the name it had stays another name of it, as with any rename
+    expect((await get(hub, '/aliases/Bryan')).body.aliases.map((a: { alias: string }) => a.alias).sort()).toEqual([
+      'Brian',
+      'Bry',
+    ]);
+  });
+
+  it('issue 35 item 6: a renamed device-fed entity keeps its old name as an alias: the device feeds the same series, and renaming back works', async () => {
+    const reading = (value: number) =>
+      ok('/record', { entity_name: 'sensor.hallway_temperature', metric: 'temperature', value, unit: '°C' });
+    await reading(20.5);
+    const r = await ok('/entities/rename', {
+      entity_name: 'sensor.hallway_temperature',
+      new_name: 'Hallway thermometer',
+    });
+    expect(r.result).toBe(
+      'sensor.hallway_temperature is now called Hallway thermometer; everything stays attached, and "sensor.hallway_temperature" stays another name of it',
+    );
+    expect(audit('entity.alias')[0]).toMatchObject({
+      actor: 'http',
+      target: 'Hallway thermometer',
+      after: { alias: 'sensor.hallway_temperature' },
+    });
+    // Home Assistant keeps publishing under the old name: the same entity, the same series
+    hub.clock.advance(60);
+    await reading(20.7);
+    expect(await names()).toEqual(['Hallway thermometer']);
+    const pts = await ok('/query_stream', { entity_name: 'Hallway thermometer', metric: 'temperature', start_ts: 0 });
+    expect(pts.points.map((p: { value: number }) => p.value)).toEqual([20.5, 20.7]);
+    // the documented undo
+    expect(
+      await ok('/entities/rename', { entity_name: 'Hallway thermometer', new_name: 'sensor.hallway_temperature' }),
+    ).toMatchObject({ entity_name: 'sensor.hallway_temperature', changed: true });
+    expect(await names()).toEqual(['sensor.hallway_temperature']);
+    expect((await get(hub, '/aliases/sensor.hallway_temperature')).body.aliases.map((a: any) => a.alias)).toEqual([
+      'Hallway thermometer',
+    ]);
+    hub.clock.advance(60);
+    await reading(20.9);
+    expect(
+      (await ok('/query_stream', { entity_name: 'sensor.hallway_temperature', metric: 'temperature', start_ts: 0 }))
+        .points,
+    ).toHaveLength(3);
   });
 
   it('sets a type, audited, and sets it back; an empty or control-character type is a 400 naming type', async () => {
@@ -211,6 +256,121 @@ describe('delete and end a relation', () => {
     expect([bad.status, bad.body.message]).toEqual([400, expect.stringMatching(/^relation_id: /)]);
     // undo: relate again
     expect((await ok('/relate', { entity_a: 'Brian', entity_b: 'Rex', rel_type: 'owns' })).created).toBe(true);
+  });
+});
+
+describe('an alias or a stale preview never destroys another entity (issue 35 item 4)', () => {
+  const facts = () => (hub.db.prepare('SELECT count(*) FROM memories').pluck().get() as number) ?? 0;
+
+  it('after a merge, deleting or forgetting the old name is a 409 naming the real entity; confirm says you mean it', async () => {
+    await twoBrians();
+    await ok('/entities/merge', { source_name: 'Bryan', target_name: 'Brian' });
+    const held = facts();
+    const del = await post(hub, '/entities/delete', { entity_name: 'Bryan' });
+    expect(del.status).toBe(409);
+    expect(del.body.message).toMatch(
+      /^entity_name: "Bryan" is another name of Brian, not an entity of its own; deleting it would delete Brian with 3 facts, .*POST \/unalias \{"alias": "Bryan"\}.*confirm: "Brian"$/,
+    );
+    const forget = await post(hub, '/forget', { entity_name: 'Bryan' });
+    expect([forget.status, forget.body.message]).toEqual([
+      409,
+      expect.stringContaining(
+        '"Bryan" is another name of Brian, not an entity of its own; forgetting it would forget Brian with 3 memories',
+      ),
+    ]);
+    const wrong = await post(hub, '/entities/delete', { entity_name: 'Bryan', confirm: 'Bryan' });
+    expect([wrong.status, wrong.body.message]).toEqual([
+      409,
+      expect.stringContaining('(confirm "Bryan" is not its name)'),
+    ]);
+    // an assistant's "forget Bryan" over MCP
+    const [ct, st] = InMemoryTransport.createLinkedPair();
+    await createMcpServer(hub.services).connect(st);
+    const client = new Client({ name: 't', version: '1' });
+    await client.connect(ct);
+    try {
+      const out = (await client.callTool({ name: 'forget', arguments: { entity_name: 'Bryan' } })) as any;
+      expect(out.isError).toBe(true);
+      expect(JSON.parse(out.content[0].text)).toMatchObject({
+        error: 'conflict',
+        message: expect.stringContaining('"Bryan" is another name of Brian'),
+      });
+    } finally {
+      await client.close();
+    }
+    expect(facts()).toBe(held);
+    expect(await names()).toContain('Brian');
+    // the preview says whom the name means; confirming the real name goes ahead
+    const preview = await ok('/entities/delete', { entity_name: 'Bryan', dry_run: true });
+    expect(preview.result).toMatch(/^"Bryan" is another name of Brian: Would delete Brian with 3 facts/);
+    expect(await ok('/entities/delete', { entity_name: 'Bryan', confirm: 'brian' })).toMatchObject({
+      entity_name: 'Brian',
+      deleted_memories: 3,
+    });
+    expect(await names()).not.toContain('Brian');
+  });
+
+  it('a delete or merge confirmed with the id and version of a preview is refused when the name means something else now', async () => {
+    await twoBrians();
+    const bryan = await ok('/entities/delete', { entity_name: 'Bryan', dry_run: true });
+    const brian = await ok('/entities/delete', { entity_name: 'Brian', dry_run: true });
+    expect(bryan).toMatchObject({ entity_id: expect.any(Number), version: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    await ok('/entities/merge', { source_name: 'Bryan', target_name: 'Brian' });
+    const held = facts();
+    const stale = await post(hub, '/entities/delete', {
+      entity_name: 'Bryan',
+      entity_id: bryan.entity_id,
+      version: bryan.version,
+    });
+    expect([stale.status, stale.body.message]).toEqual([
+      409,
+      expect.stringMatching(
+        /^entity_id: the entity you previewed \(id \d+\) is not the one "Bryan" names now: "Bryan" is now another name of Brian/,
+      ),
+    ]);
+    const grown = await post(hub, '/entities/delete', {
+      entity_name: 'Brian',
+      entity_id: brian.entity_id,
+      version: brian.version,
+    });
+    expect([grown.status, grown.body.message]).toEqual([
+      409,
+      expect.stringMatching(/^version: Brian changed since the preview \(it now holds 3 facts/),
+    ]);
+    expect(facts()).toBe(held);
+
+    // merge: an alias as the source, and a preview that went stale
+    await ok('/remember', { entity_name: 'Rosa', fact: 'Rosa walks the dog' });
+    await ok('/alias', { entity_name: 'Rosa', alias: 'Mum' });
+    await ok('/remember', { entity_name: 'Rose', fact: 'Rose likes tulips' });
+    const viaAlias = await post(hub, '/entities/merge', { source_name: 'Mum', target_name: 'Rose' });
+    expect([viaAlias.status, viaAlias.body.message]).toEqual([
+      409,
+      expect.stringContaining(
+        'source_name: "Mum" is another name of Rosa, not an entity of its own; merging it would merge away Rosa',
+      ),
+    ]);
+    const plan = await ok('/entities/merge', { source_name: 'Rose', target_name: 'Rosa', dry_run: true });
+    await ok('/remember', { entity_name: 'Rosa', fact: 'Rosa is allergic to lilies' });
+    const late = await post(hub, '/entities/merge', {
+      source_name: 'Rose',
+      target_name: 'Rosa',
+      source_id: plan.source_id,
+      target_id: plan.target_id,
+      version: plan.version,
+    });
+    expect([late.status, late.body.message]).toEqual([409, expect.stringContaining('changed since the preview')]);
+    expect(await names()).toEqual(expect.arrayContaining(['Rosa', 'Rose']));
+    const fresh = await ok('/entities/merge', { source_name: 'Rose', target_name: 'Rosa', dry_run: true });
+    expect(
+      await ok('/entities/merge', {
+        source_name: 'Rose',
+        target_name: 'Rosa',
+        source_id: fresh.source_id,
+        target_id: fresh.target_id,
+        version: fresh.version,
+      }),
+    ).toMatchObject({ dry_run: false, target_name: 'Rosa' });
   });
 });
 

@@ -8,7 +8,7 @@ import sql from '../../src/db/migrations/005-prospective-spatial.js';
 import { openDatabase, type Db } from '../../src/db/open.js';
 import { manualClock, type ManualClock } from '../../src/lib/clock.js';
 import { HubError } from '../../src/lib/errors.js';
-import { createEvents } from '../../src/lib/events.js';
+import { createHubEvents } from '../../src/services/events.js';
 import { createAuditRepo } from '../../src/tiers/audit/audit.repo.js';
 import { createEntitiesRepo } from '../../src/tiers/entities/entities.repo.js';
 import * as P from '../../src/tiers/prospective/prospective.schemas.js';
@@ -20,7 +20,7 @@ let clock: ManualClock;
 let fired: unknown[];
 
 function service(embedder: Embedder | null = createLocalEmbedder()): ProspectiveService {
-  const events = createEvents();
+  const events = createHubEvents();
   events.on('intention_triggered', (p) => fired.push(p));
   return createProspectiveService({
     db,

@@ -83,7 +83,8 @@ describe('named.ts', () => {
     expect(namedInQuery(find, "When is Felix's birthday?").map((n) => n.id)).toEqual([1]);
     expect(namedInQuery(find, "how warm is Leo's Room").map((n) => n.id)).toEqual([3]);
     const mum = namedInQuery(find, 'what does Mum drink');
-    expect(mum).toEqual([{ id: 2, runs: [['helga'], ['mum']] }]);
+    // …and where the question said it ("Mum", characters 10–13), for recall to search it by the name (who.ts).
+    expect(mum).toEqual([{ id: 2, runs: [['helga'], ['mum']], spans: [{ start: 10, end: 13, possessive: false }] }]);
     expect(namedInQuery(find, 'what is for dinner')).toEqual([]);
   });
 

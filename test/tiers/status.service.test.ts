@@ -94,7 +94,7 @@ describe('status.snapshot', () => {
       source: 'api',
     });
     const before = s.status.snapshot({ readings: true }).readings!.n;
-    s.prune({ dry_run: false });
+    await s.prune({ dry_run: false });
     const inner = internals(s);
     const fromIds = createStatusService({
       db: hub.db,

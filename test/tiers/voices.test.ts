@@ -368,3 +368,15 @@ describe('MCP', () => {
     }
   });
 });
+
+describe('merge_speakers with a name that is already the target', () => {
+  it('an alias of the target (one a merge or rename keeps) is a 409 naming it, never a 500; nothing changes', async () => {
+    await post(hub, '/remember', { entity_name: 'Brian', fact: 'Brian likes tea' });
+    await post(hub, '/remember', { entity_name: 'Brian', fact: 'Brian likes coffee' });
+    expect((await post(hub, '/alias', { entity_name: 'Brian', alias: 'Bryan' })).status).toBe(200);
+    const again = await post(hub, '/voices/merge', { source_name: 'Bryan', target_name: 'Brian' });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toMatch(/^source_name: "Bryan" is already Brian \(another name of it\)/);
+    expect((await get(hub, '/profile/Brian')).body.memories).toHaveLength(2);
+  });
+});

@@ -22,7 +22,11 @@ const Params = z.object({ name: EntityName });
 const Text = z.string().max(20_000).optional();
 const Keep = z.enum(['this', 'other']).catch('this').default('this');
 const MergeQuery = z.object({ other: Text, keep: Keep });
-const MergeForm = Form.extend({ other: Text, keep: Keep });
+// What the preview page showed, sent back with the confirm: a change since is refused (destructive.ts).
+const Id = z.coerce.number().int().positive();
+const Version = z.string().max(64);
+const MergeForm = Form.extend({ other: Text, keep: Keep, source_id: Id, target_id: Id, version: Version });
+const DeleteForm = Form.extend({ entity_id: Id, version: Version });
 const RelationParams = z.object({ id: z.coerce.number().int().positive() });
 
 /** The first problem with a field, plainly (the API's `field: …` prefix dropped). */
@@ -152,7 +156,8 @@ export function manageRoutes(app: FastifyInstance, s: Services) {
       const { input, err } = mergeInput(e.name, body.other, body.keep, false);
       if (!input) return again(req, reply, e.name, err!, 400);
       try {
-        const r = await s.manage.merge(input, 'admin');
+        const previewed = { source_id: body.source_id, target_id: body.target_id, version: body.version };
+        const r = await s.manage.merge({ ...input, ...previewed }, 'admin');
         const moved = r.moves.counts.map((c) => `${c.n} ${c.label}`).join(', ') || 'nothing but its name';
         return done(
           req,
@@ -167,14 +172,27 @@ export function manageRoutes(app: FastifyInstance, s: Services) {
   );
 
   app.get('/admin/entity/:name/delete', { schema: { ...hide, params: Params } }, async (req, reply) => {
-    const preview = s.manage.delete({ entity_name: (req.params as { name: string }).name, dry_run: true }, 'admin');
-    return sendPage(reply, deleteConfirmPage(req, preview));
+    const asked = (req.params as { name: string }).name;
+    const preview = s.manage.delete({ entity_name: asked, dry_run: true }, 'admin');
+    return sendPage(reply, deleteConfirmPage(req, asked, preview));
   });
 
-  app.post('/admin/entity/:name/delete', { schema: { ...hide, params: Params, body: Form } }, async (req, reply) => {
-    const r = s.manage.delete({ entity_name: (req.params as { name: string }).name, dry_run: false }, 'admin');
-    return done(req, reply, '/admin/entities', r.result);
-  });
+  // The form names the entity by the id and version its page showed: a page left open while the name
+  // was merged into another entity (or the entity took in more) deletes nothing (409, said on the page).
+  app.post(
+    '/admin/entity/:name/delete',
+    { schema: { ...hide, params: Params, body: DeleteForm } },
+    async (req, reply) => {
+      const name = (req.params as { name: string }).name;
+      const { entity_id, version } = req.body as z.infer<typeof DeleteForm>;
+      try {
+        const r = s.manage.delete({ entity_name: name, entity_id, version, dry_run: false }, 'admin');
+        return done(req, reply, '/admin/entities', r.result);
+      } catch (x) {
+        return refused(req, reply, name, 'delete', undefined, x);
+      }
+    },
+  );
 
   app.post(
     '/admin/relation/:id/end',

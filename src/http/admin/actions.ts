@@ -209,6 +209,6 @@ export function actionRoutes(
   );
 
   app.post('/admin/prune', { schema: { ...hide, body: Form } }, async (req, reply) =>
-    sendPage(reply, prunePage(req, s, s.prune({ dry_run: false }, 'admin'))),
+    sendPage(reply, prunePage(req, s, await s.prune({ dry_run: false }, 'admin'))),
   );
 }

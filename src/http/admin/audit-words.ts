@@ -33,6 +33,8 @@ const WHAT: Record<string, string> = {
   'entity.alias': 'Gave another name to',
   'entity.unalias': 'Took a name from',
   'entity.alias_merge': 'Merged (a Home Assistant name)',
+  'entity.alias_proposal': 'Proposed merging (a Home Assistant name)',
+  'entity.alias_proposal_closed': 'Dropped the proposed merge (Home Assistant renamed the person) into',
   'entity.update': 'Updated',
   'relation.add': 'Related',
   'relation.end': 'Ended',

@@ -27,6 +27,11 @@ const MESSAGES: Record<string, Record<string, string | ((i: z.core.$ZodIssue) =>
     invalid_format: 'The fact contains a character that cannot be stored',
   },
   fact_key: { too_big: atMost('The key'), too_small: 'The key is empty' },
+  question: {
+    too_small: 'Type a question first',
+    too_big: atMost('The question'),
+    invalid_format: 'The question contains a character that cannot be stored',
+  },
 };
 const FALLBACK: Record<string, string> = {
   fact: 'The fact is empty',

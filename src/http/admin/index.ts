@@ -10,6 +10,7 @@ import { fromStorageError, isHubError } from '../../lib/errors.js';
 import { describeIssues } from '../../lib/validation.js';
 import { Granularity, MetricName } from '../../tiers/timeseries/timeseries.schemas.js';
 import { actionRoutes } from './actions.js';
+import { askRoutes } from './actions-ask.js';
 import { manageRoutes } from './actions-manage.js';
 import { registerAssets } from './assets.js';
 import { CSP, refuseStale, registerGuard } from './guard.js';
@@ -27,7 +28,6 @@ import { createSessions, registerSessionPlugins } from './session.js';
 import { failedLogins, type FailureLimiter } from '../auth.js';
 import { createReadingStream } from './stream.js';
 import { tierRoutes } from './routes-tiers.js';
-import type { PreparedReading, WriteResult } from '../../tiers/timeseries/readings.repo.js';
 
 export interface AdminOptions {
   token?: string;
@@ -71,8 +71,7 @@ export const adminRoutes =
     const sessions = createSessions(keys, now);
     const rate = createRateMeter();
     const stream = createReadingStream(SSE_HEADERS);
-    const off = s.events.on('readings_committed', (p) => {
-      const { items, results } = p as { items: PreparedReading[]; results: WriteResult[] };
+    const off = s.events.on('readings_committed', ({ items, results }) => {
       let stored = 0;
       for (const r of results) if (r.ok && !r.skipped) stored++;
       rate.add(stored);
@@ -117,9 +116,9 @@ export const adminRoutes =
 
     const hide = { hide: true };
     app.get('/admin', { schema: hide }, async (_req, reply) => reply.code(301).header('location', '/admin/').send());
-    app.get('/admin/', { schema: hide }, async (req, reply) =>
-      sendPage(reply, await dashboardPage(req, { services: s, rate, health: opts.health })),
-    );
+    const dashboard = { services: s, rate, health: opts.health };
+    app.get('/admin/', { schema: hide }, async (req, reply) => sendPage(reply, await dashboardPage(req, dashboard)));
+    askRoutes(app, dashboard);
     app.get('/admin/entities', { schema: { ...hide, querystring: EntitiesQuery } }, async (req, reply) =>
       sendPage(reply, entitiesPage(req, s, req.query as z.infer<typeof EntitiesQuery>)),
     );
@@ -155,7 +154,7 @@ export const adminRoutes =
       stream.open(req, reply, { entity: q.entity || undefined, metric: q.metric || undefined });
     });
     app.get('/admin/prune', { schema: hide }, async (req, reply) =>
-      sendPage(reply, prunePage(req, s, s.prune({ dry_run: true }, 'admin'))),
+      sendPage(reply, prunePage(req, s, await s.prune({ dry_run: true }, 'admin'))),
     );
     await registerAssets(app);
     app.get('/graph', { schema: { ...hide, querystring: GraphQuery } }, async (req, reply) =>

@@ -14,7 +14,7 @@ const NAV = [
   ['/graph', 'Graph'],
 ] as const;
 const MORE = [
-  ['/admin/intentions', 'Intentions'],
+  ['/admin/intentions', 'Reminders'],
   ['/admin/sessions', 'Conversations'],
   ['/admin/tasks', 'Tasks'],
   ['/admin/voices', 'Voices'],
@@ -94,9 +94,10 @@ export const pct = (x: number) => `${Math.round(x * 100)}\u00a0%`; // no break b
 export const confidence = (x: number) =>
   html`<meter min="0" max="1" low="0.3" high="0.7" optimum="1" value="${x}">${pct(x)}</meter> ${pct(x)}`;
 
-export function table(head: string[], rows: Html[], empty: string): Html {
+/** `cls`: a class for the table ("compact": on a phone each row is a few lines, not a card of labelled cells). */
+export function table(head: string[], rows: Html[], empty: string, cls?: string): Html {
   if (!rows.length) return html`<p class="empty">${empty}</p>`;
-  return html`<div class="scroll"><table><thead><tr>${head.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`;
+  return html`<div class="scroll"><table${cls ? html` class="${cls}"` : ''}><thead><tr>${head.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 /** `next` for a redirect after a form: only a path of this UI. */

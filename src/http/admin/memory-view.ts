@@ -92,10 +92,10 @@ export function memoryRow(
   return html`<tr id="memory-${m.id}" data-memory-id="${m.id}">
 ${opts.withEntity ? html`<td data-label="Entity"><a href="/admin/entity/${seg(m.entity_name)}">${m.entity_name}</a></td>` : ''}
 <td data-label="Fact" class="fact">${m.fact}${m.fact_key ? html` <code class="key">${m.fact_key}</code>` : ''}</td>
-<td data-label="Category">${m.category}</td>
-<td data-label="Source">${sourceCell(m)}</td>
-<td data-label="Confidence" title="stored ${m.confidence}">${confidence(m.effective_confidence)}</td>
-<td data-label="Last confirmed">${when(m.last_confirmed, now)}</td>
+<td data-label="Category" class="meta">${m.category}</td>
+<td data-label="Source" class="meta">${sourceCell(m)}</td>
+<td data-label="Confidence" class="meta" title="stored ${m.confidence}">${confidence(m.effective_confidence)}</td>
+<td data-label="Last confirmed" class="meta">${when(m.last_confirmed, now)}</td>
 <td data-label="Actions" class="actions">
 ${action(req, m, 'confirm', 'Confirm', opts.next)}
 ${

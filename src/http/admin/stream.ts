@@ -72,11 +72,12 @@ export function createReadingStream(headers: Record<string, string>) {
         }
       }
     },
+    /** The last readings to arrive, newest first by reading time (a backfill arrives out of order). */
     recent: (f: StreamFilter, limit = 50) =>
       ring
         .filter((r) => matches(r, f))
         .slice(-limit)
-        .reverse(),
+        .sort((a, b) => b.ts - a.ts),
     /** Takes over the response as an SSE stream until the browser goes away. */
     open(req: FastifyRequest, reply: FastifyReply, filter: StreamFilter): void {
       if (clients.size >= MAX_CLIENTS) {

@@ -157,6 +157,11 @@ export async function applyMemoryLines(run: ImportRun, { path, doc }: Note, enti
       report.errors.push({ file: path, line: line.line, message: (e as Error).message });
     }
   }
+  // Another entity merged into this one after the export: its facts (older ids) were never in the
+  // note, so "missing" cannot mean "deleted by the household" — they are kept and the note is reported.
+  const mergedSince =
+    here && doc.origin !== undefined && history.mergedIntoSince(entity.id, entity.name, doc.origin.as_of);
+  let kept_by_merge = 0;
   for (const m of memory.repo.ofEntity(entity.id)) {
     if (seen.has(m.id) || kept.has(m.id)) continue;
     // stored after the export: the file never had a line for it to delete
@@ -165,9 +170,17 @@ export async function applyMemoryLines(run: ImportRun, { path, doc }: Note, enti
       continue;
     }
     report.missing.push({ entity_name: entity.name, id: m.id, fact: m.fact });
-    if (run.input.delete_missing) {
+    if (run.input.delete_missing && mergedSince) kept_by_merge++;
+    else if (run.input.delete_missing) {
       memory.forget({ memory_id: m.id }, ACTOR);
       report.deleted++;
     }
   }
+  if (kept_by_merge)
+    conflict({
+      file: path,
+      entity_name: entity.name,
+      reason: 'merged',
+      message: `another entity was merged into ${entity.name} in the hub after this note was exported; the ${kept_by_merge} facts the note lacks were kept, not forgotten — export again before deleting lines`,
+    });
 }

@@ -7,7 +7,7 @@ import { check } from '../../lib/validation.js';
 import type { EntityRow } from '../../tiers/entities/entities.repo.js';
 import { RelateInput } from '../../tiers/memory/memory.schemas.js';
 import { ACTOR, type ImportRun } from './import-report.js';
-import type { Note } from './import-notes.js';
+import { fromHere, type Note } from './import-notes.js';
 
 /** The entity a `[[link]]` names. */
 export type TargetOf = (r: { target: string; alias?: string }) => string;
@@ -50,10 +50,15 @@ export function applyRelationLines(run: ImportRun, { path, doc }: Note, entity: 
     relations.relate(rel.data, ACTOR);
     report.relations_added++;
   }
+  // As with memory lines: after a merge into this entity, a relation the note lacks may be the merged one's.
+  const mergedSince =
+    doc.origin !== undefined &&
+    fromHere(doc, entity) &&
+    history.mergedIntoSince(entity.id, entity.name, doc.origin.as_of);
   for (const c of current) {
     if (listed.has(`${c.rel_type}\u0000${c.other.toLowerCase()}`)) continue;
     report.relations_missing.push({ entity_a: entity.name, rel_type: c.rel_type, entity_b: c.other });
-    if (run.input.delete_missing) {
+    if (run.input.delete_missing && !mergedSince) {
       relations.unrelate({ entity_a: entity.name, entity_b: c.other, rel_type: c.rel_type }, ACTOR);
       report.relations_ended++;
     }

@@ -27,7 +27,7 @@ export interface ImportDeps {
 /** Every change an import makes is audited as this actor. */
 export const ACTOR = 'import' as const;
 
-export type ConflictReason = 'stale' | 'forgotten' | 'duplicate_file' | 'alias_taken';
+export type ConflictReason = 'stale' | 'forgotten' | 'duplicate_file' | 'alias_taken' | 'merged';
 export interface Conflict {
   file: string;
   line?: number;

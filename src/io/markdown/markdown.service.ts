@@ -4,6 +4,7 @@
  */
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { invalid, notFound } from '../../lib/errors.js';
+import { nameKey } from '../../lib/names.js';
 import type { EntityRow } from '../../tiers/entities/entities.repo.js';
 import { fileNames, parseEntity, renderEntity } from './format.js';
 import { entityVersion, loadHistory } from './history.js';
@@ -71,20 +72,24 @@ export function createMarkdownSync(deps: MarkdownDeps) {
 
     importFiles: createMarkdownImport(deps),
     /**
-     * Of the given vault notes, those Hearth wrote (a `hearth:` block) for an entity this hub has
-     * since forgotten: `hearth export-markdown` deletes them, so the next import cannot bring the
-     * entity back. A note without the block is the user's and is never named here.
+     * Of the given vault notes (not written by this export), those Hearth wrote (a `hearth:` block)
+     * for an entity this hub has since forgotten, merged into another, or renamed (the note's name
+     * is now an alias of that entity, whose note this export wrote under its new name): `hearth
+     * export-markdown` deletes them, so the next import cannot bring the entity back or meet two
+     * notes of one entity. A note without the block is the user's and is never named here; nor is
+     * one whose name the user changed (a name the hub does not know as the entity's).
      */
-    forgottenNotes(notes: readonly { path: string; content: string }[]): string[] {
+    staleNotes(notes: readonly { path: string; content: string }[]): string[] {
       const history = loadHistory(audit, () => undefined);
       return notes
         .filter((n) => {
           const doc = parseEntity(n.content, n.path.replace(/\.md$/i, ''));
-          return (
-            doc.origin !== undefined &&
-            history.entityForgotten(doc.origin) &&
-            entities.byId(doc.origin.entity_id) === undefined
-          );
+          const o = doc.origin;
+          if (!o) return false;
+          const own = entities.byId(o.entity_id);
+          if (!own) return history.entityForgotten(o) || history.mergedAway(o, doc.name) !== undefined;
+          const renamed = own.created === o.created && nameKey(own.name) !== nameKey(doc.name);
+          return renamed && entities.find(doc.name)?.id === own.id;
         })
         .map((n) => n.path);
     },

@@ -10,7 +10,8 @@ export function entitiesTools(table: ToolTable, s: Services, actor: Actor): void
     'merge_entities',
     'Two entities turned out to be one (e.g. "Bryan" was a misspelling of "Brian", or "Mum" was stored apart from "Anna"): ' +
       'moves every fact, relation, reading, place, alias, conversation, reminder and task of source_name to target_name and ' +
-      'keeps source_name as another name of the target. Call it first with dry_run: true to see what would move and tell the user. ' +
+      'keeps source_name as another name of the target. Call it first with dry_run: true to see what would move and tell the user; ' +
+      'then send its source_id, target_id and version with the merge, so nothing that changed since is merged. ' +
       'When a name is not stored as an entity yet, use add_alias instead.',
     E.MergeEntitiesInput,
     (a) => s.manage.merge(a, actor),

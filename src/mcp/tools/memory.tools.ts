@@ -85,7 +85,8 @@ export function memoryTools(table: ToolTable, s: Services, actor: Actor): void {
   tool(
     table,
     'forget',
-    'Permanently delete one memory (memory_id) or an entity with all its memories and relations (entity_name). Only when the user asks to forget.',
+    'Permanently delete one memory (memory_id) or an entity with all its memories and relations (entity_name). Only when the user asks to forget. ' +
+      'A name that is only another name of an entity (e.g. "Bryan" after Bryan was merged into Brian) is refused with the entity it means: tell the user, and pass confirm with that name only if they mean it.',
     M.ForgetInput,
     (a) => s.memory.forget(a, actor),
     { destructiveHint: true },

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { EntityName, Text } from '../../lib/schema.js';
 import { RecallMode } from '../memory/memory.schemas.js';
+import { bool, int, list, obj, str, warnings } from '../../lib/output.js';
 
 export const GetContextBudgetInput = z.strictObject({
   entity_name: EntityName.optional().describe('whose context (optional)'),
@@ -41,3 +42,23 @@ export const CrossQueryInput = z.strictObject({
     ),
 });
 export type CrossQueryInput = z.infer<typeof CrossQueryInput>;
+
+// What each operation answers besides `ok` and `result` (describe-only; /docs shows it beside the route).
+export const GetContextBudgetOutput = z.looseObject({
+  items: list({ tier: str, text: str, score: z.number(), tokens: int, low_confidence: bool.optional() }),
+  omitted: z.array(z.unknown()),
+  used_tokens: int,
+  budget: int,
+  truncated: bool,
+  mode_used: str,
+  warnings,
+});
+export const CrossQueryOutput = z.looseObject({
+  results: list({ tier: str, score: z.number() }).describe('memories, turns and readings, each with its tier'),
+  possible: z.array(obj({})),
+  warnings,
+});
+export const ExtractOutput = z.looseObject({
+  stored: list({ id: int, entity_name: str, fact: str, quote: str, category: str, action: str }),
+  rejected: list({ index: int, reason: str, message: str }),
+});

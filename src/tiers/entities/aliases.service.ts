@@ -7,20 +7,20 @@
  * conflict when the name already names another entity. From Home Assistant (`fromHomeAssistant`:
  * Statestream's `person/<id>/friendly_name`, the HA poller) by the rule in docs/identity.md: the
  * friendly name becomes an alias of the person entity, or the person entity id an alias of the
- * entity the friendly name already names; two existing entities are folded into one only when one of
- * them holds nothing but readings (what HA itself sent) — never when both hold facts: that is
- * reported and logged, and left to a person (POST /entities/merge, which keeps the old name as an alias).
+ * entity the friendly name already names — unless that entity is already another HA person's. Two
+ * existing entities are never folded into one by a name (issue 35 item 5): that is a reported
+ * conflict and a proposal (ha-proposals.ts) a person confirms on the admin entity page (the ordinary
+ * merge, which keeps the old name as an alias).
  */
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
 import { HubError, notFound } from '../../lib/errors.js';
 import { nameKey } from '../../lib/names.js';
 import type { Actor, AuditRepo } from '../audit/audit.repo.js';
-import { countReferences, moveEntity } from '../voices/merge.js';
-import { createPrintStore } from '../voices/prints.js';
 import type { EntitiesRepo, EntityRow } from './entities.repo.js';
 import type { AliasInput, HaNamesInput, UnaliasInput } from './aliases.schemas.js';
 import { UNKNOWN_TYPE, fillTypeStatement } from './entity-types.js';
+import { createHaProposals } from './ha-proposals.js';
 
 export type AliasSource = 'manual' | 'homeassistant';
 
@@ -31,16 +31,16 @@ export interface AliasesDeps {
   audit: AuditRepo;
   /** After a committed change: caches keyed by name (the ingest writer's, the MQTT bridge's) re-resolve. */
   onChanged?: () => void;
-  /** After a fold moved readings: rebuild the rollups it dropped. */
+  /** Unused since a name no longer folds entities (issue 35 item 5); kept for the wiring. */
   rollup?: () => void;
   log?: (msg: string) => void;
 }
 
-/** What a Home Assistant name did: the alias it added, a fold, nothing, or a conflict left alone. */
-export type HaNameAction = 'added' | 'aliased' | 'merged' | 'unchanged' | 'conflict';
+/** What a Home Assistant name did: the alias it added, nothing, or a conflict left alone (maybe proposed). */
+export type HaNameAction = 'added' | 'aliased' | 'unchanged' | 'conflict';
 
-/** References that readings alone make: an entity with nothing else holds no facts (see the rule above). */
-const READINGS_ONLY = new Set(['series.entity_id', 'readings', 'entity_aliases.entity_id']);
+/** A Home Assistant person entity id, as an entity's name or alias. */
+const HA_PERSON = /^person\.[a-z0-9_]+$/i;
 
 export function createAliasesService(deps: AliasesDeps) {
   const { db, clock, entities, audit } = deps;
@@ -50,7 +50,7 @@ export function createAliasesService(deps: AliasesDeps) {
   const byKey = db.prepare('SELECT name_key, entity_id, alias, source FROM entity_aliases WHERE name_key = ?');
   const remove = db.prepare('DELETE FROM entity_aliases WHERE name_key = ?');
   const fillType = fillTypeStatement(db);
-  const prints = createPrintStore(db, clock);
+  const proposals = createHaProposals(db, entities, audit);
   const log = deps.log ?? (() => {});
 
   /** Inserts an alias the caller has checked is free; the triggers of migration 011 guard the rest. */
@@ -59,8 +59,11 @@ export function createAliasesService(deps: AliasesDeps) {
     audit.record(actor, 'entity.alias', e.name, null, { alias, source });
   }
 
-  const holdsOnlyReadings = (id: number) =>
-    Object.entries(countReferences(db, id)).every(([k, n]) => n === 0 || READINGS_ONLY.has(k));
+  /** Another HA person that `e` already is (its name or an alias), other than `haId`. */
+  const otherPerson = (e: EntityRow, haId: string) =>
+    [e.name, ...entities.aliases(e.id).map((a) => a.alias)].find(
+      (n) => HA_PERSON.test(n) && nameKey(n) !== nameKey(haId),
+    );
 
   function changed() {
     deps.onChanged?.();
@@ -71,9 +74,10 @@ export function createAliasesService(deps: AliasesDeps) {
     haId: string,
     friendly: string,
     actor: Actor,
-  ): { action: HaNameAction; message: string; entity_name?: string; merged?: string } {
+  ): { action: HaNameAction; message: string; entity_name?: string; proposed?: boolean } {
     if (nameKey(haId) === nameKey(friendly))
       return { action: 'unchanged', message: `${haId}: the friendly name is the entity id` };
+    proposals.closeOther(haId, friendly, actor);
     const ha = entities.find(haId);
     const named = entities.find(friendly);
     if (ha && named && ha.id === named.id)
@@ -83,42 +87,28 @@ export function createAliasesService(deps: AliasesDeps) {
       put(e, friendly, 'homeassistant', actor);
       return { action: 'added', message: `"${friendly}" is now another name of ${e.name}`, entity_name: e.name };
     }
+    // One entity is at most one HA person: a second person's name never joins it.
+    const person = otherPerson(named, haId);
+    if (person)
+      return {
+        action: 'conflict',
+        message:
+          `${haId} says its name is "${friendly}", but ${named.name} is already Home Assistant's ${person}; not linked ` +
+          `(two people are never made one by a name). If Home Assistant renamed a person, rename or unalias it in Hearth to match`,
+        entity_name: ha?.name ?? named.name,
+      };
     if (!ha) {
       put(named, haId, 'homeassistant', actor);
       if (named.type === UNKNOWN_TYPE) fillType.run('person', clock.now(), named.id);
       return { action: 'aliased', message: `${haId} is now another name of ${named.name}`, entity_name: named.name };
     }
-    // Two entities exist. Fold one into the other only when it holds nothing but readings.
-    const [from, into] = holdsOnlyReadings(ha.id)
-      ? [ha, named]
-      : holdsOnlyReadings(named.id)
-        ? [named, ha]
-        : [null, null];
-    if (!from || !into) {
-      const message =
-        `${haId} (friendly name "${friendly}") and ${named.name} are two entities that both hold facts; ` +
-        `not merged. To make them one: POST /entities/merge {"source_name": "${haId}", "target_name": "${named.name}"} ` +
-        `(MCP merge_entities; ${haId} stays as another name of ${named.name})`;
-      return { action: 'conflict', message, entity_name: ha.name };
-    }
-    const before = countReferences(db, from.id);
-    moveEntity(db, prints, from.id, into.id, into.name, clock.now());
-    // The folded entity's own name and the friendly name both mean the survivor now.
-    for (const name of [from.name, friendly])
-      if (!entities.find(name)) insert.run(nameKey(name), into.id, name, 'homeassistant', clock.now());
-    audit.record(
-      actor,
-      'entity.alias_merge',
-      into.name,
-      { folded: from.name, counts: before },
-      { aliases: [from.name, friendly] },
-    );
-    return {
-      action: 'merged',
-      message: `${from.name} held only readings: folded into ${into.name}, which now also answers to ${from.name} and "${friendly}"`,
-      entity_name: into.name,
-      merged: from.name,
-    };
+    // Two entities: a name never folds one that holds data into another. A person decides.
+    const proposed = proposals.propose(haId, friendly, ha, named, actor);
+    const message =
+      `${haId} (friendly name "${friendly}") and ${named.name} are two entities; not merged — a name from Home Assistant never ` +
+      `merges two entities. If they are one: confirm the merge proposed on ${named.name}'s admin page, or POST /entities/merge ` +
+      `{"source_name": "${ha.name}", "target_name": "${named.name}"} (MCP merge_entities; ${ha.name} stays as another name of ${named.name})`;
+    return { action: 'conflict', message, entity_name: ha.name, proposed };
   }
 
   return {
@@ -178,6 +168,9 @@ export function createAliasesService(deps: AliasesDeps) {
       return out;
     },
 
+    /** Open merge proposals from Home Assistant names about one entity (the admin entity page). */
+    proposals: (entityId: number) => proposals.of(entityId),
+
     /** An entity's other names (the admin entity page, /entities). */
     list(entityName: string) {
       const e = entities.get(entityName);
@@ -200,17 +193,17 @@ export function createAliasesService(deps: AliasesDeps) {
           ...haName(n.entity_id, n.friendly_name, actor),
         })),
       )();
-      for (const r of results) if (r.action === 'conflict' || r.action === 'merged') log(`aliases: ${r.message}`);
-      if (results.some((r) => r.action !== 'unchanged' && r.action !== 'conflict')) {
-        changed();
-        if (results.some((r) => r.action === 'merged')) deps.rollup?.();
-      }
+      for (const r of results) if (r.action === 'conflict') log(`aliases: ${r.message}`);
+      if (results.some((r) => r.action !== 'unchanged' && r.action !== 'conflict')) changed();
       const counts = (a: HaNameAction) => results.filter((r) => r.action === a).length;
       return {
         result: results.map((r) => r.message).join('\n'),
         added: counts('added') + counts('aliased'),
-        merged: counts('merged'),
+        /** Always 0: a name never merges (issue 35 item 5); kept for clients that read it. */
+        merged: 0,
         conflicts: counts('conflict'),
+        /** Conflicts recorded as a merge proposal for a person to confirm (new ones; a replay proposes nothing again). */
+        proposed: results.filter((r) => r.proposed).length,
         results,
       };
     },

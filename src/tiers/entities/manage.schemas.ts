@@ -4,6 +4,24 @@ import { nameKey } from '../../lib/names.js';
 import { EntityName, EntityType } from '../../lib/schema.js';
 
 const DryRun = z.boolean().default(false).describe('true: only say what would change (a preview); nothing is changed');
+/** What a preview (dry_run) answered, sent back with the confirm: 409 when that is no longer what the name means. */
+const PreviewedId = (what: string) =>
+  z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe(`the id of ${what} from the preview (dry_run); 409 when the name now names another entity`);
+const Version = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .optional()
+  .describe('the version from the preview (dry_run); 409 when what it holds changed since');
+export const Confirm = EntityName.optional().describe(
+  "when the name given is another name (an alias) of an entity: that entity's own name, to say you mean it (else 409 naming it)",
+);
 
 export const MergeEntitiesInput = z
   .strictObject({
@@ -12,6 +30,10 @@ export const MergeEntitiesInput = z
     ),
     target_name: EntityName.describe('the entity that keeps everything, e.g. "Brian"'),
     dry_run: DryRun,
+    source_id: PreviewedId('the source'),
+    target_id: PreviewedId('the target'),
+    version: Version,
+    confirm: Confirm,
   })
   .refine((v) => nameKey(v.source_name) !== nameKey(v.target_name), {
     message: 'source_name and target_name must differ',
@@ -36,6 +58,9 @@ export type SetEntityTypeInput = z.infer<typeof SetEntityTypeInput>;
 export const DeleteEntityInput = z.strictObject({
   entity_name: EntityName.describe('the entity to delete with everything that belongs to it, e.g. "old_sensor"'),
   dry_run: DryRun,
+  entity_id: PreviewedId('the entity'),
+  version: Version,
+  confirm: Confirm,
 });
 export type DeleteEntityInput = z.infer<typeof DeleteEntityInput>;
 

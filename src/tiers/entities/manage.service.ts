@@ -18,6 +18,7 @@ import type { RelationsService } from '../memory/relations.service.js';
 import { countReferences, moveEntity, renameRows } from '../voices/merge.js';
 import { createPrintStore } from '../voices/prints.js';
 import type { AliasesService } from './aliases.service.js';
+import { entityVersion, refuseAlias, refuseStale, viaAliasPrefix } from './destructive.js';
 import type { EntitiesRepo, EntityRow } from './entities.repo.js';
 import type {
   DeleteEntityInput,
@@ -61,7 +62,9 @@ export const HOLDING_WORDS: [key: string, one: string, many?: string][] = [
 ];
 
 export interface Holdings {
-  entity: { name: string; type: string };
+  entity: { id: number; name: string; type: string };
+  /** What a confirm sends back (destructive.ts): a change since the preview refuses it. */
+  version: string;
   /** Non-zero counts only, in HOLDING_WORDS order, then any other table. */
   counts: { key: string; n: number; label: string }[];
   /** Its facts (current first, at most 50) and its current relations, as sentences. */
@@ -94,12 +97,14 @@ export function createEntityManageService(deps: ManageDeps) {
         .filter(([k]) => !known.has(k))
         .map(([key, n]) => ({ key, n, label: key.split('.')[0].replaceAll('_', ' ') })),
     ].filter((c) => c.n > 0);
+    const aliasNames = entities.aliases(e.id).map((a) => a.alias);
     return {
-      entity: { name: e.name, type: e.type },
+      entity: { id: e.id, name: e.name, type: e.type },
+      version: entityVersion(e, raw, aliasNames),
       counts,
       facts: factsOf.all(e.id) as Holdings['facts'],
       relations: relations.list(e.id).map((r) => relations.sentence(r)),
-      aliases: entities.aliases(e.id).map((a) => a.alias),
+      aliases: aliasNames,
     };
   }
   const inWords = (h: Holdings) => h.counts.map((c) => `${c.n} ${c.label}`).join(', ') || 'nothing but its name';
@@ -108,7 +113,7 @@ export function createEntityManageService(deps: ManageDeps) {
   async function after() {
     deps.onChanged?.();
     try {
-      deps.rollup?.();
+      await deps.rollup?.();
       for (let r = await memory.embedPending(256); r.embedded && r.remaining; r = await memory.embedPending(256));
     } catch {
       // the memories stay pending; the scheduler's embed_pending job (or `hearth reembed`) fills them later
@@ -127,15 +132,46 @@ export function createEntityManageService(deps: ManageDeps) {
           `target_name: "${input.target_name}" is another name of ${src.name}; they are one entity already`,
         );
       const what = holdings(src);
+      const version = `${what.version}.${holdings(dst).version}`; // both ends as previewed
       if (input.dry_run) {
         return {
-          result: `Would merge ${src.name} into ${dst.name}: ${inWords(what)} move; "${src.name}" stays as another name of ${dst.name}`,
+          result: `${viaAliasPrefix(src, input.source_name)}Would merge ${src.name} into ${dst.name}: ${inWords(what)} move; "${src.name}" stays as another name of ${dst.name}`,
           dry_run: true,
           source_name: src.name,
           target_name: dst.name,
+          source_id: src.id,
+          target_id: dst.id,
+          version,
           moves: what,
         };
       }
+      // A stale preview or an alias never merges away an entity the caller did not mean.
+      for (const [e, asked, id, field] of [
+        [src, input.source_name, input.source_id, 'source_id'],
+        [dst, input.target_name, input.target_id, 'target_id'],
+      ] as const)
+        refuseStale(
+          e,
+          asked,
+          { id: field, version: 'version' },
+          { previewedId: id, version: () => version, holds: () => inWords(holdings(e)) },
+        );
+      if (input.version !== undefined && input.version !== version)
+        refuseStale(
+          src,
+          input.source_name,
+          { id: 'source_id', version: 'version' },
+          {
+            previewedVersion: input.version,
+            version: () => version,
+            holds: () => `${inWords(what)}; ${dst.name} ${inWords(holdings(dst))}`,
+          },
+        );
+      refuseAlias(src, input.source_name, 'source_name', 'merging it would merge away', {
+        confirm: input.confirm,
+        previewedId: input.source_id,
+        holds: inWords(what),
+      });
       const out = db.transaction(() => {
         const before = { source: countReferences(db, src.id), target: countReferences(db, dst.id) };
         const now = clock.now();
@@ -152,7 +188,15 @@ export function createEntityManageService(deps: ManageDeps) {
           actor,
           'entity.merge',
           dst.name,
-          { source: src.name, source_type: src.type, counts: before },
+          // ids: the Markdown sync tells a note of the merged-away entity by them (io/markdown/history.ts)
+          {
+            source: src.name,
+            source_type: src.type,
+            counts: before,
+            source_id: src.id,
+            source_created: src.created,
+            target_id: dst.id,
+          },
           { target: dst.name, moved: r.moved, counts: after },
         );
         aliases.add({ entity_name: dst.name, alias: src.name }, actor);
@@ -161,6 +205,8 @@ export function createEntityManageService(deps: ManageDeps) {
           dry_run: false,
           source_name: src.name,
           target_name: dst.name,
+          source_id: src.id,
+          target_id: dst.id,
           moves: what,
           moved: r.moved,
           series_merged: r.series_merged,
@@ -171,7 +217,10 @@ export function createEntityManageService(deps: ManageDeps) {
       return out;
     },
 
-    /** A new name; everything stays attached. Renaming back undoes it (an alias of the entity itself may be taken). */
+    /**
+     * A new name; everything stays attached and the old name stays as an alias. Renaming back undoes
+     * it (an alias of the entity itself may be taken: it becomes the name again).
+     */
     async rename(input: RenameEntityInput, actor: Actor = 'system') {
       const out = db.transaction(() => {
         const e = entities.get(input.entity_name);
@@ -194,8 +243,12 @@ export function createEntityManageService(deps: ManageDeps) {
         // The keyword index, the vectors and series names include the entity's name: re-index now, re-embed after commit.
         renameRows(db, e.id, input.new_name, clock.now());
         audit.record(actor, 'entity.rename', input.new_name, { name: e.name }, { name: input.new_name });
+        // The old name stays another name of the entity (as a merge keeps the merged one): a device
+        // still publishing under it feeds the same series, and renaming back finds it.
+        const keepOld = nameKey(e.name) !== nameKey(input.new_name);
+        if (keepOld) aliases.add({ entity_name: input.new_name, alias: e.name }, actor);
         return {
-          result: `${e.name} is now called ${input.new_name}; everything stays attached`,
+          result: `${e.name} is now called ${input.new_name}; everything stays attached${keepOld ? `, and "${e.name}" stays another name of it` : ''}`,
           entity_name: input.new_name,
           previous_name: e.name,
           changed: true,
@@ -235,17 +288,37 @@ export function createEntityManageService(deps: ManageDeps) {
       const what = holdings(e);
       if (input.dry_run)
         return {
-          result: `Would delete ${e.name} with ${inWords(what)}`,
+          result: `${viaAliasPrefix(e, input.entity_name)}Would delete ${e.name} with ${inWords(what)}`,
           dry_run: true,
           entity_name: e.name,
+          entity_id: e.id,
+          version: what.version,
           deletes: what,
         };
+      // A stale page (Bryan merged into Brian since) or an alias never deletes another entity.
+      refuseStale(
+        e,
+        input.entity_name,
+        { id: 'entity_id', version: 'version' },
+        {
+          previewedId: input.entity_id,
+          previewedVersion: input.version,
+          version: () => what.version,
+          holds: () => inWords(what),
+        },
+      );
+      refuseAlias(e, input.entity_name, 'entity_name', 'deleting it would delete', {
+        confirm: input.confirm,
+        previewedId: input.entity_id,
+        holds: inWords(what),
+      });
       const r = memory.forget({ entity_name: e.name }, actor);
       deps.onChanged?.();
       return {
         result: `Deleted ${e.name} with ${inWords(what)}`,
         dry_run: false,
         entity_name: e.name,
+        entity_id: e.id,
         deletes: what,
         deleted_memories: r.deleted_memories,
       };

@@ -1,6 +1,7 @@
 /** Tier 1.5 operations (episodic memory): one zod object each, shared by HTTP and MCP. */
 import { z } from 'zod';
 import { EntityName, EntityType, Text, Timestamp, JsonObject } from '../../lib/schema.js';
+import { int, list, obj, str, ts, warnings } from '../../lib/output.js';
 
 export const ROLES = ['user', 'assistant', 'system'] as const;
 export const Role = z.enum(ROLES);
@@ -52,3 +53,22 @@ export const SearchSessionsInput = z.strictObject({
     ),
 });
 export type SearchSessionsInput = z.infer<typeof SearchSessionsInput>;
+
+// What each operation answers besides `ok` and `result` (describe-only; /docs shows it beside the route).
+export const OpenSessionOutput = z.looseObject({ session_id: int, entity_id: int, entity_name: str, started_at: ts });
+export const LogTurnOutput = z.looseObject({ turn_id: int, session_id: int, role: str, ts });
+export const CloseSessionOutput = z.looseObject({
+  session_id: int,
+  ended_at: ts,
+  summary: str.nullable(),
+  summary_source: str,
+  warnings,
+});
+export const GetSessionOutput = z.looseObject({
+  session: obj({ id: int, entity_name: str, started_at: ts, ended_at: ts.nullable(), status: str }),
+  turns: list({ id: int, role: str, content: str, ts }),
+});
+export const SearchSessionsOutput = z.looseObject({
+  results: list({ turn_id: int, session_id: int, entity_name: str, role: str, ts, snippet: str, score: z.number() }),
+  warnings,
+});

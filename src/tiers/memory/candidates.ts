@@ -19,7 +19,8 @@ import type { RecallInput, RecallMode } from './memory.schemas.js';
 import type { DecayConfig } from './decay.js';
 import type { Signals } from './confidence.js';
 import { ftsMatch, terms } from './text-match.js';
-import { aboutElsewhere, namedInQuery } from './named.js';
+import { aboutElsewhere } from './named.js';
+import { readWho, type WhoDeps } from './who.js';
 
 export interface RecallDeps {
   repo: MemoryRepo;
@@ -32,6 +33,10 @@ export interface RecallDeps {
   entityNamed?: (name: string) => { id: number; name: string; type: string } | undefined;
   /** Query-side expansion of keyword coverage (synonyms, hypernyms; src/ai/wordnet-coverage.ts); without it, stems only. */
   wordnet?: WordNet;
+  /** Role phrases and whom they name ("my wife" → Anna; who.ts); without it, roles are not read. */
+  roles?: WhoDeps['roles'];
+  /** Role and kinship words ("grandma"): an alias that is one names a person (who.ts). */
+  roleWord?: WhoDeps['roleWord'];
 }
 
 /** Vector hits whose keyword coverage is read (the rest rank too low to matter in either tier). */
@@ -95,6 +100,15 @@ export interface Candidates {
   /** A scoped question about an entity with ≤ SMALL_ENTITY current facts: all of them (else empty). */
   scoped: Set<number>;
   /**
+   * The current facts of each entity an open question names (by name, alias, role or "my"; who.ts),
+   * when it has ≤ SMALL_ENTITY: judged like every candidate, so "when does grandma come to stay"
+   * reaches Jadwiga's facts however few words they share with it.
+   */
+  namedFacts: Set<number>;
+  /** The entities the question names (own names; who.ts), and the question as it was searched. */
+  about: string[];
+  query: string;
+  /**
    * Per candidate that replaced older facts (supersession): those facts' cosine, coverage and phrase,
    * best of them. A question the replaced fact answered is about the same slot, so the newer fact is
    * judged on these too (signalsOf `inherited`): "which day does Petra swim" after "Petra swims on
@@ -112,16 +126,21 @@ export async function gatherCandidates(
   warnings: string[],
 ): Promise<Candidates> {
   let mode: RecallMode = input.mode;
+  // Aliases, roles and "my" are searched as the names the memories are indexed under (who.ts).
+  const who = d.entityNamed
+    ? readWho({ entityNamed: d.entityNamed, roles: d.roles, roleWord: d.roleWord }, input.query, input.speaker)
+    : { named: [], query: input.query, about: [] };
+  const query = who.query;
   // The query's embedding runs in the embedder (a worker thread or a remote model) while this thread
   // does the keyword half; the two meet below.
-  const pending = mode !== 'keyword' ? queryVector(d, input.query, warnings) : null;
-  const qTerms = terms(input.query);
-  const runTerms = qTerms.length > 1 || input.query.trim().split(/\s+/).length <= LOOKUP_WORDS ? qTerms : [];
+  const pending = mode !== 'keyword' ? queryVector(d, query, warnings) : null;
+  const qTerms = terms(query);
+  const runTerms = qTerms.length > 1 || query.trim().split(/\s+/).length <= LOOKUP_WORDS ? qTerms : [];
   const rawCov = new Map<number, number>();
   const phrase = new Set<number>();
   const rows = new Map<number, MemoryRow>();
   const match = ftsMatch(qTerms);
-  const pq = d.wordnet && qTerms.length ? prepareQuery(d.wordnet, input.query) : undefined;
+  const pq = d.wordnet && qTerms.length ? prepareQuery(d.wordnet, query) : undefined;
   const stems = [...new Set([...qTerms, ...(pq?.flat.flatMap((u) => u.stems) ?? [])])];
   const { df, n: docs } = d.repo.docFreq(stems);
   // PRIOR_DOCS documents without the term are assumed beside the store's: in a store of one or two
@@ -149,6 +168,10 @@ export async function gatherCandidates(
       ? d.repo.smallEntityIds(filter.entityId, SMALL_ENTITY)
       : [],
   );
+  const named = filter.entityId === undefined ? who.named : [];
+  const namedFacts = new Set(
+    filter.includeSuperseded ? [] : named.flatMap((e) => d.repo.smallEntityIds(e.id, SMALL_ENTITY)),
+  );
   let vectorHits: VectorHit[] = [];
   const qv = pending && (await pending);
   if (pending && !qv) mode = 'keyword';
@@ -160,23 +183,24 @@ export async function gatherCandidates(
     });
   }
   // Vector hits (and a small entity's facts) that the keyword query did not return still get a keyword score.
-  const missing = [...new Set([...vectorHits.slice(0, POOL).map((h) => h.memory_id), ...scoped])].filter(
+  const missing = [...new Set([...vectorHits.slice(0, POOL).map((h) => h.memory_id), ...scoped, ...namedFacts])].filter(
     (id) => !rawCov.has(id),
   );
   if (qTerms.length) for (const [id, t] of d.repo.termsOf(missing)) score(id, t.split(' '));
-  const named = d.entityNamed && filter.entityId === undefined ? namedInQuery(d.entityNamed, input.query) : [];
   if (named.length) for (const [id, e] of d.repo.entityIdsOf(missing)) entityOf.set(id, e);
   const sims = new Map(vectorHits.map((h) => [h.memory_id, h.similarity]));
   // The other candidates still get their cosine (the model reads it).
   if (qv && mode !== 'keyword')
     for (const h of d.vectors.similarTo(
       qv,
-      [...new Set([...rows.keys(), ...scoped])].filter((id) => !sims.has(id)),
+      [...new Set([...rows.keys(), ...scoped, ...namedFacts])].filter((id) => !sims.has(id)),
     ))
       sims.set(h.memory_id, h.similarity);
   const replaced = new Map<number, { id: number; cos: number; cov: number; phrase: boolean }>();
   if (!filter.includeSuperseded && filter.asOf === undefined) {
-    const pool = [...new Set([...vectorHits.slice(0, POOL).map((h) => h.memory_id), ...rows.keys(), ...scoped])];
+    const pool = [
+      ...new Set([...vectorHits.slice(0, POOL).map((h) => h.memory_id), ...rows.keys(), ...scoped, ...namedFacts]),
+    ];
     const pairs = d.repo.predecessors(pool);
     if (pairs.length) {
       const olds = pairs.map(([id]) => id);
@@ -201,6 +225,9 @@ export async function gatherCandidates(
     sims,
     rows,
     scoped,
+    namedFacts,
+    about: who.about,
+    query,
     elsewhere: aboutElsewhere(named, entityOf, termsById),
     replaced,
     sameAsTop: sameAsTop(d.vectors, vectorHits),
@@ -247,6 +274,7 @@ export function signalsOf(c: Candidates, rival: number): Map<number, Signals & {
   const ids = new Set<number>(c.vectorHits.slice(0, POOL).map((h) => h.memory_id));
   if (c.mode !== 'vector') for (const id of c.rawCov.keys()) ids.add(id);
   for (const id of c.scoped) ids.add(id);
+  for (const id of c.namedFacts) ids.add(id);
   const top = c.vectorHits[0];
   const group = new Set(top ? [top.memory_id, ...c.sameAsTop] : []);
   const s1 = top?.similarity ?? 0;

@@ -1,6 +1,8 @@
 /** Forgetting: deleting a memory or an entity with all of it, and listing what is fading. */
 import type { Actor } from '../audit/audit.repo.js';
 import { notFound } from '../../lib/errors.js';
+import { plural } from '../../lib/plural.js';
+import { refuseAlias } from '../entities/destructive.js';
 import { effectiveConfidence } from './decay.js';
 import type { MemoryContext } from './memory.context.js';
 import type { FadingInput, ForgetInput } from './memory.schemas.js';
@@ -22,6 +24,11 @@ export function createForgetting(ctx: MemoryContext) {
         }
         const entity = entities.get(input.entity_name!);
         const ids = repo.idsOfEntity(entity.id);
+        // "forget Bryan" after Bryan was merged into Brian must not silently forget Brian.
+        refuseAlias(entity, input.entity_name!, 'entity_name', 'forgetting it would forget', {
+          confirm: input.confirm,
+          holds: `${plural(ids.length, 'memory', 'memories')} and everything else it holds`,
+        });
         for (const id of ids) {
           vectors.remove(id);
           repo.delete(id);

@@ -3,6 +3,7 @@
  * hub passes, the repo, the group commit, and the two steps every write takes for its vector.
  */
 import type { Embedder } from '../../ai/types.js';
+import type { RelationsService } from './relations.service.js';
 import type { WordNet } from '../../ai/wordnet.js';
 import { createGroupCommit } from '../../db/group-commit.js';
 import type { Db } from '../../db/open.js';
@@ -27,6 +28,8 @@ export interface MemoryDeps {
   tuning?: RecallTuning;
   /** Query expansion for recall's keyword coverage (none: stems only). */
   wordnet?: WordNet;
+  /** The household's relations: recall reads "my wife", "Chidi's dad" through them (who.ts). */
+  relations?: Pick<RelationsService, 'list'>;
   onEntityForgotten?: (name: string) => void;
   onAdded?: (m: { id: number; entity_name: string; fact: string; category: string; action: string }) => void;
 }

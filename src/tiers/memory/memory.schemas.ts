@@ -85,6 +85,9 @@ export const RecallInput = z.strictObject({
     .describe(
       'include the score breakdown of each result, and the confidence model with the nearest candidates and their signals (why a question got nothing)',
     ),
+  speaker: EntityName.optional().describe(
+    'who is asking: "I", "me" and "my" in the query mean them ("my wife" through their relations)',
+  ),
 });
 export type RecallInput = z.infer<typeof RecallInput>;
 
@@ -153,10 +156,17 @@ export const ForgetInput = z
   .strictObject({
     memory_id: z.number().int().positive().optional().describe('the id of one memory, from recall results'),
     entity_name: EntityName.optional().describe('forget the entity and everything that belongs to it'),
+    confirm: EntityName.optional().describe(
+      "when entity_name is another name (an alias) of an entity: that entity's own name, to say you mean it (else 409 naming it)",
+    ),
   })
   .refine((v) => (v.memory_id === undefined) !== (v.entity_name === undefined), {
     message: 'give exactly one of memory_id or entity_name',
     path: ['memory_id'],
+  })
+  .refine((v) => v.confirm === undefined || v.entity_name !== undefined, {
+    message: 'confirm goes with entity_name',
+    path: ['confirm'],
   });
 export type ForgetInput = z.infer<typeof ForgetInput>;
 

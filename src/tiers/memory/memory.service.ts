@@ -12,6 +12,7 @@ import type { MemoryRow } from './memory.repo.js';
 import type { RecallInput } from './memory.schemas.js';
 import { recall, type RecallOutcome } from './recall.js';
 import { recallText } from './recall-text.js';
+import { isRoleWord, resolveRoles, rolePhrases } from '../prospective/roles.js';
 import { createRemember } from './remember.js';
 import { createRevisions } from './revise.js';
 import { indexText } from './text-match.js';
@@ -41,9 +42,29 @@ export function createMemoryService(deps: MemoryDeps) {
         const e = entities.find(n);
         return e && { id: e.id, name: e.name, type: e.type };
       };
-      const { tuning, wordnet } = deps;
+      const { tuning, wordnet, relations } = deps;
+      const roles = relations
+        ? (text: string, speaker: string | undefined) => {
+            const found = resolveRoles(text, speaker, { entities, relations });
+            // A role the relations name nobody by still says whom it is not: "my wife" is not "me".
+            const none = rolePhrases(text).filter((p) => !found.some((r) => r.start === p.start));
+            return [...found, ...none.map((p) => ({ ...p, names: [] }))];
+          }
+        : undefined;
       const out = await recall(
-        { repo, vectors, embedder, clock, decay: config, entityId, entityNamed, tuning, wordnet },
+        {
+          repo,
+          vectors,
+          embedder,
+          clock,
+          decay: config,
+          entityId,
+          entityNamed,
+          tuning,
+          wordnet,
+          roles,
+          roleWord: isRoleWord,
+        },
         input,
       );
       if (opts.touch !== false) touches.touch(out.results.map((r) => r.id));

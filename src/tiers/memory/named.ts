@@ -23,6 +23,8 @@ export interface Named {
   id: number;
   /** Term runs that name it in a memory's text: its name, and the question's words for it. */
   runs: string[][];
+  /** Where the question names it: [start, end) of the words said, and whether they were a possessive ("Grandma's"). */
+  spans?: { start: number; end: number; possessive: boolean }[];
 }
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu;
@@ -41,7 +43,8 @@ export function namedInQuery(
   query: string,
   opts: { anyType?: boolean } = {},
 ): Named[] {
-  const raw = [...query.normalize('NFC').matchAll(WORD)].map((m) => m[0]);
+  const found = [...query.normalize('NFC').matchAll(WORD)];
+  const raw = found.map((m) => m[0]);
   const words = raw.map((w) => normalizeText(w));
   const out = new Map<number, Named>();
   for (let i = 0; i < words.length; ) {
@@ -55,9 +58,15 @@ export function namedInQuery(
       const properName = i > 0 && /^\p{Lu}/u.test(raw[i]);
       if (!opts.anyType && !WHO_TYPES.has(e.type) && !(e.type === 'unknown' && properName)) continue;
       const runs = [terms(e.name), terms(said)].filter((r) => r.length);
+      const last = found[i + k - 1];
+      const span = {
+        start: found[i].index,
+        end: last.index + last[0].length,
+        possessive: /['’]s$/.test(raw[i + k - 1]),
+      };
       const had = out.get(e.id);
-      if (had) had.runs.push(...runs);
-      else out.set(e.id, { id: e.id, runs });
+      if (had) had.runs.push(...runs), had.spans!.push(span);
+      else out.set(e.id, { id: e.id, runs, spans: [span] });
     }
     i += Math.max(len, 1);
   }

@@ -76,14 +76,19 @@ export interface RecallHit {
   };
 }
 
-/** A candidate of the `possible` tier: a recall hit, marked low confidence. */
-export type PossibleHit = RecallHit & { low_confidence: true };
+/**
+ * A candidate of the `possible` tier: a recall hit, marked low confidence; `about_another` when the
+ * question names someone this fact is neither about nor mentions (named.ts) — never an answer to offer.
+ */
+export type PossibleHit = RecallHit & { low_confidence: true; about_another?: true };
 
 export interface RecallOutcome {
   results: RecallHit[];
   possible: PossibleHit[];
   mode_used: RecallMode;
   warnings: string[];
+  /** Set when the question names entities (by name, alias, role or the speaker's "my"; who.ts): their own names. */
+  about?: string[];
   /** With `explain`: the model this embedder uses and the nearest candidates with their signals (why nothing came back). */
   explain?: { provider: string; keyword_min: number; model: ConfidenceModel; considered: Considered[] };
 }
@@ -217,9 +222,13 @@ export async function recall(d: RecallDeps & { tuning?: RecallTuning }, input: R
   const maybe = possible
     .sort(order)
     .slice(0, room)
-    .map((h) => ({ ...h, low_confidence: true as const }));
+    .map((h) => ({
+      ...h,
+      low_confidence: true as const,
+      ...(c.elsewhere.has(h.id) && { about_another: true as const }),
+    }));
   if (c.mode !== input.mode) warnings.push(`fell back to keyword recall`);
-  const out = { results, possible: maybe, mode_used: c.mode, warnings };
+  const out = { results, possible: maybe, mode_used: c.mode, warnings, ...(c.about.length && { about: c.about }) };
   if (!input.explain) return out;
   const tierOf = new Map<number, Considered['tier']>([
     ...results.map((h) => [h.id, 'results'] as const),

@@ -189,6 +189,8 @@ export function createChangeSubjects(db: Db) {
         return here([ent(r.target), `: no longer ${quoted(before?.alias)}`]);
       case 'entity.alias_merge':
         return here([`${before?.folded ?? 'an entity'} into `, ent(r.target)]);
+      case 'entity.alias_proposal':
+        return here([`${after?.source_name ?? 'an entity'} into `, ent(r.target)]);
       default:
         return here([ent(r.target)]);
     }

@@ -1,6 +1,7 @@
 /** Tier 4 operations (SPEC §6): one zod object each, shared by HTTP, MCP and (later) the MQTT bridge. */
 import { z } from 'zod';
 import { EntityName, EntityType, Text, Timestamp } from '../../lib/schema.js';
+import { int, list, str, warnings } from '../../lib/output.js';
 
 /**
  * A boolean that also arrives as text in a GET query string (`?active_only=false`). A union, not a
@@ -69,3 +70,13 @@ export interface TriggeredIntention {
   /** Relevance in [0, 1]: the larger of keyword coverage and vector similarity. */
   score: number;
 }
+
+// What each operation answers besides `ok` and `result` (describe-only; /docs shows it beside the route).
+const Intention = { id: int, entity_name: str, trigger_text: str, action_text: str };
+export const IntendOutput = z.looseObject({ id: int, warnings });
+export const CheckIntentionsOutput = z.looseObject({
+  triggered: list({ ...Intention, score: z.number() }),
+  warnings,
+});
+export const DismissIntentionOutput = z.looseObject({ id: int, dismissed: z.boolean() });
+export const ListIntentionsOutput = z.looseObject({ intentions: list(Intention) });

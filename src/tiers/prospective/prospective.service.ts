@@ -136,8 +136,11 @@ export function createProspectiveService(deps: ProspectiveDeps) {
       };
     },
 
-    /** Fires the live intentions the text is relevant to; `once` ones deactivate. */
-    async check(input: CheckIntentionsInput, actor: Actor = 'system') {
+    /**
+     * Fires the live intentions the text is relevant to; `once` ones deactivate. `fire: false` only
+     * says which would fire (the ask door's "what should I remember when I get home?"): nothing changes.
+     */
+    async check(input: CheckIntentionsInput, actor: Actor = 'system', opts: { fire?: boolean } = {}) {
       const warnings: string[] = [];
       let entity: number | null = null;
       let speaker: string | undefined;
@@ -206,6 +209,10 @@ export function createProspectiveService(deps: ProspectiveDeps) {
       });
 
       const now = clock.now();
+      if (opts.fire === false) {
+        const would = hits.map(({ row: _, ...hit }) => ({ ...hit, trigger_text: original.get(hit.id)!.trigger_text }));
+        return { result: `${would.length} intentions match.`, triggered: would, warnings };
+      }
       const triggered = db.transaction(() =>
         hits
           .filter((h) => fire.run({ now, id: h.id }).changes === 1)

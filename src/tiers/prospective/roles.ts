@@ -125,6 +125,16 @@ export function resolveRoles(text: string, speaker: string | undefined, deps: Ro
   return out;
 }
 
+/** Is `word` a role or kinship word ("grandma", "mum", "dad")? An alias that is one names a person. */
+export function isRoleWord(word: string): boolean {
+  return Object.hasOwn(ROLES, word.trim().toLowerCase());
+}
+
+/** Every role phrase of a text ("my wife", "Chidi's dad"), whether or not the relations name anyone. */
+export function rolePhrases(text: string): { start: number; end: number; phrase: string }[] {
+  return [...text.matchAll(PHRASE)].map((m) => ({ start: m.index, end: m.index + m[0].length, phrase: m[0] }));
+}
+
 /** Every name the resolved entities go by (own names and aliases): the words a trigger may name them with. */
 export function namesOf(roles: readonly ResolvedRole[], deps: RoleDeps): string[] {
   const out = new Set<string>();

@@ -49,20 +49,58 @@ export function isWhereQuestion(text: string): boolean {
 /** Stems of words that ask where, not what (`objectPhrase` says the rest back). */
 export const QUESTION_STEMS: ReadonlySet<string> = QUESTION;
 
+/** Words that end an object's phrase when said after it ("where did I put the remote last night"). */
+const AFTER_OBJECT = new Set(['night', 'morning', 'evening', 'afternoon', 'week', 'ago', 'earlier', 'recently']);
+const DETERMINER = /^(the|a|an|my|our|your|his|her|their|this|that|these|those|[\p{L}\p{N}]+['’]s)$/iu;
+const PREPOSITION = /^(to|for|of|from|in|on|with|at|by)$/i;
+const RAW_WORD = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu;
+/** "where's", "where're", "that's": the asking, contracted — not an owner's name. */
+const CONTRACTION = /^(where|what|who|how|when|why|there|here|it|that|he|she)['’](s|re|d|ve|ll)$/i;
+
+/**
+ * The words of a question that name the object, as said ("do you know where the keys to the skoda
+ * are" → "keys to the skoda", "where's dog lead" → "dog lead"), with the determiner said before
+ * them; undefined when the question names nothing but the asking.
+ */
+export function objectSpan(question: string): { words: string; det?: string } | undefined {
+  const raw = [...question.matchAll(RAW_WORD)];
+  const isObject = (w: string) =>
+    !AFTER_OBJECT.has(w.toLowerCase()) && !CONTRACTION.test(w) && analyze(w).some((t) => !QUESTION_STEMS.has(t.stem));
+  const first = raw.findIndex((m) => isObject(m[0]));
+  if (first < 0) return undefined;
+  let last = first;
+  for (let i = first + 1; i < raw.length && !AFTER_OBJECT.has(raw[i][0].toLowerCase()); i++)
+    if (isObject(raw[i][0])) last = i;
+  const words = question.slice(raw[first].index, raw[last].index + raw[last][0].length);
+  const before = raw[first - 1]?.[0];
+  const owner = /['’]s$/.test(raw[first][0]);
+  const det = before && !owner && !CONTRACTION.test(before) && DETERMINER.test(before);
+  return { words, ...(det && { det: before }) };
+}
+
 /**
  * The object a question asks about, as a phrase to say back: "where did I leave my glasses?" →
- * "your glasses", "wheres the umbrella" → "the umbrella", "where are Brian's keys" → "Brian's keys".
+ * "your glasses", "wheres the umbrella" → "the umbrella", "where are Brian's gloves" → "Brian's
+ * gloves", "do you know where the keys to the skoda are" → "the keys to the skoda" (plural: keys).
+ * Only the object's words, never the question's: nothing object-like left is "that".
  */
 export function objectPhrase(question: string): { phrase: string; plural: boolean } {
-  const words = analyze(question).filter((t) => !QUESTION_STEMS.has(t.stem));
-  const owner = /([\p{L}\p{N}]+)['’]s\b/u.exec(question)?.[1];
-  const mine = /\b(my|our|mine)\b/i.test(question);
-  const object = words.map((w) => w.word).filter((w) => !owner || w !== owner.toLowerCase());
-  if (!object.length) return { phrase: 'that', plural: false };
-  const last = object[object.length - 1];
-  const plural = /[^s]s$/.test(last) || /(sses|xes|ches|shes)$/.test(last);
-  const det = owner ? `${owner}'s` : mine ? 'your' : 'the';
-  return { phrase: `${det} ${object.join(' ')}`, plural };
+  const span = objectSpan(question);
+  if (!span) return { phrase: 'that', plural: false };
+  const words = span.words.split(/\s+/);
+  const owner = /['’]s$/.test(words[0]);
+  const det = owner
+    ? ''
+    : /^(my|our|mine)$/i.test(span.det ?? '')
+      ? 'your '
+      : span.det
+        ? `${span.det.toLowerCase()} `
+        : 'the ';
+  // The head noun: before a preposition ("keys to the skoda"), else the last word.
+  const at = words.findIndex((w, i) => i > 0 && PREPOSITION.test(w));
+  const head = (at > 0 ? words[at - 1] : words[words.length - 1]).toLowerCase();
+  const plural = /[^s]s$/.test(head) || /(sses|xes|ches|shes)$/.test(head);
+  return { phrase: `${det}${span.words}`, plural };
 }
 
 /** The object words of a question or name: unique stems without question words. */

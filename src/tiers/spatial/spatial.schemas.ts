@@ -1,6 +1,7 @@
 /** Tier 5 operations (SPEC §6): one zod object each, shared by HTTP, MCP and the MQTT bridge. */
 import { z } from 'zod';
 import { EntityName, EntityType, Text, Timestamp } from '../../lib/schema.js';
+import { int, list, str, ts } from '../../lib/output.js';
 
 const Source = z.string().trim().min(1).max(100);
 
@@ -77,5 +78,36 @@ export interface FindResult {
   age_seconds: number | null;
   age_text: string | null;
   /** Every object the question could mean, best first (also when one was found). */
-  candidates: (Whereabouts & { score: number; matched_by: 'spelling' | 'meaning' })[];
+  candidates: (Whereabouts & { score: number; matched_by: 'spelling' | 'meaning' | 'encoder' })[];
 }
+
+// What each operation answers besides `ok` and `result` (describe-only; /docs shows it beside the route).
+const Place = { entity_name: str, container_name: str, confidence: z.number(), last_confirmed_ts: ts, age_text: str };
+export const LocateOutput = z.looseObject({
+  id: int,
+  entity_name: str,
+  container_name: str,
+  previous_container: str.nullable(),
+  action: str,
+});
+export const FindOutput = z.looseObject({
+  found: z.boolean(),
+  entity_name: str.nullable(),
+  container_name: str.nullable(),
+  confidence: z.number().nullable(),
+  last_confirmed_ts: ts.nullable(),
+  age_seconds: z.number().nullable(),
+  age_text: str.nullable(),
+  candidates: list({ ...Place, score: z.number(), matched_by: z.enum(['spelling', 'meaning', 'encoder']) }),
+});
+export const SeenAtOutput = z.looseObject({
+  id: int,
+  entity_name: str,
+  container_name: str,
+  action: str,
+  confidence: z.number(),
+});
+export const LocationHistoryOutput = z.looseObject({
+  entity_name: str,
+  locations: list({ id: int, container_name: str, confidence: z.number(), last_confirmed_ts: ts, active: z.boolean() }),
+});

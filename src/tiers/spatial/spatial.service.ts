@@ -18,6 +18,7 @@
  * ("the hoover" → vacuum cleaner, "my mobile" → phone). `seen_at` takes the exact name, and when no
  * object by that name has a place, the one object the name means ("I saw my mobile on the desk").
  */
+import type { Embedder } from '../../ai/types.js';
 import type { WordNet } from '../../ai/wordnet.js';
 import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
@@ -26,6 +27,7 @@ import { nameKey } from '../../lib/names.js';
 import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
 import { ageText } from '../memory/decay.js';
+import { createEncoderMatch } from './encoder-match.js';
 import { createLocate, sightedAt } from './locate.js';
 import { CONFIRM, CURRENT, type LocationRow, locationReader, round, SELECT } from './locations.js';
 import { objectPhrase, rankNames } from './object-match.js';
@@ -46,6 +48,8 @@ export interface SpatialDeps {
   config: { location_decay_halflife_hours: number };
   /** Matches object names by meaning when none is spelled like the question (optional). */
   wordnet?: WordNet;
+  /** The encoder: colloquial names when neither spelling nor WordNet matches (`findAsked`; encoder-match.ts). */
+  embedder?: Embedder;
 }
 
 export function createSpatialService(deps: SpatialDeps) {
@@ -57,8 +61,22 @@ export function createSpatialService(deps: SpatialDeps) {
   const { effective, whereabouts } = locationReader(config);
   const confirm = db.prepare(CONFIRM);
   const locate = createLocate(deps);
+  const byEncoder = createEncoderMatch(deps.embedder, wordnet);
 
-  return {
+  function foundAt(best: LocationRow, now: number, candidates: FindResult['candidates']): FindResult {
+    const w = whereabouts(best, now);
+    const doubt = w.confidence < 0.3 ? ' — that was a while ago, it may have moved' : '';
+    return {
+      result: `${w.entity_name}: ${w.container_name}, last confirmed ${w.age_text} (confidence ${w.confidence.toFixed(2)})${doubt}.`,
+      found: true,
+      ...w,
+      candidates,
+    };
+  }
+  const whichOne = (candidates: FindResult['candidates']) =>
+    `Which one do you mean? ${candidates.map((c) => `${c.entity_name} (${c.container_name}, ${c.age_text})`).join('; ')}.`;
+
+  const service = {
     locate,
 
     /** The active place of an object by exact name, decayed to now (e.g. the MQTT bridge's retained-replay check). */
@@ -66,6 +84,26 @@ export function createSpatialService(deps: SpatialDeps) {
       const e = entities.find(entityName);
       const r = e && (current.get(e.id) as LocationRow | undefined);
       return r ? whereabouts(r, clock.now()) : undefined;
+    },
+
+    /**
+     * `find`, then — when neither spelling nor WordNet names a located object — the encoder over the
+     * located objects' names ("the clicker for the telly" → TV remote; encoder-match.ts). The ask door
+     * and POST /find use it; the sync `find` serves callers that cannot wait for a model.
+     */
+    async findAsked(input: FindInput): Promise<FindResult> {
+      const plain = service.find(input);
+      if (plain.found || plain.candidates.length) return plain;
+      const now = clock.now();
+      const rows = allActive.all() as LocationRow[];
+      const { ranked, best } = await byEncoder((input.entity_name ?? input.query)!, rows, (r) => r.entity_name);
+      if (!ranked.length) return plain;
+      const candidates = ranked.map((r) => ({
+        ...whereabouts(r.item, now),
+        score: round(r.score),
+        matched_by: r.by,
+      }));
+      return best ? foundAt(best.item, now, candidates) : { ...plain, result: whichOne(candidates), candidates };
     },
 
     /** Where is it? Loose name matching; ambiguity returns candidates instead of a guess. */
@@ -83,18 +121,9 @@ export function createSpatialService(deps: SpatialDeps) {
         score: round(r.score),
         matched_by: r.by ?? 'spelling',
       }));
-      if (best) {
-        const w = whereabouts(best, now);
-        const doubt = w.confidence < 0.3 ? ' — that was a while ago, it may have moved' : '';
-        return {
-          result: `${w.entity_name}: ${w.container_name}, last confirmed ${w.age_text} (confidence ${w.confidence.toFixed(2)})${doubt}.`,
-          found: true,
-          ...w,
-          candidates,
-        };
-      }
+      if (best) return foundAt(best, now, candidates);
       const result = candidates.length
-        ? `Which one do you mean? ${candidates.map((c) => `${c.entity_name} (${c.container_name}, ${c.age_text})`).join('; ')}.`
+        ? whichOne(candidates)
         : (() => {
             // Said back to the person (often aloud), so a sentence, not their question in quotes.
             const { phrase, plural } = objectPhrase(asked);
@@ -217,5 +246,6 @@ export function createSpatialService(deps: SpatialDeps) {
       return { result, entity_name: entity.name, locations };
     },
   };
+  return service;
 }
 export type SpatialService = ReturnType<typeof createSpatialService>;

@@ -13,8 +13,12 @@ import { createIngestWriter } from './ingest.js';
 import { createIntake, MAX_FUTURE_S } from './intake.js';
 import { type LineReading, lineProtocolChunks, MAX_READINGS, type Precision } from './line-protocol.js';
 import { createReadingsRepo, type PreparedReading, type WriteResult } from './readings.repo.js';
-import type { Rollups } from './rollup.js';
+import type { RollupResult, Rollups } from './rollup.js';
+
+/** New readings rolled up per slice of a whole-house pass (`rollupAll`). */
+export const ROLLUP_SLICE = 50_000;
 import { createSeriesIndex } from './series-index.js';
+import { createWindowReads } from './window-reads.js';
 import type { QueryStreamInput, RecordBulkInput, RecordInput } from './timeseries.schemas.js';
 
 /** Line-protocol lines parsed between two turns of the event loop (≈ 10 ms on a Pi-class core). */
@@ -33,6 +37,16 @@ export interface TimeseriesDeps {
   rollups: Rollups;
   /** Called after each committed ingest batch (the admin UI's live stream listens through events). */
   onCommitted?: (items: PreparedReading[], results: WriteResult[]) => void;
+}
+
+/** One rollup bucket as trends read it. */
+export interface RollupRow {
+  bucket_ts: number;
+  count: number;
+  avg_num: number | null;
+  min_num: number | null;
+  max_num: number | null;
+  mode_cat: string | null;
 }
 
 export function createTimeseriesService(deps: TimeseriesDeps) {
@@ -54,12 +68,37 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
   const { ingest } = createIntake({ clock, retentionDays: deps.retentionDays, writer });
 
   /**
-   * Brings rollups up to date: of the given series, else of all. The one way to ask for rollups
-   * (scheduler, prune, patterns, trends, voices, aliases, the importer, rollup queries). `maxReadings`
-   * makes it a slice that says `more` when it stopped at the limit.
+   * Brings the rollups of the given series up to date, at once (a query, trends, an ask about one
+   * series: bounded by that series' new readings). A whole-house pass goes through `rollupAll`.
    */
-  function rollup(seriesIds?: number[], opts: { maxReadings?: number } = {}) {
-    return deps.rollups.run({ seriesIds, maxReadings: opts.maxReadings });
+  function rollup(seriesIds: number[]) {
+    return deps.rollups.run({ seriesIds });
+  }
+
+  /**
+   * The rollup lane: the one way to roll up the whole house (scheduler, prune, patterns, merges,
+   * aliases, the importer). One pass at a time, in slices of ROLLUP_SLICE new readings with a turn of
+   * the event loop between them, so a 1M-reading /write is ~20 slices of ~0.1 s instead of one
+   * multi-second pass that holds every door. A caller that arrives while a pass is queued (not yet
+   * started) shares it; one that arrives while a pass runs gets the next one, which sees its readings.
+   */
+  let lane: Promise<unknown> = Promise.resolve();
+  let queued: Promise<RollupResult> | null = null;
+  function rollupAll(): Promise<RollupResult> {
+    if (queued) return queued;
+    const pass = lane.then(async () => {
+      queued = null;
+      let readings = 0;
+      for (;;) {
+        const r = deps.rollups.run({ maxReadings: ROLLUP_SLICE });
+        readings += r.readings;
+        if (!r.more) return { ...r, readings };
+        await turn();
+      }
+    });
+    queued = pass;
+    lane = pass.catch(() => undefined);
+    return pass;
   }
 
   const describe = (input: { entity_name: string; metric: string; value: unknown; unit?: string }) =>
@@ -68,8 +107,11 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
   return {
     repo,
     writer,
+    /** Bounded reads of one series' window (window-reads.ts), for answers about a time. */
+    reads: createWindowReads(db),
     ingest,
     rollup,
+    rollupAll,
     get dirty() {
       return newSinceRollup > 0 || dataVersion.get() !== versionAtRollup;
     },
@@ -216,14 +258,17 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
         seriesId,
         from,
         to,
-      ) as {
-        bucket_ts: number;
-        count: number;
-        avg_num: number | null;
-        min_num: number | null;
-        max_num: number | null;
-        mode_cat: string | null;
-      }[];
+      ) as RollupRow[];
+    },
+
+    /** Hourly rollup rows of a series in [from, to) (for trends over a rolling window). */
+    hourlyRollups(seriesId: number, from: number, to: number) {
+      return prepared(`SELECT bucket_ts, count, avg_num, min_num, max_num, mode_cat FROM reading_rollups
+                   WHERE series_id = ? AND bucket_type = 'hour' AND bucket_ts >= ? AND bucket_ts < ? ORDER BY bucket_ts`).all(
+        seriesId,
+        from,
+        to,
+      ) as RollupRow[];
     },
 
     /**

@@ -2,6 +2,7 @@
 import { nameKey } from '../../lib/names.js';
 import { z } from 'zod';
 import { EntityName } from '../../lib/schema.js';
+import { counts, int, ts } from '../../lib/output.js';
 
 /** A speaker embedding (ECAPA-TDNN 192, resemblyzer 256, …); its length is fixed per installation by the first print. */
 export const Embedding = z
@@ -82,3 +83,40 @@ export const UpdatePrintInput = z.strictObject({
     .describe('share of the new sample (default 1/(samples+1): a running average over every sample)'),
 });
 export type UpdatePrintInput = z.infer<typeof UpdatePrintInput>;
+
+// What each operation answers besides `ok` and `result` (describe-only; /docs shows it beside the route).
+export const IdentifyOutput = z.looseObject({
+  entity_name: z.string(),
+  entity_id: int,
+  provisional: z.boolean(),
+  created: z.boolean(),
+  similarity: z.number(),
+  threshold: z.number(),
+  candidates: z.array(z.looseObject({ entity_name: z.string(), similarity: z.number() })),
+});
+export const UnknownOutput = z.looseObject({
+  speakers: z.array(
+    z.looseObject({ entity_name: z.string(), first_seen: ts, last_seen: ts, detection_count: int, memory_count: int }),
+  ),
+});
+export const EnrollOutput = z.looseObject({
+  entity_id: int,
+  entity_name: z.string(),
+  previous_name: z.string().nullable().optional(),
+  memories_transferred: int.optional(),
+  attached: counts.optional(),
+});
+export const MergeOutput = z.looseObject({
+  target_name: z.string(),
+  source_deleted: z.string(),
+  memories_merged: int,
+  readings_merged: int,
+  relations_merged: int,
+  before: z.looseObject({ source: counts, target: counts }),
+});
+export const UpdatePrintOutput = z.looseObject({
+  entity_name: z.string(),
+  voiceprint_samples: int,
+  embedding_norm: z.number(),
+  similarity_to_sample: z.number(),
+});

@@ -40,7 +40,7 @@ export function createVoicesService(deps: VoicesDeps) {
   async function after(oldName: string) {
     deps.onEntityChanged?.(oldName);
     try {
-      deps.rollup?.();
+      await deps.rollup?.();
       await deps.embedPending?.();
     } catch {
       // the memories stay pending; the scheduler's embed_pending job (or `hearth reembed`) fills them later
@@ -206,6 +206,12 @@ export function createVoicesService(deps: VoicesDeps) {
       const out = db.transaction(() => {
         const src = entities.get(input.source_name, 'source_name');
         const dst = entities.get(input.target_name, 'target_name');
+        // An alias of the target (a name kept by an earlier merge or rename) is the target itself.
+        if (src.id === dst.id)
+          throw new HubError(
+            'conflict',
+            `source_name: "${input.source_name}" is already ${dst.name} (${input.source_name === dst.name ? 'the same entity' : 'another name of it'}); nothing to merge`,
+          );
         const before = { source: countReferences(db, src.id), target: countReferences(db, dst.id) };
         const now = clock.now();
         db.prepare("UPDATE memories SET embed_state = 'pending' WHERE entity_id = ?").run(src.id);
@@ -221,7 +227,14 @@ export function createVoicesService(deps: VoicesDeps) {
           actor,
           'voice.merge',
           dst.name,
-          { source: src.name, source_meta: src.meta, counts: before },
+          {
+            source: src.name,
+            source_meta: src.meta,
+            counts: before,
+            source_id: src.id,
+            source_created: src.created,
+            target_id: dst.id,
+          },
           { target: dst.name, moved: r.moved, counts: after },
         );
         const lost = Object.keys(after).filter(

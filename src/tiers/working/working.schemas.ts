@@ -1,6 +1,7 @@
 /** Tier 1.75 operations (working memory): one zod object each, shared by HTTP and MCP. */
 import { z } from 'zod';
 import { EntityName, EntityType, Text, TOO_DEEP, withinDepth } from '../../lib/schema.js';
+import { int, ts, warnings } from '../../lib/output.js';
 
 export const TASK_STATUSES = ['open', 'closed', 'expired'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
@@ -84,3 +85,38 @@ export const WmCloseInput = z.strictObject({
   ),
 });
 export type WmCloseInput = z.infer<typeof WmCloseInput>;
+
+// What each operation answers besides `ok` and `result` (describe-only; /docs shows it beside the route).
+const Task = z.looseObject({
+  task_id: int,
+  task_name: z.string(),
+  entity_name: z.string().nullable(),
+  status: z.string(),
+  ttl_ts: ts.nullable(),
+  created: ts,
+  closed_at: ts.nullable(),
+  slot_count: int,
+});
+const Slots = z.array(z.looseObject({ key: z.string(), value: z.unknown(), created: ts, updated: ts }));
+export const WmOpenOutput = z.looseObject({
+  task_id: int,
+  entity_name: z.string().nullable(),
+  ttl_ts: ts.nullable(),
+  created: ts,
+});
+export const WmSetOutput = z.looseObject({
+  task_id: int,
+  key: z.string(),
+  value: z.unknown(),
+  created: z.boolean(),
+  updated: ts,
+});
+export const WmTaskOutput = z.looseObject({ task: Task, slots: Slots });
+export const WmListOutput = z.looseObject({ tasks: z.array(Task) });
+export const WmCloseOutput = z.looseObject({
+  task_id: int,
+  closed_at: ts,
+  promoted_memory_id: int.nullable(),
+  promotion_action: z.string().nullable(),
+  warnings,
+});

@@ -129,7 +129,7 @@ describe.each([
       'Search',
       'Readings',
       'Graph',
-      'Intentions',
+      'Reminders',
       'Conversations',
       'Tasks',
       'Voices',
@@ -167,7 +167,7 @@ describe.each([
     for (const id of ['readings', 'memories', 'relations'])
       expect(await page.locator(`section#${id}`).count(), id).toBe(1);
     for (const id of ['location', 'more']) expect(await page.locator(`section#${id}`).count(), id).toBe(0);
-    expect(await page.locator('h2', { hasText: /Schedule|intentions|tasks|Conversations|Location/ }).count()).toBe(0);
+    expect(await page.locator('h2', { hasText: /Schedule|Reminders|tasks|Conversations|Location/ }).count()).toBe(0);
     const widths = await page.evaluate(() => ({
       main: document.querySelector('main')!.clientWidth,
       chart: document.querySelector('.chart canvas')!.getBoundingClientRect().width,
@@ -195,7 +195,7 @@ describe.each([
     expect(axis).not.toMatch(/\d+\/\d+/); // not uPlot's US month/day
     // A person's page keeps the personal sections (empty ones say so).
     await page.goto(`${origin}/admin/entity/Brian`);
-    expect(await page.locator('section#more h2', { hasText: 'Open intentions' }).count()).toBe(1);
+    expect(await page.locator('section#more h2', { hasText: 'Reminders waiting' }).count()).toBe(1);
     await page.close();
   }, 60_000);
 

@@ -28,6 +28,13 @@ const names = async () =>
   ((await get(hub, '/entities', bearer)).body.entities as { name: string }[]).map((e) => e.name);
 const lastAudit = (op: string) => hub.services.audit.query({ op, limit: 1 })[0];
 const seg = encodeURIComponent;
+/** The hidden fields a preview page's confirm form carries: which entity, and the version it showed. */
+const previewed = (body: string) =>
+  Object.fromEntries(
+    [...body.matchAll(/<input type="hidden" name="(entity_id|source_id|target_id|version)" value="([^"]*)">/g)].map(
+      (m) => [m[1], m[2]],
+    ),
+  );
 /** The page a 303 leads to, with the one-time message cookie it set. */
 async function follow(res: { statusCode: number; headers: Record<string, unknown> }) {
   expect(res.statusCode).toBe(303);
@@ -108,7 +115,7 @@ describe('actions', () => {
     expect(preview.body).toContain('href="/admin/entity/Bryan/merge?other=Brian&amp;keep=this">The other way round');
     expect(await names()).toContain('Bryan');
 
-    const done = await send('/admin/entity/Bryan/merge', { other: 'Brian', keep: 'other' });
+    const done = await send('/admin/entity/Bryan/merge', { other: 'Brian', keep: 'other', ...previewed(preview.body) });
     expect([done.statusCode, done.headers.location]).toEqual([303, '/admin/entity/Brian']);
     expect(await names()).not.toContain('Bryan');
     expect((await api('/recall', { query: 'trumpet' })).results[0]).toMatchObject({
@@ -164,7 +171,7 @@ describe('actions', () => {
     const merge = await page(`/admin/entity/Carl/merge?other=${seg(HOSTILE)}`);
     expect(merge.statusCode).toBe(200);
     expect(merge.body).not.toContain('<img src=x');
-    const done = await send(`/admin/entity/${seg(HOSTILE)}/delete`, {});
+    const done = await send(`/admin/entity/${seg(HOSTILE)}/delete`, previewed(confirm.body));
     expect([done.statusCode, done.headers.location]).toEqual([303, '/admin/entities']);
     expect(await names()).not.toContain(HOSTILE);
     expect(lastAudit('entity.forget')).toMatchObject({ actor: 'admin', target: HOSTILE });
@@ -173,6 +180,75 @@ describe('actions', () => {
       '<span title="memory.add">Remembered about</span> &lt;img src=x onerror=alert(1)&gt;&quot;Bob&#39;: ‘fact &lt;script&gt;alert(2)&lt;/script&gt;’ <span class="muted">(since forgotten)</span>',
     );
     expect(await follow(done)).toContain('Deleted &lt;img src=x onerror=alert(1)&gt;&quot;Bob&#39; with 1 fact');
+  });
+});
+
+describe('a stale page never destroys another entity (issue 35 item 4)', () => {
+  it('a delete page of Bryan left open while Bryan was merged into Brian deletes nothing (409, said on the page)', async () => {
+    await api('/remember', { entity_name: 'Gwen', fact: 'Gwen grows tomatoes', entity_type: 'person' });
+    await api('/remember', { entity_name: 'Gwenn', fact: 'Gwenn keeps bees' });
+    const stale = await page('/admin/entity/Gwenn/delete');
+    expect(stale.body).toMatch(/<input type="hidden" name="entity_id" value="\d+">/);
+    await api('/entities/merge', { source_name: 'Gwenn', target_name: 'Gwen' });
+    const click = await send('/admin/entity/Gwenn/delete', previewed(stale.body));
+    expect(click.statusCode).toBe(409);
+    expect(click.body).toContain('id="error-delete" role="alert"');
+    expect(click.body).toContain('&quot;Gwenn&quot; is now another name of Gwen');
+    expect(await names()).toContain('Gwen');
+    expect((await api('/recall', { query: 'bees', mode: 'keyword' })).results).toHaveLength(1);
+
+    // Gwen's own page, opened before the merge, is stale too: Gwen holds more now.
+    await api('/remember', { entity_name: 'Hal', fact: 'Hal fixes clocks' });
+    await api('/remember', { entity_name: 'Hall', fact: 'Hall sings bass' });
+    const before = await page('/admin/entity/Hal/delete');
+    await api('/entities/merge', { source_name: 'Hall', target_name: 'Hal' });
+    const late = await send('/admin/entity/Hal/delete', previewed(before.body));
+    expect(late.statusCode).toBe(409);
+    expect(late.body).toContain('Hal changed since the preview (it now holds 2 facts');
+    expect(await names()).toContain('Hal');
+    // a form without what the page showed is refused before anything happens
+    expect((await send('/admin/entity/Hal/delete', {})).statusCode).toBe(400);
+    // reached under the old name, the page says whom it deletes; its own confirm goes ahead
+    const fresh = await page('/admin/entity/Hall/delete');
+    expect(fresh.body).toContain('“Hall” is another name of Hal: this deletes Hal.');
+    const done = await send('/admin/entity/Hal/delete', previewed(fresh.body));
+    expect(done.statusCode).toBe(303);
+    expect(await names()).not.toContain('Hal');
+  });
+
+  it('a merge preview left open while its entities changed merges nothing', async () => {
+    await api('/remember', { entity_name: 'Ivo', fact: 'Ivo rows on Saturdays' });
+    await api('/remember', { entity_name: 'Iwo', fact: 'Iwo reads maps' });
+    const preview = await page('/admin/entity/Iwo/merge?other=Ivo&keep=other');
+    await api('/remember', { entity_name: 'Iwo', fact: 'Iwo keeps the spare key' });
+    const click = await send('/admin/entity/Iwo/merge', { other: 'Ivo', keep: 'other', ...previewed(preview.body) });
+    expect(click.statusCode).toBe(409);
+    expect(click.body).toContain('changed since the preview');
+    expect(await names()).toEqual(expect.arrayContaining(['Ivo', 'Iwo']));
+  });
+});
+
+describe('merges Home Assistant names propose (issue 35 item 5)', () => {
+  it('the entity page shows the proposal; its preview and confirm merge, and then it is gone', async () => {
+    await api('/record', { entity_name: 'person.jo', metric: 'state', value: 'home', entity_type: 'person' });
+    await api('/remember', { entity_name: 'Jo', fact: 'Jo plays chess', entity_type: 'person' });
+    const r = await api('/alias/homeassistant', { names: [{ entity_id: 'person.jo', friendly_name: 'Jo' }] });
+    expect(r).toMatchObject({ conflicts: 1, proposed: 1, merged: 0 });
+    const jo = (await page('/admin/entity/Jo')).body;
+    expect(jo).toContain('Home Assistant calls its person <code>person.jo</code> “Jo”, which already names Jo here.');
+    const link = /href="([^"]+)" data-action="proposal-preview"/.exec(jo)![1].replaceAll('&amp;', '&');
+    expect(link).toBe('/admin/entity/person.jo/merge?other=Jo&keep=other');
+    expect((await page('/admin/entity/person.jo')).body).toContain('data-action="proposal-preview"');
+    const preview = await page(link);
+    expect(preview.body).toContain('<title>Merge person.jo into Jo? · Hearth</title>');
+    const done = await send('/admin/entity/person.jo/merge', {
+      other: 'Jo',
+      keep: 'other',
+      ...previewed(preview.body),
+    });
+    expect([done.statusCode, done.headers.location]).toEqual([303, '/admin/entity/Jo']);
+    expect((await page('/admin/entity/Jo')).body).not.toContain('data-action="proposal-preview"');
+    expect((await api('/query_stream', { entity_name: 'Jo', metric: 'state', start_ts: 0 })).points).toHaveLength(1);
   });
 });
 

@@ -6,6 +6,7 @@ import { page, table, when } from '../layout.js';
 import { memoryRow, MEMORY_HEAD_WITH_ENTITY } from '../memory-view.js';
 import { changeInWords, whoInWords } from '../audit-words.js';
 import type { RateMeter } from '../rate.js';
+import { askBox, type AskState } from './ask-box.js';
 
 export interface DashboardDeps {
   services: Services;
@@ -16,7 +17,7 @@ export interface DashboardDeps {
 const withTimeout = <T>(p: Promise<T>, ms: number, fallback: T) =>
   Promise.race([p.catch(() => fallback), new Promise<T>((r) => setTimeout(() => r(fallback), ms).unref())]);
 
-export async function dashboardPage(req: FastifyRequest, d: DashboardDeps) {
+export async function dashboardPage(req: FastifyRequest, d: DashboardDeps, ask: AskState = {}) {
   const s = d.services;
   const now = s.clock.now();
   const c = s.status.snapshot({ readings: true });
@@ -37,6 +38,8 @@ export async function dashboardPage(req: FastifyRequest, d: DashboardDeps) {
     html`<div class="tile"${tip ? html` title="${tip}"` : ''}>${href ? html`<a href="${href}">` : ''}<span class="n">${value}</span><span class="l">${label}</span>${href ? html`</a>` : ''}</div>`;
 
   const body = html`
+${askBox(req, ask, now)}
+
 <section class="tiles" aria-label="Counts per tier">
 ${tile('entities', c.entities, '/admin/entities')}
 ${tile('memories', c.memories.active)}
@@ -46,7 +49,7 @@ ${tile('things measured', c.series, '/admin/readings', 'series: one per entity a
 ${tile(c.readings?.exact ? 'readings' : 'readings (from ids)', c.readings?.n ?? 0)}
 ${tile('sessions', c.sessions)}
 ${tile('open tasks', c.open_tasks)}
-${tile('intentions', c.active_intentions)}
+${tile('reminders', c.active_intentions, '/admin/intentions', 'intentions: reminders waiting for their moment')}
 ${tile('located objects', c.located_objects)}
 ${tile('schedule events', c.schedule_events)}
 ${tile('patterns', c.promoted_patterns)}
@@ -69,6 +72,7 @@ ${table(
   MEMORY_HEAD_WITH_ENTITY,
   fading.memories.map((m) => memoryRow(req, m, now, { next: '/admin/', withEntity: true })),
   'Nothing is fading.',
+  'compact memories',
 )}
 </section>
 

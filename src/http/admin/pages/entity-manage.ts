@@ -7,11 +7,12 @@ import type { FastifyRequest } from 'fastify';
 import type { Services } from '../../../services.js';
 import type { Holdings } from '../../../tiers/entities/manage.service.js';
 import { html, query, seg, type Html } from '../html.js';
+import { nameKey } from '../../../lib/names.js';
 import { csrfField, page } from '../layout.js';
 
 /** A management form answered with a mistake: which field, what was typed, why. */
 export interface ManageError {
-  field: 'new_name' | 'type' | 'other';
+  field: 'new_name' | 'type' | 'other' | 'delete';
   value?: string;
   message: string;
 }
@@ -38,7 +39,15 @@ export function manageSection(
   const self = entityHref(e.name);
   const types = [...new Set([...TYPES, ...s.overview.entityTypes().map((t) => t.type)])].filter((t) => t !== 'unknown');
   const others = s.overview.searchEntities({ limit: 300 }).filter((o) => o.id !== e.id);
+  // Merges Home Assistant's names proposed (ha-proposals.ts): never done by the name alone.
+  const proposals = s.aliases.proposals(e.id).map(
+    (
+      p,
+    ) => html`<div class="proposal" role="status"><p>Home Assistant calls its person <code>${p.ha_entity_id}</code> “${p.friendly_name}”, which already names ${p.target_name} here. ${p.source_name} and ${p.target_name} were kept apart: a name alone never makes two entities one. If they are the same person, see what would move and confirm there.</p>
+<p><a class="button" href="${entityHref(p.source_name)}/merge${query({ other: p.target_name, keep: 'other' })}" data-action="proposal-preview">Preview merging ${p.source_name} into ${p.target_name}</a></p></div>`,
+  );
   return html`<section id="manage"><h2>Manage</h2>
+${proposals}
 <details class="manage"${openIf(err, 'new_name')}><summary>Rename</summary>
 <form method="post" action="${self}/rename" class="stack">${csrfField(req)}
 <label>New name ${errorOf(err, 'new_name')}<input name="new_name" required maxlength="200" autocomplete="off" value="${typedOr(err, 'new_name', e.name)}"></label>
@@ -56,7 +65,7 @@ export function manageSection(
 <label>Which name stays <select name="keep"><option value="this" selected>${e.name}</option><option value="other">the other entity's</option></select></label>
 <p class="muted">The next page shows what moves; nothing changes until you confirm there.</p>
 <button type="submit" data-action="merge-preview">Preview the merge</button></form></details>
-<p><a class="button danger" href="${self}/delete" data-action="delete-preview">Delete ${e.name}…</a></p>
+<p><a class="button danger" href="${self}/delete" data-action="delete-preview">Delete ${e.name}…</a> ${errorOf(err, 'delete')}</p>
 </section>`;
 }
 
@@ -74,7 +83,14 @@ export function mergePreviewPage(
   from: string,
   keep: 'this' | 'other',
   other: string,
-  preview: { source_name: string; target_name: string; moves: Holdings },
+  preview: {
+    source_name: string;
+    target_name: string;
+    source_id: number;
+    target_id: number;
+    version?: string;
+    moves: Holdings;
+  },
 ) {
   const { source_name: src, target_name: dst } = preview;
   const flip = keep === 'this' ? 'other' : 'this';
@@ -83,18 +99,29 @@ export function mergePreviewPage(
 ${holdingsList(preview.moves)}
 <form method="post" action="${entityHref(from)}/merge" class="stack">${csrfField(req)}
 <input type="hidden" name="other" value="${other}"><input type="hidden" name="keep" value="${keep}">
+<input type="hidden" name="source_id" value="${String(preview.source_id)}"><input type="hidden" name="target_id" value="${String(preview.target_id)}"><input type="hidden" name="version" value="${preview.version ?? ''}">
 <button type="submit" class="danger" data-action="merge">Merge ${src} into ${dst}</button></form>
 <p><a href="${entityHref(from)}/merge${query({ other, keep: flip })}">The other way round (keep ${src})</a> · <a href="${entityHref(from)}">Cancel</a></p>`;
   return page(req, { title: `Merge ${src} into ${dst}?`, active: 'Entities' }, body);
 }
 
 /** GET /admin/entity/:name/delete: what goes with the entity, and a form to confirm. */
-export function deleteConfirmPage(req: FastifyRequest, preview: { entity_name: string; deletes: Holdings }) {
+export function deleteConfirmPage(
+  req: FastifyRequest,
+  asked: string,
+  preview: { entity_name: string; entity_id: number; version?: string; deletes: Holdings },
+) {
   const name = preview.entity_name;
-  const body = html`<p class="lede">Deleting ${name} removes it with everything below, for good. This cannot be undone.</p>
+  // Reached under another name (a link from before a merge): say which entity this is.
+  const alias =
+    nameKey(asked) === nameKey(name)
+      ? ''
+      : html`<p class="error" role="alert">“${asked}” is another name of ${name}: this deletes ${name}. To drop only the name, leave this page and remove it from ${name}’s other names.</p>`;
+  const body = html`${alias}<p class="lede">Deleting ${name} removes it with everything below, for good. This cannot be undone.</p>
 <h2>What goes</h2>
 ${holdingsList(preview.deletes)}
 <form method="post" action="${entityHref(name)}/delete" class="stack">${csrfField(req)}
+<input type="hidden" name="entity_id" value="${String(preview.entity_id)}"><input type="hidden" name="version" value="${preview.version ?? ''}">
 <button type="submit" class="danger" data-action="delete">Delete ${name} for good</button></form>
 <p><a href="${entityHref(name)}">Cancel</a></p>`;
   return page(req, { title: `Delete ${name}?`, active: 'Entities' }, body);

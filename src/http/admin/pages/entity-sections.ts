@@ -11,6 +11,9 @@ import type { Granularity } from '../../../tiers/timeseries/timeseries.schemas.j
 import { showValue } from '../values.js';
 import { html, query, seg, type Html } from '../html.js';
 import { confidence, table, when } from '../layout.js';
+import type { SubjectSeries } from '../../../tiers/ask/subject.js';
+import { isActive, stateWords } from '../../../tiers/ask/two-state.js';
+import { timeline } from './timeline.js';
 
 const GRANULARITIES: Granularity[] = ['raw', 'hour', 'day', 'week'];
 /** Types whose page shows every personal section, empty or not. */
@@ -79,20 +82,62 @@ ${
 </section>`;
 }
 
+/** How many of the newest readings the sensor page lists (all its metrics, by reading time). */
+export const READINGS_LISTED = 20;
+
 export function readingsSection(s: Services, e: EntityRow, g: Granularity, self: string): Html {
   const c = contents(s, e);
   if (!applies(c).has('readings')) return html``;
   const { now, latest } = c;
   const switcher = html`<p class="chips" aria-label="Granularity">${GRANULARITIES.map((x) => html`<a class="chip" href="${self}${query({ g: x })}#readings"${x === g ? html` aria-current="true"` : ''}>${x}</a>`)}</p>`;
-  const charts = latest.map((r) => {
+  // Which metrics are two states is the ask tier's reading (the same as GET /sensors): a door's
+  // contact, a plug's on/off, a person's home/away get a timeline; numbers keep their chart.
+  const twoState = new Set(
+    s.ask
+      .sensors({ entity_name: e.name })
+      .sensors.filter((x) => x.kind === 'two_state')
+      .map((x) => x.metric),
+  );
+  const rows = new Map(
+    s.timeseries.reads
+      .series()
+      .filter((r) => r.entity_id === e.id)
+      .map((r) => [r.metric, { ...r, aliases: [], concept: null } as SubjectSeries]),
+  );
+  const series = latest.map((r) => {
+    const q = { entity_name: e.name, metric: r.metric, granularity: 'raw' as const, limit: READINGS_LISTED };
+    const recent = s.timeseries.queryStream(q).points as { ts: number; value: unknown }[];
+    const row = rows.get(r.metric);
+    return { ...r, recent, state: row && twoState.has(r.metric) ? row : undefined };
+  });
+  const word = (x: (typeof series)[number], v: unknown) => {
+    const on = x.state && (typeof v === 'number' || typeof v === 'string') ? isActive(x.state, v) : null;
+    return on === null ? `${show(v)}${x.unit ? ` ${x.unit}` : ''}` : stateWords(x.state!)[on ? 0 : 1];
+  };
+  const charts = series.map((r) => {
+    if (r.state) return timeline(s, r.state);
     const src = `${self}/series.json${query({ metric: r.metric, g })}`;
     const numeric = typeof r.value === 'number';
-    return html`<figure class="metric"><figcaption>${r.metric}: <strong>${show(r.value)}${r.unit ? ` ${r.unit}` : ''}</strong> <span class="muted">${when(r.ts, now)}</span></figcaption>
+    return html`<figure class="metric"><figcaption>${r.metric}: <strong>${word(r, r.value)}</strong> <span class="muted">${when(r.ts, now)}</span></figcaption>
 ${numeric ? html`<div class="chart" data-src="${src}" data-metric="${r.metric}" role="img" aria-label="${r.metric} over time (${g})"></div>` : ''}
 <p class="muted"><a href="${src}">data (JSON)</a></p></figure>`;
   });
+  const listed = series
+    .flatMap((x) => x.recent.map((p) => ({ ...p, x })))
+    .sort((a, b) => b.ts - a.ts)
+    .slice(0, READINGS_LISTED);
+  const many = series.length > 1;
   return html`<section id="readings"><h2>Readings</h2>
-${latest.length ? html`${switcher}<div class="charts">${charts}</div>` : html`<p class="empty">No readings.</p>`}
+${
+  latest.length
+    ? html`${series.some((x) => !x.state) ? switcher : ''}<div class="charts">${charts}</div>
+<h3>Latest readings</h3>
+<ol class="reading-list" aria-label="Latest readings, newest first">${listed.map(
+        (p) =>
+          html`<li><span class="when">${when(p.ts, now)}</span><span class="what">${many ? html`<span class="metric">${p.x.metric}</span> ` : ''}<strong${p.x.state ? html` title="stored: ${show(p.value)}"` : ''}>${word(p.x, p.value)}</strong></span></li>`,
+      )}</ol>`
+    : html`<p class="empty">No readings.</p>`
+}
 </section>`;
 }
 
@@ -112,14 +157,14 @@ ${table(
   'Nothing scheduled.',
 )}`,
     a.has('intentions') &&
-      html`<h2>Open intentions</h2>
+      html`<h2>Reminders waiting</h2>
 ${table(
   ['When', 'Then', 'Fired'],
   c.intentions.map(
     (i) =>
       html`<tr><td data-label="When">${i.trigger_text}</td><td data-label="Then">${i.action_text}</td><td data-label="Fired">${i.fired_count}</td></tr>`,
   ),
-  'No open intentions.',
+  'No reminders waiting.',
 )}`,
     a.has('tasks') &&
       html`<h2>Working-memory tasks</h2>

@@ -14,6 +14,8 @@ import type { FieldErrors } from '../form-errors.js';
 import { endRelationForm, manageSection, type ManageError } from './entity-manage.js';
 import { sourceCell, statusWord } from '../memory-view.js';
 
+const MEASURED_FIRST = new Set(['sensor', 'device']);
+
 export const EntityParams = z.object({ name: EntityName });
 // An unknown grain (a hand-edited link) falls back to the default rather than an error page.
 export const EntityQuery = z.object({ g: Granularity.catch('raw').default('raw') });
@@ -48,12 +50,15 @@ export function entityPage(
   const meta = Object.keys(e.meta).length ? JSON.stringify(e.meta, null, 1) : null;
   // Read-only for now: aliases are set over HTTP/MCP (POST /alias) or by Home Assistant.
   const aliases = s.entities.aliases(e.id).map((a) => a.alias);
+  // A sensor's or device's page opens on its readings (a door's week above the fold on a phone).
+  const readings = readingsSection(s, e, g, self);
+  const readingsFirst = MEASURED_FIRST.has(s.overview.shownType(e).type);
 
   const body = html`
 <p class="lede">${typeTag(s.overview.shownType(e))} known since ${when(e.created, now)}${meta ? html` · <code>${meta}</code>` : ''}</p>
 ${aliases.length ? html`<p class="aliases">Also known as ${aliases.join(', ')}</p>` : ''}
 ${sectionsToc(s, e)}
-
+${readingsFirst ? readings : ''}
 <section id="memories"><h2>Memories (<span id="memory-count">${memories.length}</span>)</h2>
 ${forms.error ? html`<p class="error" role="alert">${forms.error}</p>` : ''}
 ${table(
@@ -62,6 +67,7 @@ ${table(
     memoryRow(req, m, now, { next: self, edit: true, editing: forms.edit?.id === m.id ? forms.edit : undefined }),
   ),
   'Nothing remembered yet.',
+  'compact memories',
 )}
 <details class="add"${add ? html` open` : ''}><summary>Add a memory</summary>
 <form method="post" action="${self}/remember" class="stack">${csrfField(req)}
@@ -91,7 +97,7 @@ ${table(
   'No relations.',
 )}
 </section>
-${readingsSection(s, e, g, self)}
+${readingsFirst ? '' : readings}
 ${tierSections(s, e)}
 ${manageSection(req, s, e, forms.manage)}`;
   return page(

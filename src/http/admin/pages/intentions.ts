@@ -46,5 +46,5 @@ ${table(
   }),
   q.status === 'active' ? 'No reminders are waiting.' : 'None.',
 )}`;
-  return page(req, { title: 'Reminders', active: 'Intentions', styles: TIER_STYLES }, body);
+  return page(req, { title: 'Reminders', active: 'Reminders', styles: TIER_STYLES }, body);
 }

@@ -5,7 +5,7 @@ import { html, seg } from '../html.js';
 import { csrfField, page, table, when } from '../layout.js';
 import { plural } from '../../../lib/plural.js';
 
-type PruneResult = ReturnType<Services['prune']>;
+type PruneResult = Awaited<ReturnType<Services['prune']>>;
 
 function bySeries(s: Services, r: PruneResult) {
   return table(

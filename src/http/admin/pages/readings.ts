@@ -25,7 +25,7 @@ export function readingsPage(req: FastifyRequest, stream: ReadingStream, f: Stre
 <p class="muted" id="stream-status" aria-live="polite">Readings arriving at this hub appear here as they are stored${filter.entity || filter.metric ? ' (filtered)' : ''}.</p>
 <div class="scroll"><table class="readings"><thead><tr><th>When</th><th>Entity</th><th>Metric</th><th>Value</th><th>Source</th></tr></thead>
 <tbody id="stream-rows" data-src="/admin/readings/stream${query(filter)}">
-${recent.map((r) => html`<tr><td data-label="When">${when(r.ts, now)}</td><td data-label="Entity"><a href="/admin/entity/${seg(r.entity_name)}">${r.entity_name}</a></td><td data-label="Metric">${r.metric}</td><td data-label="Value">${show(r.value)}${r.unit ? ` ${r.unit}` : ''}</td><td data-label="Source">${r.source}</td></tr>`)}
+${recent.map((r) => html`<tr data-ts="${r.ts}"><td data-label="When">${when(r.ts, now)}</td><td data-label="Entity"><a href="/admin/entity/${seg(r.entity_name)}">${r.entity_name}</a></td><td data-label="Metric">${r.metric}</td><td data-label="Value">${show(r.value)}${r.unit ? ` ${r.unit}` : ''}</td><td data-label="Source">${r.source}</td></tr>`)}
 </tbody></table></div>
 ${recent.length ? '' : html`<p class="empty" id="stream-empty">Nothing has arrived since the hub started; waiting…</p>`}`;
   return page(req, { title: 'Readings', active: 'Readings', scripts: ['/admin/assets/stream.js'] }, body);

@@ -56,6 +56,13 @@ const ECHO: Record<string, [string, string | null][]> = {
   merge: [
     ['other', 'Merge with'],
     ['keep', null],
+    ['source_id', null],
+    ['target_id', null],
+    ['version', null],
+  ],
+  delete: [
+    ['entity_id', null],
+    ['version', null],
   ],
   enroll: [
     ['entity_name', null],
