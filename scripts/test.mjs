@@ -1,16 +1,17 @@
 #!/usr/bin/env node
-// `npm test`: lint (biome lint and format, the house rules' import and size checks), then the unit tier, then the e2e tier (whose
-// global setup builds dist/), and the one line CI reads: "N passed, N failed" alone on a line, summed
-// over both tiers' vitest JSON reports. A lint failure counts as one failed test; the tiers still run.
+// `npm test`: lint (biome lint and format, the house rules' import and size checks), then the unit tier, the
+// integration tier (whole hubs in process), then the e2e tier (whose global setup builds dist/), and the one
+// line CI reads: "N passed, N failed" alone on a line, summed over the tiers' vitest JSON reports. A lint
+// failure counts as one failed test; the tiers still run. Each tier's count and time is printed above it.
 //
 //   node scripts/test.mjs [vitest args…]          everything
-//   node scripts/test.mjs --tier unit [args…]     one tier, no lint (npm run test:unit / test:e2e)
+//   node scripts/test.mjs --tier unit [args…]     one tier, no lint (npm run test:unit / test:integration / test:e2e)
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 
 const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit', shell: false });
 let argv = process.argv.slice(2);
-let tiers = ['unit', 'e2e'];
+let tiers = ['unit', 'integration', 'e2e'];
 const t = argv.indexOf('--tier');
 if (t >= 0) {
   tiers = [argv[t + 1]];
@@ -20,6 +21,7 @@ if (t >= 0) {
 let passed = 0;
 let failed = 0;
 let status = 0;
+const summary = [];
 if (tiers.length > 1) {
   // `npm run lint`, errors only (its warnings are listed there, not in every test run).
   const lint = [
@@ -47,20 +49,27 @@ for (const tier of tiers) {
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${report}`,
-    // The unit tier waits on sockets, timers and SQLite more than it computes: four workers on two
-    // cores finish it in ~2.6 min instead of ~3.6 (README "Developing"). The e2e tier keeps the default.
-    ...(tier === 'unit' && !argv.some((a) => a.startsWith('--maxWorkers')) ? ['--maxWorkers=4'] : []),
+    // The in-process tiers wait on sockets, timers and SQLite more than they compute: four workers on
+    // two cores finish them sooner (README "Developing"). The e2e tier keeps the default.
+    ...(tier !== 'e2e' && !argv.some((a) => a.startsWith('--maxWorkers')) ? ['--maxWorkers=4'] : []),
     ...argv,
   ];
+  const started = Date.now();
   const res = run('npx', args);
+  const seconds = Math.round((Date.now() - started) / 1000);
   if (res.status !== 0) status = res.status ?? 1;
   if (existsSync(report)) {
     const r = JSON.parse(readFileSync(report, 'utf8'));
-    const f = (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0);
+    const f = (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0) || (r.success ? 0 : 1);
     passed += r.numPassedTests ?? 0;
-    failed += f || (r.success ? 0 : 1);
+    failed += f;
+    summary.push(`${tier}: ${r.numPassedTests ?? 0} passed, ${f} failed in ${seconds} s`);
     rmSync(report, { force: true });
-  } else if (res.status !== 0) failed += 1;
+  } else if (res.status !== 0) {
+    failed += 1;
+    summary.push(`${tier}: no report (vitest exit ${res.status}) in ${seconds} s`);
+  }
 }
+if (summary.length > 1) for (const line of summary) console.log(`  ${line}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(status);

@@ -15,7 +15,7 @@ export { percentile };
 
 /** One line of the final table. `ratio` = value ÷ baseline (or as the part explains in `note`). */
 export interface BenchRow {
-  part: 'recall' | 'ingest' | 'rollup' | 'scale' | 'patterns' | 'pi' | 'doors' | 'ask';
+  part: 'recall' | 'ingest' | 'rollup' | 'scale' | 'patterns' | 'pi' | 'doors' | 'ask' | 'stopwatch';
   what: string;
   value: number;
   unit: string;

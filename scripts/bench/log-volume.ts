@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { freePort, sleep, tempDir } from './common.js';
 
@@ -95,7 +96,7 @@ export async function logVolume(
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { values } = parseArgs({
     options: { readings: { type: 'string', default: '10000' }, level: { type: 'string', default: 'info' } },
   });

@@ -170,24 +170,12 @@ describe('createLocalEmbedder', () => {
       }
     }
   });
-
-  it('embeds a 100-character fact in well under 0.1 ms amortised', () => {
-    const fact = 'Brian keeps the bedroom at 68 degrees at night and likes the ceiling fan on while he sleeps';
-    expect(fact.length).toBeGreaterThan(80);
-    for (let i = 0; i < 1000; i++) v(fact + (i % 100)); // warm up JIT and stem cache
-    const n = 20_000;
-    const t0 = performance.now();
-    for (let i = 0; i < n; i++) v(fact + (i % 100));
-    expect((performance.now() - t0) / n).toBeLessThan(0.1);
-  });
 });
 
 describe('shipped word vectors', () => {
-  it('load once, quickly, with the documented shape', () => {
-    const t0 = performance.now();
+  // How fast they load is a row of `npm run bench` (scripts/bench/stopwatch.ts), not a bound here.
+  it('load once, with the documented shape', () => {
     const wv = parseWordVectors(readFileSync(wordVectorsPath()));
-    const ms = performance.now() - t0;
-    expect(ms).toBeLessThan(1000); // ~20 ms on a laptop; generous for slow CI machines
     expect(wv.dim).toBe(100);
     expect(wv.count).toBe(60_000);
     expect(wv.lookup('kitchen')).toBeGreaterThanOrEqual(0);

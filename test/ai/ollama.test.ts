@@ -78,11 +78,11 @@ describe('createOllamaEmbedder', () => {
   });
 
   it('honours the timeout against a hanging server', async () => {
+    // The server never answers: without the timeout this waits out the test. How close to 200 ms it gives
+    // up is a row of `npm run bench` (scripts/bench/stopwatch-io.ts).
     const f = await fake({ hang: true });
     const e = createOllamaEmbedder({ baseUrl: f.url, model: 'm', dim: 8, timeoutMs: 200 });
-    const t0 = Date.now();
     const err = await rejection(e.embed(['hello']));
-    expect(Date.now() - t0).toBeLessThan(2000);
     expect(err.code).toBe('unavailable');
     expect(err.message).toMatch(/timed out after 200 ms/);
   });
@@ -148,9 +148,7 @@ describe('pingOllama', () => {
     expect(await pingOllama(f.url)).toBe(false);
     f.options.fail = false;
     f.options.hang = true;
-    const t0 = Date.now();
     expect(await pingOllama(f.url, 200)).toBe(false);
-    expect(Date.now() - t0).toBeLessThan(1500);
     expect(await pingOllama('http://127.0.0.1:' + (await closedPort()))).toBe(false);
   });
 });

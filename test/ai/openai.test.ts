@@ -93,12 +93,12 @@ describe('createOpenAiEmbedder', () => {
   });
 
   it('honours the timeout against a hanging server', async () => {
+    // The server never answers: without the timeout this waits out the test. How close to 200 ms it gives
+    // up is a row of `npm run bench` (scripts/bench/stopwatch-io.ts).
     const f = await fake({ hang: true });
-    const t0 = Date.now();
     const err = await rejection(
       createOpenAiEmbedder({ baseUrl: f.url, apiKey: KEY, model: 'm', dim: 4, timeoutMs: 200 }).embed(['x']),
     );
-    expect(Date.now() - t0).toBeLessThan(2000);
     expect(err.code).toBe('unavailable');
     expect(err.message).toMatch(/timed out after 200 ms/);
     expect(err.message).not.toContain(KEY);
@@ -160,9 +160,7 @@ describe('pingOpenAi', () => {
       true,
     );
     f.options.hang = true;
-    const t0 = Date.now();
     expect(await pingOpenAi(f.url, KEY, 200)).toBe(false);
-    expect(Date.now() - t0).toBeLessThan(1500);
     expect(await pingOpenAi(`http://127.0.0.1:${await closedPort()}`)).toBe(false);
   });
 });

@@ -162,8 +162,8 @@ describe('createAi', () => {
     const ai = await createAi(cfg({ provider: 'auto', baseUrl: f.url }), { useLite: broken });
     const took = Date.now() - t0;
     expect(ai.embedder.provider).toBe('local');
-    expect(took).toBeGreaterThanOrEqual(1900);
-    expect(took).toBeLessThan(4000);
+    expect(took).toBeGreaterThanOrEqual(1900); // it waited for the probe (a floor: load cannot make it early)
+    // How soon after the 2 s it gives up is a row of `npm run bench` (scripts/bench/stopwatch-io.ts).
   }, 10_000);
 
   it('rejects impossible config with HubError invalid naming the setting', async () => {

@@ -92,7 +92,7 @@ for (const runtime of ['onnx', 'wasm'] as const)
         clearInterval(watch);
         expect(most).toBe(2);
         mine.forEach((v, i) => expect(dot(v, reference[i]), texts[i]).toBeCloseTo(1, 4));
-        await expect.poll(() => pool.workers, { timeout: 5000, interval: 50 }).toBe(1);
+        await expect.poll(() => pool.workers, { timeout: 15_000, interval: 50 }).toBe(1);
         expect(await pool.embed(['still answers'])).toHaveLength(1);
       } finally {
         await pool.close();

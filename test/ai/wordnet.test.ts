@@ -83,7 +83,8 @@ describe('WordNet coverage', () => {
     expect(wordnetCoverage(q, terms('Anna likes tea'), idf)).toBeCloseTo(0.25, 5);
   });
 
-  it('expands a query in bounded time once warm (loose bound; the figure is in stats())', () => {
+  // The CPU time per warm query is a row of `npm run bench` (scripts/bench/stopwatch.ts), not a bound here.
+  it('expands queries once warm and reports the figure in stats()', () => {
     const qs = [
       'where are the spare batteries kept',
       'what does Anna eat for breakfast',
@@ -91,11 +92,7 @@ describe('WordNet coverage', () => {
       'who is the kids dentist',
     ];
     for (const q of qs) prepareQuery(wn, q);
-    // CPU time, not wall time: the bound is about our work, not about other processes on the machine.
-    const c0 = process.cpuUsage();
     for (let i = 0; i < 20; i++) for (const q of qs) prepareQuery(wn, q);
-    const cpu = process.cpuUsage(c0);
-    expect((cpu.user + cpu.system) / 1000 / 80).toBeLessThan(2);
     const s = wn.stats();
     expect(s.available).toBe(true);
     expect(s.load_ms).toBeGreaterThan(0);

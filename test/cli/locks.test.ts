@@ -4,6 +4,7 @@
  * SIGKILLed holders leave nothing that blocks the next start.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import Database from 'better-sqlite3';
@@ -11,6 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { acquireLock } from '../../src/db/locks.js';
 import { tempDir } from '../helpers/hub.js';
+import { FIXTURE } from '../io/fixture.js';
 import { startServe, type ServeProcess } from '../helpers/process.js';
 import { CLI, cliEnv, oneLine, runCli, made } from '../helpers/cli.js';
 
@@ -114,7 +116,8 @@ describe('data dir locks', () => {
 
   it('hearth import needs the data dir to itself: refused beside a running serve, naming its pid', async () => {
     const dir = made(join(tempDir(), 'data'));
-    const fixture = join(process.cwd(), '..', 'shared', 'fixtures', 'memory-mcp', 'household.db');
+    const fixture = join(tempDir(), 'household.db');
+    copyFileSync(FIXTURE, fixture); // a copy: opening it writes -wal/-shm files beside it
     const serve = await startServe(dir, { HEARTH_MQTT_MODE: 'off' });
     serves.push(serve);
     const refused = await runCli(['import', 'memory-mcp', fixture], cliEnv(dir));

@@ -3,17 +3,38 @@
  * pass `systemd-analyze verify` and carry their hardening; the nightly backup script rotates.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { made } from '../helpers/cli.js';
 import { tempDir } from '../helpers/hub.js';
 
 const run = promisify(execFile);
 const repo = process.cwd();
-const install = (...args: string[]) => run('sh', [join(repo, 'deploy/install.sh'), ...args]);
+/**
+ * The checkout install.sh installs from by default (the one its own deploy/ sits in): a copy in a temp
+ * dir, so no assertion depends on where this clone sits (one in /home is refused, one in /tmp warns, one
+ * at a path with spaces writes units systemd cannot read). Its dist/ is this clone's build, linked.
+ */
+let app = '';
+beforeAll(() => {
+  app = realpathSync(tempDir('hearth-app-'));
+  cpSync(join(repo, 'deploy'), join(app, 'deploy'), { recursive: true });
+  cpSync(join(repo, 'config.example.toml'), join(app, 'config.example.toml'));
+  symlinkSync(join(repo, 'dist'), join(app, 'dist'));
+});
+const install = (...args: string[]) => run('sh', [join(app, 'deploy/install.sh'), ...args]);
 const node = spawnSync('sh', ['-c', 'readlink -f "$(command -v node)"'], { encoding: 'utf8' }).stdout.trim();
 
 /** Every file and directory under root: path → mode, size, mtime, content. */
@@ -95,11 +116,11 @@ describe('deploy/install.sh --prefix', () => {
     expect(check.stdout.trim()).toBe('/var/lib/hearth 127.0.0.1 48');
 
     expect(readFileSync(join(root, 'usr/local/bin/hearth'), 'utf8')).toBe(
-      `#!/bin/sh\nexec ${node} ${repo}/dist/src/cli.js "$@"\n`,
+      `#!/bin/sh\nexec ${node} ${app}/dist/src/cli.js "$@"\n`,
     );
 
     const service = directives(unit(root, 'hearth.service'));
-    expect(service.get('ExecStart')).toBe(`${node} --max-old-space-size=256 ${repo}/dist/src/cli.js serve`);
+    expect(service.get('ExecStart')).toBe(`${node} --max-old-space-size=256 ${app}/dist/src/cli.js serve`);
     expect(
       Object.fromEntries(
         [
@@ -128,7 +149,7 @@ describe('deploy/install.sh --prefix', () => {
     expect(service.get('MemoryMax')).toMatch(/^\d+M$/);
     expect(Number(service.get('WatchdogSec'))).toBeGreaterThan(0);
     const backup = directives(unit(root, 'hearth-backup.service'));
-    expect(backup.get('ExecStart')).toBe(`${repo}/deploy/backup.sh`);
+    expect(backup.get('ExecStart')).toBe(`${app}/deploy/backup.sh`);
     expect(backup.get('User')).toBe('hearth');
     expect(directives(unit(root, 'hearth-backup.timer')).get('Persistent')).toBe('true');
 
@@ -181,23 +202,25 @@ describe('deploy/install.sh --prefix', () => {
     const comments = (t: string) => t.split('\n').filter((l) => l.startsWith('#'));
     for (const u of ['hearth.service', 'hearth-backup.service'])
       expect(comments(unit(root, u))).toEqual(comments(readFileSync(join(repo, 'deploy', u), 'utf8')));
-    expect(directives(unit(root, 'hearth.service')).get('Documentation')).toBe(`file:${repo}/docs/deploy-pi.md`);
+    expect(directives(unit(root, 'hearth.service')).get('Documentation')).toBe(`file:${app}/docs/deploy-pi.md`);
     const config = readFileSync(join(root, 'etc/hearth/config.toml'), 'utf8');
-    expect(config).toContain(`# Every key and its default: ${repo}/config.example.toml.`);
+    expect(config).toContain(`# Every key and its default: ${app}/config.example.toml.`);
     expect(config).not.toContain('/opt/hearth');
   });
 
   it('warns when the code is where the unit cannot see it (/tmp: PrivateTmp=true)', async () => {
-    const app = tempDir('hearth-app-');
-    expect(app.startsWith('/tmp/')).toBe(true);
-    mkdirSync(join(app, 'dist/src'), { recursive: true });
-    writeFileSync(join(app, 'dist/src/cli.js'), '');
-    cpSync(join(repo, 'deploy'), join(app, 'deploy'), { recursive: true });
-    const { stderr } = await install('--prefix', tempDir('hearth-root-'), '--app-dir', app, '--dry-run');
+    const tmp = tempDir('hearth-app-');
+    expect(tmp.startsWith('/tmp/')).toBe(true);
+    mkdirSync(join(tmp, 'dist/src'), { recursive: true });
+    writeFileSync(join(tmp, 'dist/src/cli.js'), '');
+    cpSync(join(repo, 'deploy'), join(tmp, 'deploy'), { recursive: true });
+    const { stderr } = await install('--prefix', tempDir('hearth-root-'), '--app-dir', tmp, '--dry-run');
     expect(stderr).toContain(
-      `warning: ${app} is in /tmp, /var/tmp or /dev/shm, which the service cannot see (PrivateTmp=true, PrivateDevices=true): it would not start; put the code in /opt/hearth`,
+      `warning: ${tmp} is in /tmp, /var/tmp or /dev/shm, which the service cannot see (PrivateTmp=true, PrivateDevices=true): it would not start; put the code in /opt/hearth`,
     );
-    const fine = await install('--prefix', tempDir('hearth-root-'), '--dry-run');
+    // The same code by a path outside /tmp (this process's root seen through /proc), wherever the clone sits.
+    const visible = `/proc/${process.pid}/root${tmp}`;
+    const fine = await install('--prefix', tempDir('hearth-root-'), '--app-dir', visible, '--dry-run');
     expect(fine.stderr).not.toContain('warning:');
   });
 

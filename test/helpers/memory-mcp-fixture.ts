@@ -1,4 +1,4 @@
-/** Changed copies of the memory-mcp fixture (`shared/fixtures/memory-mcp/household.db`) for the import tests. */
+/** Changed copies of the memory-mcp fixture (`test/fixtures/memory-mcp/household.db`) for the import tests. */
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';

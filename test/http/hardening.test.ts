@@ -80,13 +80,9 @@ describe('timeouts close slow connections (item 10)', () => {
     trickle(headers, 50, 'X-Slow: 1\r\n');
     const idle = await open(port);
 
-    const limit = 5000;
-    const times = await Promise.all(
-      [...bodies, headers, idle].map((c) =>
-        Promise.race([c.closed, new Promise<number>((r) => setTimeout(() => r(Infinity), limit))]),
-      ),
-    );
-    for (const t of times) expect(t).toBeLessThan(limit);
+    // They trickle forever: each ends only when the hub closes it (else the test times out). How long after
+    // the 800 / 400 ms timeouts is a row of `npm run bench` (scripts/bench/stopwatch-io.ts).
+    await Promise.all([...bodies, headers, idle].map((c) => c.closed));
     expect(headers.data()).toMatch(/^HTTP\/1\.1 408/);
     const body = JSON.parse(headers.data().slice(headers.data().indexOf('\r\n\r\n') + 4));
     expect(body).toMatchObject({ ok: false, error: 'timeout' });

@@ -1,11 +1,8 @@
 /**
- * The memory-mcp fixture, `shared/fixtures/memory-mcp/household.db`, beside the checkout: `../shared`
- * from the main checkout, `../../shared` from a worktree under `wt/`.
+ * The memory-mcp fixture, `test/fixtures/memory-mcp/household.db` (its README says how the seed server
+ * wrote it). It lives in the repository, so a fresh clone anywhere runs the import tests; tests copy it
+ * to a temp dir before opening it (SQLite writes -wal/-shm files beside a database it opens).
  */
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const candidates = ['../../../shared/', '../../../../shared/'].map((up) =>
-  fileURLToPath(new URL(`${up}fixtures/memory-mcp/household.db`, import.meta.url)),
-);
-export const FIXTURE = candidates.find((p) => existsSync(p)) ?? candidates[0];
+export const FIXTURE = fileURLToPath(new URL('../fixtures/memory-mcp/household.db', import.meta.url));

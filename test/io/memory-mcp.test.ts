@@ -1,5 +1,5 @@
 /**
- * `hearth import memory-mcp` against the seed server's own database (../shared/fixtures/memory-mcp,
+ * `hearth import memory-mcp` against the seed server's own database (test/fixtures/memory-mcp,
  * read-only, copied to a temp dir first as its README asks): per-table counts in = out, trust,
  * supersession and validity kept, recall answers from imported data, a second run imports 0.
  */

@@ -16,7 +16,7 @@ const publish = async (topic: string, payload: string, opts: mqtt.IClientPublish
   await c.publishAsync(topic, payload, opts);
   await c.endAsync();
 };
-async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 5000): Promise<T> {
+async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 15_000): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const v = await fn();

@@ -63,7 +63,7 @@ describe('frameSizeGuard', () => {
       ),
       { seed: 0x6a4d, numRuns: 400 },
     );
-  });
+  }, 120_000);
 
   it('reports an 80 MB CONNECT from its first five bytes', () => {
     const guard = frameSizeGuard();

@@ -83,5 +83,5 @@ describe('filterWithin', () => {
       }),
       { seed: 0x5ab5e7, numRuns: 3000 },
     );
-  });
+  }, 120_000);
 });

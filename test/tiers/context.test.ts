@@ -23,7 +23,7 @@ describe('pack (token budget)', () => {
       }),
       { numRuns: 300, seed: 7 },
     );
-  });
+  }, 60_000);
   it('puts higher scores first', () => {
     const r = pack(
       [

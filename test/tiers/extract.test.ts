@@ -219,5 +219,5 @@ describe('property: no stored fact lacks its quote in the text', () => {
     // the property was exercised both ways, not vacuously
     expect(storedTotal).toBeGreaterThan(0);
     expect(rejectedTotal).toBeGreaterThan(storedTotal);
-  });
+  }, 120_000);
 });

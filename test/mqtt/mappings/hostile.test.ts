@@ -1,7 +1,9 @@
 /**
  * Hostile corpus: 10,000 seeded random/garbage payloads through every mapping. The contract: only
- * ParseError escapes, every call returns quickly, nothing reaches Object.prototype, and whatever is
- * returned is well-formed (finite numbers, no forbidden keys).
+ * ParseError escapes, nothing reaches Object.prototype, and whatever is returned is well-formed (finite
+ * numbers, no forbidden keys). How fast (the slowest call, a 256 KiB refusal, the line-protocol parser)
+ * is a row of `npm run bench` (scripts/bench/stopwatch.ts), not a bound here; the timeouts below are
+ * sized for a loaded 2-core machine.
  */
 import { describe, expect, it } from 'vitest';
 import { createMappingSet, MappingsConfigSchema } from '../../../src/mqtt/mappings/index.js';
@@ -10,7 +12,6 @@ import { parseLineProtocol } from '../../../src/tiers/timeseries/line-protocol.j
 import { context, prng } from './helpers.js';
 
 const CORPUS = 10_000;
-const PER_CALL_MS = 250;
 const FORBIDDEN = ['__proto__', 'constructor', 'prototype'];
 
 const REAL = [
@@ -187,14 +188,11 @@ describe('hostile corpus', () => {
     const ctx = context('Europe/Berlin', { 'a|b': '°C' });
     let parsed = 0;
     let refused = 0;
-    let slowest = 0;
-    const started = performance.now();
     for (let i = 0; i < CORPUS; i++) {
       const p = payload(r, i);
       const buf = typeof p === 'string' ? Buffer.from(p) : p;
       for (const [mapping, topics] of targets) {
         const topic = r.pick(topics);
-        const t0 = performance.now();
         try {
           checkWellFormed(mapping.parse(topic, buf, ctx));
           parsed++;
@@ -205,24 +203,19 @@ describe('hostile corpus', () => {
           expect(e.message, `${mapping.name} on payload #${i}`).not.toMatch(/^unexpected/);
           refused++;
         }
-        slowest = Math.max(slowest, performance.now() - t0);
       }
     }
-    expect(slowest).toBeLessThan(PER_CALL_MS);
-    expect(performance.now() - started).toBeLessThan(30_000);
     expect(parsed).toBeGreaterThan(1000);
     expect(refused).toBeGreaterThan(1000);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(protoBefore);
-  });
+  }, 120_000);
 
   it('refuses payloads over 256 KiB before parsing', () => {
     const set = createMappingSet();
     const blob = Buffer.from(`{"value":"${'x'.repeat(256 * 1024)}"}`);
     for (const m of set.mappings) {
-      const t0 = performance.now();
       expect(() => m.parse(TOPICS[m.name][0], blob, context())).toThrow(/over 262144 bytes/);
-      expect(performance.now() - t0).toBeLessThan(50);
     }
   });
 
@@ -233,7 +226,6 @@ describe('hostile corpus', () => {
       '°C,domain=sensor,entity_id=t,friendly_name=T\\ x value=21.5,state="on",x_str="y" 1796058600000000000',
       'weather\\ station,location=back\\ yard temp=21.5,note="said \\"hi\\"" 1',
     ];
-    const started = performance.now();
     for (let i = 0; i < 2000; i++) {
       const lines = Array.from({ length: 1 + r.int(20) }, () => {
         const s = r.pick(seeds).split('');
@@ -254,7 +246,6 @@ describe('hostile corpus', () => {
       }
       for (const e of out.errors) expect(e.line).toBeGreaterThan(0);
     }
-    expect(performance.now() - started).toBeLessThan(10_000);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-  });
+  }, 60_000);
 });

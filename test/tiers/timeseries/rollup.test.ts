@@ -376,7 +376,7 @@ describe('property: incremental rollups equal a from-scratch run', () => {
         expect(counts).toBe(stream.filter((x) => series[x.k] === sr && x.v !== null).length);
       }
     }
-  });
+  }, 120_000);
 });
 
 describe('bags: a bucket kept as distinct values with counts', () => {
