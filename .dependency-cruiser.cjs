@@ -51,7 +51,8 @@ module.exports = {
     // The rest of the whiteboard's "never" arrows (docs/ARCHITECTURE.md "House rules"), one rule each.
     {
       name: 'detectors-import-storage-or-services',
-      comment: 'Detectors read through their context and return findings; the engine promotes. They never import src/db or a tier.',
+      comment:
+        'Detectors read through their context and return findings; the engine promotes. They never import src/db or a tier.',
       severity: 'error',
       from: { path: '^detectors/' },
       to: { path: '^src/(db|tiers)/' },
@@ -65,7 +66,8 @@ module.exports = {
     },
     {
       name: 'storage-imports-providers',
-      comment: 'Storage keeps vectors, it does not make them: src/db never imports src/ai (it keeps a VectorModel, the embedder\'s identity).',
+      comment:
+        "Storage keeps vectors, it does not make them: src/db never imports src/ai (it keeps a VectorModel, the embedder's identity).",
       severity: 'error',
       from: { path: '^src/db/' },
       to: { path: '^src/ai/' },
@@ -86,7 +88,8 @@ module.exports = {
     },
     {
       name: 'patterns-import-storage',
-      comment: 'The pattern engine reads and writes through services and repositories (tiers/patterns/patterns.repo.ts), never src/db.',
+      comment:
+        'The pattern engine reads and writes through services and repositories (tiers/patterns/patterns.repo.ts), never src/db.',
       severity: 'error',
       from: { path: '^src/patterns/' },
       to: { path: '^src/db/' },

@@ -29,7 +29,12 @@ const { role, kind, port, token } = workerData as FloodSpec;
 let stopped = false;
 let n = 0;
 const reading = () =>
-  JSON.stringify({ entity_name: 'Kitchen', metric: 'temperature', value: 20 + (n++ % 10), ts: Math.floor(Date.now() / 1000) });
+  JSON.stringify({
+    entity_name: 'Kitchen',
+    metric: 'temperature',
+    value: 20 + (n++ % 10),
+    ts: Math.floor(Date.now() / 1000),
+  });
 
 function send(
   path: string,
@@ -117,7 +122,14 @@ function flood(): () => Record<string, number> {
 }
 
 function household(): () => HouseholdReport {
-  const report: HouseholdReport = { record: {}, pooled: {}, remember: {}, healthMs: [], healthStatus: {}, recordMs: [] };
+  const report: HouseholdReport = {
+    record: {},
+    pooled: {},
+    remember: {},
+    healthMs: [],
+    healthStatus: {},
+    recordMs: [],
+  };
   // A script posting a reading every 100 ms on a fresh connection.
   void (async () => {
     while (!stopped) {

@@ -64,7 +64,8 @@ async function run(kind: Kind, seconds: number) {
     await hub.start();
     const port = (hub.app.server.address() as { port: number }).port;
     if (process.env.FLOOD_PORT_FILE) writeFileSync(process.env.FLOOD_PORT_FILE, String(port));
-    const f = kind === 'disk' ? undefined : await worker({ role: 'flood', kind: kind as FloodKind, port, token: TOKEN });
+    const f =
+      kind === 'disk' ? undefined : await worker({ role: 'flood', kind: kind as FloodKind, port, token: TOKEN });
     await new Promise((r) => setTimeout(r, 1500)); // the flood takes hold
     const lag = monitorEventLoopDelay({ resolution: 10 });
     lag.enable();

@@ -126,9 +126,9 @@ describe('aliases from Statestream', () => {
     await publish('hearth/record/hall hygrometer/state', '55');
     expect(await points('hall hygrometer', 'state')).toMatchObject([{ value: 55, unit: null }]);
     await post(hub, '/forget', { entity_name: 'hall hygrometer' });
-    expect(
-      (await post(hub, '/alias', { entity_name: 'sensor.hall_humidity', alias: 'hall hygrometer' })).status,
-    ).toBe(200);
+    expect((await post(hub, '/alias', { entity_name: 'sensor.hall_humidity', alias: 'hall hygrometer' })).status).toBe(
+      200,
+    );
     await publish('hearth/record/hall hygrometer/state', '56');
     expect(await points('sensor.hall_humidity', 'state')).toMatchObject([{ value: 56, unit: '%' }]);
   });
