@@ -10,6 +10,7 @@ const candidates = (over: Partial<Candidates> & { vectorHits: Candidates['vector
   sameAsTop: new Set(),
   elsewhere: new Set(),
   scoped: new Set(),
+  namedFacts: new Set(),
   rows: new Map(),
   replaced: new Map(),
   sims: new Map(over.vectorHits.map((h) => [h.memory_id, h.similarity])),
