@@ -46,6 +46,15 @@ export const EntityName = z
 
 export const EntityType = z.string().trim().min(1).max(50);
 
+/**
+ * A row id sent in a body or a query: a positive whole number, or one written as digits (a query
+ * string, a form). Never `true` or `[1]`, which `z.coerce.number()` reads as 1 — a fuzzed
+ * `{"relation_id": true}` must not end relation 1.
+ */
+export const RowId = z
+  .union([z.number(), z.string().regex(/^\s*\d+\s*$/, 'must be a whole number')])
+  .pipe(z.coerce.number<string | number>().int().positive());
+
 /** Trust tier 1–5 or its label (SPEC §5). */
 export const Trust = z.union([
   z.number().int().min(1).max(5),

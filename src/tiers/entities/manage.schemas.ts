@@ -1,7 +1,7 @@
 /** Entity management (manage.service.ts): merge, rename, change type, delete, end a relation. */
 import { z } from 'zod';
 import { nameKey } from '../../lib/names.js';
-import { EntityName, EntityType } from '../../lib/schema.js';
+import { EntityName, EntityType, RowId } from '../../lib/schema.js';
 
 const DryRun = z.boolean().default(false).describe('true: only say what would change (a preview); nothing is changed');
 /** What a preview (dry_run) answered, sent back with the confirm: 409 when that is no longer what the name means. */
@@ -65,10 +65,6 @@ export const DeleteEntityInput = z.strictObject({
 export type DeleteEntityInput = z.infer<typeof DeleteEntityInput>;
 
 export const EndRelationInput = z.strictObject({
-  relation_id: z.coerce
-    .number()
-    .int()
-    .positive()
-    .describe('the id of a current relation (GET /get_related lists them)'),
+  relation_id: RowId.describe('the id of a current relation (GET /get_related lists them)'),
 });
 export type EndRelationInput = z.infer<typeof EndRelationInput>;

@@ -1,6 +1,6 @@
 /** Tier 1.5 operations (episodic memory): one zod object each, shared by HTTP and MCP. */
 import { z } from 'zod';
-import { EntityName, EntityType, Text, Timestamp, JsonObject } from '../../lib/schema.js';
+import { EntityName, EntityType, Text, Timestamp, JsonObject, RowId } from '../../lib/schema.js';
 import { int, list, obj, str, ts, warnings } from '../../lib/output.js';
 
 export const ROLES = ['user', 'assistant', 'system'] as const;
@@ -37,7 +37,7 @@ export type CloseSessionInput = z.infer<typeof CloseSessionInput>;
 
 // Coerced: GET /get_session/:session_id passes it as a path segment.
 export const GetSessionInput = z.strictObject({
-  session_id: z.coerce.number().int().positive().describe('the id open_session returned'),
+  session_id: RowId.describe('the id open_session returned'),
 });
 export type GetSessionInput = z.infer<typeof GetSessionInput>;
 

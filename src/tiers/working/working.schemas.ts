@@ -1,6 +1,6 @@
 /** Tier 1.75 operations (working memory): one zod object each, shared by HTTP and MCP. */
 import { z } from 'zod';
-import { EntityName, EntityType, Text, TOO_DEEP, withinDepth } from '../../lib/schema.js';
+import { EntityName, EntityType, Text, TOO_DEEP, withinDepth, RowId } from '../../lib/schema.js';
 import { int, ts, warnings } from '../../lib/output.js';
 
 export const TASK_STATUSES = ['open', 'closed', 'expired'] as const;
@@ -11,7 +11,7 @@ export const MAX_VALUE_CHARS = 16_000;
 
 const TaskId = z.number().int().positive().describe('the id wm_open returned');
 // GET /wm/:task_id and GET /wm/list carry numbers as text.
-const TaskIdParam = z.coerce.number().int().positive().describe('the id wm_open returned');
+const TaskIdParam = RowId.describe('the id wm_open returned');
 const SlotKey = z
   .string()
   .trim()
