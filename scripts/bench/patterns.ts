@@ -94,6 +94,7 @@ export async function benchPatterns(opts: BenchOptions): Promise<BenchRow[]> {
       },
     ];
   } finally {
+    await services.patterns.close(); // the detector lane's worker thread, else the bench never exits
     db.close();
     tmp.remove();
   }
