@@ -46,7 +46,8 @@ export interface AskService {
   sensors(input: SensorsInput): SensorsOutput;
 }
 
-const WHERE = /^\s*(where('s| is| are| was| were| did| do|s)?|have you seen|has anyone seen|did (you|anyone) see)\b/i;
+const WHERE =
+  /^\s*(where('s| is| are| was| were| did| do|s)?|have you seen|has anyone seen|did (you|anyone) see|(do you know|any idea|can you tell me) where|(i )?(can'?t|cannot|couldn'?t) find|i('ve| have)? (lost|misplaced))\b/i;
 
 /** "the shed door" from the words that named it; a name written with a capital stays as it is. */
 const the = (named: string) => (/^[A-Z]/.test(named) ? named : `the ${named}`);
@@ -98,6 +99,11 @@ export function createAskService(deps: AskDeps): AskService {
     if (/\b(locked|unlocked|lock)\b/i.test(rest) && stateWords(series)[0] !== 'locked') {
       // A door's contact says open or closed, never locked: no guess from it.
       const result = `I have no readings that say whether ${sayThing(series)} is locked.`;
+      return { result, answer: { kind: 'unknown', entity: series.entity_name }, sure: true, evidence: [] };
+    }
+    if (/\b(open|opened|opens|closed|close|shut)\b/i.test(rest) && stateWords(series)[0] === 'locked') {
+      // A lock says locked or unlocked, never whether its door stood open.
+      const result = `I have no readings that say whether ${sayThing(series)} was open, only whether it was locked.`;
       return { result, answer: { kind: 'unknown', entity: series.entity_name }, sure: true, evidence: [] };
     }
     const shape = readShape(rest, twoState);

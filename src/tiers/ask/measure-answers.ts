@@ -211,11 +211,14 @@ export function usualAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput {
   let from: number;
   let spoken: string;
   // No window: "is it warmer than usual?" asks about now (the last hour); "was it …?" about today so far.
-  const present = !q.when && !/\b(was|were|did|has|had)\b/i.test(q.question);
+  // "right now" is a moment at now: the last hour too.
+  const atNow = q.when?.at !== undefined && q.when.at >= q.now - 60;
+  const present = atNow || (!q.when && !/\b(was|were|did|has|had)\b/i.test(q.question));
   if (q.when && q.when.from < q.when.to) [from, spoken] = [q.when.from, q.when.spoken];
   else if (present) [from, spoken] = [q.now - HOUR, 'for this time of day'];
   else [from, spoken] = [localToUtc({ ...wallTime(q.now, q.tz), hour: 0, minute: 0, second: 0 }, q.tz), 'today'];
   const to = q.when && q.when.from < q.when.to ? Math.min(q.when.to, q.now) : q.now;
+  if (usesEnergy(q)) return usualEnergy(deps, q, from, to, spoken);
   deps.rollup([s.id]);
   const now = aggregate(deps, s.id, from, to);
   const base = { kind: 'usual' as const, ...answerBase(q), from, to, stat: 'mean' as const };
@@ -263,6 +266,45 @@ export function usualAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput {
       usual: Math.round(usual * 1000) / 1000,
     },
     sure: quiet === null,
+    evidence,
+  };
+}
+
+/** A meter's reading is a running total, a power reading a rate: what is compared is the energy used. */
+export const usesEnergy = (q: Pick<ReadingQuestion, 'series' | 'question'>) =>
+  q.series.concept === 'energy' ||
+  (/^k?w$/i.test(q.series.unit ?? '') && /\b(energy|electricity|kwh|use|used)\b/i.test(q.question));
+
+/** "Did we use more electricity than usual yesterday?": kWh used in the window against the same hours before. */
+function usualEnergy(deps: ReadingDeps, q: ReadingQuestion, from: number, to: number, spoken: string): AskOutput {
+  const thing = sayThing(q.series); // "the kettle", "the electricity meter"
+  const now = energy(deps, q, from, to);
+  const before: number[] = [];
+  for (let d = 1; d <= USUAL_DAYS; d++) {
+    const [f, t] = [daysBefore(from, d, q.tz), daysBefore(to, d, q.tz)];
+    if (deps.reads.atOrBefore(q.series.id, f)) before.push(energy(deps, q, f, t).kwh);
+  }
+  const base = { kind: 'usual' as const, ...answerBase(q), from, to, stat: 'sum' as const, unit: 'kWh' };
+  const evidence: Evidence[] = [evidenceOf(q, 'readings', from, to, now.readings)];
+  const used = sayValue(now.kwh, 'energy', 'kWh');
+  if (before.length < USUAL_MIN_DAYS) {
+    const result = `${sentence(thing)} used ${used} ${spoken}, but I don't have enough days before to know what is usual.`;
+    return { result, answer: base, sure: false, evidence };
+  }
+  const usual = before.reduce((a, b) => a + b, 0) / before.length;
+  const diff = now.kwh - usual;
+  const said = sayValue(Math.abs(diff), 'energy', 'kWh');
+  const same = Number.parseFloat(said) === 0;
+  const dir = q.shape.direction ?? 0;
+  const yes = dir === 0 ? '' : same ? 'No, ' : diff > 0 === dir > 0 ? 'Yes, ' : 'No, ';
+  const compared = same ? 'about as much as usual' : `${said} ${diff > 0 ? 'more' : 'less'} than usual`;
+  const result =
+    `${yes}${yes ? thing : sentence(thing)} used ${used} ${spoken}, ${compared} ` +
+    `(${sayValue(usual, 'energy', 'kWh')} on average over the ${before.length} days before).`;
+  return {
+    result,
+    answer: { ...base, value: Math.round(diff * 1000) / 1000, usual: Math.round(usual * 1000) / 1000 },
+    sure: true,
     evidence,
   };
 }

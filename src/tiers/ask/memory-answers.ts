@@ -16,6 +16,7 @@ import { RecallInput } from '../memory/memory.schemas.js';
 import type { RecallHit } from '../memory/recall.js';
 import type { AskAnswer, Evidence } from './ask.schemas.js';
 import { answerWho } from './who-answers.js';
+import { otherThing } from './things.js';
 
 export { answerPlace } from './place-answers.js';
 export { answerWho } from './who-answers.js';
@@ -119,8 +120,10 @@ export async function answerFact(
       evidence: out.results.slice(0, EVIDENCE_MAX).map(evidenceOf),
     };
   }
-  const about = out.about ?? [];
-  const offer = q.possible ? standsOut(out.possible) : undefined;
+  // Said as the household writes them ("Anna", not the key "anna" a speaker was resolved by).
+  const about = (out.about ?? []).map((n) => deps.entities?.find(n)?.name ?? n);
+  // Never offered for another thing than the one asked about: the boiler's service is not the car's.
+  const offer = q.possible ? standsOut(out.possible.filter((h) => !otherThing(q.question, h.fact))) : undefined;
   if (!offer) return dontKnow(about);
   return {
     result: `I'm not sure, but I remember that ${afterThat(offer.fact)}`,

@@ -6,7 +6,7 @@
  */
 import type { WindowReads } from '../timeseries/window-reads.js';
 import type { AskOutput, Evidence } from './ask.schemas.js';
-import { measureAnswer, usualAnswer } from './measure-answers.js';
+import { measureAnswer, usesEnergy, usualAnswer } from './measure-answers.js';
 import { sayThing } from './say-value.js';
 import { sayMoment } from './say-time.js';
 import type { Shape } from './shape.js';
@@ -80,7 +80,7 @@ function choiceNote(q: ReadingQuestion): string {
 export function answerReadings(deps: ReadingDeps, q: ReadingQuestion, twoState: boolean): AskOutput {
   const reply =
     q.shape.kind === 'usual'
-      ? twoState
+      ? twoState && !usesEnergy(q)
         ? usualStateAnswer(deps, q)
         : usualAnswer(deps, q)
       : !twoState || q.shape.kind === 'measure'

@@ -18,7 +18,7 @@ type Deps = Pick<Services, 'prospective' | 'entities'>;
 
 /** Words that ask about reminders or intentions. */
 const ABOUT_REMINDERS =
-  /\b(remind(?:er|ers|ed)?|intentions?|(?:want(?:ed)?|meant|mean|need(?:ed)?|supposed|going|planning) to (?:tell|ask|say|remind|mention|give|bring|call|do)|(?:should|must) (?:I|we|you) (?:remember|not forget)|(?:have|need|got) to remember|anything to remember|(?:not|don't) (?:to )?forget)\b/i;
+  /\b(remind(?:er|ers|ed)?|intentions?|(?:want(?:ed)?|meant|mean|need(?:ed)?|supposed|going|planning) to (?:tell|ask|say|remind|mention|give|bring|call|do)|(?:should|must) (?:I|we|you) (?:remember|not forget)|(?:I|we|you) (?:should|must|need to|have to|ought to) (?:remember|not forget)|(?:have|need|got) to remember|anything to remember|(?:not|don't) (?:to )?forget)\b/i;
 /** The situation a question asks about: "… when I get home", "… once Anna arrives". */
 const SITUATION = /\b(when|once|after|before|as soon as|next time|if)\b\s+(.+?)[?.!]*$/i;
 /** Stems of the asking itself, not of what it is about. */

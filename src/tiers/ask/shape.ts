@@ -19,7 +19,8 @@ export interface Shape {
   direction?: 1 | -1 | 0;
 }
 
-const USUAL = /\b(than|as) (usual|normal|normally|typical|average|always)\b|\b(usual|unusual(ly)?|normal for)\b/;
+const USUAL =
+  /\b(than|as) (usual|normal|normally|typical|average|always)\b|\b(usual|unusual(ly)?|normal for)\b|\bthan (it|they|he|she|we) (normally|usually|typically|generally) (is|are|was|were|do|does|did)\b|\b(normal|typical)\s*[?.!]*\s*$/;
 const DURATION = /\bhow long\b|\bfor how many (minutes|hours)\b/;
 const COUNT = /\bhow (many times|often)\b|\bhow many\b.*\b(open(ed|ings)?|run|ran|runs|switch(ed|es)?|times)\b/;
 const LAST =
@@ -29,12 +30,15 @@ const MAX =
   /\b(warmest|hottest|highest|maximum|max|peak|most|dampest|brightest|loudest)\b|\bhow (warm|hot|high|humid) did\b/;
 const SUM = /\b(total|in all|altogether|consum(e|ed|ption))\b|\bhow much (energy|electricity)\b/;
 const MEASURE = /\bhow (warm|cold|hot|chilly|cool|humid|damp|dry|bright|dark|loud|noisy|much|high|low)\b|\baverage\b/;
+/** Money is never a reading: a fact answers, or nothing. */
+const MONEY = /\b(cost|costs|price|priced|paid|pay|buy|bought|worth|spend|spent)\b/;
 const UP = /\b(warmer|hotter|higher|more|above|damper|brighter|louder|longer|busier)\b/;
 const DOWN = /\b(colder|cooler|lower|less|below|drier|darker|quieter|shorter)\b/;
 
 /** Does the question ask about readings (a state, a measure, a time, a count)? */
 export function readingShape(question: string): boolean {
   const q = question.toLowerCase();
+  if (MONEY.test(q)) return false; // "how much did the washing machine cost?" is not about its power
   return (
     STATE_WORDS.test(q) ||
     askedConcept(q) !== null ||

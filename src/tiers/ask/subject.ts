@@ -16,6 +16,7 @@ import type { WordNet } from '../../ai/wordnet.js';
 import type { SeriesRow, WindowReads } from '../timeseries/window-reads.js';
 import { askedConcept, type Concept, isAskingStem, isGenericStem, measuredConcept } from './concepts.js';
 import { isTwoState, STATE_WORDS, stateWords } from './two-state.js';
+import { THINGS } from './things.js';
 
 export interface SubjectSeries extends SeriesRow {
   aliases: string[];
@@ -52,10 +53,16 @@ interface Indexed {
   text: string;
 }
 
-/** Above this cosine (local or neural encoder) a series name may stand for the question's words. */
-const ENCODER_MIN = 0.55;
+/**
+ * Above this cosine (local or neural encoder) a series name may stand for the question's words. Tuned
+ * on the ask eval's tuning part: at 0.55 every encoder match there was wrong ("kitchen window" → the
+ * living-room lamp 0.67, "dryer" → the bedroom temperature 0.62, "attic" → the lamp 0.61).
+ */
+const ENCODER_MIN = 0.7;
 /** Words of a question looked at (a question names its subject in a few). */
 const MAX_WORDS = 12;
+/** WordNet's weight of a synonym (0.81; a broader word, "room" for "kitchen", is 0.7). */
+const SYNONYM = 0.8;
 /** Words an answer repeats as "the shed door"; more is not a name, and the answer does not say it back. */
 const NAMED_MAX = 4;
 const QUIET_DOMAINS = new Set(['sensor', 'binary_sensor', 'input_number', 'input_boolean']);
@@ -146,9 +153,9 @@ export function createSubjects(deps: SubjectDeps) {
    * relative of several words ("dishwashing machine") names a thing only as a whole, never by one of
    * its words ("machine" is not the washing machine).
    */
-  function relatives(word: string): Set<string> {
+  function relatives(word: string, min = 0.55): Set<string> {
     const out = new Set<string>();
-    for (const e of wordnet.expand(word)) if (e.weight >= 0.55) out.add(tokenize(e.word).join(' '));
+    for (const e of wordnet.expand(word)) if (e.weight >= min) out.add(tokenize(e.word).join(' '));
     return out;
   }
 
@@ -196,6 +203,7 @@ export function createSubjects(deps: SubjectDeps) {
     const words = namingWords(question).slice(0, MAX_WORDS);
     const stems = new Set(words.map((w) => w.stem));
     const rel = new Map(words.map((w) => [w.stem, relatives(w.word)]));
+    const synonyms = new Map(words.map((w) => [w.stem, relatives(w.word, SYNONYM)]));
 
     type Scored = { x: Indexed; name: number; how: Subject['how']; fit: number };
     const scored: Scored[] = [];
@@ -208,16 +216,23 @@ export function createSubjects(deps: SubjectDeps) {
         let loose = false;
         const seq = [...name];
         const byRel = new Map([...stems].map((s) => [s, covered(seq, rel.get(s))]));
+        const bySyn = new Map([...stems].map((s) => [s, covered(seq, synonyms.get(s))]));
         for (const w of name) {
           if (stems.has(w)) hit++;
           else if ([...byRel.values()].some((c) => c.has(w))) (hit += 0.7), (loose = true);
         }
+        // A broader word names a thing only when the name is wholly said: "kitchen" (a room) is not the
+        // living room; a synonym may name part of it ("the telly": the living room tv).
+        const whole = [...name].every((w) => stems.has(w) || [...byRel.values()].some((c) => c.has(w)));
+        const says = (s: string) => (bySyn.get(s)?.size ?? 0) > 0 || ((byRel.get(s)?.size ?? 0) > 0 && whole);
         // A question word that neither this name nor its kind says: "the shed door" is not the garage door.
-        const unsaid = [...stems].filter((s) => !name.has(s) && !x.kinds.has(s) && !byRel.get(s)?.size);
+        const unsaid = [...stems].filter((s) => !name.has(s) && !x.kinds.has(s) && !says(s));
         if (hit > 0 && !loose) anyNameHit = true;
         // Partly named with words left over: another thing. Wholly named with words left over
-        // ("Anna's car" for Anna): it may be, but not surely.
-        const score = hit / Math.max(1, name.size) - (unsaid.length && hit < name.size ? 1 : 0);
+        // ("Anna's car" for Anna): it may be, but not surely — unless a word left over names a thing of
+        // its own ("the bedroom window" is not the bedroom's temperature).
+        const other = unsaid.length && (hit < name.size || unsaid.some((u) => THINGS.has(u)));
+        const score = hit / Math.max(1, name.size) - (other ? 1 : 0);
         if (score > best) [best, how] = [score, loose ? 'wordnet' : unsaid.length ? 'partial' : 'name'];
       }
       for (const k of x.kinds) if (stems.has(k)) best += 0.3;

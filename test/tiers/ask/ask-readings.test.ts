@@ -172,6 +172,26 @@ describe('last, duration, count, usual', () => {
     );
   });
 
+  it('"right now" is now: the last hour against the same hour of the days before', async () => {
+    const r = await ask('Is it warmer than usual in the bedroom right now?');
+    expect(r.answer).toMatchObject({ kind: 'usual', from: NOW - 3600, to: NOW, usual: 19 });
+  });
+
+  it('energy against usual is the energy used (a power series integrated), never the level of a reading', async () => {
+    // Yesterday (the 3rd): one 3-minute boil at 2,000 W and 0.5 W standby; the six whole days before
+    // with readings: one 4-minute boil among them, standby otherwise.
+    const standby = (0.5 * 24) / 1000;
+    const yesterday = (2000 * 3) / 60 / 1000 + standby - (0.5 * 3) / 60 / 1000;
+    const usual = ((2000 * 4) / 60 / 1000 + 6 * standby - (0.5 * 4) / 60 / 1000) / 6;
+    const r = await ask('Did the kettle use more energy than usual yesterday?');
+    expect(r.answer).toMatchObject({ kind: 'usual', unit: 'kWh', stat: 'sum' });
+    expect(r.answer.usual as number).toBeCloseTo(usual, 2);
+    expect(r.answer.value as number).toBeCloseTo(yesterday - usual, 2);
+    expect(r.result).toMatch(
+      /^Yes, the kettle used 0\.11 kWh yesterday, 0\.08 kWh more than usual \(0\.03 kWh on average over the 6 days before\)\.$/,
+    );
+  });
+
   it('a two-state series against usual: the time it held against the same hours of the days before', async () => {
     const r = await ask('Was the garage door open longer than usual last night?');
     const held = GARAGE_OPEN[1][1] - GARAGE_OPEN[1][0];

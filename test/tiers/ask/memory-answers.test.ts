@@ -216,6 +216,27 @@ describe('places', () => {
   });
 });
 
+describe('through ask: every way people ask where, or what to remember, reaches its tier', () => {
+  const asked = (question: string, speaker?: string) =>
+    hub.services.ask.ask({ question, possible: true, now: hub.clock.now(), ...(speaker && { speaker }) });
+  it('"do you know where…", "I can\'t find…", "any idea where…" are place questions', async () => {
+    for (const q of [
+      'Do you know where the car keys are?',
+      "I can't find the car keys",
+      'Any idea where the car keys are?',
+    ])
+      expect((await asked(q)).answer, q).toMatchObject({ kind: 'place', value: 'hall drawer' });
+  });
+  it('"is there anything I should remember when I get home?" is a reminder question', async () => {
+    const r = await asked('Is there anything I should remember when I get home?', 'Brian');
+    expect(r.result).toBe('You have one reminder: when I get home, take the bins out.');
+  });
+  it('"I don\'t know that about Anna": the name as the household writes it, whoever asks', async () => {
+    const r = await asked("What's my favourite colour?", 'anna');
+    expect(r.result).toBe("I don't know that about Anna.");
+  });
+});
+
 describe('reminders', () => {
   it('"do I have any reminders?" lists the speaker\'s, plainly', async () => {
     const r = await reminder('do I have any reminders?', { speaker: 'Brian' });

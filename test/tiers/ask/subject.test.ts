@@ -154,4 +154,26 @@ describe('subjects', () => {
       answer: { kind: 'unknown' },
     });
   });
+  it('a broader word, or a thing left over, is another thing; a lock never says open; money is no reading', async () => {
+    await home([
+      { entity_name: 'living_room', metric: 'temperature', value: 20, unit: '°C', ts: NOW - 60 },
+      { entity_name: 'bedroom', metric: 'temperature', value: 19, unit: '°C', ts: NOW - 60 },
+      { entity_name: 'front_door', metric: 'lock', value: 'locked', ts: NOW - 7200 },
+      { entity_name: 'washing_machine', metric: 'power', value: 1.2, unit: 'W', ts: NOW - 60 },
+    ]);
+    // WordNet's "room" is broader than "kitchen": it does not make the kitchen the living room.
+    expect(await ask('How warm is the kitchen?')).toMatchObject({
+      result: 'I have no readings from the kitchen.',
+      answer: { kind: 'unknown' },
+    });
+    const window = await ask('Is the bedroom window open?');
+    expect(window.answer.kind).toBe('unknown');
+    expect(window.result).not.toMatch(/temperature/);
+    const lock = await ask('When did the front door last open?');
+    expect(lock).toMatchObject({ answer: { kind: 'unknown', entity: 'front_door' }, sure: true });
+    expect(lock.result).toBe(
+      'I have no readings that say whether the front door was open, only whether it was locked.',
+    );
+    expect((await ask('How much did the washing machine cost?')).answer.kind).toBe('unknown');
+  });
 });
