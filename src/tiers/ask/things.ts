@@ -1,5 +1,5 @@
 /**
- * Things a home has in its rooms, as stems. A question's word among them names a thing of its own:
+ * Things a home has in its rooms, and what it may meter besides power (water, gas), as stems. A question's word among them names a thing of its own:
  * left over after a series' name it is another thing ("the bedroom window" is not the bedroom's
  * temperature, subject.ts), and a possible fact about another thing is not offered for it ("when was
  * the car last serviced?" is not the boiler's service, memory-answers.ts).
@@ -9,7 +9,8 @@ import { tokenize } from '../../ai/text.js';
 export const THINGS = new Set(
   tokenize(
     `door window gate garage light lamp bulb blind curtain shutter heater heating radiator fan oven hob fridge freezer
-     dishwasher dryer washer tv television kettle boiler lock car bike printer computer alarm camera speaker`,
+     dishwasher dryer washer tv television kettle boiler lock car bike printer computer alarm camera speaker
+     water gas oil rain smoke co2`,
   ),
 );
 
