@@ -20,6 +20,7 @@ import { createScheduler, type Scheduler } from './scheduler.js';
 import { BUILTIN_DETECTORS } from '../detectors/index.js';
 import { rateLimited } from './lib/log.js';
 import { weakToken } from './lib/token.js';
+import { type Door, doorsHealth, startDoors, stopDoors } from './lib/door.js';
 
 export interface HubOptions {
   config: Config;
@@ -107,46 +108,12 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
     integrity,
     warm: () => ai.warm?.(),
     async start() {
-      // Loaded here (not at the top: hearth mcp never needs it), before HTTP listens, so the time from
-      // the first answer to "serving" is what it was with a static import.
-      const { startMqtt } = await import('./mqtt/index.js');
-      let http: string | undefined;
-      if (config.http.enabled) {
-        await hub.app
-          .listen({ host: config.http.host, port: config.http.port, backlog: LISTEN_BACKLOG })
-          .catch((e: NodeJS.ErrnoException) => {
-            if (e.code !== 'EADDRINUSE') throw e;
-            throw new HubError(
-              'conflict',
-              `http: port ${config.http.port} on ${config.http.host} is already in use (another hearth serve?): stop it, or set http.port (HEARTH_HTTP_PORT)`,
-            );
-          });
-        // The address actually bound (0.0.0.0 stays 0.0.0.0), not the first one Fastify prints.
-        const a = hub.app.server.address() as { address: string; port: number };
-        http = `${config.http.tls_cert ? 'https' : 'http'}://${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}`;
-      }
-      try {
-        hub.mqtt = await startMqtt(config, services, log);
-      } catch (e) {
-        // A hub without its broker must not look healthy: fail start-up (one line), or, when told
-        // to tolerate a taken port, serve with /health degraded.
-        if (!(config.mqtt.tolerate_port_in_use && isHubError(e) && e.code === 'conflict')) {
-          await hub.app.close();
-          throw e;
-        }
-        mqttError = e.message;
-        log(`${e.message}; serving without MQTT (mqtt.tolerate_port_in_use), /health says degraded`);
-      }
-      if (opts.scheduler !== false) hub.scheduler = createScheduler(services, log);
-      // A model switch: rebuild the vectors in the background; recall answers by keyword meanwhile.
-      if (opts.scheduler !== false && vectors.state === 'stale') void services.reembed.run();
-      return { http, mqtt: hub.mqtt?.url };
+      const at = await startDoors(doors);
+      return { http: at.http, mqtt: at.mqtt };
     },
     async stop() {
-      hub.scheduler?.stop();
+      await stopDoors(doors, log);
       for (const [name, close] of [
-        ['http', () => hub.app?.close()],
-        ['mqtt', () => hub.mqtt?.stop()],
         ['ingest', () => services.timeseries.writer.close()],
         ['patterns', () => services.patterns.close()],
         ['memory', () => services.memory.flushTouches()],
@@ -168,6 +135,69 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
       }
     },
   };
+  /** The doors, started in this order and stopped in reverse (lib/door.ts); /health merges their parts. */
+  const doors: Door[] = [
+    {
+      name: 'http',
+      async start() {
+        if (!config.http.enabled) return undefined;
+        await hub.app
+          .listen({ host: config.http.host, port: config.http.port, backlog: LISTEN_BACKLOG })
+          .catch((e: NodeJS.ErrnoException) => {
+            if (e.code !== 'EADDRINUSE') throw e;
+            throw new HubError(
+              'conflict',
+              `http: port ${config.http.port} on ${config.http.host} is already in use (another hearth serve?): stop it, or set http.port (HEARTH_HTTP_PORT)`,
+            );
+          });
+        // The address actually bound (0.0.0.0 stays 0.0.0.0), not the first one Fastify prints.
+        const a = hub.app.server.address() as { address: string; port: number };
+        return `${config.http.tls_cert ? 'https' : 'http'}://${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}`;
+      },
+      stop: async () => void (await hub.app?.close()),
+    },
+    {
+      name: 'mqtt',
+      async start() {
+        // Loaded here (not at the top: hearth mcp never needs it).
+        const { startMqtt } = await import('./mqtt/index.js');
+        try {
+          hub.mqtt = await startMqtt(config, services, log);
+        } catch (e) {
+          // A hub without its broker must not look healthy: fail start-up (one line), or, when told
+          // to tolerate a taken port, serve with /health degraded.
+          if (!(config.mqtt.tolerate_port_in_use && isHubError(e) && e.code === 'conflict')) throw e;
+          mqttError = e.message;
+          log(`${e.message}; serving without MQTT (mqtt.tolerate_port_in_use), /health says degraded`);
+        }
+        return hub.mqtt?.url;
+      },
+      stop: async () => hub.mqtt?.stop(),
+      health: () => ({
+        ...(mqttError && { status: 'degraded' }),
+        mqtt: hub.mqtt
+          ? {
+              mode: hub.mqtt.mode,
+              url: hub.mqtt.url,
+              connected: hub.mqtt.connected(),
+              bridge: hub.mqtt.bridge.stats,
+              offline_queue: hub.mqtt.offlineQueue(),
+            }
+          : { mode: mqttError ? config.mqtt.mode : 'off', ...(mqttError && { error: mqttError }) },
+      }),
+    },
+    {
+      name: 'scheduler',
+      async start() {
+        if (opts.scheduler === false) return undefined;
+        hub.scheduler = createScheduler(services, log);
+        // A model switch: rebuild the vectors in the background; recall answers by keyword meanwhile.
+        if (vectors.state === 'stale') void services.reembed.run();
+        return undefined;
+      },
+      stop: async () => hub.scheduler?.stop(),
+    },
+  ];
   if (opts.quickStart) {
     logTo = rateLimited((msg: string) => console.error(msg));
     return hub;
@@ -193,16 +223,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
     tls: config.http.tls_cert ? { cert: config.http.tls_cert, key: config.http.tls_key } : undefined,
     logger: opts.logger ?? false,
     health: () => ({
-      ...(mqttError && { status: 'degraded' }),
-      mqtt: hub.mqtt
-        ? {
-            mode: hub.mqtt.mode,
-            url: hub.mqtt.url,
-            connected: hub.mqtt.connected(),
-            bridge: hub.mqtt.bridge.stats,
-            offline_queue: hub.mqtt.offlineQueue(),
-          }
-        : { mode: mqttError ? config.mqtt.mode : 'off', ...(mqttError && { error: mqttError }) },
+      ...doorsHealth(doors),
       ingest: services.timeseries.writer.stats,
       ...disk.health(),
       ...integrity.health(),
