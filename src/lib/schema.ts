@@ -52,7 +52,7 @@ export const EntityType = z.string().trim().min(1).max(50);
  * `{"relation_id": true}` must not end relation 1.
  */
 export const RowId = z
-  .union([z.number(), z.string().regex(/^\s*\d+\s*$/, 'must be a whole number')])
+  .union([z.number(), z.string().regex(/^\s*\d+\s*$/, 'expected a number')])
   .pipe(z.coerce.number<string | number>().int().positive());
 
 /** Trust tier 1–5 or its label (SPEC §5). */
