@@ -135,27 +135,12 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
       }
     },
   };
-  /** The doors, started in this order and stopped in reverse (lib/door.ts); /health merges their parts. */
+  /**
+   * The doors, started in this order and stopped in reverse (lib/door.ts); /health merges their parts.
+   * MQTT opens before HTTP, so once /health answers (a readiness probe, a test, systemd's notify) the
+   * broker takes publishes too; on the way down HTTP closes first.
+   */
   const doors: Door[] = [
-    {
-      name: 'http',
-      async start() {
-        if (!config.http.enabled) return undefined;
-        await hub.app
-          .listen({ host: config.http.host, port: config.http.port, backlog: LISTEN_BACKLOG })
-          .catch((e: NodeJS.ErrnoException) => {
-            if (e.code !== 'EADDRINUSE') throw e;
-            throw new HubError(
-              'conflict',
-              `http: port ${config.http.port} on ${config.http.host} is already in use (another hearth serve?): stop it, or set http.port (HEARTH_HTTP_PORT)`,
-            );
-          });
-        // The address actually bound (0.0.0.0 stays 0.0.0.0), not the first one Fastify prints.
-        const a = hub.app.server.address() as { address: string; port: number };
-        return `${config.http.tls_cert ? 'https' : 'http'}://${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}`;
-      },
-      stop: async () => void (await hub.app?.close()),
-    },
     {
       name: 'mqtt',
       async start() {
@@ -185,6 +170,25 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
             }
           : { mode: mqttError ? config.mqtt.mode : 'off', ...(mqttError && { error: mqttError }) },
       }),
+    },
+    {
+      name: 'http',
+      async start() {
+        if (!config.http.enabled) return undefined;
+        await hub.app
+          .listen({ host: config.http.host, port: config.http.port, backlog: LISTEN_BACKLOG })
+          .catch((e: NodeJS.ErrnoException) => {
+            if (e.code !== 'EADDRINUSE') throw e;
+            throw new HubError(
+              'conflict',
+              `http: port ${config.http.port} on ${config.http.host} is already in use (another hearth serve?): stop it, or set http.port (HEARTH_HTTP_PORT)`,
+            );
+          });
+        // The address actually bound (0.0.0.0 stays 0.0.0.0), not the first one Fastify prints.
+        const a = hub.app.server.address() as { address: string; port: number };
+        return `${config.http.tls_cert ? 'https' : 'http'}://${a.address.includes(':') ? `[${a.address}]` : a.address}:${a.port}`;
+      },
+      stop: async () => void (await hub.app?.close()),
     },
     {
       name: 'scheduler',

@@ -5,6 +5,8 @@
  * the thread answers `{id, results: [{name, findings} | {name, error}]}`. Detectors read only: the
  * connection is opened read-only, so one that tried to write would fail here, not corrupt anything.
  */
+import { readlinkSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { BUILTIN_DETECTORS } from '../../detectors/index.js';
@@ -21,6 +23,12 @@ export type DetectorResult = { name: string; findings: unknown[] } | { name: str
 
 const { dbPath, timeZone, detectorsDir } = workerData as { dbPath: string; timeZone: string; detectorsDir: string };
 const port = parentPort!;
+// This thread alone runs at nice +10 (Linux: setpriority on a thread id moves that thread only, as the
+// encoder's threads do): when both want the CPU, the event loop answering requests wins.
+try {
+  const tid = Number(readlinkSync('/proc/thread-self').split('/').pop()) || 0;
+  if (tid) setPriority(tid, Math.min(19, getPriority(tid) + 10));
+} catch {} // not Linux, or not allowed: the thread runs at the hub's priority
 const log = (msg: string) => port.postMessage({ log: msg });
 const db = new Database(dbPath, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
