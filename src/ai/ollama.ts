@@ -8,7 +8,7 @@ import { Ollama } from 'ollama';
 import { HubError } from '../lib/errors.js';
 import type { ChatMessage, Embedder, Llm } from './types.js';
 import { cappedFetch, MAX_AI_RESPONSE_BYTES } from './capped-fetch.js';
-import { describeFetchError, l2normalize, PING_TIMEOUT_MS } from './util.js';
+import { describeFetchError, inBatches, PING_TIMEOUT_MS, l2normalize } from './util.js';
 
 export interface OllamaEmbedderOptions {
   /** `MEMORY_AI_BASE_URL`, e.g. `http://localhost:11434` (a trailing `/v1` is tolerated). */
@@ -101,12 +101,7 @@ export function createOllamaEmbedder(opts: OllamaEmbedderOptions): Embedder {
     base_url: host,
     dim,
     fingerprint: `${model}:${dim}`,
-    async embed(texts: string[]): Promise<Float32Array[]> {
-      const out: Float32Array[] = [];
-      for (let i = 0; i < texts.length; i += EMBED_BATCH)
-        out.push(...(await embedBatch(texts.slice(i, i + EMBED_BATCH))));
-      return out;
-    },
+    embed: (texts: string[]) => inBatches(texts, EMBED_BATCH, embedBatch),
     ping: () => pingOllama(host),
   };
 }

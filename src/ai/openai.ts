@@ -6,7 +6,7 @@
 import { HubError } from '../lib/errors.js';
 import type { ChatMessage, Embedder, Llm } from './types.js';
 import { cappedFetch, MAX_AI_RESPONSE_BYTES } from './capped-fetch.js';
-import { describeFetchError, l2normalize, PING_TIMEOUT_MS } from './util.js';
+import { describeFetchError, inBatches, PING_TIMEOUT_MS, l2normalize } from './util.js';
 
 export interface OpenAiEmbedderOptions {
   /** `MEMORY_AI_BASE_URL`; `/v1` is appended when missing. */
@@ -141,12 +141,7 @@ export function createOpenAiEmbedder(opts: OpenAiEmbedderOptions): Embedder {
     base_url: t.base,
     dim,
     fingerprint: `${model}:${dim}`,
-    async embed(texts: string[]): Promise<Float32Array[]> {
-      const out: Float32Array[] = [];
-      for (let i = 0; i < texts.length; i += EMBED_BATCH)
-        out.push(...(await embedBatch(texts.slice(i, i + EMBED_BATCH))));
-      return out;
-    },
+    embed: (texts: string[]) => inBatches(texts, EMBED_BATCH, embedBatch),
     ping: () => pingOpenAi(t.base, t.apiKey),
   };
 }

@@ -36,3 +36,14 @@ export function describeFetchError(e: unknown, timeoutMs: number): string {
   if (cause?.message || cause?.code) return String(cause.message || cause.code).slice(0, 200);
   return String(err?.message ?? e).slice(0, 200);
 }
+
+/** Embeds `texts` in batches of `size`, one request after another, in order. */
+export async function inBatches(
+  texts: string[],
+  size: number,
+  embedBatch: (batch: string[]) => Promise<Float32Array[]>,
+): Promise<Float32Array[]> {
+  const out: Float32Array[] = [];
+  for (let i = 0; i < texts.length; i += size) out.push(...(await embedBatch(texts.slice(i, i + size))));
+  return out;
+}

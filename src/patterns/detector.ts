@@ -6,6 +6,7 @@
  * promotes findings to trust-3 memories with `fact_key = pattern_key`.
  */
 import type { z } from 'zod';
+import type { RollupRow } from '../tiers/patterns/patterns.repo.js';
 
 export type Category = 'preference' | 'habit' | 'routine' | 'relationship' | 'insight' | 'general';
 
@@ -35,17 +36,8 @@ export interface SeriesInfo {
   value_type: 'numeric' | 'categorical';
 }
 
-export interface RollupPoint {
-  /** Bucket start, epoch seconds (day/week buckets start at local midnight in the hub's zone). */
-  bucket_ts: number;
-  count: number;
-  avg: number | null;
-  min: number | null;
-  max: number | null;
-  p10: number | null;
-  p90: number | null;
-  mode: string | null;
-}
+/** A rollup bucket (`bucket_ts` epoch seconds; day/week buckets start at local midnight in the hub's zone). */
+export type RollupPoint = RollupRow;
 
 export interface RawPoint {
   ts: number;

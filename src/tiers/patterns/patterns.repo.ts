@@ -6,6 +6,7 @@
 import type { Db } from '../../db/open.js';
 import { nameKey } from '../../lib/names.js';
 import { entityIdByKey } from '../entities/entities.repo.js';
+import type { RollupRow as WindowRollupRow } from '../timeseries/window-reads.js';
 
 export interface SeriesRow {
   id: number;
@@ -15,15 +16,10 @@ export interface SeriesRow {
   unit: string | null;
   value_type: 'numeric' | 'categorical';
 }
-export interface RollupRow {
-  bucket_ts: number;
-  count: number;
-  avg: number | null;
-  min: number | null;
-  max: number | null;
+/** An hour/day/week bucket as a detector reads it: the ask tier's row with the percentiles. */
+export interface RollupRow extends WindowRollupRow {
   p10: number | null;
   p90: number | null;
-  mode: string | null;
 }
 export interface RawRow {
   ts_ms: number;

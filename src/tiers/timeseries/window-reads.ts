@@ -24,6 +24,7 @@ export interface SeriesRow {
 }
 
 export interface RollupRow {
+  /** Bucket start, epoch seconds (day/week buckets start at local midnight in the hub's zone). */
   bucket_ts: number;
   count: number;
   avg: number | null;
