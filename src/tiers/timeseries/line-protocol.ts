@@ -264,11 +264,13 @@ export function* lineProtocolChunks(
   nowSec: number,
   linesPerChunk: number,
   pointsPerChunk = Infinity,
+  /** The body split at newlines, when the caller already split it (writeLines checks `tooLarge` first). */
+  split?: string[],
 ): Generator<{ points: LineReading[]; errors: LineError[] }> {
   if (typeof body !== 'string') return yield { points: [], errors: [{ line: 0, message: 'body is not text' }] };
   if (!Object.hasOwn(DIVISOR, precision))
     return yield { points: [], errors: [{ line: 0, message: `unknown precision "${String(precision)}"` }] };
-  const lines = body.length > MAX_BYTES ? [] : body.split('\n');
+  const lines = split ?? (body.length > MAX_BYTES ? [] : body.split('\n'));
   const whole = tooLarge(body, lines);
   if (whole) return yield { points: [], errors: [{ line: 0, message: whole }] };
   for (let from = 0; from < lines.length; ) {
