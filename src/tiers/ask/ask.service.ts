@@ -23,7 +23,7 @@ import { answerReadings } from './readings-answer.js';
 import { listSensors } from './sensors.js';
 import { readingShape, readShape } from './shape.js';
 import { createSubjects, isSubject } from './subject.js';
-import { STATE_WORDS, stateWords } from './two-state.js';
+import { STATE_WORDS, unsayableSide } from './two-state.js';
 import { sayThing } from './say-value.js';
 import { type DayParts, readWhen } from './when.js';
 
@@ -96,14 +96,14 @@ export function createAskService(deps: AskDeps): AskService {
       if (fact.answer.kind !== 'unknown') return fact;
     }
     const { series, other, twoState } = found;
-    if (/\b(locked|unlocked|lock)\b/i.test(rest) && stateWords(series)[0] !== 'locked') {
-      // A door's contact says open or closed, never locked: no guess from it.
-      const result = `I have no readings that say whether ${sayThing(series)} is locked.`;
-      return { result, answer: { kind: 'unknown', entity: series.entity_name }, sure: true, evidence: [] };
-    }
-    if (/\b(open|opened|opens|closed|close|shut)\b/i.test(rest) && stateWords(series)[0] === 'locked') {
-      // A lock says locked or unlocked, never whether its door stood open.
-      const result = `I have no readings that say whether ${sayThing(series)} was open, only whether it was locked.`;
+    const unsayable = unsayableSide(rest, series);
+    if (unsayable) {
+      // A door's contact says open or closed, never locked; a lock never whether its door stood open.
+      const thing = sayThing(series);
+      const result =
+        unsayable === 'locked'
+          ? `I have no readings that say whether ${thing} is locked.`
+          : `I have no readings that say whether ${thing} was open, only whether it was locked.`;
       return { result, answer: { kind: 'unknown', entity: series.entity_name }, sure: true, evidence: [] };
     }
     const shape = readShape(rest, twoState);

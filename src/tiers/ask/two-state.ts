@@ -56,6 +56,14 @@ export function stateWords(s: SubjectSeries): StateWords {
   return ON;
 }
 
+/** The side a question asks that this series cannot say: "locked" of a door's contact, "open" of a lock. */
+export function unsayableSide(question: string, s: SubjectSeries): 'locked' | 'open' | null {
+  const lock = stateWords(s)[0] === 'locked';
+  if (!lock && /\b(locked|unlocked|lock)\b/i.test(question)) return 'locked';
+  if (lock && /\b(open|opened|opens|closed|close|shut)\b/i.test(question)) return 'open';
+  return null;
+}
+
 /** Whether a value is the active side, or null when it says neither (`unavailable`, a zone name of a non-person). */
 export function isActive(s: SubjectSeries, value: number | string): boolean | null {
   if (typeof value === 'number') {
