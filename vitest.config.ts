@@ -24,6 +24,7 @@ export const INTEGRATION = [
   'test/io/**/*.test.ts',
   'test/mcp/all-tools.test.ts',
   'test/mcp/entity-tools.test.ts',
+  'test/mcp/http-dispatch.test.ts',
   'test/mcp/sse.test.ts',
   'test/mqtt/aliases-mqtt.test.ts',
   'test/mqtt/bridge.test.ts',

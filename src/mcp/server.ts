@@ -28,8 +28,8 @@ const INSTRUCTIONS =
   'and remember durable facts the user states. Empty results mean nothing is known: say so rather than guess.';
 
 /**
- * The tool table of one hub and actor, built once: every POST /mcp request gets a fresh Server (the
- * SDK binds one transport to one server) answering from the same table and the same tools/list.
+ * The tool table of one hub and actor, built once: POST /mcp's one Server (mcp/http-dispatch.ts), each
+ * legacy SSE session's and stdio's answer from the same table and the same tools/list.
  */
 const tables = new WeakMap<Services, Map<Actor, ToolTable>>();
 export function mcpToolTable(services: Services, actor: Actor): ToolTable {
@@ -79,9 +79,8 @@ function listingOf(table: ToolTable): { tools: Tool[] } {
 }
 
 /**
- * One JSON Schema validator for every Server: the SDK builds a new Ajv per Server otherwise, and a
- * Server is made per POST /mcp request — that Ajv was most of a request's cost (tools/list 21.8 → see
- * the README's bench row). Hearth asks no elicitation, the one thing it validates.
+ * One JSON Schema validator for every Server: the SDK builds a new Ajv per Server otherwise (one per
+ * legacy SSE session). Hearth asks no elicitation, the one thing it validates.
  */
 let validator: AjvJsonSchemaValidator | undefined;
 

@@ -1,10 +1,10 @@
 /**
- * MCP over Streamable HTTP at /mcp (SPEC §8), stateless: each POST gets a fresh server and
- * transport, so no session state lives in the hub and any number of clients can call at once.
+ * MCP over Streamable HTTP at /mcp (SPEC §8), stateless: no session state lives in the hub and any
+ * number of clients can call at once. One MCP server per hub answers every POST (mcp/http-dispatch.ts).
  * Auth is the app's bearer hook like every other route.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { McpHttpDispatch } from '../../mcp/http-dispatch.js';
 import { createMcpServer } from '../../mcp/server.js';
 import type { Services } from '../../services.js';
 
@@ -33,16 +33,12 @@ export const mcpRoutes =
           });
       }
     };
+    const dispatch = new McpHttpDispatch(createMcpServer(services, 'mcp'));
+    app.addHook('onClose', () => dispatch.close());
     app.post('/mcp', { schema: { hide: true }, preHandler }, async (req, reply) => {
-      const server = createMcpServer(services, 'mcp');
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      reply.hijack();
-      reply.raw.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      await server.connect(transport);
-      await transport.handleRequest(req.raw, reply.raw, req.body);
+      const answer = await dispatch.handle(req.headers, req.body);
+      if (answer.body === undefined) return reply.code(answer.status).send();
+      return reply.code(answer.status).type('application/json').send(JSON.stringify(answer.body));
     });
     // Stateless server: no SSE stream to resume and no session to delete.
     const notAllowed = {
