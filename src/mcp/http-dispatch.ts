@@ -66,7 +66,10 @@ class DispatchTransport implements Transport {
     const answers: Promise<JSONRPCMessage>[] = [];
     for (const m of messages) {
       if (!isRequest(m)) {
-        this.onmessage?.(m);
+        // A cancellation names a request id of the client's; renumbered, it would name another
+        // client's request (and the server would never answer that one). A stateless POST cannot
+        // reach a request of an earlier POST anyway.
+        if (!('method' in m && m.method === 'notifications/cancelled')) this.onmessage?.(m);
         continue;
       }
       const inner = ++this.next;

@@ -4,6 +4,10 @@
  * get 202, and the Streamable HTTP rules (Accept, Content-Type, batch size, protocol version) hold.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { McpHttpDispatch } from '../../src/mcp/http-dispatch.js';
+import { serveTools } from '../../src/mcp/server.js';
+import { ToolTable } from '../../src/mcp/tool.js';
 import { buildTestHub, type TestHub } from '../helpers/hub.js';
 
 let hub: TestHub;
@@ -82,5 +86,25 @@ describe('POST /mcp from one server per hub', () => {
     expect(twoInits.status).toBe(400);
     const ok = await rpc({ ...init, id: 3 });
     expect((await ok.json()).result.serverInfo.name).toBeTruthy();
+  });
+});
+
+describe('McpHttpDispatch', () => {
+  it("never lets one client's cancellation stop another client's request", async () => {
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const table = new ToolTable();
+    table.add({ name: 'wait', description: 'waits', schema: z.object({}), handler: () => held.then(() => ({ n: 1 })) });
+    const dispatch = new McpHttpDispatch(serveTools(table));
+    const headers = { accept: JSON_AND_SSE, 'content-type': 'application/json' };
+    // Client A's call is the server's request 1; client B cancels its own request 1.
+    const a = dispatch.handle(headers, call('a1', 'wait', {}));
+    const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } };
+    expect((await dispatch.handle(headers, cancel)).status).toBe(202);
+    release();
+    const answer = (await a) as { status: number; body: { id: string; result: { structuredContent: unknown } } };
+    expect(answer.body.id).toBe('a1');
+    expect(answer.body.result.structuredContent).toEqual({ ok: true, n: 1 });
+    await dispatch.close();
   });
 });
