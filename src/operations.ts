@@ -9,12 +9,14 @@ import type { Services } from './services.js';
 import { askOperations } from './tiers/ask/ask.operations.js';
 import { contextOperations } from './tiers/context/context.operations.js';
 import { episodicOperations } from './tiers/episodic/episodic.operations.js';
+import { memoryOperations } from './tiers/memory/memory.operations.js';
 import { prospectiveOperations } from './tiers/prospective/prospective.operations.js';
 import { spatialOperations } from './tiers/spatial/spatial.operations.js';
 import { voicesOperations } from './tiers/voices/voices.operations.js';
 import { workingOperations } from './tiers/working/working.operations.js';
 
 export const OPERATION_TABLES: readonly OperationTable<Services>[] = [
+  memoryOperations,
   askOperations,
   contextOperations,
   episodicOperations,

@@ -16,7 +16,6 @@ import type { Services } from '../services.js';
 import { bearerOf, carriesToken, mayReadHealth, registerAuth, tokenMatches } from './auth.js';
 import { clientErrorHandler, humanBytes, registerJsonParser } from './client-errors.js';
 import { capConnections, HTTP_LIMIT_DEFAULTS, serverOptions, type ConnectionLimits } from './limits.js';
-import { memoryRoutes } from './routes/memory.routes.js';
 import { metricsRoute, systemRoutes } from './routes/system.routes.js';
 import { methodNotAllowed, trackRoutes } from './method-not-allowed.js';
 import { mcpRoutes } from './routes/mcp.routes.js';
@@ -185,7 +184,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await app.register(systemRoutes(opts.services, opts.health, (req) => mayReadHealth(req, opts.token)));
   await app.register(metricsRoute(opts.services, opts.health));
-  await app.register(memoryRoutes(opts.services));
   await app.register(timeseriesRoutes(opts.services));
   await app.register(scheduleRoutes(opts.services));
   await app.register(influxRoutes(opts.services));

@@ -416,23 +416,6 @@ const rawBody = fc.record({
 const now = () => hub.clock.now();
 const VOICE = Array.from({ length: 16 }, (_, i) => Math.sin(i + 1));
 const BASES: Record<string, () => Record<string, unknown>> = {
-  'POST /remember': () => ({
-    entity_name: 'Fuzz Person',
-    fact: 'Fuzz Person likes green tea in the morning',
-    category: 'preference',
-    confidence: 0.9,
-    source: 'fuzz',
-  }),
-  'POST /recall': () => ({ query: 'green tea', entity_name: 'Fuzz Person', top_k: 5, mode: 'hybrid' }),
-  'POST /get_context': () => ({ entity_name: 'Fuzz Person', query: 'tea', top_k: 5 }),
-  'POST /relate': () => ({
-    entity_a: 'Fuzz Person',
-    entity_b: 'Fuzz Friend',
-    rel_type: 'knows',
-    meta: { since: 2020 },
-  }),
-  'POST /unrelate': () => ({ entity_a: 'Fuzz Person', entity_b: 'Fuzz Friend', rel_type: 'knows' }),
-  'POST /get_related': () => ({ entity_name: 'Fuzz Person', direction: 'both' }),
   'POST /forget': () => ({ memory_id: ids.forgettable }),
   'POST /record': () => ({
     entity_name: 'fuzz room',
@@ -519,8 +502,6 @@ const BASES: Record<string, () => Record<string, unknown>> = {
   'POST /seen_at': () => ({ entity_name: 'fuzz keys', container_name: 'fuzz drawer', source: 'fuzz', ts: now() - 5 }),
   'GET /health': () => ({}),
   'GET /metrics': () => ({}),
-  'GET /fading': () => ({ threshold: '0.5', limit: '10', entity_name: 'Fuzz Person' }),
-  'GET /entities': () => ({ type: 'person', limit: '10', offset: '0' }),
   'GET /schedule': () => ({
     entity_name: 'fuzz calendar',
     from: String(now()),
@@ -530,7 +511,6 @@ const BASES: Record<string, () => Record<string, unknown>> = {
   'GET /patterns': () => ({ entity_name: 'fuzz room' }),
   'GET /wm/list': () => ({ status: 'all', entity_name: 'Fuzz Person', limit: '10' }),
   'GET /intentions': () => ({ entity_name: 'Fuzz Person', active_only: 'false' }),
-  'GET /profile/{entity_name}': () => ({ entity_name: 'Fuzz Person' }),
   'GET /location_history/{entity_name}': () => ({ entity_name: 'fuzz keys', limit: '5' }),
   'GET /get_session/{session_id}': () => ({ session_id: String(ids.session) }),
   'GET /wm/{task_id}': () => ({ task_id: String(ids.task) }),
@@ -556,10 +536,6 @@ const BASES: Record<string, () => Record<string, unknown>> = {
   'POST /voices/enroll': () => ({ entity_name: 'Fuzz Speaker', embedding: VOICE }),
   'POST /voices/merge': () => ({ source_name: 'Fuzz Speaker Two', target_name: 'Fuzz Speaker' }),
   'POST /voices/update_print': () => ({ entity_name: 'Fuzz Speaker', embedding: VOICE, weight: 0.5 }), // issue 28: entity aliases ('Fuzz Nickname Two' is added in beforeAll for /unalias, which is one-shot)
-  'POST /alias': () => ({ entity_name: 'Fuzz Person', alias: 'Fuzz Nickname' }),
-  'POST /unalias': () => ({ alias: 'Fuzz Nickname Two' }),
-  'GET /aliases/{entity_name}': () => ({ entity_name: 'Fuzz Person' }),
-  'POST /alias/homeassistant': () => ({ names: [{ entity_id: 'person.fuzz_ha', friendly_name: 'Fuzz HA Person' }] }),
   // issue 29: entity management (previews and no-op renames keep the bases repeatable; end_relation is one-shot)
   'POST /entities/merge': () => ({ source_name: 'Fuzz Mergeable', target_name: 'Fuzz Pet', dry_run: true }),
   'POST /entities/rename': () => ({ entity_name: 'Fuzz Renamable', new_name: 'Fuzz Renamable' }),
@@ -695,7 +671,8 @@ const routes: Route[] = await discoverRoutes();
 BASES['GET /docs'] = () => ({});
 // Operations declared in a tier's table bring their own seed (their `example`).
 for (const op of OPERATION_TABLES.flatMap((t) => t.operations))
-  if (op.http && op.example) BASES[`${op.http.method} ${op.http.path}`] ??= () => structuredClone(op.example!);
+  if (op.http && op.example)
+    BASES[`${op.http.method} ${op.http.path.replace(/:(\w+)/g, '{$1}')}`] ??= () => structuredClone(op.example!);
 const routeFor = (method: Method, path: string) => routes.find((r) => r.method === method && r.path === path);
 
 beforeAll(async () => {
