@@ -19,11 +19,27 @@ export function isValidFilter(filter: string): boolean {
   });
 }
 
+/**
+ * A filter's levels, or null when it is invalid: checked and split once per filter (every message is
+ * matched against the mappings' and the account's filters, a handful that never change).
+ */
+const levelsOf = new Map<string, string[] | null>();
+function filterLevels(filter: string): string[] | null {
+  let levels = levelsOf.get(filter);
+  if (levels === undefined) {
+    levels = isValidFilter(filter) ? filter.split('/') : null;
+    if (levelsOf.size >= 1000) levelsOf.clear(); // filters a client made up, one after another
+    levelsOf.set(filter, levels);
+  }
+  return levels;
+}
+
 /** Match `topic` against `filter`; the captured levels, or null when it does not match (or is invalid). */
 export function matchTopic(filter: string, topic: string): string[] | null {
-  if (typeof topic !== 'string' || !isValidFilter(filter)) return null;
+  if (typeof topic !== 'string' || typeof filter !== 'string') return null;
+  const f = filterLevels(filter);
+  if (!f) return null;
   if (topic === '' || topic.includes('+') || topic.includes('#')) return null;
-  const f = filter.split('/');
   const t = topic.split('/');
   if (topic.startsWith('$') && (f[0] === '+' || f[0] === '#')) return null;
   const captures: string[] = [];
