@@ -7,6 +7,8 @@
 import type { OperationTable } from './lib/operation.js';
 import type { Services } from './services.js';
 import { askOperations } from './tiers/ask/ask.operations.js';
+import { scheduleOperations } from './tiers/schedule/schedule.operations.js';
+import { timeseriesOperations } from './tiers/timeseries/timeseries.operations.js';
 import { contextOperations } from './tiers/context/context.operations.js';
 import { episodicOperations } from './tiers/episodic/episodic.operations.js';
 import { prospectiveOperations } from './tiers/prospective/prospective.operations.js';
@@ -15,6 +17,8 @@ import { voicesOperations } from './tiers/voices/voices.operations.js';
 import { workingOperations } from './tiers/working/working.operations.js';
 
 export const OPERATION_TABLES: readonly OperationTable<Services>[] = [
+  timeseriesOperations,
+  scheduleOperations,
   askOperations,
   contextOperations,
   episodicOperations,

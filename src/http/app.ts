@@ -20,7 +20,6 @@ import { memoryRoutes } from './routes/memory.routes.js';
 import { metricsRoute, systemRoutes } from './routes/system.routes.js';
 import { methodNotAllowed, trackRoutes } from './method-not-allowed.js';
 import { mcpRoutes } from './routes/mcp.routes.js';
-import { scheduleRoutes, timeseriesRoutes } from './routes/timeseries.routes.js';
 import { influxRoutes } from './routes/influx.routes.js';
 import { patternsRoutes } from './routes/patterns.routes.js';
 import { markdownRoutes } from './routes/markdown.routes.js';
@@ -186,8 +185,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(systemRoutes(opts.services, opts.health, (req) => mayReadHealth(req, opts.token)));
   await app.register(metricsRoute(opts.services, opts.health));
   await app.register(memoryRoutes(opts.services));
-  await app.register(timeseriesRoutes(opts.services));
-  await app.register(scheduleRoutes(opts.services));
   await app.register(influxRoutes(opts.services));
   await app.register(patternsRoutes(opts.services));
   await app.register(markdownRoutes(opts.services));

@@ -90,39 +90,6 @@ const RESPONSES: Record<string, Record<string, z.ZodType>> = {
   'POST /forget': { deleted_memories: int, entity_deleted: bool },
   'GET /fading': { memories: list(memoryHit), threshold: z.number() },
   'GET /entities': { entities: list({ ...entity, memory_count: int }) },
-  // timeseries.routes.ts
-  'POST /record': { id: int, value_type: z.enum(['numeric', 'categorical']), children: z.array(z.unknown()) },
-  'POST /record/bulk': {
-    count: int,
-    inserted: int,
-    rejected: int,
-    results: list({ ok: bool, id: int.optional(), error: str.optional(), message: str.optional() }).describe(
-      'one per reading, in order',
-    ),
-  },
-  'POST /query_stream': {
-    entity_name: str,
-    metric: str,
-    granularity: str,
-    unit: str.nullable(),
-    value_type: str,
-    points: list({ ts, value: z.union([z.number(), str]).nullable() }),
-  },
-  'POST /prune': { dry_run: bool, deleted: int, kept_unrolled: int, cutoff_ts: ts, by_series: z.array(z.unknown()) },
-  'POST /schedule': { id: int, next_ts: ts.nullable() },
-  'GET /schedule': {
-    from: ts,
-    to: ts,
-    occurrences: list({
-      event_id: int,
-      entity_name: str,
-      title: str,
-      start_ts: ts,
-      end_ts: ts.nullable(),
-      recurrence: str.nullable(),
-      when: str,
-    }),
-  },
   // patterns.routes.ts
   'POST /patterns/run': {
     found: z.array(obj({ pattern_key: str, detector: str })),

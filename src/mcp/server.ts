@@ -14,7 +14,6 @@ import type { Actor } from '../tiers/audit/audit.repo.js';
 import { portableSchema } from './portable-schema.js';
 import { ToolTable } from './tool.js';
 import { memoryTools } from './tools/memory.tools.js';
-import { scheduleTools, timeseriesTools } from './tools/timeseries.tools.js';
 import { patternsTools } from './tools/patterns.tools.js';
 import { markdownTools } from './tools/markdown.tools.js';
 import { entitiesTools } from './tools/entities.tools.js';
@@ -47,8 +46,6 @@ export function createMcpServer(services: Services, actor: Actor = 'mcp'): Serve
 function buildToolTable(services: Services, actor: Actor): ToolTable {
   const table = new ToolTable();
   memoryTools(table, services, actor);
-  timeseriesTools(table, services, actor);
-  scheduleTools(table, services, actor);
   patternsTools(table, services);
   markdownTools(table, services);
   entitiesTools(table, services, actor);

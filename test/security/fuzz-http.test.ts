@@ -456,7 +456,6 @@ const BASES: Record<string, () => Record<string, unknown>> = {
     end_ts: now(),
     limit: 100,
   }),
-  'POST /prune': () => ({ dry_run: true }),
   // One-off: every stored recurring event makes GET /schedule?from=<far future> walk all its occurrences
   // (pinned finding below); recurrence is still fuzzed as the replaced field.
   'POST /schedule': () => ({
