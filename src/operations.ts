@@ -6,6 +6,7 @@
  */
 import type { OperationTable } from './lib/operation.js';
 import type { Services } from './services.js';
+import { patternsOperations } from './patterns/patterns.operations.js';
 import { askOperations } from './tiers/ask/ask.operations.js';
 import { scheduleOperations } from './tiers/schedule/schedule.operations.js';
 import { timeseriesOperations } from './tiers/timeseries/timeseries.operations.js';
@@ -19,6 +20,7 @@ import { workingOperations } from './tiers/working/working.operations.js';
 export const OPERATION_TABLES: readonly OperationTable<Services>[] = [
   timeseriesOperations,
   scheduleOperations,
+  patternsOperations,
   askOperations,
   contextOperations,
   episodicOperations,

@@ -90,29 +90,6 @@ const RESPONSES: Record<string, Record<string, z.ZodType>> = {
   'POST /forget': { deleted_memories: int, entity_deleted: bool },
   'GET /fading': { memories: list(memoryHit), threshold: z.number() },
   'GET /entities': { entities: list({ ...entity, memory_count: int }) },
-  // patterns.routes.ts
-  'POST /patterns/run': {
-    found: z.array(obj({ pattern_key: str, detector: str })),
-    promoted: list({ pattern_key: str, memory_id: int, action: str, fact: str }),
-    errors: list({ detector: str, message: str }),
-    duration_ms: z.number(),
-  },
-  'GET /patterns': { detectors: list({ name: str, description: str, options: obj({}) }), promoted: z.array(obj({})) },
-  'POST /get_trends': {
-    entity_name: str,
-    metric: str,
-    unit: str.nullable(),
-    days: int,
-    window: str.describe('the period in words: "the last 24 hours", "yesterday"'),
-    from: z.number(),
-    to: z.number(),
-    whole_days: z.boolean(),
-    level: z.number().nullable(),
-    direction: str.nullable(),
-    slope_per_day: z.number().nullable(),
-    change_vs_previous: z.number().nullable(),
-    warnings,
-  },
 };
 
 const ALL = { ...RESPONSES, ...MORE_RESPONSES };

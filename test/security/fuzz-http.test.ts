@@ -465,8 +465,6 @@ const BASES: Record<string, () => Record<string, unknown>> = {
     end_ts: now() + 7200,
     meta: { where: 'park' },
   }),
-  'POST /patterns/run': () => ({ dry_run: true, detectors: ['stable_value'] }),
-  'POST /get_trends': () => ({ entity_name: 'fuzz room', metric: 'temperature', days: 7 }),
   'POST /get_context_budget': () => ({
     entity_name: 'Fuzz Person',
     query: 'tea',
@@ -526,7 +524,6 @@ const BASES: Record<string, () => Record<string, unknown>> = {
     to: String(now() + 86_400 * 14),
     limit: '20',
   }),
-  'GET /patterns': () => ({ entity_name: 'fuzz room' }),
   'GET /wm/list': () => ({ status: 'all', entity_name: 'Fuzz Person', limit: '10' }),
   'GET /intentions': () => ({ entity_name: 'Fuzz Person', active_only: 'false' }),
   'GET /profile/{entity_name}': () => ({ entity_name: 'Fuzz Person' }),
