@@ -8,6 +8,7 @@ import type { OperationTable } from './lib/operation.js';
 import type { Services } from './services.js';
 import { patternsOperations } from './patterns/patterns.operations.js';
 import { askOperations } from './tiers/ask/ask.operations.js';
+import { entitiesOperations } from './tiers/entities/entities.operations.js';
 import { scheduleOperations } from './tiers/schedule/schedule.operations.js';
 import { timeseriesOperations } from './tiers/timeseries/timeseries.operations.js';
 import { contextOperations } from './tiers/context/context.operations.js';
@@ -21,6 +22,7 @@ export const OPERATION_TABLES: readonly OperationTable<Services>[] = [
   timeseriesOperations,
   scheduleOperations,
   patternsOperations,
+  entitiesOperations,
   askOperations,
   contextOperations,
   episodicOperations,

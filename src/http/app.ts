@@ -22,7 +22,6 @@ import { methodNotAllowed, trackRoutes } from './method-not-allowed.js';
 import { mcpRoutes } from './routes/mcp.routes.js';
 import { influxRoutes } from './routes/influx.routes.js';
 import { markdownRoutes } from './routes/markdown.routes.js';
-import { entitiesRoutes } from './routes/entities.routes.js';
 import { operationRoutes } from './operation-routes.js';
 import { OPERATION_TABLES } from '../operations.js';
 import { adminRoutes } from './admin/index.js';
@@ -186,7 +185,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(memoryRoutes(opts.services));
   await app.register(influxRoutes(opts.services));
   await app.register(markdownRoutes(opts.services));
-  await app.register(entitiesRoutes(opts.services));
   for (const table of OPERATION_TABLES) await app.register(operationRoutes(table, opts.services));
   await app.register(mcpRoutes(opts.services));
   await app.register(

@@ -15,7 +15,6 @@ import { portableSchema } from './portable-schema.js';
 import { ToolTable } from './tool.js';
 import { memoryTools } from './tools/memory.tools.js';
 import { markdownTools } from './tools/markdown.tools.js';
-import { entitiesTools } from './tools/entities.tools.js';
 import { operationTools } from './operation-tools.js';
 import { OPERATION_TABLES } from '../operations.js';
 
@@ -46,7 +45,6 @@ function buildToolTable(services: Services, actor: Actor): ToolTable {
   const table = new ToolTable();
   memoryTools(table, services, actor);
   markdownTools(table, services);
-  entitiesTools(table, services, actor);
   for (const ops of OPERATION_TABLES) operationTools(table, ops, services, actor);
   return table;
 }
