@@ -7,6 +7,7 @@
 import type { OperationTable } from './lib/operation.js';
 import type { Services } from './services.js';
 import { patternsOperations } from './patterns/patterns.operations.js';
+import { markdownOperations } from './io/markdown/markdown.operations.js';
 import { askOperations } from './tiers/ask/ask.operations.js';
 import { entitiesOperations } from './tiers/entities/entities.operations.js';
 import { scheduleOperations } from './tiers/schedule/schedule.operations.js';
@@ -22,6 +23,7 @@ export const OPERATION_TABLES: readonly OperationTable<Services>[] = [
   timeseriesOperations,
   scheduleOperations,
   patternsOperations,
+  markdownOperations,
   entitiesOperations,
   askOperations,
   contextOperations,

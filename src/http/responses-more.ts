@@ -1,6 +1,6 @@
 /**
- * The documented answers (responses.ts) of the tiers not yet declared in an operation table: episodic,
- * prospective, spatial, Markdown, and the system routes (/health with a token, /audit).
+ * The documented answers (responses.ts) of the system routes, which are not operations (/health with a
+ * token, /audit).
  */
 import { z } from 'zod';
 import { bool, int, list, obj, str, ts } from '../lib/output.js';
@@ -26,18 +26,5 @@ export const MORE_RESPONSES: Record<string, Record<string, z.ZodType>> = {
       .describe('with a token'),
     wordnet: obj({}).optional(),
     llm: obj({ provider: str, model: str }).nullable().optional(),
-  },
-  // markdown.routes.ts
-  'POST /import/markdown': {
-    files: int,
-    entities_created: int,
-    entities_updated: int,
-    added: int,
-    superseded: int,
-    reinforced: int,
-    unchanged: int,
-    missing: list({ entity_name: str, id: int, fact: str }),
-    conflicts: z.array(z.unknown()),
-    errors: z.array(z.unknown()),
   },
 };

@@ -14,7 +14,6 @@ import type { Actor } from '../tiers/audit/audit.repo.js';
 import { portableSchema } from './portable-schema.js';
 import { ToolTable } from './tool.js';
 import { memoryTools } from './tools/memory.tools.js';
-import { markdownTools } from './tools/markdown.tools.js';
 import { operationTools } from './operation-tools.js';
 import { OPERATION_TABLES } from '../operations.js';
 
@@ -44,7 +43,6 @@ export function createMcpServer(services: Services, actor: Actor = 'mcp'): Serve
 function buildToolTable(services: Services, actor: Actor): ToolTable {
   const table = new ToolTable();
   memoryTools(table, services, actor);
-  markdownTools(table, services);
   for (const ops of OPERATION_TABLES) operationTools(table, ops, services, actor);
   return table;
 }

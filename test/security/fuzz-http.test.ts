@@ -538,15 +538,6 @@ const BASES: Record<string, () => Record<string, unknown>> = {
   // issue 15: markdown sync and voices ('Fuzz Notes' / 'Fuzz Speaker' keep delete_missing and merges away from the baseline)
   'GET /export/markdown': () => ({}),
   'GET /export/markdown/{name}': () => ({ name: 'Fuzz Person' }),
-  'POST /import/markdown': () => ({
-    files: [
-      {
-        path: 'Fuzz Notes.md',
-        content: '---\nname: Fuzz Notes\ntype: object\n---\n## Memories\n- Fuzz Notes are kept in the hall drawer\n',
-      },
-    ],
-    delete_missing: false,
-  }),
   'POST /voices/identify': () => ({ embedding: VOICE, threshold: 0.75, room: 'fuzz hall' }),
   'GET /voices/unknown': () => ({ limit: '10', min_detections: '0' }),
   'POST /voices/enroll': () => ({ entity_name: 'Fuzz Speaker', embedding: VOICE }),
