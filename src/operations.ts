@@ -6,7 +6,12 @@
  */
 import type { OperationTable } from './lib/operation.js';
 import type { Services } from './services.js';
+import { patternsOperations } from './patterns/patterns.operations.js';
+import { markdownOperations } from './io/markdown/markdown.operations.js';
 import { askOperations } from './tiers/ask/ask.operations.js';
+import { entitiesOperations } from './tiers/entities/entities.operations.js';
+import { scheduleOperations } from './tiers/schedule/schedule.operations.js';
+import { timeseriesOperations } from './tiers/timeseries/timeseries.operations.js';
 import { contextOperations } from './tiers/context/context.operations.js';
 import { episodicOperations } from './tiers/episodic/episodic.operations.js';
 import { memoryOperations } from './tiers/memory/memory.operations.js';
@@ -17,6 +22,11 @@ import { workingOperations } from './tiers/working/working.operations.js';
 
 export const OPERATION_TABLES: readonly OperationTable<Services>[] = [
   memoryOperations,
+  timeseriesOperations,
+  scheduleOperations,
+  patternsOperations,
+  markdownOperations,
+  entitiesOperations,
   askOperations,
   contextOperations,
   episodicOperations,

@@ -19,11 +19,8 @@ import { capConnections, HTTP_LIMIT_DEFAULTS, serverOptions, type ConnectionLimi
 import { metricsRoute, systemRoutes } from './routes/system.routes.js';
 import { methodNotAllowed, trackRoutes } from './method-not-allowed.js';
 import { mcpRoutes } from './routes/mcp.routes.js';
-import { scheduleRoutes, timeseriesRoutes } from './routes/timeseries.routes.js';
 import { influxRoutes } from './routes/influx.routes.js';
-import { patternsRoutes } from './routes/patterns.routes.js';
 import { markdownRoutes } from './routes/markdown.routes.js';
-import { entitiesRoutes } from './routes/entities.routes.js';
 import { operationRoutes } from './operation-routes.js';
 import { OPERATION_TABLES } from '../operations.js';
 import { adminRoutes } from './admin/index.js';
@@ -184,12 +181,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await app.register(systemRoutes(opts.services, opts.health, (req) => mayReadHealth(req, opts.token)));
   await app.register(metricsRoute(opts.services, opts.health));
-  await app.register(timeseriesRoutes(opts.services));
-  await app.register(scheduleRoutes(opts.services));
   await app.register(influxRoutes(opts.services));
-  await app.register(patternsRoutes(opts.services));
   await app.register(markdownRoutes(opts.services));
-  await app.register(entitiesRoutes(opts.services));
   for (const table of OPERATION_TABLES) await app.register(operationRoutes(table, opts.services));
   await app.register(mcpRoutes(opts.services));
   await app.register(

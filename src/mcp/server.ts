@@ -13,10 +13,6 @@ import type { Services } from '../services.js';
 import type { Actor } from '../tiers/audit/audit.repo.js';
 import { portableSchema } from './portable-schema.js';
 import { ToolTable } from './tool.js';
-import { scheduleTools, timeseriesTools } from './tools/timeseries.tools.js';
-import { patternsTools } from './tools/patterns.tools.js';
-import { markdownTools } from './tools/markdown.tools.js';
-import { entitiesTools } from './tools/entities.tools.js';
 import { operationTools } from './operation-tools.js';
 import { OPERATION_TABLES } from '../operations.js';
 
@@ -45,11 +41,6 @@ export function createMcpServer(services: Services, actor: Actor = 'mcp'): Serve
 
 function buildToolTable(services: Services, actor: Actor): ToolTable {
   const table = new ToolTable();
-  timeseriesTools(table, services, actor);
-  scheduleTools(table, services, actor);
-  patternsTools(table, services);
-  markdownTools(table, services);
-  entitiesTools(table, services, actor);
   for (const ops of OPERATION_TABLES) operationTools(table, ops, services, actor);
   return table;
 }

@@ -58,15 +58,3 @@ export class ToolTable {
     }
   }
 }
-
-/** Adds a tool to the table, its handler typed by its schema (the tool files in tools/ call this). */
-export function tool<S extends z.ZodObject>(
-  table: ToolTable,
-  name: string,
-  description: string,
-  schema: S,
-  handler: (input: z.infer<S>) => unknown | Promise<unknown>,
-  annotations?: ToolAnnotations,
-): void {
-  table.add({ name, description, schema, handler: handler as ToolDef['handler'], annotations });
-}

@@ -1,6 +1,7 @@
 /** Pattern engine and trends operations (SPEC §5, §6). */
 import { z } from 'zod';
 import { EntityName } from '../lib/schema.js';
+import { int, list, obj, str } from '../lib/output.js';
 import { MetricName } from '../tiers/timeseries/timeseries.schemas.js';
 
 export const PatternsRunInput = z.strictObject({
@@ -8,6 +9,8 @@ export const PatternsRunInput = z.strictObject({
   dry_run: z.boolean().default(false).describe('report findings without promoting them'),
 });
 export type PatternsRunInput = z.infer<typeof PatternsRunInput>;
+
+export const PatternsListInput = z.strictObject({ entity_name: EntityName.optional() });
 
 export const GetTrendsInput = z.strictObject({
   entity_name: EntityName.describe('the entity the readings belong to, e.g. "living_room"'),
@@ -29,6 +32,33 @@ export const GetTrendsInput = z.strictObject({
     ),
 });
 export type GetTrendsInput = z.infer<typeof GetTrendsInput>;
+
+// What the operations answer besides `ok: true` (describe-only, for /docs).
+export const PatternsRunOutput = z.looseObject({
+  found: z.array(obj({ pattern_key: str, detector: str })),
+  promoted: list({ pattern_key: str, memory_id: int, action: str, fact: str }),
+  errors: list({ detector: str, message: str }),
+  duration_ms: z.number(),
+});
+export const PatternsListOutput = z.looseObject({
+  detectors: list({ name: str, description: str, options: obj({}) }),
+  promoted: z.array(obj({})),
+});
+export const GetTrendsOutput = z.looseObject({
+  entity_name: str,
+  metric: str,
+  unit: str.nullable(),
+  days: int,
+  window: str.describe('the period in words: "the last 24 hours", "yesterday"'),
+  from: z.number(),
+  to: z.number(),
+  whole_days: z.boolean(),
+  level: z.number().nullable(),
+  direction: str.nullable(),
+  slope_per_day: z.number().nullable(),
+  change_vs_previous: z.number().nullable(),
+  warnings: z.array(str).describe('what went less well than asked (e.g. stored as pending), in plain words'),
+});
 
 /** `[patterns]` config section. */
 export const PatternsConfigSchema = z

@@ -1,5 +1,5 @@
 /**
- * Response schemas (src/http/responses.ts, attached in route.ts): /docs shows what each route answers,
+ * Response schemas (declared beside each route: an operation's `output`, attached in route.ts): /docs shows what each route answers,
  * and the schemas only describe — an answer keeps every field its service returned, listed or not.
  */
 import Fastify from 'fastify';
@@ -7,7 +7,7 @@ import { validatorCompiler } from 'fastify-type-provider-zod';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { routes } from '../../src/http/route.js';
-import { documentedRoutes } from '../../src/http/responses.js';
+import { documentedRoutes } from '../../src/http/route.js';
 import { RecallInput } from '../../src/tiers/memory/memory.schemas.js';
 import { buildTestHub, get, post, type TestHub } from '../helpers/hub.js';
 

@@ -439,7 +439,6 @@ const BASES: Record<string, () => Record<string, unknown>> = {
     end_ts: now(),
     limit: 100,
   }),
-  'POST /prune': () => ({ dry_run: true }),
   // One-off: every stored recurring event makes GET /schedule?from=<far future> walk all its occurrences
   // (pinned finding below); recurrence is still fuzzed as the replaced field.
   'POST /schedule': () => ({
@@ -449,8 +448,6 @@ const BASES: Record<string, () => Record<string, unknown>> = {
     end_ts: now() + 7200,
     meta: { where: 'park' },
   }),
-  'POST /patterns/run': () => ({ dry_run: true, detectors: ['stable_value'] }),
-  'POST /get_trends': () => ({ entity_name: 'fuzz room', metric: 'temperature', days: 7 }),
   'POST /get_context_budget': () => ({
     entity_name: 'Fuzz Person',
     query: 'tea',
@@ -508,7 +505,6 @@ const BASES: Record<string, () => Record<string, unknown>> = {
     to: String(now() + 86_400 * 14),
     limit: '20',
   }),
-  'GET /patterns': () => ({ entity_name: 'fuzz room' }),
   'GET /wm/list': () => ({ status: 'all', entity_name: 'Fuzz Person', limit: '10' }),
   'GET /intentions': () => ({ entity_name: 'Fuzz Person', active_only: 'false' }),
   'GET /location_history/{entity_name}': () => ({ entity_name: 'fuzz keys', limit: '5' }),
@@ -522,25 +518,12 @@ const BASES: Record<string, () => Record<string, unknown>> = {
   // issue 15: markdown sync and voices ('Fuzz Notes' / 'Fuzz Speaker' keep delete_missing and merges away from the baseline)
   'GET /export/markdown': () => ({}),
   'GET /export/markdown/{name}': () => ({ name: 'Fuzz Person' }),
-  'POST /import/markdown': () => ({
-    files: [
-      {
-        path: 'Fuzz Notes.md',
-        content: '---\nname: Fuzz Notes\ntype: object\n---\n## Memories\n- Fuzz Notes are kept in the hall drawer\n',
-      },
-    ],
-    delete_missing: false,
-  }),
   'POST /voices/identify': () => ({ embedding: VOICE, threshold: 0.75, room: 'fuzz hall' }),
   'GET /voices/unknown': () => ({ limit: '10', min_detections: '0' }),
   'POST /voices/enroll': () => ({ entity_name: 'Fuzz Speaker', embedding: VOICE }),
   'POST /voices/merge': () => ({ source_name: 'Fuzz Speaker Two', target_name: 'Fuzz Speaker' }),
-  'POST /voices/update_print': () => ({ entity_name: 'Fuzz Speaker', embedding: VOICE, weight: 0.5 }), // issue 28: entity aliases ('Fuzz Nickname Two' is added in beforeAll for /unalias, which is one-shot)
-  // issue 29: entity management (previews and no-op renames keep the bases repeatable; end_relation is one-shot)
-  'POST /entities/merge': () => ({ source_name: 'Fuzz Mergeable', target_name: 'Fuzz Pet', dry_run: true }),
-  'POST /entities/rename': () => ({ entity_name: 'Fuzz Renamable', new_name: 'Fuzz Renamable' }),
-  'POST /entities/set_type': () => ({ entity_name: 'Fuzz Renamable', type: 'pet' }),
-  'POST /entities/delete': () => ({ entity_name: 'Fuzz Deletable', dry_run: true }),
+  'POST /voices/update_print': () => ({ entity_name: 'Fuzz Speaker', embedding: VOICE, weight: 0.5 }),
+  // issue 29: entity management (the others' seeds are their operations' examples; end_relation is one-shot)
   'POST /entities/end_relation': () => ({ relation_id: ids.fuzzRelation }),
 };
 const LINE_ROUTES = ['/write', '/api/v2/write'];

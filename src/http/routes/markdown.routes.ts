@@ -1,9 +1,11 @@
-/** Markdown sync routes, the seed's paths: GET /export/markdown (zip), GET /export/markdown/:name, POST /import/markdown. */
+/**
+ * Markdown exports, the seed's paths: GET /export/markdown (zip), GET /export/markdown/:name. POST
+ * /import/markdown and the export_markdown tool are operations (io/markdown/markdown.operations.ts).
+ */
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Services } from '../../services.js';
-import { ExportMarkdownOneInput, ImportMarkdownInput } from '../../io/markdown/markdown.schemas.js';
-import { routes } from '../route.js';
+import { ExportMarkdownOneInput } from '../../io/markdown/markdown.schemas.js';
 
 /** `attachment; filename="…"` safe for any name (RFC 6266: ASCII fallback plus RFC 5987 UTF-8). */
 const disposition = (file: string) =>
@@ -13,6 +15,7 @@ export const markdownRoutes =
   (s: Services): FastifyPluginAsync =>
   async (app) => {
     const typed = app.withTypeProvider<ZodTypeProvider>();
+    // Hand route, not an operation: it answers a zip download, not a JSON {ok: true, ...}.
     typed.get(
       '/export/markdown',
       { schema: { tags: ['markdown'], summary: 'Every entity as an Obsidian-compatible .md file, in one zip' } },
@@ -24,6 +27,7 @@ export const markdownRoutes =
           .send(Buffer.from(zip));
       },
     );
+    // Hand route, not an operation: it answers the raw Markdown file (text/markdown, a download), not JSON.
     typed.get(
       '/export/markdown/:name',
       { schema: { params: ExportMarkdownOneInput, tags: ['markdown'], summary: 'One entity as a .md file' } },
@@ -34,15 +38,5 @@ export const markdownRoutes =
           .header('content-disposition', disposition(f.path))
           .send(f.content);
       },
-    );
-    await app.register(
-      routes('markdown', (r) => {
-        r.post(
-          '/import/markdown',
-          ImportMarkdownInput,
-          (b) => s.markdown.importFiles(b),
-          'Read .md files back: edited lines supersede, new lines are remembered, missing ones reported',
-        );
-      }),
     );
   };

@@ -1,6 +1,7 @@
 /** Markdown sync operations: one zod object each, shared by HTTP and MCP. */
 import { z } from 'zod';
 import { EntityName } from '../../lib/schema.js';
+import { int, list, str } from '../../lib/output.js';
 
 export const ExportMarkdownOneInput = z.strictObject({
   name: EntityName.describe('the entity to export, e.g. "Brian"'),
@@ -36,3 +37,17 @@ export const ImportMarkdownInput = z.strictObject({
 export type ImportMarkdownInput = z.infer<typeof ImportMarkdownInput>;
 
 export const ExportMarkdownListInput = z.strictObject({});
+
+// What import_markdown answers besides `ok: true` (describe-only, for /docs).
+export const ImportMarkdownOutput = z.looseObject({
+  files: int,
+  entities_created: int,
+  entities_updated: int,
+  added: int,
+  superseded: int,
+  reinforced: int,
+  unchanged: int,
+  missing: list({ entity_name: str, id: int, fact: str }),
+  conflicts: z.array(z.unknown()),
+  errors: z.array(z.unknown()),
+});

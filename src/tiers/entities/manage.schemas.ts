@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { nameKey } from '../../lib/names.js';
 import { EntityName, EntityType, RowId } from '../../lib/schema.js';
+import { bool, int, list, obj, str } from '../../lib/output.js';
 
 const DryRun = z.boolean().default(false).describe('true: only say what would change (a preview); nothing is changed');
 /** What a preview (dry_run) answered, sent back with the confirm: 409 when that is no longer what the name means. */
@@ -68,3 +69,35 @@ export const EndRelationInput = z.strictObject({
   relation_id: RowId.describe('the id of a current relation (GET /get_related lists them)'),
 });
 export type EndRelationInput = z.infer<typeof EndRelationInput>;
+
+// What the operations answer besides `ok: true` (describe-only, for /docs).
+/** What an entity holds, as a merge or a delete reports it (`dry_run: true` is the preview). */
+const holdings = obj({
+  entity: obj({ id: int, name: str, type: str }),
+  version: str.describe('what the preview saw (its facts, names, kinds of readings…)'),
+  counts: list({ key: str, n: int, label: str }),
+  facts: z.array(z.unknown()),
+  relations: z.array(str).describe('current relations, as sentences'),
+  aliases: z.array(str),
+});
+export const MergeEntitiesOutput = z.looseObject({
+  dry_run: bool,
+  source_name: str,
+  target_name: str,
+  source_id: int.optional().describe('on a preview: send back with the confirm'),
+  target_id: int.optional().describe('on a preview: send back with the confirm'),
+  version: str.optional().describe('on a preview: send back with the confirm (409 when either changed since)'),
+  moves: holdings,
+  moved: obj({}).optional().describe('rows moved, by table (not on a preview)'),
+});
+export const RenameEntityOutput = z.looseObject({ entity_name: str, previous_name: str, changed: bool });
+export const SetEntityTypeOutput = z.looseObject({ entity_name: str, type: str, previous_type: str, changed: bool });
+export const DeleteEntityOutput = z.looseObject({
+  dry_run: bool,
+  entity_name: str,
+  entity_id: int,
+  version: str.optional().describe('on a preview: send back with entity_id on the confirm (409 when it changed since)'),
+  deletes: holdings,
+  deleted_memories: int.optional().describe('not on a preview'),
+});
+export const EndRelationOutput = z.looseObject({ ended: z.array(int), entity_a: str, entity_b: str, rel_type: str });

@@ -1,6 +1,7 @@
 /** Schedule events (SPEC §3): one-off or recurring (RFC 5545 RRULE, or daily|weekly|monthly). */
 import { z } from 'zod';
 import { EntityName, EntityType, Text, Timestamp, JsonObject } from '../../lib/schema.js';
+import { int, list, str, ts } from '../../lib/output.js';
 import { parseRecurrence } from './recurrence.js';
 
 export const Recurrence = z
@@ -42,4 +43,20 @@ export type ScheduleQuery = z.infer<typeof ScheduleQuery>;
 export const ScheduleQueryString = ScheduleQuery.extend({
   from: z.union([z.coerce.number(), Timestamp]).optional(),
   to: z.union([z.coerce.number(), Timestamp]).optional(),
+});
+
+// What the operations answer besides `ok: true` (describe-only, for /docs).
+export const ScheduleOutput = z.looseObject({ id: int, next_ts: ts.nullable() });
+export const ScheduleListOutput = z.looseObject({
+  from: ts,
+  to: ts,
+  occurrences: list({
+    event_id: int,
+    entity_name: str,
+    title: str,
+    start_ts: ts,
+    end_ts: ts.nullable(),
+    recurrence: str.nullable(),
+    when: str,
+  }),
 });

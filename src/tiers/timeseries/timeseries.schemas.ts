@@ -1,6 +1,7 @@
 /** Tier 2 operations (SPEC §6): one zod object each, shared by HTTP, MCP and the MQTT bridge. */
 import { z } from 'zod';
 import { EntityName, EntityType, Timestamp, TOO_DEEP, withinDepth } from '../../lib/schema.js';
+import { bool, int, list, str, ts } from '../../lib/output.js';
 
 export const MetricName = z
   .string()
@@ -79,3 +80,33 @@ export const PruneInput = z.strictObject({
   dry_run: z.boolean().default(false).describe('count what would be deleted without deleting'),
 });
 export type PruneInput = z.infer<typeof PruneInput>;
+
+// What the operations answer besides `ok: true` (describe-only, for /docs).
+export const RecordOutput = z.looseObject({
+  id: int,
+  value_type: z.enum(['numeric', 'categorical']),
+  children: z.array(z.unknown()),
+});
+export const RecordBulkOutput = z.looseObject({
+  count: int,
+  inserted: int,
+  rejected: int,
+  results: list({ ok: bool, id: int.optional(), error: str.optional(), message: str.optional() }).describe(
+    'one per reading, in order',
+  ),
+});
+export const QueryStreamOutput = z.looseObject({
+  entity_name: str,
+  metric: str,
+  granularity: str,
+  unit: str.nullable(),
+  value_type: str,
+  points: list({ ts, value: z.union([z.number(), str]).nullable() }),
+});
+export const PruneOutput = z.looseObject({
+  dry_run: bool,
+  deleted: int,
+  kept_unrolled: int,
+  cutoff_ts: ts,
+  by_series: z.array(z.unknown()),
+});
