@@ -35,9 +35,11 @@ export interface HubOptions {
   /**
    * `hearth mcp`, which an MCP client starts afresh each time and waits for: the embedder the data dir
    * records is used without probing Ollama and loaded lazily (`warm()`), and no HTTP app is built
-   * (nor its modules loaded) — stdio is the only door. `hub.app` is then undefined.
+   * (nor its modules loaded) — MCP stdio is the only door (`start()` opens it). `hub.app` is then undefined.
    */
   quickStart?: boolean;
+  /** Quick start: the MCP client closed stdio (the door's transport ended). */
+  onStdioClosed?: () => void;
 }
 
 export interface Hub {
@@ -53,7 +55,7 @@ export interface Hub {
   integrity: Integrity;
   /** Quick start: begin loading the embedder now (after the client's `initialize`). */
   warm(): void;
-  /** Starts listening doors; resolves with the bound addresses. */
+  /** Starts the doors (lib/door.ts); resolves with the bound addresses. */
   start(): Promise<{ http?: string; mqtt?: string }>;
   stop(): Promise<void>;
 }
@@ -140,7 +142,18 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
    * MQTT opens before HTTP, so once /health answers (a readiness probe, a test, systemd's notify) the
    * broker takes publishes too; on the way down HTTP closes first.
    */
-  const doors: Door[] = [
+  let stdio: { close(): Promise<void> } | undefined;
+  const stdioDoor: Door = {
+    name: 'mcp-stdio',
+    async start() {
+      // Loaded here: hearth serve never needs it.
+      const { startMcpStdio } = await import('./mcp/stdio.js');
+      stdio = await startMcpStdio(services, { initialized: () => ai.warm?.(), closed: () => opts.onStdioClosed?.() });
+      return 'stdio';
+    },
+    stop: async () => stdio?.close(),
+  };
+  const serveDoors: Door[] = [
     {
       name: 'mqtt',
       async start() {
@@ -202,6 +215,8 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
       stop: async () => hub.scheduler?.stop(),
     },
   ];
+  // `hearth mcp` (quick start): stdio is the only door.
+  const doors = opts.quickStart ? [stdioDoor] : serveDoors;
   if (opts.quickStart) {
     logTo = rateLimited((msg: string) => console.error(msg));
     return hub;

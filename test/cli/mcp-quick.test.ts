@@ -3,6 +3,8 @@
  * embedder made its vectors, `auto` takes that one without probing Ollama, and the neural encoder is
  * built only after `initialize` (lazily). Timings are in docs/deploy-pi.md, not asserted here.
  */
+import { spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -51,6 +53,47 @@ async function connect(dataDir: string, env: Record<string, string>) {
 }
 
 describe('hearth mcp quick start', () => {
+  it('stdio is a door of the hub: closing stdin stops the hub (WAL checkpointed) and the process exits 0', async () => {
+    const dataDir = await dataDirMadeBy('use-lite', 'universal-sentence-encoder-lite', 512);
+    const child = spawn(process.execPath, [join(process.cwd(), 'dist/src/cli.js'), 'mcp'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HEARTH_DATA_DIR: dataDir,
+        HEARTH_MQTT_MODE: 'off',
+        MEMORY_AI_PROVIDER: 'local',
+      },
+      cwd: tempDir(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let out = '';
+    const answered = new Promise<void>((resolve) =>
+      child.stdout.on('data', (d) => {
+        out += d;
+        if (out.includes('"id":2')) resolve();
+      }),
+    );
+    const send = (m: object) => child.stdin.write(`${JSON.stringify(m)}\n`);
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'remember', arguments: { entity_name: 'Anna', fact: 'Anna drinks green tea' } },
+    });
+    await answered;
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    const wal = join(dataDir, 'hearth.db-wal');
+    expect(existsSync(wal) ? statSync(wal).size : 0).toBe(0);
+  }, 120_000);
+
   it('auto with a data dir made by Ollama: connects and lists tools without probing Ollama', async () => {
     const fake = await startFakeOllama({ dim: 8, models: ['nomic-embed-text'] });
     const dataDir = await dataDirMadeBy('ollama', 'nomic-embed-text', 8);
