@@ -10,6 +10,7 @@ import type { Config } from './config/schema.js';
 import { openDatabase, type Db } from './db/open.js';
 import { createIntegrity, type Integrity } from './db/integrity.js';
 import { createDiskGuard, guardWrites } from './db/disk-guard.js';
+import { storedEmbedder } from './db/vectors.js';
 import { join } from 'node:path';
 import { systemClock, type Clock } from './lib/clock.js';
 import { HubError, isHubError } from './lib/errors.js';
@@ -77,7 +78,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
   if (opts.ai) ai = opts.ai;
   else {
     const stored = opts.quickStart
-      ? (db.prepare('SELECT provider, model, dim FROM embed_meta WHERE id = 1').get() as StoredEmbedder | undefined)
+      ? (storedEmbedder(db) as StoredEmbedder | undefined)
       : undefined;
     const built = await createAi(aiConfigOf(config.ai), undefined, opts.quickStart ? { stored } : undefined);
     warnings.push(...built.warnings);

@@ -45,6 +45,13 @@ export { vectorsChanged } from './vector-codes.js';
 export { floatTable, preferredLayout } from './vector-layout.js';
 export type { VectorState } from './vector-index.js';
 
+/** The embedder that made the stored vectors (`embed_meta`), as `hearth mcp`'s quick start reads it; undefined before any. */
+export function storedEmbedder(db: Db): { provider: string; model: string; dim: number } | undefined {
+  return db.prepare('SELECT provider, model, dim FROM embed_meta WHERE id = 1').get() as
+    | { provider: string; model: string; dim: number }
+    | undefined;
+}
+
 export interface VectorHit {
   memory_id: number;
   /** Cosine similarity in [-1, 1]. */
