@@ -19,7 +19,6 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import Database from 'better-sqlite3';
 import type { Clock } from '../lib/clock.js';
 import { HubError, invalid, unavailable } from '../lib/errors.js';
 import type { AuditRepo } from '../tiers/audit/audit.repo.js';
@@ -28,6 +27,7 @@ import type { MemoryService } from '../tiers/memory/memory.service.js';
 import type { RelationsService } from '../tiers/memory/relations.service.js';
 import type { ScheduleService } from '../tiers/schedule/schedule.service.js';
 import type { ImportMap } from '../tiers/imports/import-map.js';
+import { openSource, type SourceReader } from './memory-mcp/source.reader.js';
 import type { TimeseriesService } from '../tiers/timeseries/timeseries.service.js';
 import type { Row } from './memory-mcp/rows.js';
 import { copyTables, type ImportWriters, MCP_TABLES, type McpTable } from './memory-mcp/tables.js';
@@ -83,8 +83,8 @@ const fingerprint = (table: McpTable, r: Row) =>
     .digest('hex')
     .slice(0, 20)}`;
 /** Earlier Hearth named a whole database by its first entity row; rows recorded that way still count as imported. */
-const legacySource = (src: Database.Database) => {
-  const first = src.prepare('SELECT id, name, created FROM entities ORDER BY id LIMIT 1').get() as Row | undefined;
+const legacySource = (src: SourceReader) => {
+  const first = src.firstEntity();
   return `memory-mcp:${createHash('sha256')
     .update(JSON.stringify(first ?? {}))
     .digest('hex')
@@ -101,7 +101,7 @@ export function createMemoryMcpImporter(deps: ImporterDeps) {
   const { map: ledger } = deps;
   const cache = deps.timeseries.repo; // the time-series writer's id caches, undone with a rolled-back chunk
 
-  function copy(src: Database.Database) {
+  function copy(src: SourceReader) {
     const counts = Object.fromEntries(
       MCP_TABLES.map((t) => [t, { source: 0, imported: 0, already: 0, skipped: 0 }]),
     ) as Record<McpTable, TableCount>;
@@ -110,14 +110,6 @@ export function createMemoryMcpImporter(deps: ImporterDeps) {
     const legacy = legacySource(src);
     const hasLegacy = ledger.has(legacy);
     const map = (t: McpTable, id: unknown) => (id === null || id === undefined ? undefined : ids.get(t)!.get(id));
-    const has = (table: string) =>
-      !!src.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
-    const source = {
-      rows: (t: string) => (has(t) ? (src.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).all() as Row[]) : []),
-      // streamed: a year of readings need not sit in memory at once
-      stream: (t: string) =>
-        has(t) ? (src.prepare(`SELECT * FROM "${t}" ORDER BY rowid`).iterate() as Iterable<Row>) : [],
-    };
 
     /** One row: already copied, copied now (its id, recorded in the ledger), or refused before writing (why). */
     const step = (table: McpTable, r: Row, write: (r: Row) => number | string): Outcome => {
@@ -187,7 +179,7 @@ export function createMemoryMcpImporter(deps: ImporterDeps) {
       }
       if (batch.length) chunk(table, batch, write);
     };
-    copyTables(deps, source, each, map);
+    copyTables(deps, src, each, map);
     return { counts, warnings };
   }
 
@@ -195,16 +187,8 @@ export function createMemoryMcpImporter(deps: ImporterDeps) {
     /** Copies what is new in the memory-mcp file at `path`; `dryRun` checks every row and counts, writing nothing. */
     async run(path: string, opts: { dryRun?: boolean } = {}) {
       if (!existsSync(path)) throw invalid(`db: no file at ${path}`);
-      let src: Database.Database;
+      const src = openSource(path);
       try {
-        src = new Database(path, { readonly: true, fileMustExist: true });
-        src.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'memories'").get();
-      } catch (e) {
-        throw invalid(`db: ${path} is not a readable SQLite file (${(e as Error).message})`);
-      }
-      try {
-        const hasEntities = src.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'entities'").get();
-        if (!hasEntities) throw invalid(`db: ${path} has no entities table; is it a memory-mcp database?`);
         const dryRun = Boolean(opts.dryRun);
         let out: ReturnType<typeof copy>;
         try {
