@@ -77,9 +77,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
   let ai: { embedder: Embedder; llm: Llm | null; warm?: () => void };
   if (opts.ai) ai = opts.ai;
   else {
-    const stored = opts.quickStart
-      ? (storedEmbedder(db) as StoredEmbedder | undefined)
-      : undefined;
+    const stored = opts.quickStart ? (storedEmbedder(db) as StoredEmbedder | undefined) : undefined;
     const built = await createAi(aiConfigOf(config.ai), undefined, opts.quickStart ? { stored } : undefined);
     warnings.push(...built.warnings);
     notes.push(...(built.notes ?? []));

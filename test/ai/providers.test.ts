@@ -99,7 +99,7 @@ describe('createAi', () => {
     } finally {
       await ai.embedder.close?.();
     }
-  });
+  }, 120_000); // loads the neural encoder: 30 s was not enough beside stress-ng --cpu 4 on 2 cores
 
   it('auto: falls back to local when neither Ollama answers nor use-lite loads', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
