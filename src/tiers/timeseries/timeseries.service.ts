@@ -25,7 +25,7 @@ import type { RollupResult, Rollups } from './rollup.js';
 export const ROLLUP_SLICE = 50_000;
 import { createSeriesIndex } from './series-index.js';
 import { createTimeseriesReader } from './timeseries.reader.js';
-import { createWindowReads } from './window-reads.js';
+import { createWindowReads } from './window.reader.js';
 import type { QueryStreamInput, RecordBulkInput, RecordInput } from './timeseries.schemas.js';
 
 /** Line-protocol lines parsed between two turns of the event loop (≈ 10 ms on a Pi-class core). */
@@ -105,7 +105,7 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
   return {
     repo,
     writer,
-    /** Bounded reads of one series' window (window-reads.ts), for answers about a time. */
+    /** Bounded reads of one series' window (window.reader.ts), for answers about a time. */
     reads: createWindowReads(db),
     ingest,
     rollup,
