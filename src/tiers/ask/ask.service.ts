@@ -15,7 +15,7 @@ import type { WordNet } from '../../ai/wordnet.js';
 import type { Clock } from '../../lib/clock.js';
 import { toEpoch } from '../../lib/schema.js';
 import type { EntityRow } from '../entities/entities.repo.js';
-import type { WindowReads } from '../timeseries/window-reads.js';
+import type { WindowReads } from '../timeseries/window.reader.js';
 import type { AskQuestion, MemoryAnswers } from './answers.js';
 import type { AskInput, AskOutput, SensorsInput, SensorsOutput } from './ask.schemas.js';
 import { askedConcept } from './concepts.js';

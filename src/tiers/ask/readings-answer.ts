@@ -4,7 +4,7 @@
  * early to be sure, and how a loose subject is named ("I took that to mean the front door.").
  * Two-state answers are in state-answers.ts, numbers in measure-answers.ts.
  */
-import type { WindowReads } from '../timeseries/window-reads.js';
+import type { WindowReads } from '../timeseries/window.reader.js';
 import type { AskOutput, Evidence } from './ask.schemas.js';
 import { measureAnswer, usesEnergy, usualAnswer } from './measure-answers.js';
 import { sayThing } from './say-value.js';

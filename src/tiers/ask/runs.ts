@@ -1,10 +1,10 @@
 /**
  * Runs of a two-state series (open/closed, on/off, home/away): built from the last reading before a
- * window and the window's own readings — bounded reads only (timeseries/window-reads.ts). A step back
+ * window and the window's own readings — bounded reads only (timeseries/window.reader.ts). A step back
  * through history ("when did the kettle last run?") reads at most MAX_BACK readings, and a power
  * series first jumps to the latest hour whose rollup maximum says it ran.
  */
-import type { Point, WindowReads } from '../timeseries/window-reads.js';
+import type { Point, WindowReads } from '../timeseries/window.reader.js';
 import type { SubjectSeries } from './subject.js';
 import { isActive, POWER_ON_W, sideValues } from './two-state.js';
 

@@ -6,7 +6,7 @@
  */
 import { notFound } from '../../lib/errors.js';
 import type { EntityRow } from '../entities/entities.repo.js';
-import type { WindowReads } from '../timeseries/window-reads.js';
+import type { WindowReads } from '../timeseries/window.reader.js';
 import type { SensorRow, SensorsInput, SensorsOutput } from './ask.schemas.js';
 import { measuredConcept } from './concepts.js';
 import { entityWords } from './say-value.js';

@@ -13,7 +13,7 @@
 import { analyze, tokenize } from '../../ai/text.js';
 import type { Embedder } from '../../ai/types.js';
 import type { WordNet } from '../../ai/wordnet.js';
-import type { SeriesRow, WindowReads } from '../timeseries/window-reads.js';
+import type { SeriesRow, WindowReads } from '../timeseries/window.reader.js';
 import { askedConcept, type Concept, isAskingStem, isGenericStem, measuredConcept } from './concepts.js';
 import { isTwoState, STATE_WORDS, stateWords } from './two-state.js';
 import { THINGS } from './things.js';

@@ -6,7 +6,7 @@
 import type { Db } from '../../db/open.js';
 import { nameKey } from '../../lib/names.js';
 import { entityIdByKey } from '../entities/entities.repo.js';
-import type { RollupRow as WindowRollupRow } from '../timeseries/window-reads.js';
+import type { RollupRow as WindowRollupRow } from '../timeseries/window.reader.js';
 
 export interface SeriesRow {
   id: number;

@@ -7,18 +7,8 @@ import { wallTime } from '../../lib/tz.js';
 import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
 import { occurrences } from './recurrence.js';
+import { createScheduleRepo } from './schedule.repo.js';
 import type { ScheduleInput, ScheduleQuery } from './schedule.schemas.js';
-
-interface EventRow {
-  id: number;
-  entity_id: number;
-  entity_name: string;
-  title: string;
-  start_ts: number;
-  end_ts: number | null;
-  recurrence: string | null;
-  meta: string;
-}
 
 export function createScheduleService(deps: {
   db: Db;
@@ -28,10 +18,7 @@ export function createScheduleService(deps: {
   timeZone: string;
 }) {
   const { db, clock, entities, audit, timeZone } = deps;
-  const insert = db.prepare(
-    'INSERT INTO schedule_events (entity_id, title, start_ts, end_ts, recurrence, meta, created) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  );
-  const SELECT = 'SELECT s.*, e.name AS entity_name FROM schedule_events s JOIN entities e ON e.id = s.entity_id';
+  const repo = createScheduleRepo(db);
 
   const when = (ts: number) => {
     const w = wallTime(ts, timeZone);
@@ -40,11 +27,7 @@ export function createScheduleService(deps: {
   };
 
   function upcoming(q: { entityId?: number; from: number; to: number; limit: number }) {
-    const rows = (
-      q.entityId === undefined
-        ? db.prepare(SELECT).all()
-        : db.prepare(`${SELECT} WHERE s.entity_id = ?`).all(q.entityId)
-    ) as EventRow[];
+    const rows = repo.events(q.entityId);
     const out: {
       event_id: number;
       entity_name: string;
@@ -81,17 +64,15 @@ export function createScheduleService(deps: {
       if (end !== undefined && end < start) throw invalid('end_ts: before start_ts');
       return db.transaction(() => {
         const e = entities.ensure(input.entity_name, input.entity_type ?? 'person');
-        const id = Number(
-          insert.run(
-            e.id,
-            input.title,
-            start,
-            end ?? null,
-            input.recurrence ?? null,
-            JSON.stringify(input.meta ?? {}),
-            kept?.created ?? clock.now(),
-          ).lastInsertRowid,
-        );
+        const id = repo.insert({
+          entity_id: e.id,
+          title: input.title,
+          start_ts: start,
+          end_ts: end ?? null,
+          recurrence: input.recurrence ?? null,
+          meta: JSON.stringify(input.meta ?? {}),
+          created: kept?.created ?? clock.now(),
+        });
         audit.record(actor, 'schedule.add', id, null, input);
         const next = upcoming({ entityId: e.id, from: clock.now(), to: clock.now() + 366 * 86_400, limit: 50 }).find(
           (o) => o.event_id === id,

@@ -254,6 +254,8 @@ export function createReadingsRepo(db: Db, clock: Clock, seriesIndex?: SeriesInd
     commit() {
       for (const c of caches) c.commit();
     },
+    /** `PRAGMA data_version`: it moves when another connection (process) commits. */
+    dataVersion: () => dataVersion.get() as number,
     /** Forget cached ids (after an entity is deleted). */
     invalidate() {
       for (const c of caches) c.clear();

@@ -3,20 +3,12 @@
  * the week's raw rows through nested accumulators; the warm path, for new readings all in the cached
  * latest day, reads only the new rows and the dirty hours. See rollup.ts for the invariants.
  */
-import type { Db } from '../../db/open.js';
 import { bagOf, bagStats, mergeBags, type Bag, type Stats, type Value } from './bag.js';
 import type { Bucketer, BucketType } from './buckets.js';
 import type { WarmCache } from './rollup-cache.js';
+import type { RollupsRepo, SeriesRow } from './rollups.repo.js';
 
-export type Row = [id: number, tsMs: number, value: Value | null];
 export type Dirty = Record<BucketType, Set<number>>;
-
-export interface SeriesRow {
-  id: number;
-  value_type: 'numeric' | 'categorical' | 'composite';
-  last_id: number | null;
-  last_ts: number | null;
-}
 
 /** Stored row plus readings it has not seen, for a bucket whose older rows were pruned. */
 function mergeStats(s: Stats, fresh: Value[]): Stats {
@@ -46,32 +38,8 @@ class Acc {
   }
 }
 
-/** The bucket writers of one rollup job over `db`. */
-export function createWeekRoller(db: Db, bucketer: Bucketer, cache: WarmCache) {
-  const ranges = (col: string) => ({
-    all: db
-      .prepare(`SELECT id, ts_ms, ${col} FROM readings WHERE series_id = ? AND ts_ms >= ? AND ts_ms < ? ORDER BY ts_ms`)
-      .raw(),
-    fresh: db
-      .prepare(
-        `SELECT id, ts_ms, ${col} FROM readings WHERE series_id = ? AND ts_ms >= ? AND ts_ms < ? AND +id > ? AND +id <= ?`,
-      )
-      .raw(),
-  });
-  const numRange = ranges('value_num');
-  const catRange = ranges('value_cat');
-  const stored = db.prepare(
-    `SELECT count, avg_num, min_num, max_num, p10_num, p90_num, mode_cat FROM reading_rollups
-     WHERE series_id = ? AND bucket_type = ? AND bucket_ts = ?`,
-  );
-  const upsert = db.prepare(
-    `INSERT INTO reading_rollups (series_id, bucket_type, bucket_ts, count, avg_num, min_num, max_num, p10_num, p90_num, mode_cat)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (series_id, bucket_type, bucket_ts) DO UPDATE SET count = excluded.count, avg_num = excluded.avg_num,
-       min_num = excluded.min_num, max_num = excluded.max_num, p10_num = excluded.p10_num, p90_num = excluded.p90_num,
-       mode_cat = excluded.mode_cat`,
-  );
-
+/** The bucket writers of one rollup job, reading and writing through `repo`. */
+export function createWeekRoller(repo: RollupsRepo, bucketer: Bucketer, cache: WarmCache) {
   const prep = (s: SeriesRow, v: Value[]): Bag => bagOf(v, s.value_type === 'numeric');
   const remember = (s: SeriesRow, type: 'day' | 'week', entry: { start: number; upTo: number; bag: Bag }) =>
     cache.remember(s.id, type, entry);
@@ -79,9 +47,9 @@ export function createWeekRoller(db: Db, bucketer: Bucketer, cache: WarmCache) {
   /** Writes one bucket from all its rows ≤ the pass's id, of which `old` were rolled up before. */
   function emit(s: SeriesRow, type: BucketType, start: number, bag: Bag, fresh: Value[], old: number): number {
     if (bag.n === 0) return 0;
-    const prev = stored.get(s.id, type, start) as Stats | undefined;
+    const prev = repo.stored(s.id, type, start);
     const st = prev && prev.count > old ? mergeStats(prev, fresh) : bagStats(bag);
-    upsert.run(s.id, type, start, st.count, st.avg_num, st.min_num, st.max_num, st.p10_num, st.p90_num, st.mode_cat);
+    repo.upsert(s.id, type, start, st);
     return 1;
   }
 
@@ -92,7 +60,7 @@ export function createWeekRoller(db: Db, bucketer: Bucketer, cache: WarmCache) {
    */
   function coldWeek(s: SeriesRow, ws: number, dirty: Dirty | null, oldId: number, upTo: number): number {
     const we = bucketer.next('week', ws);
-    const rows = (s.value_type === 'numeric' ? numRange : catRange).all.all(s.id, ws * 1000, we * 1000) as Row[];
+    const rows = (s.value_type === 'numeric' ? repo.numeric : repo.categorical).all(s.id, ws * 1000, we * 1000);
     const [hour, day, week] = [new Acc(), new Acc(), new Acc()];
     week.reset(ws, we, true);
     let n = 0;
@@ -141,16 +109,16 @@ export function createWeekRoller(db: Db, bucketer: Bucketer, cache: WarmCache) {
     const days = [...dirty.day].filter((d) => d >= ws && d < we);
     if (!day || !week || week.start !== ws || days.length !== 1 || days[0] !== day.start) return null;
     if (day.upTo !== oldId || week.upTo !== oldId) return null;
-    const q = s.value_type === 'numeric' ? numRange : catRange;
-    const freshRows = q.fresh.all(s.id, fromMs, we * 1000, oldId, upTo) as Row[];
+    const q = s.value_type === 'numeric' ? repo.numeric : repo.categorical;
+    const freshRows = q.fresh(s.id, fromMs, we * 1000, oldId, upTo);
     const fresh = freshRows.map((r) => r[2]).filter((v): v is Value => v !== null);
     const freshBag = prep(s, fresh);
     let n = 0;
     for (const hs of dirty.hour) {
       if (hs < ws || hs >= we) continue;
-      const rows = (q.all.all(s.id, hs * 1000, bucketer.next('hour', hs) * 1000) as Row[]).filter(
-        (r) => r[0] <= upTo && r[2] !== null,
-      );
+      const rows = q
+        .all(s.id, hs * 1000, bucketer.next('hour', hs) * 1000)
+        .filter((r) => r[0] <= upTo && r[2] !== null);
       const isNew = rows.filter((r) => r[0] > oldId);
       n += emit(
         s,

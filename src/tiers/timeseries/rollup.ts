@@ -13,7 +13,8 @@
  * readings, and p10/p90/mode_cat keep their stored values (computed from far more data).
  *
  * Statistics (type-7 quantiles, order-independent averages, categorical modes) are in bag.ts; the
- * bucket writers (cold and warm paths) in rollup-week.ts; the day/week cache in rollup-cache.ts.
+ * bucket writers (cold and warm paths) in rollup-week.ts; the day/week cache in rollup-cache.ts; the SQL in
+ * rollups.repo.ts.
  * Composite parents have no rollups (their parts are child series), but their watermark moves so
  * retention can prune them.
  *
@@ -29,7 +30,8 @@
 import type { Db } from '../../db/open.js';
 import { createBucketer } from './buckets.js';
 import { createWarmCache } from './rollup-cache.js';
-import { createWeekRoller, type Dirty, type SeriesRow } from './rollup-week.js';
+import { createWeekRoller, type Dirty } from './rollup-week.js';
+import { createRollupsRepo, type SeriesRow } from './rollups.repo.js';
 
 export interface RollupOptions {
   /** IANA zone of day and week buckets (config `timeseries.timezone`, `HEARTH_TZ`). */
@@ -58,37 +60,19 @@ const SCAN_SLACK = 20_000;
 export function createRollups(db: Db, { timeZone, chunkRows = 100_000, cacheBytes = 8 * 2 ** 20 }: RollupOptions) {
   const bucketer = createBucketer(timeZone);
   const cache = createWarmCache(cacheBytes);
-  const { coldWeek, warmWeek } = createWeekRoller(db, bucketer, cache);
-  const seriesAll = db.prepare(
-    `SELECT s.id, s.value_type, w.last_id, w.last_ts FROM series s
-     LEFT JOIN rollup_watermarks w ON w.series_id = s.id ORDER BY s.id`,
-  );
-  const newSince = db.prepare('SELECT id, series_id, ts_ms FROM readings WHERE id > ? ORDER BY id').raw();
-  // `+id` keeps the planner on readings_series_ts (series, ts range) instead of a rowid range scan.
-  const newOfSeries = db.prepare('SELECT id, ts_ms FROM readings WHERE series_id = ? AND +id > ? ORDER BY id').raw();
-  const topId = db.prepare('SELECT max(id) FROM readings').pluck();
-  // Bumped by a trigger for every deleted reading (migration 007), whichever connection deleted it.
-  const deletions = db.prepare("SELECT n FROM counters WHERE name = 'readings_deleted'").pluck();
-  const tsEdge = (dir: string) =>
-    db.prepare(`SELECT ts_ms FROM readings WHERE series_id = ? ORDER BY ts_ms ${dir} LIMIT 1`).pluck();
-  const [firstTs, lastTs] = [tsEdge('ASC'), tsEdge('DESC')];
-  const maxId = db.prepare('SELECT max(id) FROM readings WHERE series_id = ?').pluck();
-  const countRows = db.prepare('SELECT count(*) FROM readings WHERE series_id = ?').pluck();
-  const setWatermark = db.prepare(
-    `INSERT INTO rollup_watermarks (series_id, last_id, last_ts) VALUES (?, ?, ?)
-     ON CONFLICT (series_id) DO UPDATE SET last_id = excluded.last_id, last_ts = excluded.last_ts`,
-  );
+  const repo = createRollupsRepo(db);
+  const { coldWeek, warmWeek } = createWeekRoller(repo, bucketer, cache);
 
   function saveWatermark(s: SeriesRow, lastId: number, maxTsMs: number) {
     s.last_id = lastId;
     s.last_ts = Math.max(s.last_ts ?? -Infinity, maxTsMs / 1000);
-    setWatermark.run(s.id, s.last_id, s.last_ts);
+    repo.setWatermark(s.id, s.last_id, s.last_ts);
   }
 
   /** One transaction: new readings `ids[i]`/`ts[i]` (ascending ids) of one series. */
   const rollChunk = db.transaction((s: SeriesRow, ids: number[], ts: number[]): number => {
     const upTo = ids[ids.length - 1];
-    cache.checkDeletions(deletions.get() as number); // rows may be gone from cached buckets
+    cache.checkDeletions(repo.deletions()); // rows may be gone from cached buckets
     let n = 0;
     if (s.value_type !== 'composite') {
       const dirty: Dirty = { hour: new Set(), day: new Set(), week: new Set() };
@@ -124,7 +108,7 @@ export function createRollups(db: Db, { timeZone, chunkRows = 100_000, cacheByte
   );
 
   function selectSeries(ids?: number[]): SeriesRow[] {
-    const all = seriesAll.all() as SeriesRow[];
+    const all = repo.series();
     return ids ? all.filter((s) => ids.includes(s.id)) : all;
   }
 
@@ -149,7 +133,7 @@ export function createRollups(db: Db, { timeZone, chunkRows = 100_000, cacheByte
       f.ts.push(ts);
       collected++;
     };
-    const top = (topId.get() as number | null) ?? 0;
+    const top = repo.topId();
     let from = Infinity;
     for (const s of selectSeries(opts.seriesIds)) {
       pending.set(s.id, s);
@@ -157,14 +141,14 @@ export function createRollups(db: Db, { timeZone, chunkRows = 100_000, cacheByte
       if (s.last_id !== null && wm >= top - SCAN_SLACK) from = Math.min(from, wm);
       else if (collected < limit) {
         // ids ascend within a series, so a series cut off here resumes at its watermark next slice.
-        for (const [id, ts] of newOfSeries.iterate(s.id, wm) as IterableIterator<number[]>) {
+        for (const [id, ts] of repo.newOfSeries(s.id, wm)) {
           add(s.id, id, ts);
           if (collected >= limit) break;
         }
       }
     }
     if (from < top && collected < limit) {
-      for (const [id, seriesId, ts] of newSince.iterate(from) as IterableIterator<number[]>) {
+      for (const [id, seriesId, ts] of repo.newSince(from)) {
         const s = pending.get(seriesId);
         if (s && s.last_id !== null && s.last_id >= top - SCAN_SLACK && id > s.last_id) add(seriesId, id, ts);
         if (collected >= limit) break;
@@ -195,9 +179,9 @@ export function createRollups(db: Db, { timeZone, chunkRows = 100_000, cacheByte
 
   /** Recomputes every bucket of one series that still has raw rows; one transaction. */
   const rebuild = db.transaction((s: SeriesRow): number | null => {
-    const top = maxId.get(s.id) as number | null;
+    const top = repo.maxId(s.id);
     if (top === null) return null;
-    const [first, last] = [firstTs.get(s.id) as number, lastTs.get(s.id) as number];
+    const [first, last] = [repo.firstTs(s.id), repo.lastTs(s.id)];
     let n = 0;
     if (s.value_type !== 'composite') {
       for (let ws = bucketer.week(first / 1000); ws * 1000 <= last; ws = bucketer.next('week', ws)) {
@@ -220,7 +204,7 @@ export function createRollups(db: Db, { timeZone, chunkRows = 100_000, cacheByte
       if (n === null) continue;
       total.series++;
       total.buckets += n;
-      total.readings += countRows.get(s.id) as number;
+      total.readings += repo.count(s.id);
     }
     return total;
   }

@@ -5,7 +5,6 @@
  */
 import { setImmediate as turn } from 'node:timers/promises';
 import type { Db } from '../../db/open.js';
-import { statementCache } from '../../db/statements.js';
 import type { Clock } from '../../lib/clock.js';
 import { HubError, invalid, notFound } from '../../lib/errors.js';
 import { toEpoch } from '../../lib/schema.js';
@@ -25,7 +24,8 @@ import type { RollupResult, Rollups } from './rollup.js';
 /** New readings rolled up per slice of a whole-house pass (`rollupAll`). */
 export const ROLLUP_SLICE = 50_000;
 import { createSeriesIndex } from './series-index.js';
-import { createWindowReads } from './window-reads.js';
+import { createTimeseriesReader } from './timeseries.reader.js';
+import { createWindowReads } from './window.reader.js';
 import type { QueryStreamInput, RecordBulkInput, RecordInput } from './timeseries.schemas.js';
 
 /** Line-protocol lines parsed between two turns of the event loop (≈ 10 ms on a Pi-class core). */
@@ -46,25 +46,16 @@ export interface TimeseriesDeps {
   onCommitted?: (items: PreparedReading[], results: WriteResult[]) => void;
 }
 
-/** One rollup bucket as trends read it. */
-export interface RollupRow {
-  bucket_ts: number;
-  count: number;
-  avg_num: number | null;
-  min_num: number | null;
-  max_num: number | null;
-  mode_cat: string | null;
-}
+export type { RollupRow } from './timeseries.reader.js';
 
 export function createTimeseriesService(deps: TimeseriesDeps) {
   const { db, clock } = deps;
   const seriesIndex = createSeriesIndex(db);
   const repo = createReadingsRepo(db, clock, seriesIndex);
-  const prepared = statementCache(db);
+  const reader = createTimeseriesReader(db);
   let newSinceRollup = 0;
   // Readings another process (`hearth mcp`) committed count too: `PRAGMA data_version` moves with its commits.
-  const dataVersion = db.prepare('PRAGMA data_version').pluck();
-  let versionAtRollup = dataVersion.get() as number;
+  let versionAtRollup = repo.dataVersion();
   const writer = createIngestWriter(db, repo, {
     flushMs: deps.flushMs,
     onCommit: (items, results) => {
@@ -114,17 +105,17 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
   return {
     repo,
     writer,
-    /** Bounded reads of one series' window (window-reads.ts), for answers about a time. */
+    /** Bounded reads of one series' window (window.reader.ts), for answers about a time. */
     reads: createWindowReads(db),
     ingest,
     rollup,
     rollupAll,
     get dirty() {
-      return newSinceRollup > 0 || dataVersion.get() !== versionAtRollup;
+      return newSinceRollup > 0 || repo.dataVersion() !== versionAtRollup;
     },
     markRolledUp() {
       newSinceRollup = 0;
-      versionAtRollup = dataVersion.get() as number;
+      versionAtRollup = repo.dataVersion();
     },
 
     /** One reading (POST /record, the `record` tool); a refusal throws naming the field. */
@@ -214,16 +205,7 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
       const end = toEpoch(input.end_ts) ?? clock.now() + MAX_FUTURE_S;
       if (end < start) throw invalid('end_ts: before start_ts');
       if (input.granularity === 'raw') {
-        const rows = prepared(
-          `SELECT r.ts_ms, r.value_num, r.value_cat, r.value_json, src.name AS source FROM readings r LEFT JOIN sources src ON src.id = r.source_id
-              WHERE r.series_id = ? AND r.ts_ms >= ? AND r.ts_ms <= ? ORDER BY r.ts_ms DESC, r.id DESC LIMIT ?`,
-        ).all(s.id, Math.round(start * 1000), Math.round(end * 1000), input.limit) as {
-          ts_ms: number;
-          value_num: number | null;
-          value_cat: string | null;
-          value_json: string | null;
-          source: string;
-        }[];
+        const rows = reader.raw(s.id, Math.round(start * 1000), Math.round(end * 1000), input.limit);
         const points = rows.reverse().map((r) => ({
           ts: r.ts_ms / 1000,
           value: r.value_json !== null ? JSON.parse(r.value_json) : (r.value_num ?? r.value_cat),
@@ -241,10 +223,7 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
         };
       }
       rollup([s.id]);
-      const rows = prepared(
-        `SELECT bucket_ts, count, avg_num, min_num, max_num, p10_num, p90_num, mode_cat FROM reading_rollups
-            WHERE series_id = ? AND bucket_type = ? AND bucket_ts >= ? AND bucket_ts <= ? ORDER BY bucket_ts DESC LIMIT ?`,
-      ).all(s.id, input.granularity, start, end, input.limit) as Record<string, number | string | null>[];
+      const rows = reader.buckets(s.id, input.granularity, start, end, input.limit);
       const points = rows.reverse().map((r) => ({
         bucket_ts: r.bucket_ts,
         count: r.count,
@@ -268,22 +247,12 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
 
     /** Daily rollup rows of a series in [from, to) (for trends). */
     dailyRollups(seriesId: number, from: number, to: number) {
-      return prepared(`SELECT bucket_ts, count, avg_num, min_num, max_num, mode_cat FROM reading_rollups
-                   WHERE series_id = ? AND bucket_type = 'day' AND bucket_ts >= ? AND bucket_ts < ? ORDER BY bucket_ts`).all(
-        seriesId,
-        from,
-        to,
-      ) as RollupRow[];
+      return reader.daily(seriesId, from, to);
     },
 
     /** Hourly rollup rows of a series in [from, to) (for trends over a rolling window). */
     hourlyRollups(seriesId: number, from: number, to: number) {
-      return prepared(`SELECT bucket_ts, count, avg_num, min_num, max_num, mode_cat FROM reading_rollups
-                   WHERE series_id = ? AND bucket_type = 'hour' AND bucket_ts >= ? AND bucket_ts < ? ORDER BY bucket_ts`).all(
-        seriesId,
-        from,
-        to,
-      ) as RollupRow[];
+      return reader.hourly(seriesId, from, to);
     },
 
     /**
@@ -292,20 +261,12 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
      */
     matchSeries(query: string, limit = 10) {
       // Indexed (series-index.ts): only the best-scored series pay for their name and latest reading.
-      const named = prepared(
-        'SELECT e.name AS entity_name, s.metric, s.unit FROM series s JOIN entities e ON e.id = s.entity_id WHERE s.id = ?',
-      );
-      const latestOf = prepared(
-        'SELECT ts_ms, value_num, value_cat, value_json FROM readings WHERE series_id = ? ORDER BY ts_ms DESC LIMIT 1',
-      );
       const out = [];
       for (const { id, score } of seriesIndex.match(query)) {
         if (out.length >= limit) break;
-        const last = latestOf.get(id) as
-          | { ts_ms: number; value_num: number | null; value_cat: string | null; value_json: string | null }
-          | undefined;
+        const last = reader.latestOf(id);
         if (!last) continue; // a series without readings says nothing
-        const r = named.get(id) as { entity_name: string; metric: string; unit: string | null } | undefined;
+        const r = reader.named(id);
         if (!r) continue; // forgotten meanwhile
         out.push({
           entity_name: r.entity_name,
@@ -321,29 +282,12 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
 
     /** Latest value of every metric of an entity (for profiles and context). */
     latest(entityId: number) {
-      return prepared(
-        `SELECT s.metric, s.unit, s.value_type, r.ts_ms, r.value_num, r.value_cat, r.value_json
-             FROM series s JOIN readings r ON r.id = (SELECT id FROM readings WHERE series_id = s.id ORDER BY ts_ms DESC LIMIT 1)
-            WHERE s.entity_id = ? ORDER BY s.metric`,
-      )
-        .all(entityId)
-        .map((r) => {
-          const x = r as {
-            metric: string;
-            unit: string | null;
-            value_type: string;
-            ts_ms: number;
-            value_num: number | null;
-            value_cat: string | null;
-            value_json: string | null;
-          };
-          return {
-            metric: x.metric,
-            value: x.value_json !== null ? JSON.parse(x.value_json) : (x.value_num ?? x.value_cat),
-            unit: x.unit,
-            ts: x.ts_ms / 1000,
-          };
-        });
+      return reader.latestOfEntity(entityId).map((x) => ({
+        metric: x.metric,
+        value: x.value_json !== null ? JSON.parse(x.value_json) : (x.value_num ?? x.value_cat),
+        unit: x.unit,
+        ts: x.ts_ms / 1000,
+      }));
     },
   };
 }
