@@ -27,7 +27,7 @@ export function countReferences(repo: MergeRepo, entityId: number): Record<strin
   const out: Record<string, number> = {};
   for (const { table, column } of repo.references())
     out[`${table}.${column}`] = repo.countRefs(table, column, entityId);
-  out['readings'] = repo.readingsOf(entityId);
+  out.readings = repo.readingsOf(entityId);
   return out;
 }
 
