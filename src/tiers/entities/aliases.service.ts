@@ -18,8 +18,9 @@ import { HubError, notFound } from '../../lib/errors.js';
 import { nameKey } from '../../lib/names.js';
 import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { EntitiesRepo, EntityRow } from './entities.repo.js';
+import { createAliasesRepo } from './aliases.repo.js';
 import type { AliasInput, HaNamesInput, UnaliasInput } from './aliases.schemas.js';
-import { UNKNOWN_TYPE, fillTypeStatement } from './entity-types.js';
+import { UNKNOWN_TYPE } from './entity-types.js';
 import { createHaProposals } from './ha-proposals.js';
 
 export type AliasSource = 'manual' | 'homeassistant';
@@ -44,18 +45,13 @@ const HA_PERSON = /^person\.[a-z0-9_]+$/i;
 
 export function createAliasesService(deps: AliasesDeps) {
   const { db, clock, entities, audit } = deps;
-  const insert = db.prepare(
-    'INSERT INTO entity_aliases (name_key, entity_id, alias, source, created) VALUES (?, ?, ?, ?, ?)',
-  );
-  const byKey = db.prepare('SELECT name_key, entity_id, alias, source FROM entity_aliases WHERE name_key = ?');
-  const remove = db.prepare('DELETE FROM entity_aliases WHERE name_key = ?');
-  const fillType = fillTypeStatement(db);
-  const proposals = createHaProposals(db, entities, audit);
+  const repo = createAliasesRepo(db);
+  const proposals = createHaProposals(repo, entities, audit);
   const log = deps.log ?? (() => {});
 
   /** Inserts an alias the caller has checked is free; the triggers of migration 011 guard the rest. */
   function put(e: EntityRow, alias: string, source: AliasSource, actor: Actor) {
-    insert.run(nameKey(alias), e.id, alias, source, clock.now());
+    repo.insert(nameKey(alias), e.id, alias, source, clock.now());
     audit.record(actor, 'entity.alias', e.name, null, { alias, source });
   }
 
@@ -99,7 +95,7 @@ export function createAliasesService(deps: AliasesDeps) {
       };
     if (!ha) {
       put(named, haId, 'homeassistant', actor);
-      if (named.type === UNKNOWN_TYPE) fillType.run('person', clock.now(), named.id);
+      if (named.type === UNKNOWN_TYPE) entities.fillType(named.id, 'person');
       return { action: 'aliased', message: `${haId} is now another name of ${named.name}`, entity_name: named.name };
     }
     // Two entities: a name never folds one that holds data into another. A person decides.
@@ -149,7 +145,7 @@ export function createAliasesService(deps: AliasesDeps) {
     /** Removes an alias (never an entity's own name); the entity keeps everything else. */
     remove(input: UnaliasInput, actor: Actor = 'system') {
       const out = db.transaction(() => {
-        const row = byKey.get(nameKey(input.alias)) as { entity_id: number; alias: string; source: string } | undefined;
+        const row = repo.byKey(nameKey(input.alias));
         if (!row) {
           const e = entities.find(input.alias);
           if (e)
@@ -160,7 +156,7 @@ export function createAliasesService(deps: AliasesDeps) {
           throw notFound(`alias: no entity has the alias "${input.alias}"`);
         }
         const e = entities.byId(row.entity_id)!;
-        remove.run(nameKey(input.alias));
+        repo.remove(nameKey(input.alias));
         audit.record(actor, 'entity.unalias', e.name, { alias: row.alias, source: row.source }, null);
         return { result: `"${row.alias}" is no longer a name of ${e.name}`, entity_name: e.name, alias: row.alias };
       })();

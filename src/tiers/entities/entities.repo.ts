@@ -8,7 +8,7 @@ import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
 import { notFound } from '../../lib/errors.js';
 import { nameKey } from '../../lib/names.js';
-import { fillTypeStatement, UNKNOWN_TYPE } from './entity-types.js';
+import { UNKNOWN_TYPE } from './entity-types.js';
 
 export interface EntityRow {
   id: number;
@@ -37,6 +37,10 @@ const parse = (r: RawEntity | undefined): EntityRow | undefined => {
 export const entityIdByKey = (param: string) =>
   `(SELECT id FROM entities WHERE name_key = ${param} UNION ALL SELECT entity_id FROM entity_aliases WHERE name_key = ${param} LIMIT 1)`;
 
+/** The one statement that fills a type in: `run(type, now, id)` changes an entity only while it is unknown. */
+export const fillTypeStatement = (db: Db) =>
+  db.prepare(`UPDATE entities SET type = ?, updated = ? WHERE id = ? AND type = '${UNKNOWN_TYPE}'`);
+
 export function createEntitiesRepo(db: Db, clock: Clock) {
   // Identity is `nameKey` (lib/names.ts), stored in the UNIQUE name_key column: never a SQL collation.
   const byKey = db.prepare('SELECT * FROM entities WHERE name_key = ?');
@@ -57,6 +61,9 @@ export function createEntitiesRepo(db: Db, clock: Clock) {
   );
   const allNames = db.prepare('SELECT id, name FROM entities ORDER BY id');
   const setTypeMeta = db.prepare('UPDATE entities SET type = ?, meta = ?, updated = ? WHERE id = ?');
+  const setType = db.prepare('UPDATE entities SET type = ?, updated = ? WHERE id = ?');
+  const setMeta = db.prepare('UPDATE entities SET meta = ?, updated = ? WHERE id = ?');
+  const remove = db.prepare('DELETE FROM entities WHERE id = ?');
   const listByType = db.prepare(
     `SELECT e.*, (SELECT count(*) FROM memories m WHERE m.entity_id = e.id AND m.status = 'active') AS memory_count
        FROM entities e WHERE e.type = ? ORDER BY e.name_key LIMIT ? OFFSET ?`,
@@ -69,6 +76,14 @@ export function createEntitiesRepo(db: Db, clock: Clock) {
     setTypeMeta(id: number, type: string, meta: Record<string, unknown>) {
       setTypeMeta.run(type, JSON.stringify(meta), clock.now(), id);
     },
+    /** Sets an entity's type, known or not (entity management); the caller audits. */
+    setType: (id: number, type: string) => void setType.run(type, clock.now(), id),
+    /** Fills in the type of an entity still `unknown` (entity-types.ts); a known type stays. */
+    fillType: (id: number, type: string) => void fillType.run(type, clock.now(), id),
+    /** Replaces an entity's meta (JSON text) as of `now` (the voices tier's provisional speakers). */
+    setMeta: (id: number, meta: string, now: number) => void setMeta.run(meta, now, id),
+    /** Deletes the entity row (forget-entity: the caller removed its memories and their vectors first). */
+    delete: (id: number) => void remove.run(id),
     /** The entity `name` names — its own name or one of its aliases — or undefined. */
     find(name: string): EntityRow | undefined {
       const key = nameKey(name);

@@ -14,13 +14,7 @@
  * What is stored stays as the doors said it. For showing (the graph), `inferType` reads what the data
  * says about an entity still `unknown` — an inference, never written.
  */
-import type { Db } from '../../db/open.js';
-
 export const UNKNOWN_TYPE = 'unknown';
-
-/** The one statement that fills a type in: `run(type, now, id)` changes an entity only while it is unknown. */
-export const fillTypeStatement = (db: Db) =>
-  db.prepare(`UPDATE entities SET type = ?, updated = ? WHERE id = ? AND type = '${UNKNOWN_TYPE}'`);
 
 const HA_DOMAIN_TYPES: Record<string, string> = {
   sensor: 'sensor',

@@ -10,9 +10,9 @@
  * entities still exist apart, both names still name them, and HA has not since given that person
  * another name (op `entity.alias_proposal_closed`).
  */
-import type { Db } from '../../db/open.js';
 import { nameKey } from '../../lib/names.js';
 import type { Actor, AuditRepo } from '../audit/audit.repo.js';
+import type { AliasesRepo } from './aliases.repo.js';
 import type { EntitiesRepo, EntityRow } from './entities.repo.js';
 
 export interface HaProposal {
@@ -29,15 +29,11 @@ export interface HaProposal {
   target_name: string;
 }
 
-export function createHaProposals(db: Db, entities: EntitiesRepo, audit: AuditRepo) {
-  const rows = db.prepare(
-    "SELECT id, ts, op, after FROM audit WHERE op IN ('entity.alias_proposal', 'entity.alias_proposal_closed') ORDER BY id",
-  );
-
+export function createHaProposals(repo: AliasesRepo, entities: EntitiesRepo, audit: AuditRepo) {
   /** Open proposals, oldest first (see above). */
   function open(): HaProposal[] {
     const latest = new Map<string, HaProposal | null>(); // HA person id → its open proposal
-    for (const r of rows.all() as { id: number; ts: number; op: string; after: string | null }[]) {
+    for (const r of repo.proposalRows()) {
       const a = r.after ? (JSON.parse(r.after) as Record<string, unknown>) : {};
       const ha = String(a.ha_entity_id ?? '');
       if (r.op === 'entity.alias_proposal_closed') latest.set(ha, null);

@@ -16,7 +16,10 @@ import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { MemoryService } from '../memory/memory.service.js';
 import type { RelationsService } from '../memory/relations.service.js';
 import { countReferences, moveEntity, renameRows } from '../voices/merge.js';
+import { createMergeRepo } from '../voices/merge.repo.js';
 import { createPrintStore } from '../voices/prints.js';
+import { createVoicesRepo } from '../voices/voices.repo.js';
+import { createAliasesRepo } from './aliases.repo.js';
 import type { AliasesService } from './aliases.service.js';
 import { entityVersion, refuseAlias, refuseStale, viaAliasPrefix } from './destructive.js';
 import type { EntitiesRepo, EntityRow } from './entities.repo.js';
@@ -75,17 +78,13 @@ export interface Holdings {
 
 export function createEntityManageService(deps: ManageDeps) {
   const { db, clock, entities, audit, memory, relations, aliases } = deps;
-  const prints = createPrintStore(db, clock);
-  const factsOf = db.prepare(
-    "SELECT id, fact, status FROM memories WHERE entity_id = ? ORDER BY status = 'active' DESC, id LIMIT 50",
-  );
-  const relationById = db.prepare(
-    'SELECT r.id, r.rel_type, r.valid_until, a.name AS a, b.name AS b FROM relations r JOIN entities a ON a.id = r.entity_a JOIN entities b ON b.id = r.entity_b WHERE r.id = ?',
-  );
+  const prints = createPrintStore(createVoicesRepo(db), clock);
+  const moves = createMergeRepo(db);
+  const aliasRows = createAliasesRepo(db);
   const subjects = createChangeSubjects(db);
 
   function holdings(e: EntityRow): Holdings {
-    const raw = countReferences(db, e.id);
+    const raw = countReferences(moves, e.id);
     const known = new Set(HOLDING_WORDS.map((w) => w[0]));
     const counts = [
       ...HOLDING_WORDS.map(([key, one, many]) => ({
@@ -102,7 +101,7 @@ export function createEntityManageService(deps: ManageDeps) {
       entity: { id: e.id, name: e.name, type: e.type },
       version: entityVersion(e, raw, aliasNames),
       counts,
-      facts: factsOf.all(e.id) as Holdings['facts'],
+      facts: moves.factsOf(e.id),
       relations: relations.list(e.id).map((r) => relations.sentence(r)),
       aliases: aliasNames,
     };
@@ -173,11 +172,10 @@ export function createEntityManageService(deps: ManageDeps) {
         holds: inWords(what),
       });
       const out = db.transaction(() => {
-        const before = { source: countReferences(db, src.id), target: countReferences(db, dst.id) };
+        const before = { source: countReferences(moves, src.id), target: countReferences(moves, dst.id) };
         const now = clock.now();
-        db.prepare("UPDATE memories SET embed_state = 'pending' WHERE entity_id = ?").run(src.id);
-        const r = moveEntity(db, prints, src.id, dst.id, dst.name, now);
-        const after = countReferences(db, dst.id);
+        const r = moveEntity(moves, prints, src.id, dst.id, dst.name, now);
+        const after = countReferences(moves, dst.id);
         const lost = Object.keys(after).filter(
           (k) =>
             after[k] < before.source[k] + before.target[k] && k !== 'series.entity_id' && k !== 'voiceprints.entity_id',
@@ -238,10 +236,9 @@ export function createEntityManageService(deps: ManageDeps) {
             changed: false,
           };
         // One of its own aliases becomes its name (e.g. renaming back after a merge).
-        if (taken && nameKey(taken.name) !== nameKey(input.new_name))
-          db.prepare('DELETE FROM entity_aliases WHERE name_key = ?').run(nameKey(input.new_name));
+        if (taken && nameKey(taken.name) !== nameKey(input.new_name)) aliasRows.remove(nameKey(input.new_name));
         // The keyword index, the vectors and series names include the entity's name: re-index now, re-embed after commit.
-        renameRows(db, e.id, input.new_name, clock.now());
+        renameRows(moves, e.id, input.new_name, clock.now());
         audit.record(actor, 'entity.rename', input.new_name, { name: e.name }, { name: input.new_name });
         // The old name stays another name of the entity (as a merge keeps the merged one): a device
         // still publishing under it feeds the same series, and renaming back finds it.
@@ -270,7 +267,7 @@ export function createEntityManageService(deps: ManageDeps) {
             previous_type: e.type,
             changed: false,
           };
-        db.prepare('UPDATE entities SET type = ?, updated = ? WHERE id = ?').run(input.type, clock.now(), e.id);
+        entities.setType(e.id, input.type);
         audit.record(actor, 'entity.type', e.name, { type: e.type }, { type: input.type });
         return {
           result: `${e.name} is now a ${input.type} (was ${e.type})`,
@@ -326,9 +323,7 @@ export function createEntityManageService(deps: ManageDeps) {
 
     /** Ends one current relation by its id (history kept); relate again to undo. */
     endRelation(input: EndRelationInput, actor: Actor = 'system') {
-      const r = relationById.get(input.relation_id) as
-        | { id: number; rel_type: string; valid_until: number | null; a: string; b: string }
-        | undefined;
+      const r = relations.byId(input.relation_id);
       if (!r) throw notFound(`relation_id: no relation with id ${input.relation_id}`);
       if (r.valid_until !== null)
         throw new HubError('conflict', `relation_id: ${r.a} ${r.rel_type} ${r.b} has already ended`);

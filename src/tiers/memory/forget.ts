@@ -33,7 +33,7 @@ export function createForgetting(ctx: MemoryContext) {
           vectors.remove(id);
           repo.delete(id);
         }
-        db.prepare('DELETE FROM entities WHERE id = ?').run(entity.id);
+        entities.delete(entity.id);
         audit.record(actor, 'entity.forget', entity.name, { entity, memories: ids.length }, null);
         ctx.onEntityForgotten?.(entity.name);
         const result = `Forgot ${entity.name} and ${ids.length} memories`;

@@ -104,6 +104,11 @@ export function createMemoryRepo(db: Db) {
   );
   const pending = db.prepare(`${SELECT} WHERE m.embed_state = 'pending' ORDER BY m.id LIMIT ?`);
   const pendingCount = db.prepare("SELECT count(*) AS n FROM memories WHERE embed_state = 'pending'");
+  const after = db.prepare(
+    `SELECT m.id, m.entity_id, m.category, m.status, m.fact, e.name AS entity_name
+       FROM memories m JOIN entities e ON e.id = m.entity_id WHERE m.id > ? ORDER BY m.id LIMIT ?`,
+  );
+  const countUpTo = db.prepare('SELECT count(*) AS n FROM memories WHERE id <= ?');
 
   return {
     /**
@@ -199,6 +204,16 @@ export function createMemoryRepo(db: Db) {
     idsOfEntity: (entityId: number) => (idsOfEntity.all(entityId) as { id: number }[]).map((r) => r.id),
     pending: (limit: number) => pending.all(limit) as MemoryRow[],
     pendingCount: () => (pendingCount.get() as { n: number }).n,
+    /** How many memories there are (all of them, any status). */
+    count: () => (docCount.get() as { n: number }).n,
+    /** How many memories have an id up to `id` (a re-embed's progress at its cursor). */
+    countUpTo: (id: number) => (countUpTo.get(id) as { n: number }).n,
+    /** Up to `limit` memories after id `cursor`, in id order, with what their vectors need (reembed.ts). */
+    after: (cursor: number, limit: number) =>
+      after.all(cursor, limit) as Pick<
+        MemoryRow,
+        'id' | 'entity_id' | 'category' | 'status' | 'fact' | 'entity_name'
+      >[],
     /** All active rows (optionally of one entity) — for decay listings. */
     active(entityId?: number): MemoryRow[] {
       return (

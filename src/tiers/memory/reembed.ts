@@ -10,6 +10,7 @@
 import type { Embedder } from '../../ai/types.js';
 import type { Db } from '../../db/open.js';
 import type { VectorStore } from '../../db/vectors.js';
+import { createMemoryRepo } from './memory.repo.js';
 import { indexText } from './text-match.js';
 
 export interface ReembedStatus {
@@ -32,12 +33,7 @@ export function createReembedder(deps: {
   const { db, vectors, embedder } = deps;
   const log = deps.log ?? (() => {});
   const status: ReembedStatus = { state: 'idle', to: embedder.fingerprint, done: 0, total: 0 };
-  const after = db.prepare(
-    `SELECT m.id, m.entity_id, m.category, m.status, m.fact, e.name AS entity_name
-       FROM memories m JOIN entities e ON e.id = m.entity_id WHERE m.id > ? ORDER BY m.id LIMIT ?`,
-  );
-  const count = db.prepare('SELECT count(*) AS n FROM memories');
-  const upTo = db.prepare('SELECT count(*) AS n FROM memories WHERE id <= ?');
+  const repo = createMemoryRepo(db);
   let running: Promise<ReembedStatus> | undefined;
 
   async function work(onProgress?: (s: ReembedStatus) => void): Promise<ReembedStatus> {
@@ -54,21 +50,14 @@ export function createReembedder(deps: {
       error: undefined,
     });
     let cursor = vectors.rebuildBeside();
-    status.total = (count.get() as { n: number }).n;
-    status.done = (upTo.get(cursor) as { n: number }).n;
+    status.total = repo.count();
+    status.done = repo.countUpTo(cursor);
     if (cursor === 0)
       log(`reembed: building a ${embedder.fingerprint} index beside ${status.from} for ${status.total} memories`);
     else log(`reembed: resuming at memory ${cursor} (${status.done}/${status.total})`);
     try {
       for (;;) {
-        const rows = after.all(cursor, BATCH) as {
-          id: number;
-          entity_id: number;
-          category: string;
-          status: string;
-          fact: string;
-          entity_name: string;
-        }[];
+        const rows = repo.after(cursor, BATCH);
         if (!rows.length) break;
         const vecs = await embedder.embed(
           rows.map((r) => indexText(r.entity_name, r.fact)),
@@ -81,7 +70,7 @@ export function createReembedder(deps: {
         )();
         cursor = rows[rows.length - 1].id;
         status.done += rows.length;
-        status.total = Math.max(status.total, (count.get() as { n: number }).n);
+        status.total = Math.max(status.total, repo.count());
         onProgress?.(status);
       }
       vectors.swapNext();

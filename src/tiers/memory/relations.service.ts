@@ -5,6 +5,7 @@ import { invalid, notFound } from '../../lib/errors.js';
 import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
 import type { GetRelatedInput, RelateInput, UnrelateInput } from './memory.schemas.js';
+import { createRelationsRepo } from './relations.repo.js';
 
 export interface RelationView {
   id: number;
@@ -21,45 +22,13 @@ export interface RelationView {
 
 export function createRelationsService(deps: { db: Db; clock: Clock; entities: EntitiesRepo; audit: AuditRepo }) {
   const { db, clock, entities, audit } = deps;
-  const current = db.prepare(
-    'SELECT * FROM relations WHERE entity_a = ? AND entity_b = ? AND rel_type = ? AND valid_until IS NULL',
-  );
-  const insert = db.prepare(
-    'INSERT INTO relations (entity_a, entity_b, rel_type, meta, created, valid_from) VALUES (?, ?, ?, ?, ?, ?)',
-  );
-  const insertKept = db.prepare(
-    'INSERT INTO relations (entity_a, entity_b, rel_type, meta, created, valid_from, valid_until) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  );
-  const related = db.prepare(
-    `SELECT r.*, a.name AS a_name, b.name AS b_name, a.type AS a_type, b.type AS b_type
-       FROM relations r JOIN entities a ON a.id = r.entity_a JOIN entities b ON b.id = r.entity_b
-      WHERE (r.entity_a = @id OR r.entity_b = @id) AND (@history = 1 OR r.valid_until IS NULL)
-      ORDER BY r.valid_from DESC, r.id DESC`,
-  );
-
-  const outgoing = db.prepare(
-    'SELECT r.rel_type, b.id AS b_id, b.name AS b_name FROM relations r JOIN entities b ON b.id = r.entity_b WHERE r.entity_a = ? AND r.valid_until IS NULL ORDER BY r.id',
-  );
-  const endsById = db.prepare(
-    'SELECT r.rel_type, a.name_key AS a, b.name_key AS b FROM relations r JOIN entities a ON a.id = r.entity_a JOIN entities b ON b.id = r.entity_b WHERE r.id = ?',
-  );
+  const repo = createRelationsRepo(db);
 
   function list(
     entityId: number,
     opts: { rel_type?: string; direction?: 'out' | 'in' | 'both'; include_history?: boolean } = {},
   ) {
-    const rows = related.all({ id: entityId, history: opts.include_history ? 1 : 0 }) as {
-      id: number;
-      entity_a: number;
-      a_name: string;
-      b_name: string;
-      a_type: string;
-      b_type: string;
-      rel_type: string;
-      meta: string;
-      valid_from: number;
-      valid_until: number | null;
-    }[];
+    const rows = repo.related(entityId, !!opts.include_history);
     const out: RelationView[] = [];
     for (const r of rows) {
       const direction = r.entity_a === entityId ? 'out' : 'in';
@@ -88,9 +57,11 @@ export function createRelationsService(deps: { db: Db; clock: Clock; entities: E
     list,
     sentence,
     /** An entity's current relations to others, in the order they were made (the Markdown export). */
-    outgoing: (entityId: number) => outgoing.all(entityId) as { rel_type: string; b_id: number; b_name: string }[],
+    outgoing: repo.outgoing,
     /** A relation's ends as name keys, ended or not (the Markdown import's history). */
-    endsById: (id: number) => endsById.get(id) as { a: string; rel_type: string; b: string } | undefined,
+    endsById: repo.endsById,
+    /** One relation with its ends' names, ended or not (ending a relation by its id). */
+    byId: repo.byId,
     /**
      * Relates a to b (an existing current relation is kept). `kept` (only `hearth import`) gives the
      * relation the times it had in the store it is copied from; one that had ended there is stored
@@ -109,20 +80,14 @@ export function createRelationsService(deps: { db: Db; clock: Clock; entities: E
           throw invalid(
             `entity_b: "${input.entity_b}" is another name of ${a.name}; a relation needs two different entities`,
           );
-        const existing =
-          kept?.valid_until != null
-            ? undefined
-            : (current.get(a.id, b.id, input.rel_type) as { id: number } | undefined);
+        const existing = kept?.valid_until != null ? undefined : repo.current(a.id, b.id, input.rel_type);
         if (existing)
           return { result: `Already known: ${a.name} ${input.rel_type} ${b.name}`, id: existing.id, created: false };
         const now = clock.now();
         const meta = JSON.stringify(input.meta ?? {});
         const id = kept
-          ? Number(
-              insertKept.run(a.id, b.id, input.rel_type, meta, kept.created, kept.valid_from, kept.valid_until)
-                .lastInsertRowid,
-            )
-          : Number(insert.run(a.id, b.id, input.rel_type, meta, now, now).lastInsertRowid);
+          ? repo.insertKept(a.id, b.id, input.rel_type, meta, kept)
+          : repo.insert(a.id, b.id, input.rel_type, meta, now);
         audit.record(actor, 'relation.add', id, null, input);
         return { result: `Noted: ${a.name} ${input.rel_type.replaceAll('_', ' ')} ${b.name}`, id, created: true };
       })();
@@ -133,12 +98,7 @@ export function createRelationsService(deps: { db: Db; clock: Clock; entities: E
         const a = entities.get(input.entity_a, 'entity_a');
         const b = entities.get(input.entity_b, 'entity_b');
         const now = clock.now();
-        const ended = db
-          .prepare(
-            `UPDATE relations SET valid_until = ? WHERE entity_a = ? AND entity_b = ? AND valid_until IS NULL
-               AND (? IS NULL OR rel_type = ?) RETURNING id, rel_type`,
-          )
-          .all(now, a.id, b.id, input.rel_type ?? null, input.rel_type ?? null) as { id: number; rel_type: string }[];
+        const ended = repo.end(now, a.id, b.id, input.rel_type ?? null);
         if (!ended.length) {
           throw notFound(
             `entity_b: no current relation from ${a.name} to ${b.name}${input.rel_type ? ` of type ${input.rel_type}` : ''}`,

@@ -3,8 +3,8 @@
  * hot path is one INSERT per reading inside a batched transaction.
  */
 import type { Db } from '../../db/open.js';
-import { fillTypeStatement, UNKNOWN_TYPE } from '../entities/entity-types.js';
-import { entityIdByKey } from '../entities/entities.repo.js';
+import { UNKNOWN_TYPE } from '../entities/entity-types.js';
+import { entityIdByKey, fillTypeStatement } from '../entities/entities.repo.js';
 import type { Clock } from '../../lib/clock.js';
 import { HubError } from '../../lib/errors.js';
 import { nameKey } from '../../lib/names.js';

@@ -2,9 +2,9 @@
  * Voice prints: storage and the arithmetic on them. A print is an L2-normalised float32 vector, so
  * the cosine similarity of two prints is their dot product.
  */
-import type { Db } from '../../db/open.js';
 import type { Clock } from '../../lib/clock.js';
 import { invalid } from '../../lib/errors.js';
+import type { PrintRow, VoicesRepo } from './voices.repo.js';
 
 /**
  * Cosine similarity a voice needs to count as a known speaker. Speaker-verification models
@@ -44,20 +44,11 @@ export interface Print {
   updated: number;
 }
 
-export function createPrintStore(db: Db, clock: Clock) {
-  const settings = db.prepare('SELECT dim, next_unknown FROM voice_settings WHERE id = 1');
-  const all = db.prepare('SELECT entity_id, embedding, samples, updated FROM voiceprints');
-  const one = db.prepare('SELECT entity_id, embedding, samples, updated FROM voiceprints WHERE entity_id = ?');
-  const upsert = db.prepare(
-    `INSERT INTO voiceprints (entity_id, embedding, samples, updated) VALUES (?, ?, ?, ?)
-     ON CONFLICT (entity_id) DO UPDATE SET embedding = excluded.embedding, samples = excluded.samples, updated = excluded.updated`,
-  );
-  const row = (
-    r: { entity_id: number; embedding: Buffer; samples: number; updated: number } | undefined,
-  ): Print | undefined => r && { ...r, embedding: fromBlob(r.embedding) };
+export function createPrintStore(repo: VoicesRepo, clock: Clock) {
+  const row = (r: PrintRow | undefined): Print | undefined => r && { ...r, embedding: fromBlob(r.embedding) };
   return {
     /** The installation's embedding length, or undefined before the first print. */
-    dim: () => (settings.get() as { dim: number } | undefined)?.dim,
+    dim: () => repo.settings()?.dim,
     /** Checks a sample against the fixed length and normalises it; the first sample fixes the length. */
     accept(v: readonly number[], field = 'embedding'): Float32Array {
       const dim = this.dim();
@@ -71,18 +62,18 @@ export function createPrintStore(db: Db, clock: Clock) {
     /** Stores a print; fixes the dimension on first use. Caller owns the transaction. */
     put(entityId: number, v: Float32Array, samples: number): void {
       this.fixDim(v.length);
-      upsert.run(entityId, toBlob(v), samples, clock.now());
+      repo.upsert(entityId, toBlob(v), samples, clock.now());
     },
     fixDim(dim: number): void {
-      db.prepare('INSERT OR IGNORE INTO voice_settings (id, dim, created) VALUES (1, ?, ?)').run(dim, clock.now());
+      repo.fixDim(dim, clock.now());
     },
-    get: (entityId: number) => row(one.get(entityId) as never),
-    all: () => (all.all() as never[]).map((r) => row(r)!),
-    remove: (entityId: number) => void db.prepare('DELETE FROM voiceprints WHERE entity_id = ?').run(entityId),
+    get: (entityId: number) => row(repo.get(entityId)),
+    all: () => repo.all().map((r) => row(r)!),
+    remove: (entityId: number) => repo.remove(entityId),
     /** Takes the next `unknown_speaker_N` number (never reused). */
     nextUnknown(): number {
-      const n = (settings.get() as { next_unknown: number }).next_unknown;
-      db.prepare('UPDATE voice_settings SET next_unknown = ? WHERE id = 1').run(n + 1);
+      const n = repo.settings()!.next_unknown;
+      repo.setNextUnknown(n + 1);
       return n;
     },
   };

@@ -12,7 +12,9 @@ import { HubError } from '../../lib/errors.js';
 import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { EntitiesRepo, EntityRow } from '../entities/entities.repo.js';
 import { countReferences, moveEntity, renameRows } from './merge.js';
+import { createMergeRepo } from './merge.repo.js';
 import { blend, createPrintStore, dot, VOICE_MATCH_THRESHOLD } from './prints.js';
+import { createVoicesRepo } from './voices.repo.js';
 import type { EnrollInput, IdentifyInput, MergeInput, UnknownInput, UpdatePrintInput } from './voices.schemas.js';
 
 export interface VoicesDeps {
@@ -33,8 +35,9 @@ const isProvisional = (e: EntityRow) => e.meta.provisional === true;
 
 export function createVoicesService(deps: VoicesDeps) {
   const { db, clock, entities, audit } = deps;
-  const prints = createPrintStore(db, clock);
-  const setMeta = db.prepare('UPDATE entities SET meta = ?, updated = ? WHERE id = ?');
+  const repo = createVoicesRepo(db);
+  const prints = createPrintStore(repo, clock);
+  const moves = createMergeRepo(db);
 
   /** After commit: caches, rollups, vectors. Their failure must not turn a committed change into an error. */
   async function after(oldName: string) {
@@ -66,10 +69,10 @@ export function createVoicesService(deps: VoicesDeps) {
         if (best && best.similarity >= threshold) {
           const e = entities.byId(best.p.entity_id)!;
           if (isProvisional(e))
-            setMeta.run(
+            entities.setMeta(
+              e.id,
               JSON.stringify({ ...e.meta, detection_count: Number(e.meta.detection_count ?? 0) + 1, last_seen: now }),
               now,
-              e.id,
             );
           return {
             result: `${e.name}${isProvisional(e) ? ' (not enrolled yet)' : ''} is speaking (similarity ${best.similarity.toFixed(2)})`,
@@ -99,7 +102,7 @@ export function createVoicesService(deps: VoicesDeps) {
           detection_count: 1,
           ...(input.room && { first_seen_room: input.room }),
         };
-        setMeta.run(JSON.stringify(meta), now, e.id);
+        entities.setMeta(e.id, JSON.stringify(meta), now);
         prints.put(e.id, v, 1);
         audit.record(actor, 'voice.provisional', name, null, {
           entity_id: e.id,
@@ -120,16 +123,7 @@ export function createVoicesService(deps: VoicesDeps) {
     },
 
     unknown(input: UnknownInput) {
-      const rows = db
-        .prepare(
-          `SELECT e.*, (SELECT count(*) FROM memories m WHERE m.entity_id = e.id AND m.status = 'active') AS memory_count,
-                (SELECT samples FROM voiceprints v WHERE v.entity_id = e.id) AS samples
-           FROM entities e WHERE e.type = 'person' AND json_extract(e.meta, '$.provisional') = 1
-            AND coalesce(json_extract(e.meta, '$.detection_count'), 0) >= ?
-          ORDER BY coalesce(json_extract(e.meta, '$.detection_count'), 0) DESC, e.id LIMIT ?`,
-        )
-        .all(input.min_detections, input.limit) as (Record<string, unknown> & { meta: string; name: string })[];
-      const speakers = rows.map((r) => {
+      const speakers = repo.unknownSpeakers(input.min_detections, input.limit).map((r) => {
         const meta = JSON.parse(r.meta) as Record<string, unknown>;
         return {
           entity_name: r.name,
@@ -176,7 +170,7 @@ export function createVoicesService(deps: VoicesDeps) {
             `new_name: "${input.new_name}" already exists; use POST /voices/merge to fold ${e.name} into it`,
           );
         }
-        const before = countReferences(db, e.id);
+        const before = countReferences(moves, e.id);
         const { provisional: _p, ...rest } = e.meta;
         const meta = {
           ...rest,
@@ -185,7 +179,7 @@ export function createVoicesService(deps: VoicesDeps) {
           ...(input.display_name && { display_name: input.display_name }),
         };
         // The keyword index and the vectors include the entity's name: re-index now, re-embed after commit.
-        renameRows(db, e.id, input.new_name!, clock.now(), JSON.stringify(meta));
+        renameRows(moves, e.id, input.new_name!, clock.now(), JSON.stringify(meta));
         audit.record(actor, 'voice.enroll', e.id, { name: e.name, meta: e.meta }, { name: input.new_name, meta });
         return {
           result: `${e.name} is now ${input.new_name}; ${before['memories.entity_id']} memories and everything else stay attached`,
@@ -212,17 +206,16 @@ export function createVoicesService(deps: VoicesDeps) {
             'conflict',
             `source_name: "${input.source_name}" is already ${dst.name} (${input.source_name === dst.name ? 'the same entity' : 'another name of it'}); nothing to merge`,
           );
-        const before = { source: countReferences(db, src.id), target: countReferences(db, dst.id) };
+        const before = { source: countReferences(moves, src.id), target: countReferences(moves, dst.id) };
         const now = clock.now();
-        db.prepare("UPDATE memories SET embed_state = 'pending' WHERE entity_id = ?").run(src.id);
-        const r = moveEntity(db, prints, src.id, dst.id, dst.name, now);
+        const r = moveEntity(moves, prints, src.id, dst.id, dst.name, now);
         const meta = {
           ...dst.meta,
           merged_from: [...((dst.meta.merged_from as string[] | undefined) ?? []), src.name],
           detection_count: Number(dst.meta.detection_count ?? 0) + Number(src.meta.detection_count ?? 0),
         };
-        setMeta.run(JSON.stringify(meta), now, dst.id);
-        const after = countReferences(db, dst.id);
+        entities.setMeta(dst.id, JSON.stringify(meta), now);
+        const after = countReferences(moves, dst.id);
         audit.record(
           actor,
           'voice.merge',
