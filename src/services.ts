@@ -170,7 +170,7 @@ export function createServices(deps: ServiceDeps) {
     schedule,
     rollup: () => timeseries.rollupAll(),
     writers: {
-      episodic: createEpisodicImport({ db, entities, repo: episodic.repo }),
+      episodic: createEpisodicImport({ entities, repo: episodic.repo }),
       working: createWorkingImport({ db, entities }),
       prospective: createProspectiveImport({ db, entities }),
       spatial: createSpatialImport({ db, entities }),
