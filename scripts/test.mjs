@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: lint (biome lint and format, the house rules' import and size checks), then the unit tier, the
+// `npm test`: lint (biome lint and format, the house rules' import, size and SQL checks), then the unit tier, the
 // integration tier (whole hubs in process), then the e2e tier (whose global setup builds dist/), and the one
 // line CI reads: "N passed, N failed" alone on a line, summed over the tiers' vitest JSON reports. A lint
 // failure counts as one failed test; the tiers still run. Each tier's count and time is printed above it.
@@ -29,6 +29,7 @@ if (tiers.length > 1) {
     run('npx', ['biome', 'format', '--diagnostic-level=error', '.']),
     run(process.execPath, ['scripts/lint-deps.mjs']),
     run(process.execPath, ['scripts/lint-size.mjs']),
+    run(process.execPath, ['scripts/lint-sql.mjs']),
   ];
   if (lint.some((r) => r.status !== 0)) {
     console.log('lint failed (npm run lint): counted as one failed test');

@@ -33,7 +33,7 @@ import { createWorkingService } from './tiers/working/working.service.js';
 import { createProspectiveService } from './tiers/prospective/prospective.service.js';
 import { createSpatialService } from './tiers/spatial/spatial.service.js';
 import { createMemoryMcpImporter } from './io/memory-mcp.js';
-import { createImportMap } from './tiers/imports/import-map.js';
+import { createImportMapRepo } from './tiers/imports/import-map.repo.js';
 import { createEpisodicImport } from './tiers/episodic/import.js';
 import { createWorkingImport } from './tiers/working/import.js';
 import { createProspectiveImport } from './tiers/prospective/import.js';
@@ -160,7 +160,7 @@ export function createServices(deps: ServiceDeps) {
   }
 
   const memoryMcpImport = createMemoryMcpImporter({
-    map: createImportMap(db),
+    map: createImportMapRepo(db),
     clock,
     audit,
     entities,
@@ -170,7 +170,7 @@ export function createServices(deps: ServiceDeps) {
     schedule,
     rollup: () => timeseries.rollupAll(),
     writers: {
-      episodic: createEpisodicImport({ db, entities, repo: episodic.repo }),
+      episodic: createEpisodicImport({ entities, repo: episodic.repo }),
       working: createWorkingImport({ db, entities }),
       prospective: createProspectiveImport({ db, entities }),
       spatial: createSpatialImport({ db, entities }),

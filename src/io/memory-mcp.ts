@@ -26,7 +26,7 @@ import type { EntitiesRepo } from '../tiers/entities/entities.repo.js';
 import type { MemoryService } from '../tiers/memory/memory.service.js';
 import type { RelationsService } from '../tiers/memory/relations.service.js';
 import type { ScheduleService } from '../tiers/schedule/schedule.service.js';
-import type { ImportMap } from '../tiers/imports/import-map.js';
+import type { ImportMap } from '../tiers/imports/import-map.repo.js';
 import { openSource, type SourceReader } from './memory-mcp/source.reader.js';
 import type { TimeseriesService } from '../tiers/timeseries/timeseries.service.js';
 import type { Row } from './memory-mcp/rows.js';
@@ -43,7 +43,7 @@ export interface TableCount {
 }
 
 export interface ImporterDeps {
-  /** The ledger of copied rows, and the transaction every write runs in (tiers/imports/import-map.ts). */
+  /** The ledger of copied rows, and the transaction every write runs in (tiers/imports/import-map.repo.ts). */
   map: ImportMap;
   /** The tiers' import writers for the tables without a door-level writer that keeps original times. */
   writers: ImportWriters;

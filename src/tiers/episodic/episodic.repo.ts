@@ -73,6 +73,13 @@ export function createEpisodicRepo(db: Db) {
   const close = db.prepare(
     "UPDATE sessions SET status = 'closed', ended_at = ?, summary = ? WHERE id = ? AND status = 'open'",
   );
+  // An importer's session: open (so its turns can be appended) with its original start and summary.
+  const insertImported = db.prepare(
+    "INSERT INTO sessions (entity_id, started_at, ended_at, summary, meta, status) VALUES (?, ?, NULL, ?, ?, 'open')",
+  );
+  const closeImported = db.prepare(
+    "UPDATE sessions SET status = 'closed', ended_at = ? WHERE id = ? AND status = 'open'",
+  );
   // snippet(): column 0, [ ] around matches, … at cuts, about 16 tokens around the best match.
   const search = db.prepare(
     `SELECT t.id AS turn_id, t.session_id, e.name AS entity_name, t.role, t.ts, t.content, s.status AS session_status,
@@ -105,6 +112,11 @@ export function createEpisodicRepo(db: Db) {
     turns: (sessionId: number) => turns.all(sessionId) as TurnRow[],
     /** Closes an open session; false when it was already closed (a concurrent close won). */
     close: (id: number, endedAt: number, summary: string | null) => close.run(endedAt, summary, id).changes === 1,
+    /** An imported session, open, with its original start and summary kept. */
+    insertImported: (entityId: number, startedAt: number, summary: string | null, meta: Record<string, unknown>) =>
+      Number(insertImported.run(entityId, startedAt, summary, JSON.stringify(meta)).lastInsertRowid),
+    /** Ends an imported session at its original time, keeping its summary; false when it was not open. */
+    closeImported: (id: number, endedAt: number) => closeImported.run(endedAt, id).changes === 1,
     /** BM25-ranked turns; `match` must come from `turnsMatch`. */
     search: (match: string, limit: number, entityId: number | null) =>
       (search.all({ match, limit, entity_id: entityId }) as TurnHit[]).map((h) => ({
@@ -114,3 +126,37 @@ export function createEpisodicRepo(db: Db) {
   };
 }
 export type EpisodicRepo = ReturnType<typeof createEpisodicRepo>;
+
+export interface TurnVectorRow extends Omit<TurnHit, 'snippet' | 'score'> {
+  embedding: Buffer;
+}
+
+/**
+ * `turn_vectors`: one vector per turn and embedder fingerprint, derived data (rebuildable from
+ * `session_turns`), created here on first use like the vec0 tables (session-vectors.ts).
+ */
+export function createTurnVectorsRepo(db: Db) {
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS turn_vectors (turn_id INTEGER PRIMARY KEY, model TEXT NOT NULL, embedding BLOB NOT NULL)',
+  );
+  const missing = db.prepare(
+    `SELECT t.id, t.content FROM session_turns t LEFT JOIN turn_vectors v ON v.turn_id = t.id AND v.model = ?
+      WHERE v.turn_id IS NULL ORDER BY t.id DESC LIMIT ?`,
+  );
+  const put = db.prepare('INSERT OR REPLACE INTO turn_vectors (turn_id, model, embedding) VALUES (?, ?, ?)');
+  const scoped = db.prepare(
+    `SELECT t.id AS turn_id, t.session_id, e.name AS entity_name, t.role, t.ts, t.content, s.status AS session_status, v.embedding
+       FROM turn_vectors v JOIN session_turns t ON t.id = v.turn_id JOIN sessions s ON s.id = t.session_id
+       JOIN entities e ON e.id = s.entity_id
+      WHERE v.model = @model AND (@entity_id IS NULL OR s.entity_id = @entity_id)`,
+  );
+  return {
+    /** Up to `limit` turns with no vector of `model`, newest first. */
+    missing: (model: string, limit: number) => missing.all(model, limit) as { id: number; content: string }[],
+    put: (turnId: number, model: string, embedding: Buffer) => void put.run(turnId, model, embedding),
+    /** Every turn with a vector of `model` (of one entity's sessions, or everyone's), streamed. */
+    scoped: (model: string, entityId: number | null) =>
+      scoped.iterate({ model, entity_id: entityId }) as IterableIterator<TurnVectorRow>,
+  };
+}
+export type TurnVectorsRepo = ReturnType<typeof createTurnVectorsRepo>;

@@ -1,8 +1,8 @@
 /**
  * The semantic path of `search_sessions`: one vector per conversation turn, so "the daughter's
  * celebration" finds the session about "Maya's birthday". Vectors are derived data kept in
- * `turn_vectors` (created here, like the vec0 tables, rebuildable from `session_turns`), stamped with
- * the embedder's fingerprint. A logged turn is embedded in the background soon after (as a write,
+ * `turn_vectors` (episodic.repo.ts `createTurnVectorsRepo`: created on first use like the vec0 tables,
+ * rebuildable from `session_turns`), stamped with the embedder's fingerprint. A logged turn is embedded in the background soon after (as a write,
  * so questions go first; `backfill`), the scheduler's embed job catches up on what that missed (an
  * outage, an import, a model change), and a search embeds at most SEARCH_LIMIT still missing turns
  * itself, newest first — so a search never waits for a day's transcripts. A household has thousands
@@ -16,7 +16,7 @@
 import type { Embedder } from '../../ai/types.js';
 import type { Db } from '../../db/open.js';
 import type { VectorGate } from '../memory/evidence-gate.js';
-import type { TurnHit } from './episodic.repo.js';
+import { createTurnVectorsRepo, type TurnHit } from './episodic.repo.js';
 
 /** Missing turns a search embeds itself (as a query), newest first; the rest is left to `backfill`. */
 const SEARCH_LIMIT = 64;
@@ -77,24 +77,11 @@ export function possibleSessions(
 }
 
 export function createSessionVectors(db: Db, embedder: Embedder) {
-  db.exec(
-    'CREATE TABLE IF NOT EXISTS turn_vectors (turn_id INTEGER PRIMARY KEY, model TEXT NOT NULL, embedding BLOB NOT NULL)',
-  );
-  const missing = db.prepare(
-    `SELECT t.id, t.content FROM session_turns t LEFT JOIN turn_vectors v ON v.turn_id = t.id AND v.model = ?
-      WHERE v.turn_id IS NULL ORDER BY t.id DESC LIMIT ?`,
-  );
-  const put = db.prepare('INSERT OR REPLACE INTO turn_vectors (turn_id, model, embedding) VALUES (?, ?, ?)');
-  const scoped = db.prepare(
-    `SELECT t.id AS turn_id, t.session_id, e.name AS entity_name, t.role, t.ts, t.content, s.status AS session_status, v.embedding
-       FROM turn_vectors v JOIN session_turns t ON t.id = v.turn_id JOIN sessions s ON s.id = t.session_id
-       JOIN entities e ON e.id = s.entity_id
-      WHERE v.model = @model AND (@entity_id IS NULL OR s.entity_id = @entity_id)`,
-  );
+  const vectors = createTurnVectorsRepo(db);
 
   /** Embeds up to `limit` turns that have no vector of this model, newest first; returns how many it embedded. */
   async function embedMissing(limit: number, write: boolean): Promise<number> {
-    const rows = missing.all(embedder.fingerprint, limit) as { id: number; content: string }[];
+    const rows = vectors.missing(embedder.fingerprint, limit);
     if (!rows.length) return 0;
     const vecs = await embedder.embed(
       rows.map((r) => r.content),
@@ -103,7 +90,7 @@ export function createSessionVectors(db: Db, embedder: Embedder) {
     if (!db.open) return 0;
     db.transaction(() =>
       rows.forEach((r, i) =>
-        put.run(r.id, embedder.fingerprint, Buffer.from(vecs[i].buffer, vecs[i].byteOffset, vecs[i].byteLength)),
+        vectors.put(r.id, embedder.fingerprint, Buffer.from(vecs[i].buffer, vecs[i].byteOffset, vecs[i].byteLength)),
       ),
     )();
     return rows.length;
@@ -115,7 +102,7 @@ export function createSessionVectors(db: Db, embedder: Embedder) {
     /** At search time: embeds up to SEARCH_LIMIT missing turns; true when some are still missing after. */
     async fill(): Promise<boolean> {
       const n = await embedMissing(SEARCH_LIMIT, false);
-      return n === SEARCH_LIMIT && (missing.all(embedder.fingerprint, 1) as unknown[]).length > 0;
+      return n === SEARCH_LIMIT && vectors.missing(embedder.fingerprint, 1).length > 0;
     },
     /**
      * Embeds every missing turn in batches, as writes; one run at a time (a call during a run makes
@@ -142,9 +129,7 @@ export function createSessionVectors(db: Db, embedder: Embedder) {
      */
     best(q: Float32Array, entityId: number | null): (TurnHit & { similarity: number; pair: number })[] {
       const bySession = new Map<number, TurnHit & { similarity: number; pair: number; second: number }>();
-      for (const r of scoped.iterate({ model: embedder.fingerprint, entity_id: entityId }) as Iterable<
-        Omit<TurnHit, 'snippet' | 'score'> & { embedding: Buffer }
-      >) {
+      for (const r of vectors.scoped(embedder.fingerprint, entityId)) {
         const v = new Float32Array(
           r.embedding.buffer.slice(r.embedding.byteOffset, r.embedding.byteOffset + r.embedding.byteLength),
         );

@@ -3,11 +3,12 @@
  * (its stored type, or for an `unknown` one what the data implies: entity-types.ts `inferType`, never
  * written), its current relations, and an edge `in` from each located object to the place it is in.
  * Filters: by shown type, and by a place (that place, what is located in it — also inside what is in
- * it — and what is related to any of those). Read-only.
+ * it — and what is related to any of those). Read-only; the rows: graph.reader.ts.
  */
 import type { Db } from '../../db/open.js';
 import { nameKey } from '../../lib/names.js';
 import { inferType, type TypeEvidence, UNKNOWN_TYPE } from '../entities/entity-types.js';
+import { createGraphReader } from './graph.reader.js';
 
 export interface GraphNode {
   id: number;
@@ -35,34 +36,7 @@ export interface GraphQueryInput {
 export const PLACE_TYPES = new Set(['room', 'place', 'area', 'floor', 'building', 'garden', 'zone']);
 
 export function createGraphModel(db: Db) {
-  const entities = db.prepare(
-    `SELECT e.id, e.name, e.type, (SELECT count(*) FROM memories m WHERE m.entity_id = e.id AND m.status = 'active') AS memory_count
-       FROM entities e ORDER BY e.id`,
-  );
-  const relations = db.prepare(
-    'SELECT id, entity_a AS "from", entity_b AS "to", rel_type AS label FROM relations WHERE valid_until IS NULL ORDER BY id',
-  );
-  const located = db.prepare(
-    'SELECT id, entity_id AS "from", container_id AS "to" FROM locations WHERE active = 1 AND container_id IS NOT NULL ORDER BY id',
-  );
-  const containers = db.prepare('SELECT DISTINCT container_id FROM locations WHERE container_id IS NOT NULL').pluck();
-  const voices = db.prepare('SELECT entity_id FROM voiceprints').pluck();
-  const metrics = db.prepare(
-    `SELECT s.entity_id, s.metric FROM series s JOIN entities e ON e.id = s.entity_id WHERE e.type = '${UNKNOWN_TYPE}'`,
-  );
-  const facts = db.prepare(
-    `SELECT m.entity_id, m.category, m.fact FROM memories m JOIN entities e ON e.id = m.entity_id WHERE e.type = '${UNKNOWN_TYPE}' AND m.status = 'active'`,
-  );
-
-  const one = {
-    voice: db.prepare('SELECT 1 FROM voiceprints WHERE entity_id = ?').pluck(),
-    container: db.prepare('SELECT 1 FROM locations WHERE container_id = ? LIMIT 1').pluck(),
-    metrics: db.prepare('SELECT metric FROM series WHERE entity_id = ?').pluck(),
-    facts: db.prepare("SELECT category, fact FROM memories WHERE entity_id = ? AND status = 'active'"),
-    relations: db.prepare(
-      'SELECT rel_type, entity_a = @id AS first FROM relations WHERE (entity_a = @id OR entity_b = @id) AND valid_until IS NULL',
-    ),
-  };
+  const read = createGraphReader(db);
 
   /** What the data says about each `unknown` entity. */
   function evidence(unknown: Set<number>, rels: GraphEdge[]): Map<number, TypeEvidence> {
@@ -72,11 +46,10 @@ export function createGraphModel(db: Db) {
       if (!ev) out.set(id, (ev = { memories: [], relations: [], metrics: [] }));
       return ev;
     };
-    for (const id of voices.all() as number[]) if (unknown.has(id)) of(id).voice = true;
-    for (const id of containers.all() as number[]) if (unknown.has(id)) of(id).container = true;
-    for (const r of metrics.all() as { entity_id: number; metric: string }[]) of(r.entity_id).metrics!.push(r.metric);
-    for (const r of facts.all() as { entity_id: number; category: string; fact: string }[])
-      of(r.entity_id).memories!.push(r);
+    for (const id of read.voices()) if (unknown.has(id)) of(id).voice = true;
+    for (const id of read.containers()) if (unknown.has(id)) of(id).container = true;
+    for (const r of read.unknownMetrics()) of(r.entity_id).metrics!.push(r.metric);
+    for (const r of read.unknownFacts()) of(r.entity_id).memories!.push(r);
     for (const r of rels) {
       if (unknown.has(r.from)) of(r.from).relations!.push({ rel_type: r.label, first: true });
       if (unknown.has(r.to)) of(r.to).relations!.push({ rel_type: r.label, first: false });
@@ -86,9 +59,9 @@ export function createGraphModel(db: Db) {
 
   /** Every entity with its shown type, and every edge (relations, then located objects). */
   function whole(): { nodes: GraphNode[]; edges: GraphEdge[] } {
-    const rows = entities.all() as { id: number; name: string; type: string; memory_count: number }[];
-    const rels = (relations.all() as Omit<GraphEdge, 'kind'>[]).map((e) => ({ ...e, kind: 'relation' as const }));
-    const locs = (located.all() as Omit<GraphEdge, 'kind' | 'label'>[]).map((e) => ({
+    const rows = read.entities();
+    const rels = read.relations().map((e) => ({ ...e, kind: 'relation' as const }));
+    const locs = read.located().map((e) => ({
       ...e,
       label: 'in',
       kind: 'location' as const,
@@ -142,16 +115,7 @@ export function createGraphModel(db: Db) {
     /** The type one entity is shown as: its stored type, or what its data implies while that is `unknown`. */
     shownType(e: { id: number; type: string }): { type: string; inferred?: string } {
       if (e.type !== UNKNOWN_TYPE) return { type: e.type };
-      const guess = inferType({
-        voice: one.voice.get(e.id) !== undefined,
-        container: one.container.get(e.id) !== undefined,
-        metrics: one.metrics.all(e.id) as string[],
-        memories: one.facts.all(e.id) as { category: string; fact: string }[],
-        relations: (one.relations.all({ id: e.id }) as { rel_type: string; first: number }[]).map((r) => ({
-          rel_type: r.rel_type,
-          first: r.first === 1,
-        })),
-      });
+      const guess = inferType(read.evidenceOf(e.id));
       return guess ? { type: guess.type, inferred: guess.because } : { type: e.type };
     },
 

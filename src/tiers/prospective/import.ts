@@ -6,6 +6,7 @@
  */
 import type { Db } from '../../db/open.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
+import { createProspectiveRepo } from './prospective.repo.js';
 import type { IntendInput } from './prospective.schemas.js';
 import { triggerTerms } from './trigger-match.js';
 
@@ -18,31 +19,26 @@ export interface IntentionKept {
 }
 
 export function createProspectiveImport(deps: { db: Db; entities: EntitiesRepo }) {
-  const { db, entities } = deps;
-  const insert = db.prepare(
-    'INSERT INTO intentions (entity_id, trigger_text, action_text, active, once, expires_at, created, fired_count, last_fired) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  );
-  const fts = db.prepare('INSERT INTO intention_fts (rowid, terms) VALUES (?, ?)');
+  const { entities } = deps;
+  const repo = createProspectiveRepo(deps.db);
   return {
     /** The new intention's id, or why it is refused (before anything is written). */
     intention(input: IntendInput, kept: IntentionKept): number | string {
       const terms = triggerTerms(input.trigger_text);
       if (!terms.length) return 'trigger_text: has no words to match on';
       const e = entities.get(input.entity_name);
-      const id = Number(
-        insert.run(
-          e.id,
-          input.trigger_text,
-          input.action_text,
-          kept.active ? 1 : 0,
-          input.once ? 1 : 0,
-          kept.expires_at,
-          kept.created,
-          kept.fired_count,
-          kept.last_fired,
-        ).lastInsertRowid,
+      const id = repo.insertImported(
+        {
+          entity_id: e.id,
+          trigger_text: input.trigger_text,
+          action_text: input.action_text,
+          once: !!input.once,
+          expires_at: kept.expires_at,
+          created: kept.created,
+        },
+        kept,
       );
-      fts.run(id, terms.join(' '));
+      repo.indexTerms(id, terms);
       return id;
     },
   };

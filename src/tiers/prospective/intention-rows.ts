@@ -1,6 +1,6 @@
 /**
  * The stored shape of an intention (migration 005: `intentions` joined with its entity and its
- * `intention_fts` terms), the live filter, the trigger vector's BLOB form, and the view the doors get.
+ * `intention_fts` terms; read by prospective.repo.ts), the trigger vector's BLOB form, and the view the doors get.
  */
 import type { Intention, IntentionStatus } from './prospective.schemas.js';
 
@@ -20,12 +20,6 @@ export interface Row {
   embed_model: string | null;
   terms: string;
 }
-
-export const SELECT = `SELECT i.*, e.name AS entity_name, f.terms AS terms
-  FROM intentions i JOIN entities e ON e.id = i.entity_id JOIN intention_fts f ON f.rowid = i.id`;
-/** Active, unexpired at `@now`, of `@entity` (null: everyone's). */
-export const LIVE =
-  'i.active = 1 AND (i.expires_at IS NULL OR i.expires_at > @now) AND (@entity IS NULL OR i.entity_id = @entity)';
 
 export const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 export const fromBlob = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));

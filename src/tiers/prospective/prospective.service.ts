@@ -6,7 +6,7 @@
  *
  * Candidates are the live intentions the keyword index (FTS5 over normalised trigger terms) finds,
  * plus every live one when an embedder answers; which of them fire, and the tuned constants, are
- * relevance.ts. The stored rows and their view are intention-rows.ts.
+ * relevance.ts. The stored rows and their view are intention-rows.ts, their SQL prospective.repo.ts.
  * A `once` intention deactivates in the same transaction that counts the firing, guarded by
  * `active = 1`, so two concurrent checks cannot both fire it.
  */
@@ -20,7 +20,8 @@ import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
 import type { RelationsService } from '../memory/relations.service.js';
 import { ftsMatch } from '../memory/text-match.js';
-import { LIVE, type Row, SELECT, toBlob, view } from './intention-rows.js';
+import { type Row, toBlob, view } from './intention-rows.js';
+import { createProspectiveRepo } from './prospective.repo.js';
 import {
   type CheckIntentionsInput,
   type DismissIntentionInput,
@@ -58,26 +59,8 @@ export function createProspectiveService(deps: ProspectiveDeps) {
   /** Stored trigger vectors are of the event text (trigger-match.ts `eventText`); older ones are re-made. */
   const vecModel = embedder ? `${embedder.fingerprint}#event` : null;
 
-  const insert = db.prepare(
-    `INSERT INTO intentions (entity_id, trigger_text, action_text, once, expires_at, created, embedding, embed_model)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const ftsInsert = db.prepare('INSERT INTO intention_fts (rowid, terms) VALUES (?, ?)');
-  const byId = db.prepare(`${SELECT} WHERE i.id = ?`);
-  const keyword = db.prepare(`${SELECT} WHERE intention_fts MATCH @match AND ${LIVE}`);
-  const live = db.prepare(`${SELECT} WHERE ${LIVE}`);
-  const setVector = db.prepare('UPDATE intentions SET embedding = ?, embed_model = ? WHERE id = ?');
-  const fire = db.prepare(
-    'UPDATE intentions SET fired_count = fired_count + 1, last_fired = @now, active = CASE WHEN once = 1 THEN 0 ELSE 1 END WHERE id = @id AND active = 1',
-  );
-  const deactivate = db.prepare('UPDATE intentions SET active = 0 WHERE id = ?');
-  // Entities named without a type are `unknown` (entity-types.ts): a name in a trigger is still a name.
-  // Their aliases too: "when Mum gets home" names a person as much as "when Anna gets home".
-  const persons = db.prepare(
-    `SELECT name FROM entities WHERE type IN ('person', 'unknown')
-     UNION ALL SELECT a.alias FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE e.type IN ('person', 'unknown')`,
-  );
-  const personNames = () => (persons.all() as { name: string }[]).map((p) => p.name);
+  const repo = createProspectiveRepo(db);
+  const personNames = repo.personNames;
 
   /** One vector per text, or null with a warning: an embedder outage never blocks intentions. */
   async function embed(texts: string[], warnings: string[], opts?: EmbedOptions): Promise<Float32Array[] | null> {
@@ -107,18 +90,19 @@ export function createProspectiveService(deps: ProspectiveDeps) {
         : [];
       const id = db.transaction(() => {
         const entity = entities.ensure(input.entity_name, input.entity_type ?? 'person');
-        const { lastInsertRowid } = insert.run(
-          entity.id,
-          input.trigger_text,
-          input.action_text,
-          input.once ? 1 : 0,
-          expires,
-          now,
+        const id = repo.insert(
+          {
+            entity_id: entity.id,
+            trigger_text: input.trigger_text,
+            action_text: input.action_text,
+            once: !!input.once,
+            expires_at: expires,
+            created: now,
+          },
           vec ? toBlob(vec) : null,
           vec ? vecModel : null,
         );
-        const id = Number(lastInsertRowid);
-        ftsInsert.run(id, terms.join(' '));
+        repo.indexTerms(id, terms);
         audit.record(actor, 'intention.add', id, null, {
           entity_name: entity.name,
           trigger_text: input.trigger_text,
@@ -169,13 +153,13 @@ export function createProspectiveService(deps: ProspectiveDeps) {
       const params = { now: clock.now(), entity };
       const candidates = new Map<number, Row>();
       const match = ftsMatch([...textTerms]);
-      if (match) for (const r of keyword.all({ ...params, match }) as Row[]) candidates.set(r.id, r);
+      if (match) for (const r of repo.keyword(match, params)) candidates.set(r.id, r);
 
       // One embedder call: the text, plus the live triggers whose vector is missing or from another
       // model (re-made lazily here, so a model change or an outage at `intend` heals itself).
       let textVec: Float32Array | null = null;
       if (embedder) {
-        const all = live.all(params) as Row[];
+        const all = repo.live(params);
         const stale = all.filter((r) => r.embed_model !== vecModel || !r.embedding);
         const masked = new Set([...names, ...all.flatMap((r) => capitalisedNames(r.trigger_text))]);
         const vecs = await embed(
@@ -189,7 +173,7 @@ export function createProspectiveService(deps: ProspectiveDeps) {
           warnings,
         );
         if (vecs) {
-          db.transaction(() => stale.forEach((r, i) => setVector.run(toBlob(vecs[i]), vecModel, r.id)))();
+          db.transaction(() => stale.forEach((r, i) => repo.setVector(r.id, toBlob(vecs[i]), vecModel)))();
           stale.forEach((r, i) => Object.assign(r, { embedding: toBlob(vecs[i]), embed_model: vecModel }));
           textVec = vecs[stale.length];
           for (const r of all) if (!candidates.has(r.id)) candidates.set(r.id, r);
@@ -215,7 +199,7 @@ export function createProspectiveService(deps: ProspectiveDeps) {
       }
       const triggered = db.transaction(() =>
         hits
-          .filter((h) => fire.run({ now, id: h.id }).changes === 1)
+          .filter((h) => repo.fire(h.id, now))
           .map(({ row, ...hit }) => {
             const t = { ...hit, trigger_text: original.get(hit.id)!.trigger_text };
             audit.record(
@@ -245,10 +229,10 @@ export function createProspectiveService(deps: ProspectiveDeps) {
     dismiss(input: DismissIntentionInput, actor: Actor = 'system') {
       const id = (input.intention_id ?? input.id)!;
       return db.transaction(() => {
-        const r = byId.get(id) as Row | undefined;
+        const r = repo.get(id);
         if (!r) throw notFound(`intention_id: no intention with id ${id}`);
         if (!r.active) return { result: `Intention ${id} was already inactive.`, id, dismissed: false };
-        deactivate.run(id);
+        repo.deactivate(id);
         audit.record(actor, 'intention.dismiss', id, { active: 1 }, { active: 0 });
         return { result: `Dismissed intention ${id}: ${r.trigger_text} → ${r.action_text}`, id, dismissed: true };
       })();
@@ -260,11 +244,7 @@ export function createProspectiveService(deps: ProspectiveDeps) {
       let entity: number | null = null;
       if (input.entity_name !== undefined) entity = entities.get(input.entity_name).id;
       const activeOnly = flag(input.active_only);
-      const rows = db
-        .prepare(
-          `${SELECT} WHERE ${activeOnly ? LIVE : '(@entity IS NULL OR i.entity_id = @entity)'} ORDER BY i.id DESC`,
-        )
-        .all({ now, entity }) as Row[];
+      const rows = repo.list(activeOnly, { now, entity });
       const intentions = rows.map((r) => view(r, now));
       const result = intentions.length
         ? intentions

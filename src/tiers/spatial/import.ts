@@ -5,15 +5,12 @@
  */
 import type { Db } from '../../db/open.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
+import { createSpatialRepo } from './spatial.repo.js';
 import type { LocateInput } from './spatial.schemas.js';
 
 export function createSpatialImport(deps: { db: Db; entities: EntitiesRepo }) {
-  const { db, entities } = deps;
-  const active = db.prepare('SELECT 1 FROM locations WHERE entity_id = ? AND active = 1');
-  const insert = db.prepare(
-    `INSERT INTO locations (entity_id, container_id, container_name, confidence, last_confirmed_ts, active, source, note, created)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const { entities } = deps;
+  const repo = createSpatialRepo(deps.db);
   return {
     /** A sighting of `input.entity_name` (which must exist) seen at `ts`; `container_id` is the container's Hearth entity, if any. */
     location(
@@ -21,19 +18,19 @@ export function createSpatialImport(deps: { db: Db; entities: EntitiesRepo }) {
       kept: { active: boolean; created: number; container_id: number | null },
     ): number {
       const e = entities.get(input.entity_name);
-      const on = kept.active && !active.get(e.id) ? 1 : 0;
-      return Number(
-        insert.run(
-          e.id,
-          kept.container_id,
-          input.container_name,
-          input.confidence,
-          input.ts,
-          on,
-          input.source ?? null,
-          input.note ?? null,
-          kept.created,
-        ).lastInsertRowid,
+      const on = kept.active && !repo.hasActive(e.id);
+      return repo.insertImported(
+        {
+          entity_id: e.id,
+          container_id: kept.container_id,
+          container_name: input.container_name,
+          confidence: input.confidence,
+          last_confirmed_ts: input.ts,
+          source: input.source ?? null,
+          note: input.note ?? null,
+          created: kept.created,
+        },
+        on,
       );
     },
   };

@@ -12,7 +12,7 @@ import { nameKey } from '../../lib/names.js';
 import { toEpoch } from '../../lib/schema.js';
 import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
-import { CONFIRM, CURRENT, type LocationRow } from './locations.js';
+import type { SpatialRepo } from './spatial.repo.js';
 import type { LocateInput } from './spatial.schemas.js';
 
 export type LocateAction = 'added' | 'confirmed' | 'moved' | 'stale';
@@ -20,15 +20,14 @@ export type LocateAction = 'added' | 'confirmed' | 'moved' | 'stale';
 /** The sighting time: `ts` when given (never in the future), else now. */
 export const sightedAt = (ts: LocateInput['ts'], now: number) => Math.min(toEpoch(ts) ?? now, now);
 
-export function createLocate(deps: { db: Db; clock: Clock; entities: EntitiesRepo; audit: AuditRepo }) {
-  const { db, clock, entities, audit } = deps;
-  const current = db.prepare(CURRENT);
-  const insert = db.prepare(
-    `INSERT INTO locations (entity_id, container_id, container_name, confidence, last_confirmed_ts, active, source, note, created)
-     VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)`,
-  );
-  const archive = db.prepare('UPDATE locations SET active = 0 WHERE id = ?');
-  const confirm = db.prepare(CONFIRM);
+export function createLocate(deps: {
+  db: Db;
+  clock: Clock;
+  entities: EntitiesRepo;
+  audit: AuditRepo;
+  repo: SpatialRepo;
+}) {
+  const { db, clock, entities, audit, repo } = deps;
 
   function locate(input: LocateInput, actor: Actor = 'system') {
     if (nameKey(input.entity_name) === nameKey(input.container_name)) {
@@ -39,7 +38,7 @@ export function createLocate(deps: { db: Db; clock: Clock; entities: EntitiesRep
     const out = db.transaction(() => {
       const obj = entities.ensure(input.entity_name, input.entity_type);
       const cont = entities.ensure(input.container_name, input.container_type);
-      const cur = current.get(obj.id) as LocationRow | undefined;
+      const cur = repo.current(obj.id);
       const base = {
         entity_name: obj.name,
         container_name: cont.name,
@@ -49,7 +48,7 @@ export function createLocate(deps: { db: Db; clock: Clock; entities: EntitiesRep
         return { ...base, id: cur.id, action: 'stale' as LocateAction, container_name: cur.container_name };
       if (cur && (cur.container_id === cont.id || nameKey(cur.container_name) === nameKey(cont.name))) {
         const confidence = Math.max(cur.confidence, input.confidence);
-        confirm.run(at, confidence, input.source ?? null, input.note ?? null, cur.id);
+        repo.confirm(cur.id, at, confidence, input.source ?? null, input.note ?? null);
         audit.record(
           actor,
           'location.confirm',
@@ -59,18 +58,17 @@ export function createLocate(deps: { db: Db; clock: Clock; entities: EntitiesRep
         );
         return { ...base, id: cur.id, action: 'confirmed' as LocateAction };
       }
-      if (cur) archive.run(cur.id);
-      const { lastInsertRowid } = insert.run(
-        obj.id,
-        cont.id,
-        cont.name,
-        input.confidence,
-        at,
-        input.source ?? null,
-        input.note ?? null,
-        now,
-      );
-      const id = Number(lastInsertRowid);
+      if (cur) repo.archive(cur.id);
+      const id = repo.insert({
+        entity_id: obj.id,
+        container_id: cont.id,
+        container_name: cont.name,
+        confidence: input.confidence,
+        last_confirmed_ts: at,
+        source: input.source ?? null,
+        note: input.note ?? null,
+        created: now,
+      });
       audit.record(
         actor,
         cur ? 'location.move' : 'location.add',

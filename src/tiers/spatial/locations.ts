@@ -1,6 +1,6 @@
 /**
- * A stored sighting (migration 005: `locations` joined with its object's entity) and how it reads:
- * the confidence decayed ON READ (SPEC §5), never written back,
+ * A stored sighting (migration 005: `locations` joined with its object's entity; its SQL is
+ * spatial.repo.ts) and how it reads: the confidence decayed ON READ (SPEC §5), never written back,
  *   effective = max(CONFIDENCE_FLOOR, confidence × 2^(−hours_since_confirmed / half_life_hours)),
  * and the `Whereabouts` the doors get.
  */
@@ -24,12 +24,6 @@ export interface LocationRow {
   created: number;
 }
 
-export const SELECT = 'SELECT l.*, e.name AS entity_name FROM locations l JOIN entities e ON e.id = l.entity_id';
-/** The object's active sighting, by entity id. */
-export const CURRENT = `${SELECT} WHERE l.entity_id = ? AND l.active = 1`;
-/** Re-confirms a sighting: (last_confirmed_ts, confidence, source, note, id); null keeps source and note. */
-export const CONFIRM =
-  'UPDATE locations SET last_confirmed_ts = ?, confidence = ?, source = coalesce(?, source), note = coalesce(?, note) WHERE id = ?';
 export const round = (x: number) => Math.round(x * 10_000) / 10_000;
 
 /** Reading sightings with the configured half-life (`memory.location_decay_halflife_hours`). */

@@ -29,8 +29,9 @@ import type { EntitiesRepo } from '../entities/entities.repo.js';
 import { ageText } from '../memory/decay.js';
 import { createEncoderMatch } from './encoder-match.js';
 import { createLocate, sightedAt } from './locate.js';
-import { CONFIRM, CURRENT, type LocationRow, locationReader, round, SELECT } from './locations.js';
+import { type LocationRow, locationReader, round } from './locations.js';
 import { objectPhrase, rankNames } from './object-match.js';
+import { createSpatialRepo } from './spatial.repo.js';
 import type { FindInput, FindResult, LocationHistoryInput, SeenAtInput, Whereabouts } from './spatial.schemas.js';
 
 export { CONFIDENCE_FLOOR } from './locations.js';
@@ -54,13 +55,9 @@ export interface SpatialDeps {
 
 export function createSpatialService(deps: SpatialDeps) {
   const { db, clock, entities, audit, config, wordnet } = deps;
-  const current = db.prepare(CURRENT);
-  const allActive = db.prepare(`${SELECT} WHERE l.active = 1`);
-  const located = db.prepare('SELECT DISTINCT e.id, e.name FROM locations l JOIN entities e ON e.id = l.entity_id');
-  const history = db.prepare(`${SELECT} WHERE l.entity_id = ? ORDER BY l.created DESC, l.id DESC LIMIT ?`);
+  const repo = createSpatialRepo(db);
   const { effective, whereabouts } = locationReader(config);
-  const confirm = db.prepare(CONFIRM);
-  const locate = createLocate(deps);
+  const locate = createLocate({ ...deps, repo });
   const byEncoder = createEncoderMatch(deps.embedder, wordnet);
 
   function foundAt(best: LocationRow, now: number, candidates: FindResult['candidates']): FindResult {
@@ -82,7 +79,7 @@ export function createSpatialService(deps: SpatialDeps) {
     /** The active place of an object by exact name, decayed to now (e.g. the MQTT bridge's retained-replay check). */
     current(entityName: string): Whereabouts | undefined {
       const e = entities.find(entityName);
-      const r = e && (current.get(e.id) as LocationRow | undefined);
+      const r = e && repo.current(e.id);
       return r ? whereabouts(r, clock.now()) : undefined;
     },
 
@@ -95,7 +92,7 @@ export function createSpatialService(deps: SpatialDeps) {
       const plain = service.find(input);
       if (plain.found || plain.candidates.length) return plain;
       const now = clock.now();
-      const rows = allActive.all() as LocationRow[];
+      const rows = repo.allActive();
       const { ranked, best } = await byEncoder((input.entity_name ?? input.query)!, rows, (r) => r.entity_name);
       if (!ranked.length) return plain;
       const candidates = ranked.map((r) => ({
@@ -109,7 +106,7 @@ export function createSpatialService(deps: SpatialDeps) {
     /** Where is it? Loose name matching; ambiguity returns candidates instead of a guess. */
     find(input: FindInput): FindResult {
       const now = clock.now();
-      const rows = allActive.all() as LocationRow[];
+      const rows = repo.allActive();
       const asked = (input.entity_name ?? input.query)!;
       const { ranked, best: loose } = rankNames(asked, rows, (r) => r.entity_name, wordnet);
       // An exact name is the entity it names, by its own name or an alias (entities.repo.ts).
@@ -145,10 +142,10 @@ export function createSpatialService(deps: SpatialDeps) {
     /** Confirms the known place (+0.10, capped at 1), or moves it when seen somewhere else. */
     seenAt(input: SeenAtInput, actor: Actor = 'system') {
       let obj = entities.find(input.entity_name);
-      let cur = obj && (current.get(obj.id) as LocationRow | undefined);
+      let cur = obj && repo.current(obj.id);
       if (!cur) {
         // No place known under this exact name: the one located object it means, if exactly one.
-        const { best } = rankNames(input.entity_name, allActive.all() as LocationRow[], (r) => r.entity_name, wordnet);
+        const { best } = rankNames(input.entity_name, repo.allActive(), (r) => r.entity_name, wordnet);
         if (best)
           (cur = best.item),
             (obj = entities.byId(best.item.entity_id)),
@@ -168,7 +165,7 @@ export function createSpatialService(deps: SpatialDeps) {
           },
           actor,
         );
-        const c = current.get(entities.get(r.entity_name).id) as LocationRow;
+        const c = repo.current(entities.get(r.entity_name).id)!;
         return { ...r, confidence: round(effective(c, clock.now())) };
       }
       if (!cur)
@@ -189,7 +186,7 @@ export function createSpatialService(deps: SpatialDeps) {
       }
       const confidence = Math.min(1, cur.confidence + SEEN_BOOST);
       db.transaction(() => {
-        confirm.run(at, confidence, input.source ?? null, null, cur.id);
+        repo.confirm(cur.id, at, confidence, input.source ?? null, null);
         audit.record(
           actor,
           'location.seen',
@@ -214,19 +211,14 @@ export function createSpatialService(deps: SpatialDeps) {
       const now = clock.now();
       let entity = entities.find(input.entity_name);
       if (!entity) {
-        const { ranked, best } = rankNames(
-          input.entity_name,
-          located.all() as { id: number; name: string }[],
-          (e) => e.name,
-          wordnet,
-        );
+        const { ranked, best } = rankNames(input.entity_name, repo.located(), (e) => e.name, wordnet);
         if (!best) {
           const also = ranked.length ? ` Did you mean: ${ranked.map((r) => r.item.name).join(', ')}?` : '';
           throw notFound(`entity_name: no location history for "${input.entity_name}".${also}`);
         }
         entity = entities.byId(best.item.id)!;
       }
-      const rows = history.all(entity.id, input.limit) as LocationRow[];
+      const rows = repo.history(entity.id, input.limit);
       const locations = rows.map((r) => ({
         id: r.id,
         container_name: r.container_name,

@@ -5,6 +5,7 @@
  */
 import type { Db } from '../../db/open.js';
 import type { VectorState } from '../../db/vectors.js';
+import { createStatusReader } from './status.reader.js';
 
 /** Below this many raw readings the count is exact (count(*) walks an index: ~50 ms per million rows). */
 export const EXACT_UP_TO = 200_000;
@@ -43,26 +44,8 @@ export interface Snapshot {
 export function createStatusService(deps: StatusDeps) {
   const { db } = deps;
   const exactUpTo = deps.exactUpTo ?? EXACT_UP_TO;
-  const one = (sql: string) => db.prepare(sql).pluck();
-  const q = {
-    entities: one('SELECT count(*) FROM entities'),
-    memories: db.prepare('SELECT status, count(*) AS n FROM memories GROUP BY status'),
-    pending: one("SELECT count(*) FROM memories WHERE embed_state = 'pending'"),
-    relations: one('SELECT count(*) FROM relations WHERE valid_until IS NULL'),
-    relationsAll: one('SELECT count(*) FROM relations'),
-    series: one('SELECT count(*) FROM series'),
-    readings: one('SELECT count(*) FROM readings'),
-    readingsSeq: one("SELECT seq FROM sqlite_sequence WHERE name = 'readings'"),
-    readingsDeleted: one("SELECT n FROM counters WHERE name = 'readings_deleted'"),
-    sessions: one('SELECT count(*) FROM sessions'),
-    turns: one('SELECT count(*) FROM session_turns'),
-    tasks: one("SELECT count(*) FROM working_memory_tasks WHERE status = 'open'"),
-    intentions: one('SELECT count(*) FROM intentions WHERE active = 1'),
-    locations: one('SELECT count(*) FROM locations WHERE active = 1'),
-    schedule: one('SELECT count(*) FROM schedule_events'),
-    patterns: one('SELECT count(*) FROM promoted_patterns'),
-  };
-  const n = (k: Exclude<keyof typeof q, 'memories'>) => (q[k].get() as number | undefined) ?? 0;
+  const reader = createStatusReader(db);
+  const n = reader.count;
 
   /**
    * count(*) walks an index (several times ~50 ms per million rows on a Pi), so past `exactUpTo` the
@@ -80,9 +63,7 @@ export function createStatusService(deps: StatusDeps) {
      * anyone may call, stays at a few cheap counts.
      */
     snapshot(opts: { readings?: boolean } = {}): Snapshot {
-      const byStatus = Object.fromEntries(
-        (q.memories.all() as { status: string; n: number }[]).map((r) => [r.status, r.n]),
-      );
+      const byStatus = Object.fromEntries(reader.memoriesByStatus().map((r) => [r.status, r.n]));
       const state = deps.vectors.state;
       return {
         entities: n('entities'),

@@ -5,6 +5,7 @@
  */
 import type { Db } from '../../db/open.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
+import { createWorkingRepo } from './working.repo.js';
 import { TASK_STATUSES, type TaskStatus, type WmOpenInput, type WmSetInput } from './working.schemas.js';
 
 export interface TaskKept {
@@ -16,13 +17,8 @@ export interface TaskKept {
 }
 
 export function createWorkingImport(deps: { db: Db; entities: EntitiesRepo }) {
-  const { db, entities } = deps;
-  const insertTask = db.prepare(
-    'INSERT INTO working_memory_tasks (name, entity_id, status, ttl_ts, created, closed_at, promoted_memory_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  );
-  const insertSlot = db.prepare(
-    'INSERT INTO working_memory_slots (task_id, key, value, created, updated) VALUES (?, ?, ?, ?, ?)',
-  );
+  const { entities } = deps;
+  const repo = createWorkingRepo(deps.db);
   return {
     /** A task (of `input.entity_name` when given, which must exist); an unknown status reads as closed. */
     task(input: WmOpenInput, kept: TaskKept): number {
@@ -30,23 +26,10 @@ export function createWorkingImport(deps: { db: Db; entities: EntitiesRepo }) {
       const status: TaskStatus = (TASK_STATUSES as readonly string[]).includes(kept.status)
         ? (kept.status as TaskStatus)
         : 'closed';
-      return Number(
-        insertTask.run(
-          input.task_name,
-          entityId,
-          status,
-          kept.ttl_ts,
-          kept.created,
-          kept.closed_at,
-          kept.promoted_memory_id,
-        ).lastInsertRowid,
-      );
+      return repo.importTask(input.task_name, entityId, status, kept);
     },
     slot: (input: WmSetInput, kept: { created: number; updated: number }) =>
-      Number(
-        insertSlot.run(input.task_id, input.key, JSON.stringify(input.value), kept.created, kept.updated)
-          .lastInsertRowid,
-      ),
+      repo.importSlot(input.task_id, input.key, JSON.stringify(input.value), kept),
   };
 }
 export type WorkingImport = ReturnType<typeof createWorkingImport>;

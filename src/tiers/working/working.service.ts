@@ -13,9 +13,9 @@ import { plural } from '../../lib/plural.js';
 import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
 import { RememberInput } from '../memory/memory.schemas.js';
+import { createWorkingRepo, type RawSlot, type SlotView, type TaskView } from './working.repo.js';
 import {
   flag,
-  type TaskStatus,
   type WmCloseInput,
   type WmGetInput,
   type WmListInput,
@@ -37,38 +37,7 @@ export const PROMOTION_TRUST = 2;
 /** Entity type given to the entity named after a task that had none, so promotions have an owner. */
 export const TASK_ENTITY_TYPE = 'task';
 
-export interface TaskView {
-  task_id: number;
-  task_name: string;
-  entity_name: string | null;
-  status: TaskStatus;
-  ttl_ts: number | null;
-  created: number;
-  closed_at: number | null;
-  promoted_memory_id: number | null;
-  slot_count: number;
-}
-
-export interface SlotView {
-  key: string;
-  value: unknown;
-  created: number;
-  updated: number;
-}
-
-// Status as of @now: an open task past its TTL is expired whether or not the sweep has run yet.
-const STATUS = "CASE WHEN t.status = 'open' AND t.ttl_ts <= @now THEN 'expired' ELSE t.status END";
-const TASK = `SELECT t.id AS task_id, t.name AS task_name, e.name AS entity_name, ${STATUS} AS status, t.ttl_ts, t.created,
-                     CASE WHEN t.status = 'open' AND t.ttl_ts <= @now THEN t.ttl_ts ELSE t.closed_at END AS closed_at,
-                     t.promoted_memory_id, (SELECT count(*) FROM working_memory_slots s WHERE s.task_id = t.id) AS slot_count
-                FROM working_memory_tasks t LEFT JOIN entities e ON e.id = t.entity_id`;
-// Written out per status (not `STATUS = ?`) so the (status, ttl_ts) index applies.
-const STATUS_WHERE: Record<WmListInput['status'], string> = {
-  open: "t.status = 'open' AND (t.ttl_ts IS NULL OR t.ttl_ts > @now)",
-  expired: "(t.status = 'expired' OR (t.status = 'open' AND t.ttl_ts <= @now))",
-  closed: "t.status = 'closed'",
-  all: '1',
-};
+export type { SlotView, TaskView } from './working.repo.js';
 
 const show = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1).trimEnd()}…` : s);
@@ -84,36 +53,13 @@ export function promotionText(taskName: string, slots: SlotView[]): string {
 
 export function createWorkingService(deps: WorkingDeps) {
   const { db, clock, entities, audit } = deps;
-  const insertTask = db.prepare(
-    "INSERT INTO working_memory_tasks (name, entity_id, status, ttl_ts, created) VALUES (?, ?, 'open', ?, ?)",
-  );
-  const taskById = db.prepare(`${TASK} WHERE t.id = @id`);
-  const slotsOf = db.prepare(
-    'SELECT key, value, created, updated FROM working_memory_slots WHERE task_id = ? ORDER BY created, id',
-  );
-  const slotOf = db.prepare(
-    'SELECT key, value, created, updated FROM working_memory_slots WHERE task_id = ? AND key = ?',
-  );
-  const upsert = db.prepare(
-    `INSERT INTO working_memory_slots (task_id, key, value, created, updated) VALUES (@task_id, @key, @value, @now, @now)
-     ON CONFLICT (task_id, key) DO UPDATE SET value = excluded.value, updated = excluded.updated`,
-  );
-  const close = db.prepare(
-    "UPDATE working_memory_tasks SET status = 'closed', closed_at = ?, promoted_memory_id = ? WHERE id = ? AND status != 'closed'",
-  );
-  const expire = db.prepare(
-    "UPDATE working_memory_tasks SET status = 'expired', closed_at = ttl_ts WHERE status = 'open' AND ttl_ts <= ? RETURNING id, name, ttl_ts",
-  );
-  const prune = db.prepare(
-    "DELETE FROM working_memory_tasks WHERE status IN ('closed','expired') AND closed_at < ? RETURNING id",
-  );
+  const repo = createWorkingRepo(db);
 
-  type RawSlot = Omit<SlotView, 'value'> & { value: string };
   const parseSlot = (r: RawSlot): SlotView => ({ ...r, value: JSON.parse(r.value) });
   const describe = (t: TaskView) => `task ${t.task_id} ('${t.task_name}'${t.entity_name ? `, ${t.entity_name}` : ''})`;
 
   function mustGet(id: number): TaskView {
-    const t = taskById.get({ id, now: clock.now() }) as TaskView | undefined;
+    const t = repo.task(id, clock.now());
     if (!t) throw notFound(`task_id: no working-memory task with id ${id}`);
     return t;
   }
@@ -130,7 +76,7 @@ export function createWorkingService(deps: WorkingDeps) {
           input.entity_name === undefined ? null : entities.ensure(input.entity_name, input.entity_type ?? 'person');
         const now = clock.now();
         const ttl = input.ttl_seconds === undefined ? null : now + input.ttl_seconds;
-        const id = Number(insertTask.run(input.task_name, entity?.id ?? null, ttl, now).lastInsertRowid);
+        const id = repo.insertTask(input.task_name, entity?.id ?? null, ttl, now);
         audit.record(actor, 'wm.open', id, null, { name: input.task_name, entity_id: entity?.id ?? null, ttl_ts: ttl });
         const until = ttl === null ? '' : `, expires ${iso(ttl)}`;
         return {
@@ -148,9 +94,9 @@ export function createWorkingService(deps: WorkingDeps) {
       return db.transaction(() => {
         const t = mustGet(input.task_id);
         if (t.status !== 'open') throw ended(t);
-        const before = slotOf.get(t.task_id, input.key) as RawSlot | undefined;
+        const before = repo.slot(t.task_id, input.key);
         const now = clock.now();
-        upsert.run({ task_id: t.task_id, key: input.key, value: JSON.stringify(input.value), now });
+        repo.setSlot(t.task_id, input.key, JSON.stringify(input.value), now);
         audit.record(actor, 'wm.set', t.task_id, before ? { key: input.key, value: JSON.parse(before.value) } : null, {
           key: input.key,
           value: input.value,
@@ -170,12 +116,12 @@ export function createWorkingService(deps: WorkingDeps) {
     wmGet(input: WmGetInput) {
       const task = mustGet(input.task_id);
       if (input.key !== undefined) {
-        const raw = slotOf.get(task.task_id, input.key) as RawSlot | undefined;
+        const raw = repo.slot(task.task_id, input.key);
         if (!raw) throw notFound(`key: no slot "${input.key}" in ${describe(task)}`);
         const slot = parseSlot(raw);
         return { result: `${slot.key} = ${show(slot.value)}`, task, slot };
       }
-      const slots = (slotsOf.all(task.task_id) as RawSlot[]).map(parseSlot);
+      const slots = repo.slots(task.task_id).map(parseSlot);
       const body = slots.length ? slots.map((s) => `${s.key} = ${show(s.value)}`).join('; ') : 'no slots yet';
       return { result: `Task ${task.task_id} '${task.task_name}' (${task.status}): ${body}`, task, slots };
     },
@@ -189,11 +135,7 @@ export function createWorkingService(deps: WorkingDeps) {
           return { result: `No tasks for "${input.entity_name}": no entity by that name.`, tasks: [] as TaskView[] };
         entityId = e.id;
       }
-      const tasks = db
-        .prepare(
-          `${TASK} WHERE ${STATUS_WHERE[input.status]} AND (@entity_id IS NULL OR t.entity_id = @entity_id) ORDER BY t.created DESC, t.id DESC LIMIT @limit`,
-        )
-        .all({ now: clock.now(), entity_id: entityId, limit: input.limit }) as TaskView[];
+      const tasks = repo.list(input.status, entityId, input.limit, clock.now());
       const result = tasks.length
         ? tasks
             .map(
@@ -219,7 +161,7 @@ export function createWorkingService(deps: WorkingDeps) {
       const warnings: string[] = [];
       let promoted: { id: number; action?: string } | null = null;
       if (flag(input.promote)) {
-        const slots = (slotsOf.all(t.task_id) as RawSlot[]).map(parseSlot);
+        const slots = repo.slots(t.task_id).map(parseSlot);
         if (!slots.length) warnings.push('nothing to promote: the task has no slots');
         else {
           const owner = t.entity_name ?? t.task_name.replace(/\s+/g, ' ');
@@ -238,7 +180,7 @@ export function createWorkingService(deps: WorkingDeps) {
       }
       const now = clock.now();
       db.transaction(() => {
-        if (close.run(now, promoted?.id ?? null, t.task_id).changes !== 1) throw ended(mustGet(t.task_id));
+        if (!repo.close(t.task_id, now, promoted?.id ?? null)) throw ended(mustGet(t.task_id));
         audit.record(
           actor,
           'wm.close',
@@ -261,7 +203,7 @@ export function createWorkingService(deps: WorkingDeps) {
     /** Persists expiry of open tasks past their TTL (scheduler job `wm_expiry`). Idempotent. */
     expireDue(actor: Actor = 'scheduler') {
       return db.transaction(() => {
-        const rows = expire.all(clock.now()) as { id: number; name: string; ttl_ts: number }[];
+        const rows = repo.expireDue(clock.now());
         for (const r of rows)
           audit.record(actor, 'wm.expire', r.id, { status: 'open' }, { status: 'expired', closed_at: r.ttl_ts });
         return {
@@ -276,7 +218,7 @@ export function createWorkingService(deps: WorkingDeps) {
     prune(olderThanDays = 30, actor: Actor = 'scheduler') {
       return db.transaction(() => {
         const cutoff = clock.now() - olderThanDays * 86_400;
-        const ids = (prune.all(cutoff) as { id: number }[]).map((r) => r.id);
+        const ids = repo.prune(cutoff);
         if (ids.length)
           audit.record(actor, 'wm.prune', null, null, { deleted: ids.length, task_ids: ids, cutoff_ts: cutoff });
         return { result: `Deleted ${ids.length} ended working-memory tasks.`, deleted: ids.length };

@@ -5,7 +5,7 @@
  */
 import type { Db } from '../../db/open.js';
 
-export function createImportMap(db: Db) {
+export function createImportMapRepo(db: Db) {
   const get = db.prepare('SELECT dst_id FROM import_map WHERE source = ? AND tbl = ? AND src_id = ?').pluck();
   const put = db.prepare('INSERT INTO import_map (source, tbl, src_id, dst_id) VALUES (?, ?, ?, ?)');
   const anyOf = db.prepare('SELECT 1 FROM import_map WHERE source = ? LIMIT 1');
@@ -22,4 +22,4 @@ export function createImportMap(db: Db) {
     atomic: <T>(fn: () => T): T => tx(fn) as T,
   };
 }
-export type ImportMap = ReturnType<typeof createImportMap>;
+export type ImportMap = ReturnType<typeof createImportMapRepo>;
