@@ -200,6 +200,35 @@ describe('wm_list', () => {
   });
 });
 
+describe('wm_unset', () => {
+  const unset = (task_id: number, key: string) => wm.wmUnset(W.WmUnsetInput.parse({ task_id, key }), 'mcp');
+  const audits = (op: string) => count('SELECT count(*) n FROM audit WHERE op = ?', op);
+
+  it('removes one slot (what it held in the answer and the audit log), and a key it does not hold changes nothing', async () => {
+    const t = openTask({ task_name: 'groceries' });
+    set(t.task_id, 'milk', 2);
+    set(t.task_id, 'eggs', 6);
+    const r = unset(t.task_id, 'milk');
+    expect(r).toMatchObject({ task_id: t.task_id, key: 'milk', removed: true, value: 2 });
+    expect(r.result).toContain('Removed milk');
+    expect(wm.wmGet({ task_id: t.task_id }).slots!.map((x) => x.key)).toEqual(['eggs']);
+    expect(audits('wm.unset')).toBe(1);
+    const again = unset(t.task_id, 'milk');
+    expect(again).toMatchObject({ removed: false });
+    expect(again).not.toHaveProperty('value');
+    expect(audits('wm.unset')).toBe(1);
+    await expectHubError(() => unset(t.task_id + 100, 'eggs'), 'not_found', 'task_id');
+  });
+
+  it('refuses a closed task, which keeps its slots', async () => {
+    const t = openTask({ task_name: 'party' });
+    set(t.task_id, 'guests', 12);
+    await closeTask({ task_id: t.task_id });
+    await expectHubError(() => unset(t.task_id, 'guests'), 'conflict', 'task_id');
+    expect(wm.wmGet({ task_id: t.task_id, key: 'guests' }).slot).toMatchObject({ value: 12 });
+  });
+});
+
 describe('wm_close', () => {
   it('closes without promoting by default, and refuses a second close or later writes', async () => {
     const t = openTask({ task_name: 'groceries' });

@@ -38,6 +38,20 @@ export const workingOperations: OperationTable<S> = {
       call: (s: S, input, ctx) => s.working.wmSet(input, by(ctx)),
     }),
     operation({
+      name: 'wm_unset',
+      http: { method: 'POST', path: '/wm/unset' },
+      input: W.WmUnsetInput,
+      output: W.WmUnsetOutput,
+      summary: 'Remove a key/value slot from an open task',
+      description:
+        'Remove one slot from an open task (take an item off a list being built, drop a step that no longer applies). ' +
+        'removed: false when the task had no such key (nothing changed). Fails with conflict when the task is closed or expired.',
+      annotations: { destructiveHint: true, idempotentHint: true },
+      // The fuzz test's first task (its beforeAll opens it); a key it never sets, so the seed removes nothing others read.
+      example: { task_id: 1, key: 'balloons' },
+      call: (s: S, input, ctx) => s.working.wmUnset(input, by(ctx)),
+    }),
+    operation({
       name: 'wm_get',
       http: { method: 'POST', path: '/wm/get' },
       input: W.WmGetInput,

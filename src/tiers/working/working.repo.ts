@@ -75,6 +75,7 @@ export function createWorkingRepo(db: Db) {
     `INSERT INTO working_memory_slots (task_id, key, value, created, updated) VALUES (@task_id, @key, @value, @now, @now)
      ON CONFLICT (task_id, key) DO UPDATE SET value = excluded.value, updated = excluded.updated`,
   );
+  const deleteSlot = db.prepare('DELETE FROM working_memory_slots WHERE task_id = ? AND key = ?');
   const importSlot = db.prepare(
     'INSERT INTO working_memory_slots (task_id, key, value, created, updated) VALUES (?, ?, ?, ?, ?)',
   );
@@ -112,6 +113,8 @@ export function createWorkingRepo(db: Db) {
     /** Inserts or overwrites one slot (`value` as JSON text). */
     setSlot: (taskId: number, key: string, value: string, now: number) =>
       void upsert.run({ task_id: taskId, key, value, now }),
+    /** Removes one slot; whether there was one. */
+    deleteSlot: (taskId: number, key: string) => deleteSlot.run(taskId, key).changes === 1,
     /** An importer's slot with its times kept; its id. */
     importSlot: (taskId: number, key: string, value: string, kept: { created: number; updated: number }) =>
       Number(importSlot.run(taskId, key, value, kept.created, kept.updated).lastInsertRowid),

@@ -68,6 +68,12 @@ export const WmGetInput = z.strictObject({
 });
 export type WmGetInput = z.infer<typeof WmGetInput>;
 
+export const WmUnsetInput = z.strictObject({
+  task_id: TaskId,
+  key: SlotKey.describe('the slot to remove, e.g. "milk"'),
+});
+export type WmUnsetInput = z.infer<typeof WmUnsetInput>;
+
 export const WmListInput = z.strictObject({
   status: z
     .enum([...TASK_STATUSES, 'all'])
@@ -110,6 +116,12 @@ export const WmSetOutput = z.looseObject({
   value: z.unknown(),
   created: z.boolean(),
   updated: ts,
+});
+export const WmUnsetOutput = z.looseObject({
+  task_id: int,
+  key: z.string(),
+  removed: z.boolean().describe('false: the task had no such slot (nothing changed)'),
+  value: z.unknown().optional().describe('what the slot held, when it was removed'),
 });
 export const WmTaskOutput = z.looseObject({ task: Task, slots: Slots });
 export const WmListOutput = z.looseObject({ tasks: z.array(Task) });

@@ -21,6 +21,7 @@ import {
   type WmListInput,
   type WmOpenInput,
   type WmSetInput,
+  type WmUnsetInput,
 } from './working.schemas.js';
 
 export interface WorkingDeps {
@@ -108,6 +109,35 @@ export function createWorkingService(deps: WorkingDeps) {
           value: input.value,
           created: !before,
           updated: now,
+        };
+      })();
+    },
+
+    /**
+     * Removes one slot of an open task ("take milk off the list"). A key the task does not hold is no
+     * error: nothing changes and `removed` is false, so saying it twice is harmless.
+     */
+    wmUnset(input: WmUnsetInput, actor: Actor = 'system') {
+      return db.transaction(() => {
+        const t = mustGet(input.task_id);
+        if (t.status !== 'open') throw ended(t);
+        const before = repo.slot(t.task_id, input.key);
+        if (!before)
+          return {
+            result: `No slot "${input.key}" in ${describe(t)}; nothing removed.`,
+            task_id: t.task_id,
+            key: input.key,
+            removed: false,
+          };
+        const value = JSON.parse(before.value) as unknown;
+        repo.deleteSlot(t.task_id, input.key);
+        audit.record(actor, 'wm.unset', t.task_id, { key: input.key, value }, null);
+        return {
+          result: `Removed ${input.key} from ${describe(t)}.`,
+          task_id: t.task_id,
+          key: input.key,
+          removed: true,
+          value,
         };
       })();
     },
