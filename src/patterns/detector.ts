@@ -6,7 +6,7 @@
  * promotes findings to trust-3 memories with `fact_key = pattern_key`.
  */
 import type { z } from 'zod';
-import type { RollupRow } from '../tiers/patterns/patterns.repo.js';
+import type { RollupRow, SeriesRow } from '../tiers/patterns/patterns.repo.js';
 
 export type Category = 'preference' | 'habit' | 'routine' | 'relationship' | 'insight' | 'general';
 
@@ -27,14 +27,8 @@ export interface Finding {
   evidence: Record<string, unknown>;
 }
 
-export interface SeriesInfo {
-  id: number;
-  entity: string;
-  entity_type: string;
-  metric: string;
-  unit: string | null;
-  value_type: 'numeric' | 'categorical';
-}
+/** A series as a detector sees it (the row the patterns repository reads). */
+export type SeriesInfo = SeriesRow;
 
 /** A rollup bucket (`bucket_ts` epoch seconds; day/week buckets start at local midnight in the hub's zone). */
 export type RollupPoint = RollupRow;
