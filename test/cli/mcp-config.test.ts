@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { tempDir } from '../helpers/hub.js';
 import { startServe, type ServeProcess } from '../helpers/process.js';
 import { ALL_TOOLS, toolNames } from '../helpers/tools.js';
+import { shellWord } from '../helpers/shell.js';
 
 const run = promisify(execFile);
 const CLI = resolve('dist/src/cli.js');
@@ -88,7 +89,7 @@ describe('hearth mcp-config <client>', () => {
   it('claude-code: one `claude mcp add` line with the same absolute paths', async () => {
     const line = (await mcpConfig('claude-code')).trim();
     expect(line).toBe(
-      `claude mcp add hearth --scope user -e HEARTH_DATA_DIR=${dataDir} -- ${process.execPath} ${CLI} mcp`,
+      `claude mcp add hearth --scope user -e HEARTH_DATA_DIR=${dataDir} -- ${shellWord(process.execPath)} ${shellWord(CLI)} mcp`,
     );
   });
 

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { tempDir } from '../helpers/hub.js';
 import { startServe, type ServeProcess } from '../helpers/process.js';
+import { shellWord } from '../helpers/shell.js';
 
 /**
  * Every command in these docs runs against a real `hearth serve` (HTTP + embedded broker), in
@@ -71,7 +72,7 @@ const local = (cmd: string) =>
   cmd
     .replaceAll('http://hearth.local:8900', hub.http)
     .replace(/-h hearth\.local\b/g, `-h 127.0.0.1 -p ${new URL(hub.mqtt).port}`)
-    .replace(/^hearth /, `${process.execPath} ${CLI} `);
+    .replace(/^hearth /, `${shellWord(process.execPath)} ${shellWord(CLI)} `);
 const api = async (path: string, body: unknown) => {
   const res = await fetch(`${hub.http}${path}`, {
     method: 'POST',

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { buildTestHub, post, type TestHub } from '../helpers/hub.js';
 import { pollOnce, toReadings, type PollerOptions } from '../../integrations/ha-state-poller/poller.js';
+import { shellWord } from '../helpers/shell.js';
 
 const run = promisify(execFile);
 const BIN = resolve('dist/integrations/ha-state-poller/bin.js');
@@ -98,7 +99,7 @@ describe('integrations/ha-state-poller', () => {
       .replace('<ha token>', HA_TOKEN)
       .replace('http://127.0.0.1:8900', hearthUrl)
       .replace('<hearth token>', TOKEN)
-      .replace('hearth-ha-poller', `${process.execPath} ${BIN} --once`);
+      .replace('hearth-ha-poller', `${shellWord(process.execPath)} ${shellWord(BIN)} --once`);
     const { stdout } = await run('bash', ['-c', cmd], { env: { PATH: process.env.PATH ?? '' } });
     expect(stdout).toMatch(/^sent \d+ readings$/m);
   });
