@@ -42,6 +42,9 @@ import { createPatternsImport } from './patterns/import.js';
 import { createPatternReads, createPatternsRepo } from './tiers/patterns/patterns.repo.js';
 import { createDetectorLane } from './services/detector-lane.js';
 import { createMarkdownSync } from './io/markdown/markdown.service.js';
+import { createVoicesRepo } from './tiers/voices/voices.repo.js';
+import { createMergeRepo } from './tiers/voices/merge.repo.js';
+import { createAliasesRepo } from './tiers/entities/aliases.repo.js';
 import { createVoicesService } from './tiers/voices/voices.service.js';
 import { createAliasesService } from './tiers/entities/aliases.service.js';
 import { createOverviewService } from './tiers/overview/overview.service.js';
@@ -89,7 +92,7 @@ export function createServices(deps: ServiceDeps) {
     onAdded: (m) => events.emit('memory_added', m),
     onEntityForgotten: (name) => events.emit('entities_changed', { change: 'delete', entity_name: name }),
   });
-  const reembed = createReembedder({ db, vectors, embedder, log: deps.log });
+  const reembed = createReembedder({ db, repo: memory.repo, vectors, embedder, log: deps.log });
   const context = createContextService({ clock, entities, memory, relations, decay: config.memory });
 
   const tz = config.timeseries.timezone;
@@ -171,15 +174,21 @@ export function createServices(deps: ServiceDeps) {
     rollup: () => timeseries.rollupAll(),
     writers: {
       episodic: createEpisodicImport({ entities, repo: episodic.repo }),
-      working: createWorkingImport({ db, entities }),
-      prospective: createProspectiveImport({ db, entities }),
-      spatial: createSpatialImport({ db, entities }),
+      working: createWorkingImport({ entities, repo: working.repo }),
+      prospective: createProspectiveImport({ entities, repo: prospective.repo }),
+      spatial: createSpatialImport({ entities, repo: spatial.repo }),
       patterns: createPatternsImport({ repo: patternsRepo, entities }),
     },
   });
 
+  // One of each repository the voices tier, the aliases and entity management share.
+  const voicesRepo = createVoicesRepo(db);
+  const moves = createMergeRepo(db);
+  const aliasRows = createAliasesRepo(db);
   const voices = createVoicesService({
     db,
+    repo: voicesRepo,
+    moves,
     clock,
     entities,
     audit,
@@ -193,6 +202,7 @@ export function createServices(deps: ServiceDeps) {
   // A changed alias changes what a name means: every name-keyed cache listens to entities_changed.
   const aliases = createAliasesService({
     db,
+    repo: aliasRows,
     clock,
     entities,
     audit,
@@ -220,6 +230,9 @@ export function createServices(deps: ServiceDeps) {
     memory,
     relations,
     aliases,
+    voicesRepo,
+    moves,
+    aliasRows,
     onChanged: () => events.emit('entities_changed', { change: 'entity' }),
     rollup: () => timeseries.rollupAll(),
   });

@@ -6,6 +6,7 @@ import { createLocalEmbedder } from '../../src/ai/local-embedder.js';
 import type { Embedder } from '../../src/ai/types.js';
 import { sharedWordNet, type WordNet } from '../../src/ai/wordnet.js';
 import { createAliasesService } from '../../src/tiers/entities/aliases.service.js';
+import { createAliasesRepo } from '../../src/tiers/entities/aliases.repo.js';
 import { createRelationsService } from '../../src/tiers/memory/relations.service.js';
 import { CheckIntentionsInput, IntendInput } from '../../src/tiers/prospective/prospective.schemas.js';
 import { createProspectiveService, type IntentionTuning } from '../../src/tiers/prospective/prospective.service.js';
@@ -49,7 +50,7 @@ export async function evalIntentions(
   const embedder = opts.embedder === undefined ? createLocalEmbedder() : opts.embedder;
   const wordnet = opts.wordnet === null ? undefined : (opts.wordnet ?? sharedWordNet());
   const relations = createRelationsService(h);
-  const aliases = createAliasesService(h);
+  const aliases = createAliasesService({ ...h, repo: createAliasesRepo(h.db) });
   for (const p of data.people ?? []) {
     const e = h.entities.ensure(p.name, p.type ?? 'person');
     h.entities.setTypeMeta(e.id, p.type ?? 'person', p.meta ?? {});

@@ -12,6 +12,7 @@ import { openDatabase, type Db } from '../../src/db/open.js';
 import { manualClock } from '../../src/lib/clock.js';
 import { createAuditRepo } from '../../src/tiers/audit/audit.repo.js';
 import { createAliasesService } from '../../src/tiers/entities/aliases.service.js';
+import { createAliasesRepo } from '../../src/tiers/entities/aliases.repo.js';
 import { createEntitiesRepo } from '../../src/tiers/entities/entities.repo.js';
 import { createRelationsService } from '../../src/tiers/memory/relations.service.js';
 import * as P from '../../src/tiers/prospective/prospective.schemas.js';
@@ -38,7 +39,7 @@ beforeEach(() => {
     relations.relate({ entity_a: a, rel_type, entity_b: b });
   entities.setTypeMeta(entities.get('Tomi').id, 'person', { age: 12 });
   entities.setTypeMeta(entities.get('Ada').id, 'person', { born: 2022 });
-  const aliases = createAliasesService({ db, clock, entities, audit });
+  const aliases = createAliasesService({ db, clock, entities, audit, repo: createAliasesRepo(db) });
   aliases.add({ entity_name: 'Samuel', alias: 'Grandad Samuel' });
   aliases.add({ entity_name: 'Samuel', alias: 'Grandad' });
   svc = createProspectiveService({ db, clock, entities, audit, embedder: null, relations });

@@ -18,7 +18,7 @@ import { HubError, notFound } from '../../lib/errors.js';
 import { nameKey } from '../../lib/names.js';
 import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { EntitiesRepo, EntityRow } from './entities.repo.js';
-import { createAliasesRepo } from './aliases.repo.js';
+import type { AliasesRepo } from './aliases.repo.js';
 import type { AliasInput, HaNamesInput, UnaliasInput } from './aliases.schemas.js';
 import { UNKNOWN_TYPE } from './entity-types.js';
 import { createHaProposals } from './ha-proposals.js';
@@ -30,6 +30,8 @@ export interface AliasesDeps {
   clock: Clock;
   entities: EntitiesRepo;
   audit: AuditRepo;
+  /** Alias rows (built once in services.ts, shared with entity management). */
+  repo: AliasesRepo;
   /** After a committed change: caches keyed by name (the ingest writer's, the MQTT bridge's) re-resolve. */
   onChanged?: () => void;
   /** Unused since a name no longer folds entities (issue 35 item 5); kept for the wiring. */
@@ -44,8 +46,7 @@ export type HaNameAction = 'added' | 'aliased' | 'unchanged' | 'conflict';
 const HA_PERSON = /^person\.[a-z0-9_]+$/i;
 
 export function createAliasesService(deps: AliasesDeps) {
-  const { db, clock, entities, audit } = deps;
-  const repo = createAliasesRepo(db);
+  const { db, clock, entities, audit, repo } = deps;
   const proposals = createHaProposals(repo, entities, audit);
   const log = deps.log ?? (() => {});
 

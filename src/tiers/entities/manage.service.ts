@@ -16,10 +16,10 @@ import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { MemoryService } from '../memory/memory.service.js';
 import type { RelationsService } from '../memory/relations.service.js';
 import { countReferences, moveEntity, renameRows } from '../voices/merge.js';
-import { createMergeRepo } from '../voices/merge.repo.js';
+import type { MergeRepo } from '../voices/merge.repo.js';
 import { createPrintStore } from '../voices/prints.js';
-import { createVoicesRepo } from '../voices/voices.repo.js';
-import { createAliasesRepo } from './aliases.repo.js';
+import type { VoicesRepo } from '../voices/voices.repo.js';
+import type { AliasesRepo } from './aliases.repo.js';
 import type { AliasesService } from './aliases.service.js';
 import { entityVersion, refuseAlias, refuseStale, viaAliasPrefix } from './destructive.js';
 import type { EntitiesRepo, EntityRow } from './entities.repo.js';
@@ -40,6 +40,10 @@ export interface ManageDeps {
   memory: MemoryService;
   relations: RelationsService;
   aliases: AliasesService;
+  /** The voices tier's and the aliases' repositories, shared with those services (services.ts). */
+  voicesRepo: VoicesRepo;
+  moves: MergeRepo;
+  aliasRows: AliasesRepo;
   /** After a committed change: name- and id-keyed caches re-resolve. */
   onChanged?: () => void;
   /** Rolls up readings whose buckets a merge dropped. */
@@ -77,10 +81,8 @@ export interface Holdings {
 }
 
 export function createEntityManageService(deps: ManageDeps) {
-  const { db, clock, entities, audit, memory, relations, aliases } = deps;
-  const prints = createPrintStore(createVoicesRepo(db), clock);
-  const moves = createMergeRepo(db);
-  const aliasRows = createAliasesRepo(db);
+  const { db, clock, entities, audit, memory, relations, aliases, moves, aliasRows } = deps;
+  const prints = createPrintStore(deps.voicesRepo, clock);
   const subjects = createChangeSubjects(db);
 
   function holdings(e: EntityRow): Holdings {

@@ -10,7 +10,7 @@
 import type { Embedder } from '../../ai/types.js';
 import type { Db } from '../../db/open.js';
 import type { VectorStore } from '../../db/vectors.js';
-import { createMemoryRepo } from './memory.repo.js';
+import type { MemoryRepo } from './memory.repo.js';
 import { indexText } from './text-match.js';
 
 export interface ReembedStatus {
@@ -26,14 +26,15 @@ const BATCH = 64;
 
 export function createReembedder(deps: {
   db: Db;
+  /** The memory service's repository (services.ts). */
+  repo: MemoryRepo;
   vectors: VectorStore;
   embedder: Embedder;
   log?: (msg: string) => void;
 }) {
-  const { db, vectors, embedder } = deps;
+  const { db, repo, vectors, embedder } = deps;
   const log = deps.log ?? (() => {});
   const status: ReembedStatus = { state: 'idle', to: embedder.fingerprint, done: 0, total: 0 };
-  const repo = createMemoryRepo(db);
   let running: Promise<ReembedStatus> | undefined;
 
   async function work(onProgress?: (s: ReembedStatus) => void): Promise<ReembedStatus> {

@@ -4,9 +4,8 @@
  * keeping whether it is active, its firings and times. The trigger's vector is made later, as for an
  * intention stored before the embedder changed (prospective.service re-makes missing ones).
  */
-import type { Db } from '../../db/open.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
-import { createProspectiveRepo } from './prospective.repo.js';
+import type { ProspectiveRepo } from './prospective.repo.js';
 import type { IntendInput } from './prospective.schemas.js';
 import { triggerTerms } from './trigger-match.js';
 
@@ -18,9 +17,9 @@ export interface IntentionKept {
   expires_at: number | null;
 }
 
-export function createProspectiveImport(deps: { db: Db; entities: EntitiesRepo }) {
-  const { entities } = deps;
-  const repo = createProspectiveRepo(deps.db);
+/** `repo` is the tier service's own (services.ts), so the statements are prepared once. */
+export function createProspectiveImport(deps: { entities: EntitiesRepo; repo: ProspectiveRepo }) {
+  const { entities, repo } = deps;
   return {
     /** The new intention's id, or why it is refused (before anything is written). */
     intention(input: IntendInput, kept: IntentionKept): number | string {

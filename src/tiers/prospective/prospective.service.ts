@@ -76,6 +76,8 @@ export function createProspectiveService(deps: ProspectiveDeps) {
   }
 
   return {
+    /** The tier's repository, for its import writer (services.ts), as episodic's; doors never reach a repo (lint-deps). */
+    repo,
     /** Stores trigger → action for an entity (created on first reference). */
     async intend(input: IntendInput, actor: Actor = 'system') {
       const now = clock.now();

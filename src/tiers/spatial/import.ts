@@ -3,14 +3,13 @@
  * rule that an object has one active location — an imported active one is archived when Hearth
  * already holds an active one (newer, Hearth's own) — and its write, keeping the original times.
  */
-import type { Db } from '../../db/open.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
-import { createSpatialRepo } from './spatial.repo.js';
+import type { SpatialRepo } from './spatial.repo.js';
 import type { LocateInput } from './spatial.schemas.js';
 
-export function createSpatialImport(deps: { db: Db; entities: EntitiesRepo }) {
-  const { entities } = deps;
-  const repo = createSpatialRepo(deps.db);
+/** `repo` is the tier service's own (services.ts), so the statements are prepared once. */
+export function createSpatialImport(deps: { entities: EntitiesRepo; repo: SpatialRepo }) {
+  const { entities, repo } = deps;
   return {
     /** A sighting of `input.entity_name` (which must exist) seen at `ts`; `container_id` is the container's Hearth entity, if any. */
     location(

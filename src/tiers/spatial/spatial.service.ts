@@ -74,6 +74,8 @@ export function createSpatialService(deps: SpatialDeps) {
     `Which one do you mean? ${candidates.map((c) => `${c.entity_name} (${c.container_name}, ${c.age_text})`).join('; ')}.`;
 
   const service = {
+    /** The tier's repository, for its import writer (services.ts), as episodic's; doors never reach a repo (lint-deps). */
+    repo,
     locate,
 
     /** The active place of an object by exact name, decayed to now (e.g. the MQTT bridge's retained-replay check). */

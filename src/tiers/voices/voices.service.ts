@@ -12,9 +12,9 @@ import { HubError } from '../../lib/errors.js';
 import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { EntitiesRepo, EntityRow } from '../entities/entities.repo.js';
 import { countReferences, moveEntity, renameRows } from './merge.js';
-import { createMergeRepo } from './merge.repo.js';
+import type { MergeRepo } from './merge.repo.js';
 import { blend, createPrintStore, dot, VOICE_MATCH_THRESHOLD } from './prints.js';
-import { createVoicesRepo } from './voices.repo.js';
+import type { VoicesRepo } from './voices.repo.js';
 import type { EnrollInput, IdentifyInput, MergeInput, UnknownInput, UpdatePrintInput } from './voices.schemas.js';
 
 export interface VoicesDeps {
@@ -22,6 +22,9 @@ export interface VoicesDeps {
   clock: Clock;
   entities: EntitiesRepo;
   audit: AuditRepo;
+  /** Prints and provisional speakers; a merge's statements (built once in services.ts, shared with entity management). */
+  repo: VoicesRepo;
+  moves: MergeRepo;
   /** After a rename or merge: cached entity ids are stale, vectors carry the old name. */
   onEntityChanged?: (oldName: string) => void;
   /** Re-embeds memories left pending (memory.embedPending). */
@@ -34,10 +37,8 @@ const round = (x: number) => Math.round(x * 10_000) / 10_000;
 const isProvisional = (e: EntityRow) => e.meta.provisional === true;
 
 export function createVoicesService(deps: VoicesDeps) {
-  const { db, clock, entities, audit } = deps;
-  const repo = createVoicesRepo(db);
+  const { db, clock, entities, audit, repo, moves } = deps;
   const prints = createPrintStore(repo, clock);
-  const moves = createMergeRepo(db);
 
   /** After commit: caches, rollups, vectors. Their failure must not turn a committed change into an error. */
   async function after(oldName: string) {

@@ -3,9 +3,8 @@
  * doors' schemas (WmOpenInput, WmSetInput): the tier's own writes, keeping status, TTL, closing time,
  * the memory a closed task was promoted to, and the slots' times.
  */
-import type { Db } from '../../db/open.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
-import { createWorkingRepo } from './working.repo.js';
+import type { WorkingRepo } from './working.repo.js';
 import { TASK_STATUSES, type TaskStatus, type WmOpenInput, type WmSetInput } from './working.schemas.js';
 
 export interface TaskKept {
@@ -16,9 +15,9 @@ export interface TaskKept {
   promoted_memory_id: number | null;
 }
 
-export function createWorkingImport(deps: { db: Db; entities: EntitiesRepo }) {
-  const { entities } = deps;
-  const repo = createWorkingRepo(deps.db);
+/** `repo` is the tier service's own (services.ts), so the statements are prepared once. */
+export function createWorkingImport(deps: { entities: EntitiesRepo; repo: WorkingRepo }) {
+  const { entities, repo } = deps;
   return {
     /** A task (of `input.entity_name` when given, which must exist); an unknown status reads as closed. */
     task(input: WmOpenInput, kept: TaskKept): number {

@@ -70,6 +70,8 @@ export function createWorkingService(deps: WorkingDeps) {
   }
 
   return {
+    /** The tier's repository, for its import writer (services.ts), as episodic's; doors never reach a repo (lint-deps). */
+    repo,
     /** Opens a scratchpad; with `ttl_seconds` it expires that long after now. */
     wmOpen(input: WmOpenInput, actor: Actor = 'system') {
       return db.transaction(() => {
