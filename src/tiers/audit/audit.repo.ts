@@ -5,6 +5,9 @@ import type { AuditQuery } from './audit.schemas.js';
 
 export type Actor = 'http' | 'mcp' | 'mqtt' | 'cli' | 'pattern_engine' | 'admin' | 'scheduler' | 'system' | 'import';
 
+/** Who an operation's caller is, as the audit log names it (the doors pass 'http' or their MCP actor). */
+export const actorOf = (ctx: { actor: string }) => ctx.actor as Actor;
+
 /** An audit row as stored: `before` and `after` are JSON text. */
 export interface AuditRow {
   id: number;

@@ -4,12 +4,11 @@
  * no-op rename keep the examples (the fuzz tests' seeds) repeatable.
  */
 import { operation, type OperationTable } from '../../lib/operation.js';
-import type { Actor } from '../audit/audit.repo.js';
+import { actorOf } from '../audit/audit.repo.js';
 import * as E from './manage.schemas.js';
 import type { EntityManageService } from './manage.service.js';
 
 type S = { manage: EntityManageService };
-const by = (ctx: { actor: string }) => ctx.actor as Actor;
 
 export const entitiesOperations: OperationTable<S> = {
   tag: 'entities',
@@ -28,7 +27,7 @@ export const entitiesOperations: OperationTable<S> = {
         'When a name is not stored as an entity yet, use add_alias instead.',
       annotations: { destructiveHint: true },
       example: { source_name: 'Fuzz Mergeable', target_name: 'Fuzz Pet', dry_run: true },
-      call: (s: S, input, ctx) => s.manage.merge(input, by(ctx)),
+      call: (s: S, input, ctx) => s.manage.merge(input, actorOf(ctx)),
     }),
     operation({
       name: 'rename_entity',
@@ -40,7 +39,7 @@ export const entitiesOperations: OperationTable<S> = {
         'Give an entity a new name (a correction: "it\'s spelled Brian, not Bryan"); every fact and reading stays attached. ' +
         'Refused when the new name already names another entity: merge_entities joins the two. Renaming back undoes it.',
       example: { entity_name: 'Fuzz Renamable', new_name: 'Fuzz Renamable' },
-      call: (s: S, input, ctx) => s.manage.rename(input, by(ctx)),
+      call: (s: S, input, ctx) => s.manage.rename(input, actorOf(ctx)),
     }),
     operation({
       name: 'set_entity_type',
@@ -53,7 +52,7 @@ export const entitiesOperations: OperationTable<S> = {
         '("Rex is our dog" → pet). Setting the old type back undoes it.',
       annotations: { idempotentHint: true },
       example: { entity_name: 'Fuzz Renamable', type: 'pet' },
-      call: (s: S, input, ctx) => s.manage.setType(input, by(ctx)),
+      call: (s: S, input, ctx) => s.manage.setType(input, actorOf(ctx)),
     }),
     operation({
       name: 'delete_entity',
@@ -65,7 +64,7 @@ export const entitiesOperations: OperationTable<S> = {
       description: 'Delete an entity with everything that belongs to it, after a dry_run preview (HTTP only).',
       annotations: { destructiveHint: true },
       example: { entity_name: 'Fuzz Deletable', dry_run: true },
-      call: (s: S, input, ctx) => s.manage.delete(input, by(ctx)),
+      call: (s: S, input, ctx) => s.manage.delete(input, actorOf(ctx)),
     }),
     operation({
       name: 'end_relation',
@@ -76,7 +75,7 @@ export const entitiesOperations: OperationTable<S> = {
       summary: 'End one current relation by its id (history kept)',
       description: 'End one current relation by its id, keeping its history (HTTP only).',
       annotations: { destructiveHint: true },
-      call: (s: S, input, ctx) => s.manage.endRelation(input, by(ctx)),
+      call: (s: S, input, ctx) => s.manage.endRelation(input, actorOf(ctx)),
     }),
   ],
 };

@@ -3,12 +3,11 @@
  * (lib/operation.ts). Descriptions are written for the assistant that calls them.
  */
 import { operation, type OperationTable } from '../../lib/operation.js';
-import type { Actor } from '../audit/audit.repo.js';
+import { actorOf } from '../audit/audit.repo.js';
 import * as E from './episodic.schemas.js';
 import type { EpisodicService } from './episodic.service.js';
 
 type S = { episodic: EpisodicService };
-const by = (ctx: { actor: string }) => ctx.actor as Actor;
 
 export const episodicOperations: OperationTable<S> = {
   tag: 'episodic',
@@ -21,7 +20,7 @@ export const episodicOperations: OperationTable<S> = {
       summary: 'Open a conversation session for an entity',
       description:
         'Start recording a conversation with a person (entity_name) when a new exchange begins. Returns session_id: pass it to log_turn for every turn and to close_session at the end.',
-      call: (s: S, input, ctx) => s.episodic.openSession(input, by(ctx)),
+      call: (s: S, input, ctx) => s.episodic.openSession(input, actorOf(ctx)),
     }),
     operation({
       name: 'log_turn',
@@ -32,7 +31,7 @@ export const episodicOperations: OperationTable<S> = {
       description:
         'Append one turn to an open session, verbatim: role "user" for what the person said, "assistant" for your reply, "system" for notes. ' +
         'Turns cannot be edited or deleted afterwards. Fails with conflict if the session is closed — open a new one.',
-      call: (s: S, input, ctx) => s.episodic.logTurn(input, by(ctx)),
+      call: (s: S, input, ctx) => s.episodic.logTurn(input, actorOf(ctx)),
     }),
     operation({
       name: 'close_session',
@@ -43,7 +42,7 @@ export const episodicOperations: OperationTable<S> = {
       description:
         'Close a session when the conversation ends. Give a 1–3 sentence summary if you have one; otherwise the hub writes one ' +
         '(with its LLM if configured, else by picking the most informative user turns). A closed session accepts no more turns.',
-      call: (s: S, input, ctx) => s.episodic.closeSession(input, by(ctx)),
+      call: (s: S, input, ctx) => s.episodic.closeSession(input, actorOf(ctx)),
     }),
     operation({
       name: 'get_session',

@@ -5,13 +5,12 @@
 import { z } from 'zod';
 import { operation, type OperationTable } from '../../lib/operation.js';
 import type { Services } from '../../services.js';
-import type { Actor } from '../audit/audit.repo.js';
+import { actorOf } from '../audit/audit.repo.js';
 import * as A from '../entities/aliases.schemas.js';
 import * as M from './memory.schemas.js';
 import * as O from './memory.outputs.js';
 
 type S = Services;
-const by = (ctx: { actor: string }) => ctx.actor as Actor;
 
 export const memoryOperations: OperationTable<S> = {
   tag: 'memory',
@@ -33,7 +32,7 @@ export const memoryOperations: OperationTable<S> = {
         confidence: 0.9,
         source: 'fuzz',
       },
-      call: (s: S, input, ctx) => s.memory.remember(input, by(ctx)),
+      call: (s: S, input, ctx) => s.memory.remember(input, actorOf(ctx)),
     }),
     operation({
       name: 'recall',
@@ -84,7 +83,7 @@ export const memoryOperations: OperationTable<S> = {
       description:
         'Record a directed relationship: entity_a rel_type entity_b (e.g. Brian spouse_of Anna, Brian owns "blue Subaru"). Entities are created if new.',
       example: { entity_a: 'Fuzz Person', entity_b: 'Fuzz Friend', rel_type: 'knows', meta: { since: 2020 } },
-      call: (s: S, input, ctx) => s.relations.relate(input, by(ctx)),
+      call: (s: S, input, ctx) => s.relations.relate(input, actorOf(ctx)),
     }),
     operation({
       name: 'unrelate',
@@ -96,7 +95,7 @@ export const memoryOperations: OperationTable<S> = {
         'End a relationship that is no longer true (history is kept, nothing is deleted). Omit rel_type to end every relation from entity_a to entity_b.',
       annotations: { destructiveHint: false },
       example: { entity_a: 'Fuzz Person', entity_b: 'Fuzz Friend', rel_type: 'knows' },
-      call: (s: S, input, ctx) => s.relations.unrelate(input, by(ctx)),
+      call: (s: S, input, ctx) => s.relations.unrelate(input, actorOf(ctx)),
     }),
     operation({
       name: 'get_related',
@@ -119,7 +118,7 @@ export const memoryOperations: OperationTable<S> = {
         'Give an entity another name, so both name the same person, room or device everywhere (e.g. "Mum" for "Anna", or "person.anna"). ' +
         'Refused when the alias already names another entity.',
       example: { entity_name: 'Fuzz Person', alias: 'Fuzz Nickname' },
-      call: (s: S, input, ctx) => s.aliases.add(input, by(ctx)),
+      call: (s: S, input, ctx) => s.aliases.add(input, actorOf(ctx)),
     }),
     operation({
       name: 'remove_alias',
@@ -131,7 +130,7 @@ export const memoryOperations: OperationTable<S> = {
       annotations: { destructiveHint: false },
       // 'Fuzz Nickname Two' is added in the fuzz test's beforeAll: /unalias is one-shot.
       example: { alias: 'Fuzz Nickname Two' },
-      call: (s: S, input, ctx) => s.aliases.remove(input, by(ctx)),
+      call: (s: S, input, ctx) => s.aliases.remove(input, actorOf(ctx)),
     }),
     operation({
       name: 'list_aliases',
@@ -153,7 +152,7 @@ export const memoryOperations: OperationTable<S> = {
       summary: "Home Assistant person entities' friendly names as aliases (the HA poller)",
       description: "Home Assistant person entities' friendly names as aliases (HTTP only: the HA poller).",
       example: { names: [{ entity_id: 'person.fuzz_ha', friendly_name: 'Fuzz HA Person' }] },
-      call: (s: S, input, ctx) => s.aliases.fromHomeAssistant(input, by(ctx)),
+      call: (s: S, input, ctx) => s.aliases.fromHomeAssistant(input, actorOf(ctx)),
     }),
     operation({
       name: 'forget',
@@ -165,7 +164,7 @@ export const memoryOperations: OperationTable<S> = {
         'Permanently delete one memory (memory_id) or an entity with all its memories and relations (entity_name). Only when the user asks to forget. ' +
         'A name that is only another name of an entity (e.g. "Bryan" after Bryan was merged into Brian) is refused with the entity it means: tell the user, and pass confirm with that name only if they mean it.',
       annotations: { destructiveHint: true },
-      call: (s: S, input, ctx) => s.memory.forget(input, by(ctx)),
+      call: (s: S, input, ctx) => s.memory.forget(input, actorOf(ctx)),
     }),
     operation({
       name: 'get_fading_memories',

@@ -3,12 +3,11 @@
  * (lib/operation.ts). Descriptions are written for the assistant that calls them.
  */
 import { operation, type OperationTable } from '../../lib/operation.js';
-import type { Actor } from '../audit/audit.repo.js';
+import { actorOf } from '../audit/audit.repo.js';
 import * as P from './prospective.schemas.js';
 import type { ProspectiveService } from './prospective.service.js';
 
 type S = { prospective: ProspectiveService };
-const by = (ctx: { actor: string }) => ctx.actor as Actor;
 
 export const prospectiveOperations: OperationTable<S> = {
   tag: 'prospective',
@@ -23,7 +22,7 @@ export const prospectiveOperations: OperationTable<S> = {
         'Remember to do something later, when a situation comes up: "remind me to ask Anna about the plumber when she gets home" → ' +
         'entity_name "Brian", trigger_text "when Anna gets home", action_text "ask Anna about the plumber". Write the trigger as the ' +
         'situation in plain words (names capitalised). once=true (default) fires it a single time; expires_ts stops it after a date.',
-      call: (s: S, input, ctx) => s.prospective.intend(input, by(ctx)),
+      call: (s: S, input, ctx) => s.prospective.intend(input, actorOf(ctx)),
     }),
     operation({
       name: 'check_intentions',
@@ -35,7 +34,7 @@ export const prospectiveOperations: OperationTable<S> = {
         'Call with each user turn or household event ("Anna just got home") to see whether a stored intention should fire now. ' +
         'Returns triggered: [{id, trigger_text, action_text, score}] — act on each action_text (tell the user, do the task). ' +
         'Firing is recorded: once-intentions will not fire again. An empty list means nothing is due; do not invent reminders.',
-      call: (s: S, input, ctx) => s.prospective.check(input, by(ctx)),
+      call: (s: S, input, ctx) => s.prospective.check(input, actorOf(ctx)),
     }),
     operation({
       name: 'dismiss_intention',
@@ -46,7 +45,7 @@ export const prospectiveOperations: OperationTable<S> = {
       description:
         'Deactivate an intention by intention_id when the user cancels it or it no longer applies. It is kept for the record, never deleted.',
       annotations: { destructiveHint: false, idempotentHint: true },
-      call: (s: S, input, ctx) => s.prospective.dismiss(input, by(ctx)),
+      call: (s: S, input, ctx) => s.prospective.dismiss(input, actorOf(ctx)),
     }),
     operation({
       name: 'list_intentions',

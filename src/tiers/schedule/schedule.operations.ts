@@ -3,12 +3,11 @@
  * (lib/operation.ts). Descriptions are written for the assistant that calls them.
  */
 import { operation, type OperationTable } from '../../lib/operation.js';
-import type { Actor } from '../audit/audit.repo.js';
+import { actorOf } from '../audit/audit.repo.js';
 import * as S from './schedule.schemas.js';
 import type { ScheduleService } from './schedule.service.js';
 
 type Svc = { schedule: ScheduleService };
-const by = (ctx: { actor: string }) => ctx.actor as Actor;
 
 export const scheduleOperations: OperationTable<Svc> = {
   tag: 'schedule',
@@ -22,7 +21,7 @@ export const scheduleOperations: OperationTable<Svc> = {
       description:
         'Add an event for a person or the house: one-off, or recurring with recurrence set to an RRULE (FREQ=WEEKLY;BYDAY=TU,TH) or daily/weekly/monthly. ' +
         'Times are local to the home; upcoming events appear in get_profile and get_context.',
-      call: (s: Svc, input, ctx) => s.schedule.schedule(input, by(ctx)),
+      call: (s: Svc, input, ctx) => s.schedule.schedule(input, actorOf(ctx)),
     }),
     operation({
       name: 'list_schedule',

@@ -3,12 +3,11 @@
  * (lib/operation.ts). Descriptions are written for the assistant that calls them.
  */
 import { operation, type OperationTable } from '../../lib/operation.js';
-import type { Actor } from '../audit/audit.repo.js';
+import { actorOf } from '../audit/audit.repo.js';
 import * as S from './spatial.schemas.js';
 import type { SpatialService } from './spatial.service.js';
 
 type Svc = { spatial: SpatialService };
-const by = (ctx: { actor: string }) => ctx.actor as Actor;
 
 export const spatialOperations: OperationTable<Svc> = {
   tag: 'spatial',
@@ -23,7 +22,7 @@ export const spatialOperations: OperationTable<Svc> = {
         'STORE where an object is (writes). Use when someone TELLS you where a thing is: "I put my car keys in the kitchen drawer" → entity_name "car keys", container_name "kitchen drawer". ' +
         'To ASK where something is, call find instead. ' +
         "The same place again confirms it; a new place moves it (the old one stays in location_history). Use the object's usual name, singular or plural as people say it.",
-      call: (s: Svc, input, ctx) => s.spatial.locate(input, by(ctx)),
+      call: (s: Svc, input, ctx) => s.spatial.locate(input, actorOf(ctx)),
     }),
     operation({
       name: 'find',
@@ -49,7 +48,7 @@ export const spatialOperations: OperationTable<Svc> = {
       description:
         'Confirm an object is still where it was ("yes, the keys are in the drawer"): raises its confidence by 0.1 and resets its age. ' +
         'With a different container_name it records the new place instead. entity_name is the stored name; a name that means exactly one located object ("mobile" for the phone) is taken as that object (use find first if unsure).',
-      call: (s: Svc, input, ctx) => s.spatial.seenAt(input, by(ctx)),
+      call: (s: Svc, input, ctx) => s.spatial.seenAt(input, actorOf(ctx)),
     }),
     operation({
       name: 'location_history',

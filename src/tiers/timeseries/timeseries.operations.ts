@@ -3,7 +3,7 @@
  * (lib/operation.ts); InfluxDB line protocol stays a hand route (http/routes/influx.routes.ts).
  */
 import { operation, type OperationTable } from '../../lib/operation.js';
-import type { Actor } from '../audit/audit.repo.js';
+import { type Actor, actorOf } from '../audit/audit.repo.js';
 import * as T from './timeseries.schemas.js';
 import type { TimeseriesService } from './timeseries.service.js';
 
@@ -11,7 +11,6 @@ type S = {
   timeseries: Pick<TimeseriesService, 'record' | 'recordBulk' | 'queryStream'>;
   prune: (input: T.PruneInput, actor: Actor) => unknown;
 };
-const by = (ctx: { actor: string }) => ctx.actor as Actor;
 
 export const timeseriesOperations: OperationTable<S> = {
   tag: 'timeseries',
@@ -59,7 +58,7 @@ export const timeseriesOperations: OperationTable<S> = {
         'Delete raw readings older than the retention window (RETENTION_DAYS) that are already rolled up; rollups are kept. dry_run previews.',
       annotations: { destructiveHint: true },
       example: { dry_run: true },
-      call: (s: S, input, ctx) => s.prune(input, by(ctx)),
+      call: (s: S, input, ctx) => s.prune(input, actorOf(ctx)),
     }),
   ],
 };

@@ -3,12 +3,11 @@
  * plus POST /voices/identify (SPEC §6), each declared once for HTTP and MCP (lib/operation.ts).
  */
 import { operation, type OperationTable } from '../../lib/operation.js';
-import type { Actor } from '../audit/audit.repo.js';
+import { actorOf } from '../audit/audit.repo.js';
 import * as V from './voices.schemas.js';
 import type { VoicesService } from './voices.service.js';
 
 type S = { voices: VoicesService };
-const by = (ctx: { actor: string }) => ctx.actor as Actor;
 
 export const voicesOperations: OperationTable<S> = {
   tag: 'voices',
@@ -22,7 +21,7 @@ export const voicesOperations: OperationTable<S> = {
       description:
         'Given a speaker embedding from the voice pipeline, say who is speaking: the best enrolled (or already provisional) speaker whose voice print is similar enough, ' +
         'else a new provisional person "unknown_speaker_N". Use the returned entity_name for remember/log_turn.',
-      call: (s: S, input, ctx) => s.voices.identify(input, by(ctx)),
+      call: (s: S, input, ctx) => s.voices.identify(input, actorOf(ctx)),
     }),
     operation({
       name: 'list_unknown_speakers',
@@ -45,7 +44,7 @@ export const voicesOperations: OperationTable<S> = {
       description:
         'When someone says who an unknown speaker is: rename the provisional speaker (entity_name) to their real name (new_name); every memory and session stays attached. ' +
         "If that person already exists, use merge_speakers instead. With embedding and no new_name, enrolls entity_name's voice from a sample.",
-      call: (s: S, input, ctx) => s.voices.enroll(input, by(ctx)),
+      call: (s: S, input, ctx) => s.voices.enroll(input, actorOf(ctx)),
     }),
     operation({
       name: 'merge_speakers',
@@ -56,7 +55,7 @@ export const voicesOperations: OperationTable<S> = {
       description:
         'A provisional speaker (source_name) turned out to be a person already known (target_name): moves all memories, sessions, relations, locations, intentions and readings to the target and deletes the provisional one. Cannot be undone.',
       annotations: { destructiveHint: true },
-      call: (s: S, input, ctx) => s.voices.merge(input, by(ctx)),
+      call: (s: S, input, ctx) => s.voices.merge(input, actorOf(ctx)),
     }),
     operation({
       name: 'update_voiceprint',
@@ -65,7 +64,7 @@ export const voicesOperations: OperationTable<S> = {
       output: V.UpdatePrintOutput,
       summary: 'Refine a voice print with a new sample (running average, re-normalised)',
       description: "Refine a known speaker's voice print with a new confident sample (running average, re-normalised).",
-      call: (s: S, input, ctx) => s.voices.updatePrint(input, by(ctx)),
+      call: (s: S, input, ctx) => s.voices.updatePrint(input, actorOf(ctx)),
     }),
   ],
 };

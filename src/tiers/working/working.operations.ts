@@ -3,12 +3,11 @@
  * (lib/operation.ts). Descriptions are written for the assistant that calls them.
  */
 import { operation, type OperationTable } from '../../lib/operation.js';
-import type { Actor } from '../audit/audit.repo.js';
+import { actorOf } from '../audit/audit.repo.js';
 import * as W from './working.schemas.js';
 import type { WorkingService } from './working.service.js';
 
 type S = { working: WorkingService };
-const by = (ctx: { actor: string }) => ctx.actor as Actor;
 
 export const workingOperations: OperationTable<S> = {
   tag: 'working',
@@ -23,7 +22,7 @@ export const workingOperations: OperationTable<S> = {
         'Open a scratchpad for a multi-step task that spans turns (planning a party, a shopping list being built, a repair in progress). ' +
         'Optional entity_name ties it to a person; ttl_seconds makes it expire on its own. Returns task_id for wm_set, wm_get and wm_close.',
       example: { task_name: 'plan the party', entity_name: 'Anna', ttl_seconds: 3600 },
-      call: (s: S, input, ctx) => s.working.wmOpen(input, by(ctx)),
+      call: (s: S, input, ctx) => s.working.wmOpen(input, actorOf(ctx)),
     }),
     operation({
       name: 'wm_set',
@@ -35,7 +34,7 @@ export const workingOperations: OperationTable<S> = {
         'Write or overwrite one key/value slot in an open task (value is any JSON: text, number, list, object). ' +
         'Fails with conflict when the task is closed or expired — open a new task then.',
       annotations: { idempotentHint: true },
-      call: (s: S, input, ctx) => s.working.wmSet(input, by(ctx)),
+      call: (s: S, input, ctx) => s.working.wmSet(input, actorOf(ctx)),
     }),
     operation({
       name: 'wm_unset',
@@ -49,7 +48,7 @@ export const workingOperations: OperationTable<S> = {
       annotations: { destructiveHint: true, idempotentHint: true },
       // The fuzz test's first task (its beforeAll opens it); a key it never sets, so the seed removes nothing others read.
       example: { task_id: 1, key: 'balloons' },
-      call: (s: S, input, ctx) => s.working.wmUnset(input, by(ctx)),
+      call: (s: S, input, ctx) => s.working.wmUnset(input, actorOf(ctx)),
     }),
     operation({
       name: 'wm_get',
@@ -95,7 +94,7 @@ export const workingOperations: OperationTable<S> = {
       description:
         'Close a task when it is done. promote=true first saves all its slots as ONE long-term memory (trust 2, "inferred"; category general) ' +
         "about the task's entity — use it when the outcome is worth remembering (e.g. the final party plan), not for throwaway notes.",
-      call: (s: S, input, ctx) => s.working.wmClose(input, by(ctx)),
+      call: (s: S, input, ctx) => s.working.wmClose(input, actorOf(ctx)),
     }),
   ],
 };
