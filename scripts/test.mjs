@@ -8,6 +8,7 @@
 //   node scripts/test.mjs --tier unit [args…]     one tier, no lint (npm run test:unit / test:integration / test:e2e)
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { relative } from 'node:path';
 
 const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit', shell: false });
 let argv = process.argv.slice(2);
@@ -22,6 +23,7 @@ let passed = 0;
 let failed = 0;
 let status = 0;
 const summary = [];
+const failures = []; // "FAILED <tier> <file> > <test>": printed last, so a CI log's tail names what failed
 if (tiers.length > 1) {
   // `npm run lint`, errors only (its warnings are listed there, not in every test run).
   const lint = [
@@ -66,6 +68,13 @@ for (const tier of tiers) {
     passed += r.numPassedTests ?? 0;
     failed += f;
     summary.push(`${tier}: ${r.numPassedTests ?? 0} passed, ${f} failed in ${seconds} s`);
+    for (const file of r.testResults ?? []) {
+      const name = relative(process.cwd(), file.name ?? '');
+      const bad = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+      for (const a of bad) failures.push(`FAILED ${tier} ${name} > ${a.fullName ?? a.title}`);
+      if (!bad.length && file.status === 'failed')
+        failures.push(`FAILED ${tier} ${name}: ${(file.message ?? '').split('\n')[0]}`);
+    }
     rmSync(report, { force: true });
   } else if (res.status !== 0) {
     failed += 1;
@@ -73,5 +82,6 @@ for (const tier of tiers) {
   }
 }
 if (summary.length > 1) for (const line of summary) console.log(`  ${line}`);
+for (const line of failures) console.log(line);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(status);
