@@ -10,9 +10,9 @@
  * pinned) is copied in: compiling it takes minutes on a small machine and is not under test here.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import semver from 'semver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,10 +44,24 @@ afterAll(async () => {
   await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })));
 }, 300_000); // about 1 GB of node_modules on a busy disk
 
+/**
+ * The checkout as it is, without its build, in a folder of its own (node_modules linked): the release's
+ * `npm pack` builds dist/ there, not here, where the other e2e files run dist/ at the same time (tsc
+ * rewriting it under them failed a Node 22 CI run: "does not provide an export named …").
+ */
+function privateCheckout(): string {
+  const copy = join(tempDir('hearth-rel-src-'), 'hearth');
+  const skip = new Set(['node_modules', 'dist', '.git', 'test-artifacts', '__pycache__']);
+  cpSync(repo, copy, { recursive: true, filter: (src) => !skip.has(basename(src)) });
+  symlinkSync(join(repo, 'node_modules'), join(copy, 'node_modules'));
+  return copy;
+}
+
 beforeAll(async () => {
   const out = tempDir('hearth-rel-');
-  const { stdout } = await run(process.execPath, [join(repo, 'scripts/release.mjs'), '--out', out], {
-    cwd: repo,
+  const src = privateCheckout();
+  const { stdout } = await run(process.execPath, [join(src, 'scripts/release.mjs'), '--out', out], {
+    cwd: src,
     maxBuffer: 16 << 20,
   });
   const old = stdout.trim().split('\n').pop()!;
