@@ -5,7 +5,7 @@
  *   tool table once per hub); the client is plain fetch on both sides, so the door's cost is what differs;
  * - `tools/list` p50 (target < 5 ms: the listing is made once);
  * - `/record` p95 while the pattern engine runs over a 30-day, 40-series house, against `/record` p95
- *   idle in the same run (target ≤ 1.5×: detectors run in their worker thread).
+ *   idle in the same run, idle and busy stretches alternating (target ≤ 1.5×: detectors run in their worker thread).
  */
 import { internals } from '../../src/internals.js';
 import { since, summarize, type BenchOptions, type BenchRow } from './common.js';
@@ -68,12 +68,14 @@ export async function benchDoors(opts: BenchOptions): Promise<BenchRow[]> {
       await post('/record', { entity_name: 'bench_doors', metric: 'temperature', value: 20 + Math.random() });
       return since(t0);
     };
+    // Idle and busy stretches alternate (idle requests just before each run), so a neighbour's load on a
+    // shared machine falls on both sides of the ratio alike instead of on whichever came second.
     const idle: number[] = [];
-    for (let i = 0; i < (opts.quick ? 100 : 400); i++) idle.push(await record());
     const during: number[] = [];
     let runs = 0;
     const until = performance.now() + (opts.quick ? 4000 : 15_000);
     while (performance.now() < until || runs === 0) {
+      for (let i = 0; i < (opts.quick ? 25 : 50); i++) idle.push(await record());
       const run = h.hub.services.patterns.run({ dry_run: true }).then(() => runs++);
       let done = false;
       void run.then(() => (done = true));
