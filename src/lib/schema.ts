@@ -96,3 +96,9 @@ export const TOO_DEEP = `nested deeper than ${MAX_JSON_DEPTH} levels`;
 
 /** A free-form JSON object (`meta`): any keys, bounded nesting. */
 export const JsonObject = z.record(z.string(), z.unknown()).refine((o) => withinDepth(o), TOO_DEEP);
+
+/**
+ * The `possible` flag of the answers recall feeds (recall, context, ask): also offer what it is not
+ * sure of, marked low-confidence; on unless turned off. Each use says in its description where they go.
+ */
+export const Possible = (description: string) => z.boolean().default(true).describe(description);

@@ -1,6 +1,6 @@
 /** Tier 1 operations: one zod object each, shared by HTTP, MCP and the MQTT bridge. */
 import { z } from 'zod';
-import { EntityName, EntityType, Text, Timestamp, Trust, JsonObject } from '../../lib/schema.js';
+import { EntityName, EntityType, Text, Timestamp, Trust, JsonObject, Possible } from '../../lib/schema.js';
 import { nameKey } from '../../lib/names.js';
 
 export const CATEGORIES = ['preference', 'habit', 'routine', 'relationship', 'insight', 'general'] as const;
@@ -73,12 +73,9 @@ export const RecallInput = z.strictObject({
     ),
   include_superseded: z.boolean().default(false).describe('also return superseded and contested facts'),
   as_of: Timestamp.optional().describe('only facts that were valid at this time'),
-  possible: z
-    .boolean()
-    .default(true)
-    .describe(
-      'also list up to top_k low-confidence candidates in `possible` when fewer than top_k results are confident (default true); false = confident answers only',
-    ),
+  possible: Possible(
+    'also list up to top_k low-confidence candidates in `possible` when fewer than top_k results are confident (default true); false = confident answers only',
+  ),
   explain: z
     .boolean()
     .default(false)
@@ -96,12 +93,9 @@ export const GetContextInput = z
     entity_name: EntityName.optional().describe('whose context, e.g. "Brian" (give this, query, or both)'),
     query: Text(1000).optional().describe('what the conversation is about, in plain words'),
     top_k: z.number().int().min(1).max(100).default(10).describe('at most this many memories, 1–100 (default 10)'),
-    possible: z
-      .boolean()
-      .default(true)
-      .describe(
-        'with a query: also list low-confidence candidates in `possible` when fewer than top_k memories are confident (default true); false = confident only',
-      ),
+    possible: Possible(
+      'with a query: also list low-confidence candidates in `possible` when fewer than top_k memories are confident (default true); false = confident only',
+    ),
   })
   .refine((v) => v.entity_name !== undefined || v.query !== undefined, {
     message: 'give entity_name, query or both',
