@@ -1,7 +1,16 @@
 /** Tier 1 operations: one zod object each, shared by HTTP, MCP and the MQTT bridge. */
 import { z } from 'zod';
-import { EntityName, EntityType, Text, Timestamp, Trust, JsonObject, Possible } from '../../lib/schema.js';
-import { nameKey } from '../../lib/names.js';
+import {
+  distinctEntities,
+  eitherGiven,
+  EntityName,
+  EntityType,
+  JsonObject,
+  Possible,
+  Text,
+  Timestamp,
+  Trust,
+} from '../../lib/schema.js';
 
 export const CATEGORIES = ['preference', 'habit', 'routine', 'relationship', 'insight', 'general'] as const;
 export const Category = z.enum(CATEGORIES);
@@ -97,10 +106,7 @@ export const GetContextInput = z
       'with a query: also list low-confidence candidates in `possible` when fewer than top_k memories are confident (default true); false = confident only',
     ),
   })
-  .refine((v) => v.entity_name !== undefined || v.query !== undefined, {
-    message: 'give entity_name, query or both',
-    path: ['entity_name'],
-  });
+  .refine(...eitherGiven('entity_name', 'query', 'give entity_name, query or both'));
 export type GetContextInput = z.infer<typeof GetContextInput>;
 
 export const ProfileInput = z.strictObject({
@@ -121,11 +127,9 @@ export const RelateInput = z
       'what entity_b is when new (person, room, device, …); omit when unsure',
     ),
   })
-  // Identity is the name key (lib/names.ts): "Brian" and " brian" are one entity.
-  .refine((v) => nameKey(v.entity_a) !== nameKey(v.entity_b), {
-    message: 'the same entity as entity_a; a relation needs two different entities',
-    path: ['entity_b'],
-  });
+  .refine(
+    ...distinctEntities('entity_a', 'entity_b', 'the same entity as entity_a; a relation needs two different entities'),
+  );
 export type RelateInput = z.infer<typeof RelateInput>;
 
 export const UnrelateInput = z.strictObject({
