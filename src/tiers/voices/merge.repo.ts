@@ -7,6 +7,7 @@
 import type { Db } from '../../db/open.js';
 import { statementCache } from '../../db/statements.js';
 import { vectorsChanged, vectorTables } from '../../db/vectors.js';
+import { supersedeStatement } from '../memory/memory.repo.js';
 
 export function createMergeRepo(db: Db) {
   const prepared = statementCache(db);
@@ -31,9 +32,7 @@ export function createMergeRepo(db: Db) {
   const activeOfKey = db.prepare(
     "SELECT id FROM memories WHERE entity_id = ? AND fact_key = ? AND status = 'active' ORDER BY valid_from DESC, id DESC",
   );
-  const supersede = db.prepare(
-    "UPDATE memories SET status = 'superseded', superseded_by = ?, valid_until = max(valid_from, ?), updated = ? WHERE id = ?",
-  );
+  const supersede = supersedeStatement(db);
   // series, readings and their derived tables
   const readingsOf = db.prepare(
     'SELECT count(*) AS n FROM readings r JOIN series s ON s.id = r.series_id WHERE s.entity_id = ?',
