@@ -7,6 +7,7 @@
 import type { Db } from '../../db/open.js';
 import { statementCache } from '../../db/statements.js';
 import { vectorsChanged, vectorTables } from '../../db/vectors.js';
+import { deleteEntityStatement, updateEntityStatement } from '../entities/entities.repo.js';
 import { supersedeStatement } from '../memory/memory.repo.js';
 
 export function createMergeRepo(db: Db) {
@@ -16,9 +17,9 @@ export function createMergeRepo(db: Db) {
       WHERE m.type = 'table' AND p."table" = 'entities' ORDER BY 1, 2`,
   );
   // entities
-  const rename = db.prepare('UPDATE entities SET name = ?, name_key = ?, updated = ? WHERE id = ?');
-  const renameWithMeta = db.prepare('UPDATE entities SET name = ?, name_key = ?, meta = ?, updated = ? WHERE id = ?');
-  const removeEntity = db.prepare('DELETE FROM entities WHERE id = ?');
+  const rename = updateEntityStatement(db, 'name', 'name_key');
+  const renameWithMeta = updateEntityStatement(db, 'name', 'name_key', 'meta');
+  const removeEntity = deleteEntityStatement(db);
   // memories and their keyword terms
   const factsOf = db.prepare(
     "SELECT id, fact, status FROM memories WHERE entity_id = ? ORDER BY status = 'active' DESC, id LIMIT 50",
