@@ -9,6 +9,7 @@ import { statementCache } from '../../db/statements.js';
 import { vectorsChanged, vectorTables } from '../../db/vectors.js';
 import { deleteEntityStatement, updateEntityStatement } from '../entities/entities.repo.js';
 import { supersedeStatement } from '../memory/memory.repo.js';
+import { archiveLocationStatement } from '../spatial/spatial.repo.js';
 
 export function createMergeRepo(db: Db) {
   const prepared = statementCache(db);
@@ -51,7 +52,7 @@ export function createMergeRepo(db: Db) {
   const seriesTermsUpto = db.prepare("UPDATE counters SET n = 0 WHERE name = 'series_terms_upto'");
   // locations
   const activeLocation = db.prepare('SELECT id, last_confirmed_ts FROM locations WHERE entity_id = ? AND active = 1');
-  const archiveLocation = db.prepare('UPDATE locations SET active = 0 WHERE id = ?');
+  const archiveLocation = archiveLocationStatement(db);
   const containerName = db.prepare('UPDATE locations SET container_name = ? WHERE container_id = ?');
   // relations
   const endSelf = db.prepare(
