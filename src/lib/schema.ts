@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { TRUST_LABELS } from './trust.js';
 import { epochProblem, ISO_WITH_ZONE, MAX_EPOCH_S, MIN_EPOCH_S, parseIsoWithZone } from './datetime.js';
-import { normaliseName } from './names.js';
+import { nameKey, normaliseName } from './names.js';
 
 /** Epoch seconds (number) or ISO-8601 with a zone. Year 1..9999 only; milliseconds are named as such. */
 const outOfRange = { error: (iss: { input?: unknown }) => epochProblem(iss.input as number) };
@@ -96,3 +96,24 @@ export const TOO_DEEP = `nested deeper than ${MAX_JSON_DEPTH} levels`;
 
 /** A free-form JSON object (`meta`): any keys, bounded nesting. */
 export const JsonObject = z.record(z.string(), z.unknown()).refine((o) => withinDepth(o), TOO_DEEP);
+
+/**
+ * The `possible` flag of the answers recall feeds (recall, context, ask): also offer what it is not
+ * sure of, marked low-confidence; on unless turned off. Each use says in its description where they go.
+ */
+export const Possible = (description: string) => z.boolean().default(true).describe(description);
+
+/** A cross-field check and where its error sits, for `.refine(...check)`. */
+type Refinement<T> = [check: (v: T) => boolean, params: { message: string; path: string[] }];
+
+/** Two name fields must name two entities: identity is the name key (lib/names.ts), so "Brian" and " brian" are one. */
+export const distinctEntities = <K extends string>(a: K, b: K, message: string): Refinement<Record<K, string>> => [
+  (v) => nameKey(v[a]) !== nameKey(v[b]),
+  { message, path: [b] },
+];
+
+/** At least one of two optional fields is given; the error sits on the first. */
+export const eitherGiven = <K extends string>(a: K, b: K, message: string): Refinement<Partial<Record<K, unknown>>> => [
+  (v) => v[a] !== undefined || v[b] !== undefined,
+  { message, path: [a] },
+];

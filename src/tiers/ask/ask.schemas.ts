@@ -4,7 +4,7 @@
  * (for /docs and MCP) and type it for the service and its parts.
  */
 import { z } from 'zod';
-import { EntityName, Text, Timestamp } from '../../lib/schema.js';
+import { EntityName, Possible, Text, Timestamp } from '../../lib/schema.js';
 
 export const AskInput = z.strictObject({
   question: Text(500).describe(
@@ -16,12 +16,9 @@ export const AskInput = z.strictObject({
   speaker: EntityName.optional().describe(
     'who is asking (Home Assistant passes its user, a voice pipeline its identified voice): "I", "me" and "my" mean them',
   ),
-  possible: z
-    .boolean()
-    .default(true)
-    .describe(
-      'offer a fact that only probably answers, hedged ("I\'m not sure, but …"); false: only confident answers',
-    ),
+  possible: Possible(
+    'offer a fact that only probably answers, hedged ("I\'m not sure, but …"); false: only confident answers',
+  ),
 });
 export type AskInput = z.infer<typeof AskInput>;
 

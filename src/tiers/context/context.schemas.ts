@@ -1,6 +1,6 @@
 /** Context assembly operations (SPEC §5 "Context assembly", §6). */
 import { z } from 'zod';
-import { EntityName, Text } from '../../lib/schema.js';
+import { EntityName, Possible, Text } from '../../lib/schema.js';
 import { RecallMode } from '../memory/memory.schemas.js';
 import { bool, int, list, obj, str, warnings } from '../../lib/output.js';
 
@@ -21,12 +21,9 @@ export const GetContextBudgetInput = z.strictObject({
     .boolean()
     .default(true)
     .describe('also fill the budget with latest sensor readings (default true)'),
-  possible: z
-    .boolean()
-    .default(true)
-    .describe(
-      'with a query: also pack memories recall is not sure of, after the confident ones and labelled "(not sure, possibly related)" (default true); false = confident only',
-    ),
+  possible: Possible(
+    'with a query: also pack memories recall is not sure of, after the confident ones and labelled "(not sure, possibly related)" (default true); false = confident only',
+  ),
 });
 export type GetContextBudgetInput = z.infer<typeof GetContextBudgetInput>;
 
@@ -34,12 +31,9 @@ export const CrossQueryInput = z.strictObject({
   query: Text(1000).describe('a question in plain words, e.g. "how is Brian feeling today?"'),
   entity_name: EntityName.optional().describe('only about this entity'),
   top_k: z.number().int().min(1).max(50).default(5).describe('results per tier'),
-  possible: z
-    .boolean()
-    .default(true)
-    .describe(
-      'also list memories recall is not sure of in `possible` (low confidence) when fewer than top_k are confident (default true); false = confident only',
-    ),
+  possible: Possible(
+    'also list memories recall is not sure of in `possible` (low confidence) when fewer than top_k are confident (default true); false = confident only',
+  ),
 });
 export type CrossQueryInput = z.infer<typeof CrossQueryInput>;
 

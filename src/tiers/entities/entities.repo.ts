@@ -41,6 +41,16 @@ export const entityIdByKey = (param: string) =>
 export const fillTypeStatement = (db: Db) =>
   db.prepare(`UPDATE entities SET type = ?, updated = ? WHERE id = ? AND type = '${UNKNOWN_TYPE}'`);
 
+/**
+ * Sets an entity row's `columns` and stamps `updated`, `run(...values, now, id)`: here and in a
+ * merge or rename (merge.repo.ts).
+ */
+export const updateEntityStatement = (db: Db, ...columns: string[]) =>
+  db.prepare(`UPDATE entities SET ${columns.map((c) => `${c} = ?, `).join('')}updated = ? WHERE id = ?`);
+
+/** Deletes an entity row, here and at the end of a merge: what refers to it is the caller's. */
+export const deleteEntityStatement = (db: Db) => db.prepare('DELETE FROM entities WHERE id = ?');
+
 export function createEntitiesRepo(db: Db, clock: Clock) {
   // Identity is `nameKey` (lib/names.ts), stored in the UNIQUE name_key column: never a SQL collation.
   const byKey = db.prepare('SELECT * FROM entities WHERE name_key = ?');
@@ -60,10 +70,10 @@ export function createEntitiesRepo(db: Db, clock: Clock) {
        FROM entities e ORDER BY e.name_key LIMIT ? OFFSET ?`,
   );
   const allNames = db.prepare('SELECT id, name FROM entities ORDER BY id');
-  const setTypeMeta = db.prepare('UPDATE entities SET type = ?, meta = ?, updated = ? WHERE id = ?');
-  const setType = db.prepare('UPDATE entities SET type = ?, updated = ? WHERE id = ?');
-  const setMeta = db.prepare('UPDATE entities SET meta = ?, updated = ? WHERE id = ?');
-  const remove = db.prepare('DELETE FROM entities WHERE id = ?');
+  const setTypeMeta = updateEntityStatement(db, 'type', 'meta');
+  const setType = updateEntityStatement(db, 'type');
+  const setMeta = updateEntityStatement(db, 'meta');
+  const remove = deleteEntityStatement(db);
   const listByType = db.prepare(
     `SELECT e.*, (SELECT count(*) FROM memories m WHERE m.entity_id = e.id AND m.status = 'active') AS memory_count
        FROM entities e WHERE e.type = ? ORDER BY e.name_key LIMIT ? OFFSET ?`,

@@ -1,7 +1,6 @@
 /** Entity management (manage.service.ts): merge, rename, change type, delete, end a relation. */
 import { z } from 'zod';
-import { nameKey } from '../../lib/names.js';
-import { EntityName, EntityType, RowId } from '../../lib/schema.js';
+import { distinctEntities, EntityName, EntityType, RowId } from '../../lib/schema.js';
 import { bool, int, list, obj, str } from '../../lib/output.js';
 
 const DryRun = z.boolean().default(false).describe('true: only say what would change (a preview); nothing is changed');
@@ -36,10 +35,7 @@ export const MergeEntitiesInput = z
     version: Version,
     confirm: Confirm,
   })
-  .refine((v) => nameKey(v.source_name) !== nameKey(v.target_name), {
-    message: 'source_name and target_name must differ',
-    path: ['target_name'],
-  });
+  .refine(...distinctEntities('source_name', 'target_name', 'source_name and target_name must differ'));
 export type MergeEntitiesInput = z.infer<typeof MergeEntitiesInput>;
 
 export const RenameEntityInput = z.strictObject({

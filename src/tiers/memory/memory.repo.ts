@@ -58,6 +58,15 @@ export function filterSql(f: MemoryFilter): { sql: string; params: unknown[] } {
   return { sql: clauses.length ? clauses.join(' AND ') : '1', params };
 }
 
+/**
+ * The one statement that supersedes a memory, here and in a merge (merge.repo.ts): `run(by, at,
+ * now, id)` ends it at `at`, never before it began.
+ */
+export const supersedeStatement = (db: Db) =>
+  db.prepare(
+    "UPDATE memories SET status = 'superseded', superseded_by = ?, valid_until = max(valid_from, ?), updated = ? WHERE id = ?",
+  );
+
 export function createMemoryRepo(db: Db) {
   const prepared = statementCache(db);
   const insert = db.prepare(
@@ -83,9 +92,7 @@ export function createMemoryRepo(db: Db) {
     'UPDATE memories SET confidence = max(confidence, ?), last_confirmed = ?, updated = ? WHERE id = ?',
   );
   const adoptKey = db.prepare('UPDATE memories SET fact_key = ?, updated = ? WHERE id = ? AND fact_key IS NULL');
-  const supersede = db.prepare(
-    "UPDATE memories SET status = 'superseded', superseded_by = ?, valid_until = max(valid_from, ?), updated = ? WHERE id = ?",
-  );
+  const supersede = supersedeStatement(db);
   const setEmbedded = db.prepare("UPDATE memories SET embed_state = 'ok' WHERE id = ?");
   const ftsInsert = db.prepare('INSERT INTO memory_fts (rowid, terms) VALUES (?, ?)');
   const ftsDelete = db.prepare('DELETE FROM memory_fts WHERE rowid = ?');

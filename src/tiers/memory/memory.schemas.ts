@@ -1,7 +1,16 @@
 /** Tier 1 operations: one zod object each, shared by HTTP, MCP and the MQTT bridge. */
 import { z } from 'zod';
-import { EntityName, EntityType, Text, Timestamp, Trust, JsonObject } from '../../lib/schema.js';
-import { nameKey } from '../../lib/names.js';
+import {
+  distinctEntities,
+  eitherGiven,
+  EntityName,
+  EntityType,
+  JsonObject,
+  Possible,
+  Text,
+  Timestamp,
+  Trust,
+} from '../../lib/schema.js';
 
 export const CATEGORIES = ['preference', 'habit', 'routine', 'relationship', 'insight', 'general'] as const;
 export const Category = z.enum(CATEGORIES);
@@ -73,12 +82,9 @@ export const RecallInput = z.strictObject({
     ),
   include_superseded: z.boolean().default(false).describe('also return superseded and contested facts'),
   as_of: Timestamp.optional().describe('only facts that were valid at this time'),
-  possible: z
-    .boolean()
-    .default(true)
-    .describe(
-      'also list up to top_k low-confidence candidates in `possible` when fewer than top_k results are confident (default true); false = confident answers only',
-    ),
+  possible: Possible(
+    'also list up to top_k low-confidence candidates in `possible` when fewer than top_k results are confident (default true); false = confident answers only',
+  ),
   explain: z
     .boolean()
     .default(false)
@@ -96,17 +102,11 @@ export const GetContextInput = z
     entity_name: EntityName.optional().describe('whose context, e.g. "Brian" (give this, query, or both)'),
     query: Text(1000).optional().describe('what the conversation is about, in plain words'),
     top_k: z.number().int().min(1).max(100).default(10).describe('at most this many memories, 1–100 (default 10)'),
-    possible: z
-      .boolean()
-      .default(true)
-      .describe(
-        'with a query: also list low-confidence candidates in `possible` when fewer than top_k memories are confident (default true); false = confident only',
-      ),
+    possible: Possible(
+      'with a query: also list low-confidence candidates in `possible` when fewer than top_k memories are confident (default true); false = confident only',
+    ),
   })
-  .refine((v) => v.entity_name !== undefined || v.query !== undefined, {
-    message: 'give entity_name, query or both',
-    path: ['entity_name'],
-  });
+  .refine(...eitherGiven('entity_name', 'query', 'give entity_name, query or both'));
 export type GetContextInput = z.infer<typeof GetContextInput>;
 
 export const ProfileInput = z.strictObject({
@@ -127,11 +127,9 @@ export const RelateInput = z
       'what entity_b is when new (person, room, device, …); omit when unsure',
     ),
   })
-  // Identity is the name key (lib/names.ts): "Brian" and " brian" are one entity.
-  .refine((v) => nameKey(v.entity_a) !== nameKey(v.entity_b), {
-    message: 'the same entity as entity_a; a relation needs two different entities',
-    path: ['entity_b'],
-  });
+  .refine(
+    ...distinctEntities('entity_a', 'entity_b', 'the same entity as entity_a; a relation needs two different entities'),
+  );
 export type RelateInput = z.infer<typeof RelateInput>;
 
 export const UnrelateInput = z.strictObject({

@@ -21,6 +21,9 @@ export interface NewSighting {
   created: number;
 }
 
+/** Archives a sighting (an object has at most one active row): here and in a merge (merge.repo.ts). */
+export const archiveLocationStatement = (db: Db) => db.prepare('UPDATE locations SET active = 0 WHERE id = ?');
+
 export function createSpatialRepo(db: Db) {
   const current = db.prepare(`${SELECT} WHERE l.entity_id = ? AND l.active = 1`);
   const allActive = db.prepare(`${SELECT} WHERE l.active = 1`);
@@ -31,7 +34,7 @@ export function createSpatialRepo(db: Db) {
      VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)`);
   const insertImported = db.prepare(`${INSERT}
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const archive = db.prepare('UPDATE locations SET active = 0 WHERE id = ?');
+  const archive = archiveLocationStatement(db);
   const confirm = db.prepare(
     'UPDATE locations SET last_confirmed_ts = ?, confidence = ?, source = coalesce(?, source), note = coalesce(?, note) WHERE id = ?',
   );

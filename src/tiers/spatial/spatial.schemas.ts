@@ -1,6 +1,6 @@
 /** Tier 5 operations (SPEC §6): one zod object each, shared by HTTP, MCP and the MQTT bridge. */
 import { z } from 'zod';
-import { EntityName, EntityType, Text, Timestamp } from '../../lib/schema.js';
+import { eitherGiven, EntityName, EntityType, Text, Timestamp } from '../../lib/schema.js';
 import { int, list, str, ts } from '../../lib/output.js';
 
 const Source = z.string().trim().min(1).max(100);
@@ -28,10 +28,7 @@ export const FindInput = z
     ),
     query: Text(500).optional().describe('a question in plain words, e.g. "where did I leave my glasses?"'),
   })
-  .refine((v) => v.entity_name !== undefined || v.query !== undefined, {
-    message: 'give entity_name or query',
-    path: ['entity_name'],
-  });
+  .refine(...eitherGiven('entity_name', 'query', 'give entity_name or query'));
 export type FindInput = z.infer<typeof FindInput>;
 
 export const SeenAtInput = z.strictObject({

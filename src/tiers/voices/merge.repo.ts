@@ -7,6 +7,9 @@
 import type { Db } from '../../db/open.js';
 import { statementCache } from '../../db/statements.js';
 import { vectorsChanged, vectorTables } from '../../db/vectors.js';
+import { deleteEntityStatement, updateEntityStatement } from '../entities/entities.repo.js';
+import { supersedeStatement } from '../memory/memory.repo.js';
+import { archiveLocationStatement } from '../spatial/spatial.repo.js';
 
 export function createMergeRepo(db: Db) {
   const prepared = statementCache(db);
@@ -15,9 +18,9 @@ export function createMergeRepo(db: Db) {
       WHERE m.type = 'table' AND p."table" = 'entities' ORDER BY 1, 2`,
   );
   // entities
-  const rename = db.prepare('UPDATE entities SET name = ?, name_key = ?, updated = ? WHERE id = ?');
-  const renameWithMeta = db.prepare('UPDATE entities SET name = ?, name_key = ?, meta = ?, updated = ? WHERE id = ?');
-  const removeEntity = db.prepare('DELETE FROM entities WHERE id = ?');
+  const rename = updateEntityStatement(db, 'name', 'name_key');
+  const renameWithMeta = updateEntityStatement(db, 'name', 'name_key', 'meta');
+  const removeEntity = deleteEntityStatement(db);
   // memories and their keyword terms
   const factsOf = db.prepare(
     "SELECT id, fact, status FROM memories WHERE entity_id = ? ORDER BY status = 'active' DESC, id LIMIT 50",
@@ -31,9 +34,7 @@ export function createMergeRepo(db: Db) {
   const activeOfKey = db.prepare(
     "SELECT id FROM memories WHERE entity_id = ? AND fact_key = ? AND status = 'active' ORDER BY valid_from DESC, id DESC",
   );
-  const supersede = db.prepare(
-    "UPDATE memories SET status = 'superseded', superseded_by = ?, valid_until = max(valid_from, ?), updated = ? WHERE id = ?",
-  );
+  const supersede = supersedeStatement(db);
   // series, readings and their derived tables
   const readingsOf = db.prepare(
     'SELECT count(*) AS n FROM readings r JOIN series s ON s.id = r.series_id WHERE s.entity_id = ?',
@@ -51,7 +52,7 @@ export function createMergeRepo(db: Db) {
   const seriesTermsUpto = db.prepare("UPDATE counters SET n = 0 WHERE name = 'series_terms_upto'");
   // locations
   const activeLocation = db.prepare('SELECT id, last_confirmed_ts FROM locations WHERE entity_id = ? AND active = 1');
-  const archiveLocation = db.prepare('UPDATE locations SET active = 0 WHERE id = ?');
+  const archiveLocation = archiveLocationStatement(db);
   const containerName = db.prepare('UPDATE locations SET container_name = ? WHERE container_id = ?');
   // relations
   const endSelf = db.prepare(

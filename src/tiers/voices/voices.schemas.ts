@@ -1,7 +1,6 @@
 /** Voice operations (seed `/voices/*` plus identify): one zod object each, shared by HTTP and MCP. */
-import { nameKey } from '../../lib/names.js';
 import { z } from 'zod';
-import { EntityName } from '../../lib/schema.js';
+import { distinctEntities, EntityName, eitherGiven } from '../../lib/schema.js';
 import { counts, int, ts } from '../../lib/output.js';
 
 /** A speaker embedding (ECAPA-TDNN 192, resemblyzer 256, …); its length is fixed per installation by the first print. */
@@ -55,10 +54,13 @@ export const EnrollInput = z
       .describe('how to address the person, e.g. "Grandma"; kept in the entity\'s meta'),
     embedding: Embedding.optional().describe('enroll entity_name directly from this sample (no rename)'),
   })
-  .refine((v) => v.new_name !== undefined || v.embedding !== undefined, {
-    message: 'give new_name (rename a provisional speaker) or embedding (enroll from a sample)',
-    path: ['new_name'],
-  });
+  .refine(
+    ...eitherGiven(
+      'new_name',
+      'embedding',
+      'give new_name (rename a provisional speaker) or embedding (enroll from a sample)',
+    ),
+  );
 export type EnrollInput = z.infer<typeof EnrollInput>;
 
 export const MergeInput = z
@@ -66,10 +68,7 @@ export const MergeInput = z
     source_name: EntityName.describe('the provisional speaker to merge away, e.g. "unknown_speaker_2"'),
     target_name: EntityName.describe('the enrolled person who keeps everything, e.g. "Brian"'),
   })
-  .refine((v) => nameKey(v.source_name) !== nameKey(v.target_name), {
-    message: 'source_name and target_name must differ',
-    path: ['target_name'],
-  });
+  .refine(...distinctEntities('source_name', 'target_name', 'source_name and target_name must differ'));
 export type MergeInput = z.infer<typeof MergeInput>;
 
 export const UpdatePrintInput = z.strictObject({
