@@ -287,3 +287,20 @@ export function deviceReading(
   if (ts !== undefined) r.ts = ts;
   return r;
 }
+
+/**
+ * Device readings of flattened fields (`flatten`), each with the unit `unitOf` knows for it, else the
+ * one learned for it.
+ */
+export function deviceReadings(
+  source: string,
+  entity: string,
+  fields: [string, Leaf][],
+  unitOf: (metric: string, value: Leaf) => string | undefined,
+  ctx: MappingContext,
+  ts: number | undefined,
+): ReadingIngest[] {
+  return fields.map(([metric, value]) =>
+    deviceReading(source, entity, metric, value, unitOf(metric, value) ?? learnedUnit(ctx, entity, metric), ts),
+  );
+}

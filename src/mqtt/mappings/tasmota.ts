@@ -18,11 +18,11 @@
 import { parseLocalTime } from './local-time.js';
 import {
   deviceReading,
+  deviceReadings,
   epochSeconds,
   flatten,
   guarded,
   isObject,
-  learnedUnit,
   name,
   parseJson,
   text,
@@ -82,19 +82,18 @@ function sensor(entity: string, json: Record<string, unknown>, ctx: MappingConte
     key: (k) => k.toLowerCase(),
     omit: (k) => SENSOR_META.has(k) || k.endsWith('.totalstarttime'),
   });
-  return fields.map(([metric, value]) => {
+  const unitOf = (metric: string) => {
     const leaf =
       metric
         .split('.')
         .filter((s) => !/^\d+$/.test(s))
         .pop() ?? metric;
-    let unit: string | undefined;
-    if (leaf === 'temperature' || leaf === 'dewpoint') unit = temp;
-    else if (leaf === 'pressure' || leaf === 'seapressure') unit = pressure;
-    else if (leaf === 'speed' || leaf === 'windspeed') unit = speed;
-    else if (Object.hasOwn(UNITS, leaf)) unit = UNITS[leaf];
-    return deviceReading(SOURCE, entity, metric, value, unit ?? learnedUnit(ctx, entity, metric), ts);
-  });
+    if (leaf === 'temperature' || leaf === 'dewpoint') return temp;
+    if (leaf === 'pressure' || leaf === 'seapressure') return pressure;
+    if (leaf === 'speed' || leaf === 'windspeed') return speed;
+    return Object.hasOwn(UNITS, leaf) ? UNITS[leaf] : undefined;
+  };
+  return deviceReadings(SOURCE, entity, fields, unitOf, ctx, ts);
 }
 
 function state(entity: string, json: Record<string, unknown>, ctx: MappingContext): Ingest[] {
