@@ -21,13 +21,12 @@ import {
   deviceReadings,
   epochSeconds,
   flatten,
-  guarded,
   isObject,
   name,
   parseJson,
   text,
+  topicMapping,
 } from './payload.js';
-import { matchTopic } from '../../lib/mqtt-topic.js';
 import { ParseError, type BuiltinConfig, type Ingest, type Mapping, type MappingContext } from './types.js';
 
 const SOURCE = 'tasmota';
@@ -114,17 +113,11 @@ function state(entity: string, json: Record<string, unknown>, ctx: MappingContex
 }
 
 export function tasmotaMapping(cfg: BuiltinConfig = { enabled: true, root: 'tele' }): Mapping {
-  const filter = `${cfg.root}/+/+`;
-  return {
-    name: 'tasmota',
-    filters: [filter],
-    parse: guarded((topic, payload, ctx): Ingest[] => {
-      const m = matchTopic(filter, topic);
-      if (!m || (m[1] !== 'SENSOR' && m[1] !== 'STATE')) return [];
-      const entity = name(m[0], 'device topic');
-      const json = parseJson(text(payload));
-      if (!isObject(json)) throw new ParseError(`${m[1]} payload is not a JSON object`);
-      return m[1] === 'SENSOR' ? sensor(entity, json, ctx) : state(entity, json, ctx);
-    }),
-  };
+  return topicMapping('tasmota', [`${cfg.root}/+/+`], (m, payload, ctx): Ingest[] => {
+    if (m[1] !== 'SENSOR' && m[1] !== 'STATE') return [];
+    const entity = name(m[0], 'device topic');
+    const json = parseJson(text(payload));
+    if (!isObject(json)) throw new ParseError(`${m[1]} payload is not a JSON object`);
+    return m[1] === 'SENSOR' ? sensor(entity, json, ctx) : state(entity, json, ctx);
+  });
 }
