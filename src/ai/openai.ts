@@ -58,6 +58,16 @@ interface Target {
   maxBytes: number;
 }
 
+/** Where and how a provider's calls go: the API root, the key when set, the timeout and the answer's size cap. */
+function targetOf(opts: OpenAiLlmOptions): Target {
+  return {
+    base: openAiBase(opts.baseUrl),
+    apiKey: opts.apiKey || undefined,
+    timeoutMs: opts.timeoutMs,
+    maxBytes: opts.maxResponseBytes ?? MAX_AI_RESPONSE_BYTES,
+  };
+}
+
 /** POST JSON and parse the JSON answer; every failure becomes `HubError('unavailable')`. */
 async function post(t: Target, path: string, body: unknown, what: string): Promise<unknown> {
   const fail = (detail: string) =>
@@ -103,12 +113,7 @@ interface EmbeddingsResponse {
 
 /** Embeddings from `POST {base}/embeddings`, reordered by `index`, dim-checked, L2-normalised. */
 export function createOpenAiEmbedder(opts: OpenAiEmbedderOptions): Embedder {
-  const t: Target = {
-    base: openAiBase(opts.baseUrl),
-    apiKey: opts.apiKey || undefined,
-    timeoutMs: opts.timeoutMs,
-    maxBytes: opts.maxResponseBytes ?? MAX_AI_RESPONSE_BYTES,
-  };
+  const t = targetOf(opts);
   const { model, dim } = opts;
 
   async function embedBatch(texts: string[]): Promise<Float32Array[]> {
@@ -152,12 +157,7 @@ interface ChatCompletionResponse {
 
 /** Chat from `POST {base}/chat/completions`; `json: true` sets `response_format: {type: 'json_object'}`. */
 export function createOpenAiLlm(opts: OpenAiLlmOptions): Llm {
-  const t: Target = {
-    base: openAiBase(opts.baseUrl),
-    apiKey: opts.apiKey || undefined,
-    timeoutMs: opts.timeoutMs,
-    maxBytes: opts.maxResponseBytes ?? MAX_AI_RESPONSE_BYTES,
-  };
+  const t = targetOf(opts);
   const { model } = opts;
   return {
     provider: 'openai',

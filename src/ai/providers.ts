@@ -7,13 +7,7 @@ import { HubError } from '../lib/errors.js';
 import { createLocalEmbedder } from './local-embedder.js';
 import { createOllamaEmbedder, createOllamaLlm, ollamaHost, pingOllama } from './ollama.js';
 import { createOpenAiEmbedder, createOpenAiLlm } from './openai.js';
-import {
-  createUseLiteEmbedder,
-  USE_LITE_DIM,
-  USE_LITE_MODEL,
-  type UseLiteEmbedder,
-  type UseLiteOptions,
-} from './use-lite.js';
+import { createUseLiteEmbedder, USE_LITE_IDENTITY, type UseLiteEmbedder, type UseLiteOptions } from './use-lite.js';
 import type { Embedder, Llm } from './types.js';
 import type { Config } from '../config/schema.js';
 
@@ -73,10 +67,7 @@ function lazyUseLite(make: () => UseLiteEmbedder): { embedder: Embedder; warm: (
   let inner: UseLiteEmbedder | undefined;
   const get = () => (inner ??= make());
   const embedder: Embedder = {
-    provider: 'use-lite',
-    model: USE_LITE_MODEL,
-    dim: USE_LITE_DIM,
-    fingerprint: `${USE_LITE_MODEL}:${USE_LITE_DIM}`,
+    ...USE_LITE_IDENTITY,
     get note() {
       return inner?.note ?? 'use-lite: Universal Sentence Encoder Lite, loaded on first use';
     },

@@ -31,6 +31,13 @@ export type { UseLiteRuntime } from './use-lite-pool.js';
 
 export const USE_LITE_MODEL = 'universal-sentence-encoder-lite';
 export const USE_LITE_DIM = 512;
+/** What names the use-lite embedder, built or not yet (providers.ts `lazyUseLite` builds it on first use). */
+export const USE_LITE_IDENTITY = {
+  provider: 'use-lite',
+  model: USE_LITE_MODEL,
+  dim: USE_LITE_DIM,
+  fingerprint: `${USE_LITE_MODEL}:${USE_LITE_DIM}`,
+} as const;
 /**
  * The model pads a batch to its longest text; texts sorted by length and run in sub-batches of this
  * many waste less. Measured on the eval sets' 291 facts, in batches of 32 through this worker, 3 runs of
@@ -132,10 +139,7 @@ export function createUseLiteEmbedder(opts: UseLiteOptions = {}): UseLiteEmbedde
 
   const unavailable = () => new HubError('unavailable', `use-lite embedder: ${pool.loadError ?? 'closed'}`);
   const embedder: UseLiteEmbedder = {
-    provider: 'use-lite',
-    model: USE_LITE_MODEL,
-    dim: USE_LITE_DIM,
-    fingerprint: `${USE_LITE_MODEL}:${USE_LITE_DIM}`,
+    ...USE_LITE_IDENTITY,
     get note() {
       const { runtime, runtimeNote } = pool;
       const on =

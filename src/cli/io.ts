@@ -42,13 +42,32 @@ async function withHub(
   }
 }
 
+/**
+ * A command's path argument: given, and as `check` (paths.ts) wants it; else a message saying what
+ * to give, with the `example`.
+ */
+function pathArg(
+  cmd: string,
+  path: string | undefined,
+  example: string,
+  check: (cmd: string, path: string, example: string) => void,
+): string {
+  if (!path) throw invalid(`${cmd}: ${example}`);
+  check(cmd, path, example);
+  return path;
+}
+
 export async function importCommand(ctx: CommandContext): Promise<number> {
-  const [kind, path] = ctx.args;
+  const [kind] = ctx.args;
   if (kind !== 'memory-mcp')
     throw invalid(`import: unknown source "${kind ?? ''}"; usage: hearth import memory-mcp <db> [--dry-run]`);
-  const example = 'give the memory-mcp database file, e.g. hearth import memory-mcp ~/memory-mcp/memory.db';
-  if (!path) throw invalid(`import memory-mcp: ${example}`);
-  sqliteFile('import memory-mcp', path, example); // before the lock: a typo is not "in use by pid …"
+  // Checked before the lock: a typo is not "in use by pid …".
+  const path = pathArg(
+    'import memory-mcp',
+    ctx.args[1],
+    'give the memory-mcp database file, e.g. hearth import memory-mcp ~/memory-mcp/memory.db',
+    sqliteFile,
+  );
   // Like restore, an import needs the data dir to itself (SPEC §1): a running serve or mcp is named and refused.
   return withHub(ctx, (hub) => hub.services.memoryMcpImport.run(path, { dryRun: Boolean(ctx.flags['dry-run']) }), true);
 }
@@ -87,10 +106,12 @@ function writeInside(root: string, name: string, content: string): void {
  * dir. Notes it wrote earlier for entities forgotten, merged or renamed since are deleted (SECURITY.md "Markdown sync").
  */
 export async function exportMarkdownCommand(ctx: CommandContext): Promise<number> {
-  const [dir] = ctx.args;
-  const example = 'give a directory (created if missing), e.g. hearth export-markdown ~/vault/Hearth';
-  if (!dir) throw invalid(`export-markdown: ${example}`);
-  writableDir('export-markdown', dir, example);
+  const dir = pathArg(
+    'export-markdown',
+    ctx.args[0],
+    'give a directory (created if missing), e.g. hearth export-markdown ~/vault/Hearth',
+    writableDir,
+  );
   return withHub(ctx, async (hub) => {
     fileStep('export-markdown', 'write', () => mkdirSync(resolve(dir), { recursive: true, mode: 0o700 }));
     const root = fileStep('export-markdown', 'read', () => realpathSync(resolve(dir)));
@@ -130,10 +151,12 @@ function markdownFiles(
 
 /** `hearth import-markdown <dir> [--delete-missing]`. */
 export async function importMarkdownCommand(ctx: CommandContext): Promise<number> {
-  const [dir] = ctx.args;
-  const example = 'give the directory the notes are in, e.g. hearth import-markdown ~/vault/Hearth';
-  if (!dir) throw invalid(`import-markdown: ${example}`);
-  readableDir('import-markdown', dir, example);
+  const dir = pathArg(
+    'import-markdown',
+    ctx.args[0],
+    'give the directory the notes are in, e.g. hearth import-markdown ~/vault/Hearth',
+    readableDir,
+  );
   const files = fileStep('import-markdown', 'read', () => markdownFiles(resolve(dir)));
   if (!files.length) throw invalid(`import-markdown: no .md files in ${resolve(dir)}`);
   return withHub(ctx, (hub) =>

@@ -9,7 +9,9 @@ import { MappingsConfigSchema } from './mappings.js';
 import { PatternsConfigSchema } from '../patterns/patterns.schemas.js';
 import { AskConfigSchema } from './ask.js';
 
-const port = z.number().int().min(0).max(65535);
+/** A whole number, 0 or more: a count, a size or a rate (where 0 often means no limit). */
+const whole = z.number().int().min(0);
+const port = whole.max(65535);
 const isTimeZone = (tz: string) => {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
@@ -35,7 +37,7 @@ export const ConfigSchema = z
   .object({
     data_dir: z.string().min(1).default('./data'),
     /** Writes are refused (HTTP 507, no MQTT PUBACK) while the data dir's disk has less free than this; 0 = off. */
-    disk_min_free_mb: z.number().int().min(0).default(256),
+    disk_min_free_mb: whole.default(256),
     /** Explicit opt-in to bind HTTP/MQTT on a non-loopback address without a token/credentials. */
     allow_unauthenticated: z.boolean().default(false),
     log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -57,9 +59,9 @@ export const ConfigSchema = z
          * Requests per minute per client address that do not carry the valid token; 0 = no limit.
          * Excess answers 429. A request with the token is never counted (docs/http-api.md#limits).
          */
-        rate_limit_per_minute: z.number().int().min(0).default(60_000),
+        rate_limit_per_minute: whole.default(60_000),
         /** Failed logins per minute per client address before it gets 429 for the rest of the minute; 0 = no limit. */
-        auth_failures_per_minute: z.number().int().min(0).default(30),
+        auth_failures_per_minute: whole.default(30),
         /** Addresses or CIDR ranges never locked out for failed logins (fail2ban's `ignoreip`); [] = none. */
         auth_failures_ignore: z
           .array(
@@ -96,7 +98,7 @@ export const ConfigSchema = z
         /** More accounts with per-topic ACLs (embedded broker). */
         users: z.array(MqttUser).max(100).default([]),
         /** Messages per second per client before the broker slows it down (backpressure, nothing dropped); 0 = no limit. */
-        max_msgs_per_sec: z.number().int().min(0).default(5000),
+        max_msgs_per_sec: whole.default(5000),
         /** PEM files: set both to speak MQTT over TLS on the broker port. */
         tls_cert: z.string().default(''),
         tls_key: z.string().default(''),
@@ -110,25 +112,13 @@ export const ConfigSchema = z
         /** Connections that have not logged in yet; past it the oldest is closed. */
         max_pending_connections: z.number().int().min(1).max(10_000).default(64),
         /** Retained messages kept in memory: in all, and per account. Over a cap a message is delivered but not retained. */
-        retained_max_messages: z.number().int().min(0).default(10_000),
-        retained_max_bytes: z
-          .number()
-          .int()
-          .min(0)
-          .default(32 * 1024 * 1024),
-        retained_max_messages_per_account: z.number().int().min(0).default(5_000),
-        retained_max_bytes_per_account: z
-          .number()
-          .int()
-          .min(0)
-          .default(16 * 1024 * 1024),
+        retained_max_messages: whole.default(10_000),
+        retained_max_bytes: whole.default(32 * 1024 * 1024),
+        retained_max_messages_per_account: whole.default(5_000),
+        retained_max_bytes_per_account: whole.default(16 * 1024 * 1024),
         /** QoS 1/2 messages kept for a persistent session (clean: false) while its client is away, and bytes for all of them; past a cap newer ones are not queued for it. */
-        offline_queue_max_messages: z.number().int().min(0).default(1000),
-        offline_queue_max_bytes: z
-          .number()
-          .int()
-          .min(0)
-          .default(32 * 1024 * 1024),
+        offline_queue_max_messages: whole.default(1000),
+        offline_queue_max_bytes: whole.default(32 * 1024 * 1024),
         /** Keep serving HTTP (with /health degraded) when the broker's port is taken, instead of failing start-up. */
         tolerate_port_in_use: z.boolean().default(false),
         /** Built-in topic mappings (each switchable and re-rootable) and user mappings. */

@@ -7,6 +7,23 @@
  * An alias dies with its entity (CASCADE) and moves with it in a merge (voices/merge.ts moves every
  * column that references entities).
  */
+/**
+ * The two triggers, on insert and on a change of `name_key`, that refuse a key of `table` which
+ * `other` already holds: a UNIQUE across the two tables. It spells out, to the byte, the four
+ * CREATE TRIGGER statements this migration has always run.
+ */
+const keyFree = (trigger: string, table: string, other: string, refusal: string) =>
+  [
+    ['insert', 'INSERT'],
+    ['update', 'UPDATE OF name_key'],
+  ]
+    .map(
+      ([suffix, event]) => `CREATE TRIGGER ${trigger}_${suffix} BEFORE ${event} ON ${table}
+  WHEN EXISTS (SELECT 1 FROM ${other} WHERE name_key = NEW.name_key)
+  BEGIN SELECT RAISE(ABORT, 'UNIQUE constraint failed: ${refusal}'); END;`,
+    )
+    .join('\n');
+
 export default `
 CREATE TABLE entity_aliases (
   name_key   TEXT PRIMARY KEY,
@@ -17,16 +34,6 @@ CREATE TABLE entity_aliases (
 ) WITHOUT ROWID;
 CREATE INDEX entity_aliases_entity ON entity_aliases(entity_id);
 
-CREATE TRIGGER entity_aliases_key_free_insert BEFORE INSERT ON entity_aliases
-  WHEN EXISTS (SELECT 1 FROM entities WHERE name_key = NEW.name_key)
-  BEGIN SELECT RAISE(ABORT, 'UNIQUE constraint failed: an alias may not be the name of an entity'); END;
-CREATE TRIGGER entity_aliases_key_free_update BEFORE UPDATE OF name_key ON entity_aliases
-  WHEN EXISTS (SELECT 1 FROM entities WHERE name_key = NEW.name_key)
-  BEGIN SELECT RAISE(ABORT, 'UNIQUE constraint failed: an alias may not be the name of an entity'); END;
-CREATE TRIGGER entities_key_not_alias_insert BEFORE INSERT ON entities
-  WHEN EXISTS (SELECT 1 FROM entity_aliases WHERE name_key = NEW.name_key)
-  BEGIN SELECT RAISE(ABORT, 'UNIQUE constraint failed: an entity name may not be an alias of another entity'); END;
-CREATE TRIGGER entities_key_not_alias_update BEFORE UPDATE OF name_key ON entities
-  WHEN EXISTS (SELECT 1 FROM entity_aliases WHERE name_key = NEW.name_key)
-  BEGIN SELECT RAISE(ABORT, 'UNIQUE constraint failed: an entity name may not be an alias of another entity'); END;
+${keyFree('entity_aliases_key_free', 'entity_aliases', 'entities', 'an alias may not be the name of an entity')}
+${keyFree('entities_key_not_alias', 'entities', 'entity_aliases', 'an entity name may not be an alias of another entity')}
 `;

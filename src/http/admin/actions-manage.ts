@@ -130,46 +130,55 @@ export function manageRoutes(app: FastifyInstance, s: Services) {
     };
   };
 
-  app.get(
-    '/admin/entity/:name/merge',
-    { schema: { ...hide, params: Params, querystring: MergeQuery } },
-    async (req, reply) => {
-      const e = s.entities.get((req.params as { name: string }).name, 'name');
-      const q = req.query as z.infer<typeof MergeQuery>;
-      const { input, err } = mergeInput(e.name, q.other, q.keep, true);
-      if (!input) return again(req, reply, e.name, err!, 400);
-      try {
-        const preview = await s.manage.merge(input, 'admin');
-        return sendPage(reply, mergePreviewPage(req, e.name, q.keep, q.other ?? '', preview));
-      } catch (x) {
-        return refused(req, reply, e.name, 'other', q.other, x);
-      }
-    },
-  );
+  /**
+   * The merge form's route: GET previews (the form in the query), POST merges (the form in the body).
+   * The service's input comes from the form's `other` and `keep`; a mistake, or a refusal by the
+   * service, is shown by the "other entity" field; `answer` merges and answers.
+   */
+  const mergeRoute = <F extends { other?: string; keep: 'this' | 'other' }>(
+    method: 'GET' | 'POST',
+    form: z.ZodType<F>,
+    answer: (
+      req: FastifyRequest,
+      reply: FastifyReply,
+      name: string,
+      input: MergeEntitiesInput,
+      f: F,
+    ) => Promise<unknown>,
+  ) =>
+    app.route({
+      method,
+      url: '/admin/entity/:name/merge',
+      schema: { ...hide, params: Params, ...(method === 'GET' ? { querystring: form } : { body: form }) },
+      handler: async (req, reply) => {
+        const e = s.entities.get((req.params as { name: string }).name, 'name');
+        const f = (method === 'GET' ? req.query : req.body) as F;
+        const { input, err } = mergeInput(e.name, f.other, f.keep, method === 'GET');
+        if (!input) return again(req, reply, e.name, err!, 400);
+        try {
+          return await answer(req, reply, e.name, input, f);
+        } catch (x) {
+          return refused(req, reply, e.name, 'other', f.other, x);
+        }
+      },
+    });
 
-  app.post(
-    '/admin/entity/:name/merge',
-    { schema: { ...hide, params: Params, body: MergeForm } },
-    async (req, reply) => {
-      const e = s.entities.get((req.params as { name: string }).name, 'name');
-      const body = req.body as z.infer<typeof MergeForm>;
-      const { input, err } = mergeInput(e.name, body.other, body.keep, false);
-      if (!input) return again(req, reply, e.name, err!, 400);
-      try {
-        const previewed = { source_id: body.source_id, target_id: body.target_id, version: body.version };
-        const r = await s.manage.merge({ ...input, ...previewed }, 'admin');
-        const moved = r.moves.counts.map((c) => `${c.n} ${c.label}`).join(', ') || 'nothing but its name';
-        return done(
-          req,
-          reply,
-          entityHref(r.target_name),
-          `Merged ${r.source_name} into ${r.target_name} (${moved}). “${r.source_name}” is now another name of ${r.target_name}.`,
-        );
-      } catch (x) {
-        return refused(req, reply, e.name, 'other', body.other, x);
-      }
-    },
-  );
+  mergeRoute('GET', MergeQuery, async (req, reply, name, input, q) => {
+    const preview = await s.manage.merge(input, 'admin');
+    return sendPage(reply, mergePreviewPage(req, name, q.keep, q.other ?? '', preview));
+  });
+
+  mergeRoute('POST', MergeForm, async (req, reply, _name, input, body) => {
+    const previewed = { source_id: body.source_id, target_id: body.target_id, version: body.version };
+    const r = await s.manage.merge({ ...input, ...previewed }, 'admin');
+    const moved = r.moves.counts.map((c) => `${c.n} ${c.label}`).join(', ') || 'nothing but its name';
+    return done(
+      req,
+      reply,
+      entityHref(r.target_name),
+      `Merged ${r.source_name} into ${r.target_name} (${moved}). “${r.source_name}” is now another name of ${r.target_name}.`,
+    );
+  });
 
   app.get('/admin/entity/:name/delete', { schema: { ...hide, params: Params } }, async (req, reply) => {
     const asked = (req.params as { name: string }).name;

@@ -98,38 +98,40 @@ export function actionRoutes(
     return memoryRow(req, view, s.clock.now(), { next, withEntity: dashboard, edit: !dashboard });
   }
 
-  app.post(
-    '/admin/memory/:id/confirm',
-    { schema: { ...hide, params: MemoryParams, body: Form } },
-    async (req, reply) => {
-      const { id } = req.params as { id: number };
-      const next = backTo((req.body as z.infer<typeof Form>).next);
-      s.memory.confirm({ memory_id: id }, 'admin');
-      return isHtmx(req)
-        ? sendPage(reply, rowFor(req, id, next))
-        : done(req, reply, next, `Confirmed: ${s.memory.get(id)?.fact ?? ''}`);
-    },
-  );
+  /** A button of a memory's row (confirm, forget): `act` gets the memory's id and the page the form came from. */
+  const rowButton = (
+    action: 'confirm' | 'forget',
+    act: (req: FastifyRequest, reply: FastifyReply, id: number, next: string) => unknown,
+  ) =>
+    app.post(
+      `/admin/memory/:id/${action}`,
+      { schema: { ...hide, params: MemoryParams, body: Form } },
+      async (req, reply) => {
+        const { id } = req.params as { id: number };
+        return act(req, reply, id, backTo((req.body as z.infer<typeof Form>).next));
+      },
+    );
 
-  app.post(
-    '/admin/memory/:id/forget',
-    { schema: { ...hide, params: MemoryParams, body: Form } },
-    async (req, reply) => {
-      const { id } = req.params as { id: number };
-      const next = backTo((req.body as z.infer<typeof Form>).next);
-      const m = s.memory.get(id);
-      s.memory.forget({ memory_id: id }, 'admin');
-      if (!isHtmx(req)) return done(req, reply, next, `Forgotten: ${m?.fact ?? ''}`);
-      // The entity page's "Memories (n)" follows (admin.js listens for this event).
-      if (m)
-        reply.header(
-          'hx-trigger',
-          JSON.stringify({ 'hearth:memories': { count: s.overview.memoriesOf(m.entity_id).length } }),
-        );
-      const cols = (next === '/admin/' ? MEMORY_HEAD_WITH_ENTITY : MEMORY_HEAD).length;
-      return sendPage(reply, goneRow({ id, fact: m?.fact ?? '' }, cols));
-    },
-  );
+  rowButton('confirm', (req, reply, id, next) => {
+    s.memory.confirm({ memory_id: id }, 'admin');
+    return isHtmx(req)
+      ? sendPage(reply, rowFor(req, id, next))
+      : done(req, reply, next, `Confirmed: ${s.memory.get(id)?.fact ?? ''}`);
+  });
+
+  rowButton('forget', (req, reply, id, next) => {
+    const m = s.memory.get(id);
+    s.memory.forget({ memory_id: id }, 'admin');
+    if (!isHtmx(req)) return done(req, reply, next, `Forgotten: ${m?.fact ?? ''}`);
+    // The entity page's "Memories (n)" follows (admin.js listens for this event).
+    if (m)
+      reply.header(
+        'hx-trigger',
+        JSON.stringify({ 'hearth:memories': { count: s.overview.memoriesOf(m.entity_id).length } }),
+      );
+    const cols = (next === '/admin/' ? MEMORY_HEAD_WITH_ENTITY : MEMORY_HEAD).length;
+    return sendPage(reply, goneRow({ id, fact: m?.fact ?? '' }, cols));
+  });
 
   app.post(
     '/admin/memory/:id/edit',

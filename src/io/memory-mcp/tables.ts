@@ -22,7 +22,7 @@ import type { WorkingImport } from '../../tiers/working/import.js';
 import type { ScheduleService } from '../../tiers/schedule/schedule.service.js';
 import type { TimeseriesService } from '../../tiers/timeseries/timeseries.service.js';
 import * as rows from './rows.js';
-import type { Row } from './rows.js';
+import type { Checked, Row } from './rows.js';
 
 export const MCP_TABLES = [
   'entities',
@@ -66,6 +66,22 @@ export type MapId = (table: McpTable, id: unknown) => number | undefined;
 const ts = (t: number | string) => toEpoch(t);
 const opt = (t: number | string | null | undefined) => (t == null ? null : toEpoch(t));
 
+/**
+ * A row that belongs to an entity (its `entity_id`): the name that entity was imported under, the row
+ * checked with it (rows.ts), then written by `write` (the new id); else why the row is skipped.
+ */
+function ofEntity<T>(
+  name: string | undefined,
+  r: Row,
+  check: (r: Row, name: string) => Checked<T>,
+  write: (data: T, name: string) => number | string,
+  orphan = 'its entity was not imported',
+): number | string {
+  if (!name) return orphan;
+  const c = check(r, name);
+  return c.ok ? write(c.data, name) : c.problem;
+}
+
 export function copyTables(
   deps: TableDeps,
   src: { rows: (t: string) => Row[]; stream: (t: string) => Iterable<Row> },
@@ -97,38 +113,34 @@ export function copyTables(
   });
 
   const memRows = src.rows('memories');
-  each('memories', memRows, (r) => {
-    const name = nameOf('entities', r.entity_id);
-    if (!name) return 'its entity was not imported';
-    const c = rows.memory(r, name);
-    if (!c.ok) return problem(c);
-    const m = c.data.input;
-    const k = c.data.kept;
-    const e = entities.get(name);
-    const created = ts(k.created);
-    return memory.repo.insert(
-      {
-        entity_id: e.id,
-        fact: m.fact,
-        category: m.category,
-        confidence: m.confidence,
-        source: m.source,
-        source_trust: m.source_trust as number,
-        fact_key: null,
-        valid_from: created,
-        status: 'active',
-      },
-      terms(indexText(e.name, m.fact)).join(' '),
-      created,
-      {
+  each('memories', memRows, (r) =>
+    ofEntity(nameOf('entities', r.entity_id), r, rows.memory, ({ input: m, kept: k }, name) => {
+      const e = entities.get(name);
+      const created = ts(k.created);
+      return memory.repo.insert(
+        {
+          entity_id: e.id,
+          fact: m.fact,
+          category: m.category,
+          confidence: m.confidence,
+          source: m.source,
+          source_trust: m.source_trust as number,
+          fact_key: null,
+          valid_from: created,
+          status: 'active',
+        },
+        terms(indexText(e.name, m.fact)).join(' '),
         created,
-        updated: ts(k.updated ?? k.created),
-        last_confirmed: ts(k.updated ?? k.created),
-        last_accessed: k.last_accessed == null ? null : ts(k.last_accessed),
-        access_count: k.access_count,
-      },
-    );
-  });
+        {
+          created,
+          updated: ts(k.updated ?? k.created),
+          last_confirmed: ts(k.updated ?? k.created),
+          last_accessed: k.last_accessed == null ? null : ts(k.last_accessed),
+          access_count: k.access_count,
+        },
+      );
+    }),
+  );
   // Second pass: the chain. The newer row's creation is when the older one stopped being valid.
   for (const r of memRows) {
     const older = map('memories', r.id);
@@ -154,23 +166,22 @@ export function copyTables(
 
   copyReadings(deps.timeseries, src.stream('readings'), each, (id) => nameOf('entities', id));
 
-  each('schedule_events', src.rows('schedule_events'), (r) => {
-    const name = nameOf('entities', r.entity_id);
-    if (!name) return 'its entity was not imported';
-    const c = rows.scheduleEvent(r, name);
-    if (!c.ok) return problem(c);
-    return deps.schedule.schedule(c.data.input, 'import', { created: ts(c.data.kept.created) }).id;
-  });
+  each('schedule_events', src.rows('schedule_events'), (r) =>
+    ofEntity(
+      nameOf('entities', r.entity_id),
+      r,
+      rows.scheduleEvent,
+      (d) => deps.schedule.schedule(d.input, 'import', { created: ts(d.kept.created) }).id,
+    ),
+  );
 
   // Sessions arrive open so their turns can be appended, then close (episodic/import.ts).
   const sessions = src.rows('sessions');
-  each('sessions', sessions, (r) => {
-    const name = nameOf('entities', r.entity_id);
-    if (!name) return 'its entity was not imported';
-    const c = rows.session(r, name);
-    if (!c.ok) return problem(c);
-    return episodic.session(c.data.input, { started_at: ts(c.data.kept.started_at), summary: c.data.kept.summary });
-  });
+  each('sessions', sessions, (r) =>
+    ofEntity(nameOf('entities', r.entity_id), r, rows.session, (d) =>
+      episodic.session(d.input, { started_at: ts(d.kept.started_at), summary: d.kept.summary }),
+    ),
+  );
   each('session_turns', src.rows('session_turns'), (r) => {
     const s = map('sessions', r.session_id);
     if (s === undefined) return 'its session was not imported';
@@ -213,53 +224,50 @@ export function copyTables(
   });
 
   // The seed's intentions stay active after firing (intention 1 fired and is still active): once = false (rows.ts).
-  each('intentions', src.rows('intentions'), (r) => {
-    const name = nameOf('entities', r.entity_id);
-    if (!name) return 'it has no entity (Hearth intentions belong to one)';
-    const c = rows.intention(r, name);
-    if (!c.ok) return problem(c);
-    const i = c.data.input,
-      k = c.data.kept;
-    return prospective.intention(i, {
-      active: Boolean(r.active),
-      created: ts(k.created),
-      fired_count: k.fired_count,
-      last_fired: opt(k.last_fired),
-      expires_at: i.expires_ts === undefined ? null : ts(i.expires_ts),
-    });
-  });
+  each('intentions', src.rows('intentions'), (r) =>
+    ofEntity(
+      nameOf('entities', r.entity_id),
+      r,
+      rows.intention,
+      ({ input: i, kept: k }) =>
+        prospective.intention(i, {
+          active: Boolean(r.active),
+          created: ts(k.created),
+          fired_count: k.fired_count,
+          last_fired: opt(k.last_fired),
+          expires_at: i.expires_ts === undefined ? null : ts(i.expires_ts),
+        }),
+      'it has no entity (Hearth intentions belong to one)',
+    ),
+  );
 
-  each('locations', src.rows('locations'), (r) => {
-    const name = nameOf('entities', r.entity_id);
-    if (!name) return 'its entity was not imported';
-    const c = rows.location(r, name);
-    if (!c.ok) return problem(c);
-    return spatial.location(
-      { ...c.data.input, ts: ts(c.data.input.ts!) },
-      {
-        active: Boolean(r.active),
-        created: ts(c.data.kept.created),
-        container_id: map('entities', r.container_id) ?? null,
-      },
-    );
-  });
+  each('locations', src.rows('locations'), (r) =>
+    ofEntity(nameOf('entities', r.entity_id), r, rows.location, (d) =>
+      spatial.location(
+        { ...d.input, ts: ts(d.input.ts!) },
+        {
+          active: Boolean(r.active),
+          created: ts(d.kept.created),
+          container_id: map('entities', r.container_id) ?? null,
+        },
+      ),
+    ),
+  );
 
-  each('promoted_patterns', src.rows('promoted_patterns'), (r) => {
-    const name = nameOf('entities', r.entity_id);
-    if (!name) return 'its entity was not imported';
-    const c = rows.pattern(r);
-    if (!c.ok) return problem(c);
+  each('promoted_patterns', src.rows('promoted_patterns'), (r) =>
     // The seed's keys are unique per (entity, metric); Hearth's globally, and name their detector.
-    return patterns.promoted({
-      entity_name: name,
-      metric: c.data.metric,
-      pattern_key: `memory-mcp:${name}:${c.data.metric}:${c.data.pattern_key}`,
-      detector: 'memory-mcp',
-      memory_id: map('memories', r.memory_id) ?? null,
-      detected: ts(c.data.detected),
-      evidence: { imported_from: 'memory-mcp', pattern_key: c.data.pattern_key },
-    });
-  });
+    ofEntity(nameOf('entities', r.entity_id), r, rows.pattern, (p, name) =>
+      patterns.promoted({
+        entity_name: name,
+        metric: p.metric,
+        pattern_key: `memory-mcp:${name}:${p.metric}:${p.pattern_key}`,
+        detector: 'memory-mcp',
+        memory_id: map('memories', r.memory_id) ?? null,
+        detected: ts(p.detected),
+        evidence: { imported_from: 'memory-mcp', pattern_key: p.pattern_key },
+      }),
+    ),
+  );
   return { memRows };
 }
 
@@ -276,30 +284,28 @@ function copyReadings(
   nameOf: (id: unknown) => string | undefined,
 ) {
   const parents = new Map<string, { metric: string; children: Map<string, number> }>();
-  each('readings', source, (r) => {
-    const name = nameOf(r.entity_id);
-    if (!name) return 'its entity was not imported';
-    const c = rows.reading(r, name);
-    if (!c.ok) return c.problem;
-    const { value, metric, unit } = c.data;
-    const ms = Math.round(ts(c.data.ts!) * 1000);
-    const key = `${name}\u0000${ms}`;
-    const parent = parents.get(key);
-    if (parent && metric.startsWith(`${parent.metric}.`)) {
-      const part = parent.children.get(metric);
-      return part ?? `value: not a part of the ${parent.metric} reading it follows`;
-    }
-    const w = timeseries.repo.write({
-      entity_name: name,
-      metric,
-      value: value as never,
-      unit,
-      source: c.data.source ?? 'memory-mcp',
-      ts_ms: ms,
-    });
-    if (!w.ok) return 'not stored';
-    if (w.value_type === 'composite')
-      parents.set(key, { metric, children: new Map(w.children.map((ch) => [ch.metric, ch.id])) });
-    return w.id;
-  });
+  each('readings', source, (r) =>
+    ofEntity(nameOf(r.entity_id), r, rows.reading, (d, name) => {
+      const { value, metric, unit } = d;
+      const ms = Math.round(ts(d.ts!) * 1000);
+      const key = `${name}\u0000${ms}`;
+      const parent = parents.get(key);
+      if (parent && metric.startsWith(`${parent.metric}.`)) {
+        const part = parent.children.get(metric);
+        return part ?? `value: not a part of the ${parent.metric} reading it follows`;
+      }
+      const w = timeseries.repo.write({
+        entity_name: name,
+        metric,
+        value: value as never,
+        unit,
+        source: d.source ?? 'memory-mcp',
+        ts_ms: ms,
+      });
+      if (!w.ok) return 'not stored';
+      if (w.value_type === 'composite')
+        parents.set(key, { metric, children: new Map(w.children.map((ch) => [ch.metric, ch.id])) });
+      return w.id;
+    }),
+  );
 }

@@ -11,9 +11,8 @@
  *
  * The state topic is only remembered, never subscribed to: discovery is metadata.
  */
-import { entries, guarded, isObject, parseJson, text } from './payload.js';
-import { matchTopic } from '../../lib/mqtt-topic.js';
-import { ParseError, type BuiltinConfig, type DiscoveryIngest, type Ingest, type Mapping } from './types.js';
+import { entries, isObject, objectPayload, topicMapping } from './payload.js';
+import type { BuiltinConfig, DiscoveryIngest, Ingest, Mapping } from './types.js';
 
 const ABBREVIATIONS: Record<string, string> = {
   stat_t: 'state_topic',
@@ -77,33 +76,25 @@ function toIngest(cfg: Record<string, unknown>, component: string, discoveryId: 
 
 export function discoveryMapping(cfg: BuiltinConfig = { enabled: true, root: 'homeassistant' }): Mapping {
   const filters = [`${cfg.root}/+/+/config`, `${cfg.root}/+/+/+/config`];
-  return {
-    name: 'discovery',
-    filters,
-    parse: guarded((topic, payload): Ingest[] => {
-      const m = matchTopic(filters[0], topic) ?? matchTopic(filters[1], topic);
-      if (!m) return [];
-      const component = m[0];
-      const discoveryId = m[m.length - 1];
-      const raw = text(payload);
-      if (raw.trim() === '') return [];
-      const json = parseJson(raw);
-      if (!isObject(json)) throw new ParseError('discovery config is not a JSON object');
-      const cfgObj = expand(json);
-      if (component === 'device' && isObject(cfgObj.components)) {
-        const { components, ...shared } = cfgObj;
-        const out: Ingest[] = [];
-        for (const [id, c] of entries(components as Record<string, unknown>).slice(0, MAX_COMPONENTS)) {
-          if (!isObject(c)) continue;
-          const one = expand(c, shared);
-          const platform = str(one.platform);
-          const d = platform ? toIngest(one, platform, id) : null;
-          if (d) out.push(d);
-        }
-        return out;
+  return topicMapping('discovery', filters, (m, payload): Ingest[] => {
+    const component = m[0];
+    const discoveryId = m[m.length - 1];
+    const json = objectPayload(payload, 'discovery config is not a JSON object');
+    if (!json) return [];
+    const cfgObj = expand(json);
+    if (component === 'device' && isObject(cfgObj.components)) {
+      const { components, ...shared } = cfgObj;
+      const out: Ingest[] = [];
+      for (const [id, c] of entries(components as Record<string, unknown>).slice(0, MAX_COMPONENTS)) {
+        if (!isObject(c)) continue;
+        const one = expand(c, shared);
+        const platform = str(one.platform);
+        const d = platform ? toIngest(one, platform, id) : null;
+        if (d) out.push(d);
       }
-      const d = toIngest(cfgObj, component, discoveryId);
-      return d ? [d] : [];
-    }),
-  };
+      return out;
+    }
+    const d = toIngest(cfgObj, component, discoveryId);
+    return d ? [d] : [];
+  });
 }

@@ -23,7 +23,6 @@
 import {
   entries,
   epochSeconds,
-  guarded,
   isObject,
   jsonValue,
   learnedUnit,
@@ -34,8 +33,8 @@ import {
   parseJson,
   scalar,
   text,
+  topicMapping,
 } from './payload.js';
-import { matchTopic } from '../../lib/mqtt-topic.js';
 import {
   ParseError,
   type BuiltinConfig,
@@ -153,17 +152,9 @@ function plain(raw: string, what: string): string {
 export function nativeMapping(cfg: BuiltinConfig = { enabled: true, root: 'hearth' }): Mapping {
   const { root } = cfg;
   const filters = [`${root}/record/+/+`, `${root}/remember/+`, `${root}/locate/+`];
-  return {
-    name: 'native',
-    filters,
-    parse: guarded((topic, payload, ctx): Ingest[] => {
-      let m = matchTopic(filters[0], topic);
-      if (m) return [record(name(m[0], 'entity'), name(m[1], 'metric'), text(payload), ctx)];
-      m = matchTopic(filters[1], topic);
-      if (m) return [remember(name(m[0], 'entity'), text(payload))];
-      m = matchTopic(filters[2], topic);
-      if (m) return [locate(name(m[0], 'object'), text(payload))];
-      return [];
-    }),
-  };
+  return topicMapping('native', filters, (m, payload, ctx, filter): Ingest[] => {
+    if (filter === 0) return [record(name(m[0], 'entity'), name(m[1], 'metric'), text(payload), ctx)];
+    if (filter === 1) return [remember(name(m[0], 'entity'), text(payload))];
+    return [locate(name(m[0], 'object'), text(payload))];
+  });
 }

@@ -21,8 +21,7 @@
  * `tst` is the reading/sighting time; the spatial tier ignores a sighting older than the stored one,
  * so retained or replayed messages do not move anybody back.
  */
-import { guarded, inRange, isObject, label, name, optString, parseJson, text } from './payload.js';
-import { matchTopic } from '../../lib/mqtt-topic.js';
+import { inRange, label, name, objectPayload, optString, topicMapping } from './payload.js';
 import { ParseError, type BuiltinConfig, type Ingest, type LocateIngest, type ReadingIngest } from './types.js';
 import type { Mapping } from './types.js';
 
@@ -107,24 +106,16 @@ export function owntracksMapping(cfg: OwntracksConfig = { enabled: true, root: '
     return [locate, reading(user, 'presence', event === 'enter' ? presenceOf(region) : 'not_home', ts)];
   }
 
-  return {
-    name: 'owntracks',
-    filters,
-    parse: guarded((topic, payload): Ingest[] => {
-      const m = matchTopic(filters[0], topic) ?? matchTopic(filters[1], topic);
-      if (!m) return [];
-      const user = name(m[0], 'user');
-      const device = label(m[1], 'device');
-      const raw = text(payload);
-      // An empty payload is how a retained location is cleared (mosquitto_pub -r -n): nothing to read.
-      if (raw.trim() === '') return [];
-      const json = parseJson(raw);
-      if (!isObject(json)) throw new ParseError('expected a JSON object with _type');
-      const type = optString(json, '_type');
-      if (type === undefined) throw new ParseError('_type is missing');
-      if (type === 'location') return location(user, json);
-      if (type === 'transition') return transition(user, device, json);
-      return [];
-    }),
-  };
+  return topicMapping('owntracks', filters, (m, payload): Ingest[] => {
+    const user = name(m[0], 'user');
+    const device = label(m[1], 'device');
+    // An empty payload is how a retained location is cleared (mosquitto_pub -r -n): nothing to read.
+    const json = objectPayload(payload, 'expected a JSON object with _type');
+    if (!json) return [];
+    const type = optString(json, '_type');
+    if (type === undefined) throw new ParseError('_type is missing');
+    if (type === 'location') return location(user, json);
+    if (type === 'transition') return transition(user, device, json);
+    return [];
+  });
 }

@@ -5,7 +5,15 @@
  */
 import { FORBIDDEN_KEYS } from '../../lib/json-path.js';
 import { epochProblem, MAX_EPOCH_S as MAX_TS, MIN_EPOCH_S as MIN_TS, parseIsoWithZone } from '../../lib/datetime.js';
-import { ParseError, type CompositeValue, type Ingest, type MappingContext, type ReadingIngest } from './types.js';
+import { matchTopic } from '../../lib/mqtt-topic.js';
+import {
+  ParseError,
+  type CompositeValue,
+  type Ingest,
+  type Mapping,
+  type MappingContext,
+  type ReadingIngest,
+} from './types.js';
 
 /** Payloads above this are refused before decoding (SPEC §7: never block the bridge). */
 export const MAX_PAYLOAD_BYTES = 256 * 1024;
@@ -267,6 +275,37 @@ export function guarded(
   };
 }
 
+/**
+ * A mapping of the topics its `filters` match: `parse` gets the levels the first matching filter
+ * captured, and which filter that was; a topic none matches gives nothing. Guarded (above).
+ */
+export function topicMapping(
+  name: string,
+  filters: string[],
+  parse: (levels: string[], payload: Buffer, ctx: MappingContext, filter: number) => Ingest[],
+): Mapping {
+  return {
+    name,
+    filters,
+    parse: guarded((topic, payload, ctx) => {
+      for (let i = 0; i < filters.length; i++) {
+        const m = matchTopic(filters[i], topic);
+        if (m) return parse(m, payload, ctx, i);
+      }
+      return [];
+    }),
+  };
+}
+
+/** A payload that must be a JSON object (else `notObject`); undefined when empty (a retained message cleared). */
+export function objectPayload(payload: Buffer, notObject: string): Record<string, unknown> | undefined {
+  const raw = text(payload);
+  if (raw.trim() === '') return undefined;
+  const json = parseJson(raw);
+  if (!isObject(json)) throw new ParseError(notObject);
+  return json;
+}
+
 /** A learned unit, swallowing nothing: `ctx.units.get` errors become ParseError via `guarded`. */
 export function learnedUnit(ctx: MappingContext, entity: string, metric: string): string | undefined {
   const u = ctx.units?.get(entity, metric);
@@ -286,4 +325,21 @@ export function deviceReading(
   if (unit !== undefined) r.unit = unit;
   if (ts !== undefined) r.ts = ts;
   return r;
+}
+
+/**
+ * Device readings of flattened fields (`flatten`), each with the unit `unitOf` knows for it, else the
+ * one learned for it.
+ */
+export function deviceReadings(
+  source: string,
+  entity: string,
+  fields: [string, Leaf][],
+  unitOf: (metric: string, value: Leaf) => string | undefined,
+  ctx: MappingContext,
+  ts: number | undefined,
+): ReadingIngest[] {
+  return fields.map(([metric, value]) =>
+    deviceReading(source, entity, metric, value, unitOf(metric, value) ?? learnedUnit(ctx, entity, metric), ts),
+  );
 }

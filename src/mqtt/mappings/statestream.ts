@@ -20,7 +20,7 @@
  * - `…/last_changed` and all other attributes → ignored (attributes are not time series here; a
  *   user mapping can pick one up if needed).
  */
-import { epochSeconds, guarded, learnedUnit, name, numeric, parseJson, text } from './payload.js';
+import { epochSeconds, learnedUnit, name, numeric, parseJson, text, topicMapping } from './payload.js';
 import { haEntityType } from '../../tiers/entities/entity-types.js';
 import { matchTopic } from '../../lib/mqtt-topic.js';
 import { ParseError, type BuiltinConfig, type Ingest, type Mapping } from './types.js';
@@ -53,62 +53,55 @@ export function statestreamTimestamp(
 }
 
 export function statestreamMapping(cfg: BuiltinConfig = { enabled: true, root: 'homeassistant' }): Mapping {
-  const filter = `${cfg.root}/+/+/+`;
-  return {
-    name: 'statestream',
-    filters: [filter],
-    parse: guarded((topic, payload, ctx): Ingest[] => {
-      const m = matchTopic(filter, topic);
-      if (!m) return [];
-      const [domain, objectId, attribute] = m;
-      if (domain === '' || objectId === '') return [];
-      const entity = name(`${domain}.${objectId}`, 'entity');
-      switch (attribute) {
-        case 'state': {
-          const state = unquote(text(payload));
-          if (NO_VALUE.has(state.toLowerCase())) return [];
-          if (state.length > 255 || CONTROL.test(state)) throw new ParseError('state is not a Home Assistant state');
-          const n = numeric(state);
-          const reading: Ingest = {
-            kind: 'reading',
+  return topicMapping('statestream', [`${cfg.root}/+/+/+`], (m, payload, ctx): Ingest[] => {
+    const [domain, objectId, attribute] = m;
+    if (domain === '' || objectId === '') return [];
+    const entity = name(`${domain}.${objectId}`, 'entity');
+    switch (attribute) {
+      case 'state': {
+        const state = unquote(text(payload));
+        if (NO_VALUE.has(state.toLowerCase())) return [];
+        if (state.length > 255 || CONTROL.test(state)) throw new ParseError('state is not a Home Assistant state');
+        const n = numeric(state);
+        const reading: Ingest = {
+          kind: 'reading',
+          entity_name: entity,
+          metric: 'state',
+          value: n ?? state,
+          source: SOURCE,
+        };
+        const type = haEntityType(entity);
+        if (type) reading.entity_type = type;
+        const unit = learnedUnit(ctx, entity, 'state');
+        return [unit === undefined ? reading : { ...reading, unit }];
+      }
+      case 'unit_of_measurement': {
+        const unit = unquote(text(payload));
+        if (unit === '' || unit === 'null') return [];
+        if (unit.length > 32 || CONTROL.test(unit)) throw new ParseError('unit_of_measurement is not a unit');
+        return [{ kind: 'unit', entity_name: entity, metric: 'state', unit }];
+      }
+      case 'last_updated': {
+        const at = unquote(text(payload));
+        if (at === '' || at === 'null') return [];
+        return [
+          {
+            kind: 'timestamp',
             entity_name: entity,
             metric: 'state',
-            value: n ?? state,
+            ts: epochSeconds(at, 'last_updated'),
             source: SOURCE,
-          };
-          const type = haEntityType(entity);
-          if (type) reading.entity_type = type;
-          const unit = learnedUnit(ctx, entity, 'state');
-          return [unit === undefined ? reading : { ...reading, unit }];
-        }
-        case 'unit_of_measurement': {
-          const unit = unquote(text(payload));
-          if (unit === '' || unit === 'null') return [];
-          if (unit.length > 32 || CONTROL.test(unit)) throw new ParseError('unit_of_measurement is not a unit');
-          return [{ kind: 'unit', entity_name: entity, metric: 'state', unit }];
-        }
-        case 'last_updated': {
-          const at = unquote(text(payload));
-          if (at === '' || at === 'null') return [];
-          return [
-            {
-              kind: 'timestamp',
-              entity_name: entity,
-              metric: 'state',
-              ts: epochSeconds(at, 'last_updated'),
-              source: SOURCE,
-            },
-          ];
-        }
-        case 'friendly_name': {
-          if (domain !== 'person') return [];
-          const friendly = unquote(text(payload));
-          if (friendly === '' || friendly === 'null') return [];
-          return [{ kind: 'alias', ha_entity_id: entity, friendly_name: friendly, source: SOURCE }];
-        }
-        default:
-          return [];
+          },
+        ];
       }
-    }),
-  };
+      case 'friendly_name': {
+        if (domain !== 'person') return [];
+        const friendly = unquote(text(payload));
+        if (friendly === '' || friendly === 'null') return [];
+        return [{ kind: 'alias', ha_entity_id: entity, friendly_name: friendly, source: SOURCE }];
+      }
+      default:
+        return [];
+    }
+  });
 }

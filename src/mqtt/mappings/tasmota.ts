@@ -18,16 +18,15 @@
 import { parseLocalTime } from './local-time.js';
 import {
   deviceReading,
+  deviceReadings,
   epochSeconds,
   flatten,
-  guarded,
   isObject,
-  learnedUnit,
   name,
   parseJson,
   text,
+  topicMapping,
 } from './payload.js';
-import { matchTopic } from '../../lib/mqtt-topic.js';
 import { ParseError, type BuiltinConfig, type Ingest, type Mapping, type MappingContext } from './types.js';
 
 const SOURCE = 'tasmota';
@@ -82,19 +81,18 @@ function sensor(entity: string, json: Record<string, unknown>, ctx: MappingConte
     key: (k) => k.toLowerCase(),
     omit: (k) => SENSOR_META.has(k) || k.endsWith('.totalstarttime'),
   });
-  return fields.map(([metric, value]) => {
+  const unitOf = (metric: string) => {
     const leaf =
       metric
         .split('.')
         .filter((s) => !/^\d+$/.test(s))
         .pop() ?? metric;
-    let unit: string | undefined;
-    if (leaf === 'temperature' || leaf === 'dewpoint') unit = temp;
-    else if (leaf === 'pressure' || leaf === 'seapressure') unit = pressure;
-    else if (leaf === 'speed' || leaf === 'windspeed') unit = speed;
-    else if (Object.hasOwn(UNITS, leaf)) unit = UNITS[leaf];
-    return deviceReading(SOURCE, entity, metric, value, unit ?? learnedUnit(ctx, entity, metric), ts);
-  });
+    if (leaf === 'temperature' || leaf === 'dewpoint') return temp;
+    if (leaf === 'pressure' || leaf === 'seapressure') return pressure;
+    if (leaf === 'speed' || leaf === 'windspeed') return speed;
+    return Object.hasOwn(UNITS, leaf) ? UNITS[leaf] : undefined;
+  };
+  return deviceReadings(SOURCE, entity, fields, unitOf, ctx, ts);
 }
 
 function state(entity: string, json: Record<string, unknown>, ctx: MappingContext): Ingest[] {
@@ -115,17 +113,11 @@ function state(entity: string, json: Record<string, unknown>, ctx: MappingContex
 }
 
 export function tasmotaMapping(cfg: BuiltinConfig = { enabled: true, root: 'tele' }): Mapping {
-  const filter = `${cfg.root}/+/+`;
-  return {
-    name: 'tasmota',
-    filters: [filter],
-    parse: guarded((topic, payload, ctx): Ingest[] => {
-      const m = matchTopic(filter, topic);
-      if (!m || (m[1] !== 'SENSOR' && m[1] !== 'STATE')) return [];
-      const entity = name(m[0], 'device topic');
-      const json = parseJson(text(payload));
-      if (!isObject(json)) throw new ParseError(`${m[1]} payload is not a JSON object`);
-      return m[1] === 'SENSOR' ? sensor(entity, json, ctx) : state(entity, json, ctx);
-    }),
-  };
+  return topicMapping('tasmota', [`${cfg.root}/+/+`], (m, payload, ctx): Ingest[] => {
+    if (m[1] !== 'SENSOR' && m[1] !== 'STATE') return [];
+    const entity = name(m[0], 'device topic');
+    const json = parseJson(text(payload));
+    if (!isObject(json)) throw new ParseError(`${m[1]} payload is not a JSON object`);
+    return m[1] === 'SENSOR' ? sensor(entity, json, ctx) : state(entity, json, ctx);
+  });
 }

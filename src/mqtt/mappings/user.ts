@@ -24,9 +24,19 @@
  */
 import { PLACEHOLDER, type UserMapping } from '../../config/mappings.js';
 import { parsePath, type Segment } from '../../lib/json-path.js';
-import { matchTopic, plusCount } from '../../lib/mqtt-topic.js';
+import { plusCount } from '../../lib/mqtt-topic.js';
 import { parseRecordPayload } from './native.js';
-import { epochSeconds, guarded, isObject, jsonValue, learnedUnit, name, parseJson, scalar, text } from './payload.js';
+import {
+  epochSeconds,
+  isObject,
+  jsonValue,
+  learnedUnit,
+  name,
+  parseJson,
+  scalar,
+  text,
+  topicMapping,
+} from './payload.js';
 import { ParseError, type Ingest, type Mapping, type ReadingIngest } from './types.js';
 
 // The schema of an entry lives with the configuration (it is part of it); re-exported for the mapping's users.
@@ -57,37 +67,31 @@ export function userMapping(entry: UserMapping, index = 0): Mapping {
   const plus = plusCount(entry.topic);
   const valuePath = entry.value === undefined ? null : parsePath(entry.value);
   const tsPath = entry.ts === undefined ? null : parsePath(entry.ts);
-  return {
-    name: `user[${index}]:${entry.topic}`,
-    filters: [entry.topic],
-    parse: guarded((topic, payload, ctx): Ingest[] => {
-      const captures = matchTopic(entry.topic, topic);
-      if (!captures) return [];
-      const entity = name(render(entry.entity, captures, plus), 'entity');
-      const metric = name(render(entry.metric, captures, plus), 'metric');
-      const raw = text(payload);
-      let value: ReadingIngest['value'];
-      let unit: string | undefined;
-      let ts: number | undefined;
-      let source: string | undefined;
-      if (valuePath || tsPath) {
-        const doc = parseJson(raw);
-        if (tsPath) {
-          const t = extract(doc, tsPath, entry.ts!);
-          if (t !== null) ts = epochSeconds(t);
-        }
-        if (valuePath) {
-          const v = extract(doc, valuePath, entry.value!);
-          if (v === null) return [];
-          value = typeof v === 'string' ? scalar(v) : jsonValue(v);
-        } else ({ value, unit, source } = parseRecordPayload(raw));
-      } else ({ value, unit, ts, source } = parseRecordPayload(raw));
-      const r: ReadingIngest = { kind: 'reading', entity_name: entity, metric, value, source: source ?? entry.source };
-      const u = entry.unit ?? unit ?? learnedUnit(ctx, entity, metric);
-      if (u !== undefined) r.unit = u;
-      if (ts !== undefined) r.ts = ts;
-      if (entry.entity_type !== undefined) r.entity_type = entry.entity_type;
-      return [r];
-    }),
-  };
+  return topicMapping(`user[${index}]:${entry.topic}`, [entry.topic], (captures, payload, ctx): Ingest[] => {
+    const entity = name(render(entry.entity, captures, plus), 'entity');
+    const metric = name(render(entry.metric, captures, plus), 'metric');
+    const raw = text(payload);
+    let value: ReadingIngest['value'];
+    let unit: string | undefined;
+    let ts: number | undefined;
+    let source: string | undefined;
+    if (valuePath || tsPath) {
+      const doc = parseJson(raw);
+      if (tsPath) {
+        const t = extract(doc, tsPath, entry.ts!);
+        if (t !== null) ts = epochSeconds(t);
+      }
+      if (valuePath) {
+        const v = extract(doc, valuePath, entry.value!);
+        if (v === null) return [];
+        value = typeof v === 'string' ? scalar(v) : jsonValue(v);
+      } else ({ value, unit, source } = parseRecordPayload(raw));
+    } else ({ value, unit, ts, source } = parseRecordPayload(raw));
+    const r: ReadingIngest = { kind: 'reading', entity_name: entity, metric, value, source: source ?? entry.source };
+    const u = entry.unit ?? unit ?? learnedUnit(ctx, entity, metric);
+    if (u !== undefined) r.unit = u;
+    if (ts !== undefined) r.ts = ts;
+    if (entry.entity_type !== undefined) r.entity_type = entry.entity_type;
+    return [r];
+  });
 }

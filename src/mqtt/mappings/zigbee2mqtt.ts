@@ -16,12 +16,11 @@
  *   `<name>`, metric `<attribute>`.
  */
 import {
-  deviceReading,
+  deviceReadings,
   epochSeconds,
   flatten,
   guarded,
   isObject,
-  learnedUnit,
   looksLikeJson,
   name,
   parseJson,
@@ -98,23 +97,12 @@ export function zigbee2mqttMapping(cfg: BuiltinConfig = { enabled: true, root: '
         if (value === undefined) throw new ParseError('expected a JSON object or a single value');
         const entity = name(levels.slice(0, -1).join('/'), 'friendly name');
         const metric = name(last, 'attribute');
-        return [
-          deviceReading(
-            SOURCE,
-            entity,
-            metric,
-            value,
-            unitFor(metric, value) ?? learnedUnit(ctx, entity, metric),
-            undefined,
-          ),
-        ];
+        return deviceReadings(SOURCE, entity, [[metric, value]], unitFor, ctx, undefined);
       }
       const entity = name(levels.join('/'), 'friendly name');
       const ts = lastSeen(Object.hasOwn(json, 'last_seen') ? json.last_seen : undefined);
       const fields = flatten(json, { arrays: 'skip', omit: (k) => DROPPED.has(k.split('.')[0]) });
-      return fields.map(([metric, value]) =>
-        deviceReading(SOURCE, entity, metric, value, unitFor(metric, value) ?? learnedUnit(ctx, entity, metric), ts),
-      );
+      return deviceReadings(SOURCE, entity, fields, unitFor, ctx, ts);
     }),
   };
 }

@@ -7,14 +7,7 @@
  */
 import { localToUtc, wallTime } from '../../lib/tz.js';
 import type { AskOutput, Evidence } from './ask.schemas.js';
-import {
-  answerBase,
-  evidenceOf,
-  quietNote,
-  type ReadingDeps,
-  type ReadingQuestion,
-  stoppedBefore,
-} from './readings-answer.js';
+import { answerBase, evidenceOf, quietBefore, type ReadingDeps, type ReadingQuestion } from './readings-answer.js';
 import { MAX_WINDOW } from './runs.js';
 import { sayThing, sayValue, sentence } from './say-value.js';
 import { sayClock, sayMoment } from './say-time.js';
@@ -99,8 +92,7 @@ function energy(deps: ReadingDeps, q: ReadingQuestion, from: number, to: number)
 
 /** "I have no readings of the bedroom temperature yesterday evening. My last reading … was …" */
 function noneIn(deps: ReadingDeps, q: ReadingQuestion, thing: string, spoken: string, to: number): string {
-  const quiet = stoppedBefore(deps, q, to, false);
-  return `I have no readings of ${thing} ${spoken}.${quiet === null ? '' : ` ${quietNote(q, quiet)}`}`;
+  return `I have no readings of ${thing} ${spoken}.${quietBefore(deps, q, to, false).note}`;
 }
 
 /** "The bedroom temperature was about 19.5 °C on average", "… was at its lowest, 17 °C,", "… came to 42 mm in all". */
@@ -143,13 +135,11 @@ export function measureAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput 
   deps.rollup([s.id]);
   if (stat === 'sum' && (s.concept === 'energy' || s.concept === 'power')) {
     const e = energy(deps, q, from, to);
-    const quiet = stoppedBefore(deps, q, to, false);
-    let result = `${sentence(sayThing(s))} used about ${sayValue(e.kwh, 'energy', 'kWh')} ${spoken}.`;
-    if (quiet !== null) result += ` ${quietNote(q, quiet)}`;
+    const quiet = quietBefore(deps, q, to, false);
     return {
-      result,
+      result: `${sentence(sayThing(s))} used about ${sayValue(e.kwh, 'energy', 'kWh')} ${spoken}.${quiet.note}`,
       answer: { ...base, value: Math.round(e.kwh * 1000) / 1000, unit: 'kWh', stat },
-      sure: quiet === null && e.readings > 0,
+      sure: quiet.last === null && e.readings > 0,
       evidence: [evidenceOf(q, 'readings', from, to, e.readings)],
     };
   }
@@ -168,13 +158,12 @@ export function measureAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput 
   const value = stat === 'min' ? a.min : stat === 'max' ? a.max : stat === 'sum' ? a.sum : a.sum / a.count;
   const place = stat === 'min' ? a.minAt : stat === 'max' ? a.maxAt : undefined;
   const at = place ? pinpoint(deps, s.id, place, value) : undefined;
-  const quiet = stoppedBefore(deps, q, to, false);
+  const quiet = quietBefore(deps, q, to, false);
   let result = statSentence(thing, stat, say(value));
   if (at !== undefined) result += ` at ${sayClock(at, q.tz)}`;
   result += ` ${spoken}`;
   if (stat === 'mean' && a.max > a.min) result += `, between ${say(a.min)} and ${say(a.max)}`;
-  result += '.';
-  if (quiet !== null) result += ` ${quietNote(q, quiet)}`;
+  result += `.${quiet.note}`;
   return {
     result,
     answer: {
@@ -186,7 +175,7 @@ export function measureAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput 
       stat,
       ...(at !== undefined && { at }),
     },
-    sure: quiet === null,
+    sure: quiet.last === null,
     evidence,
   };
 }
@@ -256,16 +245,16 @@ export function usualAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput {
   const result =
     `${yes}${yes ? thing : sentence(thing)} ${present ? 'is' : 'was'} ${compared} ${spoken}: ${sayValue(mean, s.concept, s.unit)} ` +
     `against ${sayValue(usual, s.concept, s.unit)} over the ${days} days before.`;
-  const quiet = stoppedBefore(deps, q, to, false);
+  const quiet = quietBefore(deps, q, to, false);
   return {
-    result: quiet === null ? result : `${result} ${quietNote(q, quiet)}`,
+    result: result + quiet.note,
     answer: {
       ...base,
       value: Math.round(diff * 1000) / 1000,
       unit: s.unit ?? undefined,
       usual: Math.round(usual * 1000) / 1000,
     },
-    sure: quiet === null,
+    sure: quiet.last === null,
     evidence,
   };
 }

@@ -46,9 +46,22 @@ export function stoppedBefore(deps: ReadingDeps, q: ReadingQuestion, to: number,
   return last.ts < to - (twoState ? QUIET_TWO_STATE_S : QUIET_NUMERIC_S) ? last.ts : null;
 }
 
-/** "My last reading from the kettle was yesterday at 9 pm, 14 hours ago." */
-export function quietNote(q: ReadingQuestion, lastTs: number): string {
-  return `My last reading from ${sayThing(q.series)} was ${sayMoment(lastTs, q.now, q.tz)}.`;
+/**
+ * When the series' readings stop before `to` (stoppedBefore): the last one's time, and the note an
+ * answer ends with, " My last reading from the kettle was yesterday at 9 pm, 14 hours ago."; else
+ * null and ''.
+ */
+export function quietBefore(
+  deps: ReadingDeps,
+  q: ReadingQuestion,
+  to: number,
+  twoState: boolean,
+): { last: number | null; note: string } {
+  const last = stoppedBefore(deps, q, to, twoState);
+  return {
+    last,
+    note: last === null ? '' : ` My last reading from ${sayThing(q.series)} was ${sayMoment(last, q.now, q.tz)}.`,
+  };
 }
 
 export function evidenceOf(

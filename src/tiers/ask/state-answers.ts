@@ -8,7 +8,7 @@ import type { AskOutput, Span } from './ask.schemas.js';
 import {
   answerBase,
   evidenceOf,
-  quietNote,
+  quietBefore,
   type ReadingDeps,
   type ReadingQuestion,
   stoppedBefore,
@@ -67,7 +67,7 @@ export function stateAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput {
   const from = q.when ? (q.when.at ?? q.when.from) : q.now;
   const to = q.when ? Math.min(q.when.to, q.now) : q.now;
   const w = stateRuns(deps.reads, q.series, moment ? from : from, moment ? from : to);
-  const quiet = stoppedBefore(deps, q, to, true);
+  const quiet = quietBefore(deps, q, to, true);
   const evidence = [evidenceOf(q, 'readings', from, to, w.readings)];
   const spoken = q.when?.spoken ?? 'now';
   if (!w.runs.length) {
@@ -86,7 +86,7 @@ export function stateAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput {
   const spans = spansOf(w.runs, want, word, other);
   const held = w.runs.filter((r) => r.active === want);
   const value = held.length > 0;
-  const sure = !quiet && !w.truncated && (moment || w.knownAtStart);
+  const sure = !quiet.last && !w.truncated && (moment || w.knownAtStart);
   let result: string;
   if (!q.when) {
     const since = value && w.runs[0].from < from ? w.runs[0].from : undefined;
@@ -112,8 +112,7 @@ export function stateAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput {
       `Yes, ${thing} was ${word} ${times(held.length)} ${spoken}, for ${sayDuration(heldFor(w.runs, want))} in all; ` +
       `the last time ${saySpan(r.from, r.to, q.now, q.tz, q.dayParts)}.`;
   }
-  if (quiet !== null) result += ` ${quietNote(q, quiet)}`;
-  return { result, answer: { kind: 'state', ...answerBase(q), value, spans }, sure, evidence };
+  return { result: result + quiet.note, answer: { kind: 'state', ...answerBase(q), value, spans }, sure, evidence };
 }
 
 export function lastAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput {
@@ -181,15 +180,14 @@ export function durationAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput
   const w = windowOf(q);
   const r = stateRuns(deps.reads, q.series, w.from, w.to);
   const seconds = heldFor(r.runs, want);
-  const quiet = stoppedBefore(deps, q, w.to, true);
-  let result = seconds
+  const quiet = quietBefore(deps, q, w.to, true);
+  const result = seconds
     ? `${sentence(thing)} was ${word} for ${sayDuration(seconds)} ${w.spoken}.`
     : `${sentence(thing)} was not ${word} ${w.spoken}.`;
-  if (quiet !== null) result += ` ${quietNote(q, quiet)}`;
   return {
-    result,
+    result: result + quiet.note,
     answer: { kind: 'duration', ...answerBase(q), from: w.from, to: w.to, seconds },
-    sure: quiet === null && !r.truncated && r.knownAtStart,
+    sure: quiet.last === null && !r.truncated && r.knownAtStart,
     evidence: [evidenceOf(q, 'readings', w.from, w.to, r.readings)],
   };
 }
@@ -201,15 +199,14 @@ export function countAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutput {
   const w = windowOf(q);
   const r = stateRuns(deps.reads, q.series, w.from, w.to);
   const count = changesInto(r.runs, want, w.from, r.knownAtStart);
-  const quiet = stoppedBefore(deps, q, w.to, true);
-  let result = count
+  const quiet = quietBefore(deps, q, w.to, true);
+  const result = count
     ? `${sentence(thing)} ${verb.times} ${times(count)} ${w.spoken}.`
     : `${sentence(thing)} ${verb.not} ${w.spoken}.`;
-  if (quiet !== null) result += ` ${quietNote(q, quiet)}`;
   return {
-    result,
+    result: result + quiet.note,
     answer: { kind: 'count', ...answerBase(q), from: w.from, to: w.to, count },
-    sure: quiet === null && !r.truncated,
+    sure: quiet.last === null && !r.truncated,
     evidence: [evidenceOf(q, 'readings', w.from, w.to, r.readings)],
   };
 }
@@ -247,14 +244,14 @@ export function usualStateAnswer(deps: ReadingDeps, q: ReadingQuestion): AskOutp
   const compared = same
     ? 'about as long as usual'
     : `${sayDuration(Math.abs(diff))} ${diff > 0 ? 'longer' : 'less'} than usual`;
-  const quiet = stoppedBefore(deps, q, w.to, true);
+  const quiet = quietBefore(deps, q, w.to, true);
   const result =
     `${yes}${yes ? thing : sentence(thing)} was ${held} ${w.spoken}, ${compared} ` +
     `(${usual < 60 ? `usually not ${word} at all` : `${sayDuration(usual)} on average`} over the ${days} days before).`;
   return {
-    result: quiet === null ? result : `${result} ${quietNote(q, quiet)}`,
+    result: result + quiet.note,
     answer: { ...base, value: Math.round(diff), unit: 's', usual: Math.round(usual) },
-    sure: quiet === null && now.knownAtStart,
+    sure: quiet.last === null && now.knownAtStart,
     evidence,
   };
 }

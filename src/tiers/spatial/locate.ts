@@ -12,6 +12,7 @@ import { nameKey } from '../../lib/names.js';
 import { toEpoch } from '../../lib/schema.js';
 import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
+import type { LocationRow } from './locations.js';
 import type { SpatialRepo } from './spatial.repo.js';
 import type { LocateInput } from './spatial.schemas.js';
 
@@ -19,6 +20,28 @@ export type LocateAction = 'added' | 'confirmed' | 'moved' | 'stale';
 
 /** The sighting time: `ts` when given (never in the future), else now. */
 export const sightedAt = (ts: LocateInput['ts'], now: number) => Math.min(toEpoch(ts) ?? now, now);
+
+/**
+ * Re-confirms the object's current sighting `cur` as seen at `at` with `confidence` (a null source
+ * or note keeps the stored one), audited as `action` with the confidence and time before and after.
+ * The caller owns the transaction.
+ */
+export function reconfirm(
+  { repo, audit }: { repo: SpatialRepo; audit: AuditRepo },
+  actor: Actor,
+  action: 'location.confirm' | 'location.seen',
+  cur: LocationRow,
+  seen: { at: number; confidence: number; source: string | null; note: string | null },
+): void {
+  repo.confirm(cur.id, seen.at, seen.confidence, seen.source, seen.note);
+  audit.record(
+    actor,
+    action,
+    cur.id,
+    { confidence: cur.confidence, last_confirmed_ts: cur.last_confirmed_ts },
+    { confidence: seen.confidence, last_confirmed_ts: seen.at },
+  );
+}
 
 export function createLocate(deps: {
   db: Db;
@@ -48,14 +71,12 @@ export function createLocate(deps: {
         return { ...base, id: cur.id, action: 'stale' as LocateAction, container_name: cur.container_name };
       if (cur && (cur.container_id === cont.id || nameKey(cur.container_name) === nameKey(cont.name))) {
         const confidence = Math.max(cur.confidence, input.confidence);
-        repo.confirm(cur.id, at, confidence, input.source ?? null, input.note ?? null);
-        audit.record(
-          actor,
-          'location.confirm',
-          cur.id,
-          { confidence: cur.confidence, last_confirmed_ts: cur.last_confirmed_ts },
-          { confidence, last_confirmed_ts: at },
-        );
+        reconfirm(deps, actor, 'location.confirm', cur, {
+          at,
+          confidence,
+          source: input.source ?? null,
+          note: input.note ?? null,
+        });
         return { ...base, id: cur.id, action: 'confirmed' as LocateAction };
       }
       if (cur) repo.archive(cur.id);

@@ -28,7 +28,7 @@ import type { Actor, AuditRepo } from '../audit/audit.repo.js';
 import type { EntitiesRepo } from '../entities/entities.repo.js';
 import { ageText } from '../memory/decay.js';
 import { createEncoderMatch } from './encoder-match.js';
-import { createLocate, sightedAt } from './locate.js';
+import { createLocate, reconfirm, sightedAt } from './locate.js';
 import { type LocationRow, locationReader, round } from './locations.js';
 import { objectPhrase, rankNames } from './object-match.js';
 import { createSpatialRepo } from './spatial.repo.js';
@@ -187,16 +187,14 @@ export function createSpatialService(deps: SpatialDeps) {
         };
       }
       const confidence = Math.min(1, cur.confidence + SEEN_BOOST);
-      db.transaction(() => {
-        repo.confirm(cur.id, at, confidence, input.source ?? null, null);
-        audit.record(
-          actor,
-          'location.seen',
-          cur.id,
-          { confidence: cur.confidence, last_confirmed_ts: cur.last_confirmed_ts },
-          { confidence, last_confirmed_ts: at },
-        );
-      })();
+      db.transaction(() =>
+        reconfirm({ repo, audit }, actor, 'location.seen', cur, {
+          at,
+          confidence,
+          source: input.source ?? null,
+          note: null,
+        }),
+      )();
       const c = round(effective({ ...cur, confidence, last_confirmed_ts: at }, now));
       return {
         result: `Confirmed: ${cur.entity_name} in ${cur.container_name} (confidence ${c.toFixed(2)}).`,

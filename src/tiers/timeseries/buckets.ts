@@ -120,30 +120,23 @@ export function createBucketer(timeZone: string): Bucketer {
     return startOfLocal((localDay - mod(localDay + 3, 7)) * DAY, off);
   }
 
-  function hour(tsSec: number): number {
-    const t = Math.floor(tsSec);
-    const n = Math.floor(t / SLOT);
-    const s = slotOf(n);
-    if (!s.aligned) return hourOf(t, n, s.off);
-    if (Number.isNaN(s.h)) s.h = hourOf(n * SLOT, n, s.off);
-    return s.h;
-  }
-
-  function day(tsSec: number): number {
-    const t = Math.floor(tsSec);
-    const s = slotOf(Math.floor(t / SLOT));
-    if (!s.aligned) return dayOf(t, s.off);
-    if (Number.isNaN(s.d)) s.d = dayOf(t, s.off);
-    return s.d;
-  }
-
-  function week(tsSec: number): number {
-    const t = Math.floor(tsSec);
-    const s = slotOf(Math.floor(t / SLOT));
-    if (!s.aligned) return weekOf(t, s.off);
-    if (Number.isNaN(s.w)) s.w = weekOf(t, s.off);
-    return s.w;
-  }
+  /**
+   * The bucket start `startOf` gives for `tsSec`, kept in the slot as `key` when the slot's offset is
+   * aligned (every instant of such a slot is in the same bucket, so its slot start stands for all).
+   */
+  const cached =
+    (key: 'h' | 'd' | 'w', startOf: (t: number, n: number, off: number) => number) =>
+    (tsSec: number): number => {
+      const t = Math.floor(tsSec);
+      const n = Math.floor(t / SLOT);
+      const s = slotOf(n);
+      if (!s.aligned) return startOf(t, n, s.off);
+      if (Number.isNaN(s[key])) s[key] = startOf(n * SLOT, n, s.off);
+      return s[key];
+    };
+  const hour = cached('h', hourOf);
+  const day = cached('d', (t, _n, off) => dayOf(t, off));
+  const week = cached('w', (t, _n, off) => weekOf(t, off));
 
   function of(type: BucketType, tsSec: number): number {
     return type === 'hour' ? hour(tsSec) : type === 'day' ? day(tsSec) : week(tsSec);

@@ -68,6 +68,12 @@ export function createWorkingService(deps: WorkingDeps) {
     const why = t.status === 'expired' ? `expired at ${iso(t.closed_at ?? t.ttl_ts ?? 0)}` : 'closed';
     return new HubError('conflict', `task_id: ${describe(t)} is ${why}; open a new task with wm_open`);
   }
+  /** Where a slot write starts: the task, which must be open (an ended one refuses, 409), and the slot as stored. */
+  function openSlot(input: { task_id: number; key: string }): { t: TaskView; before: RawSlot | undefined } {
+    const t = mustGet(input.task_id);
+    if (t.status !== 'open') throw ended(t);
+    return { t, before: repo.slot(t.task_id, input.key) };
+  }
 
   return {
     /** The tier's repository, for its import writer (services.ts), as episodic's; doors never reach a repo (lint-deps). */
@@ -95,9 +101,7 @@ export function createWorkingService(deps: WorkingDeps) {
     /** Sets one slot (insert or overwrite); closed or expired tasks refuse (409). */
     wmSet(input: WmSetInput, actor: Actor = 'system') {
       return db.transaction(() => {
-        const t = mustGet(input.task_id);
-        if (t.status !== 'open') throw ended(t);
-        const before = repo.slot(t.task_id, input.key);
+        const { t, before } = openSlot(input);
         const now = clock.now();
         repo.setSlot(t.task_id, input.key, JSON.stringify(input.value), now);
         audit.record(actor, 'wm.set', t.task_id, before ? { key: input.key, value: JSON.parse(before.value) } : null, {
@@ -121,9 +125,7 @@ export function createWorkingService(deps: WorkingDeps) {
      */
     wmUnset(input: WmUnsetInput, actor: Actor = 'system') {
       return db.transaction(() => {
-        const t = mustGet(input.task_id);
-        if (t.status !== 'open') throw ended(t);
-        const before = repo.slot(t.task_id, input.key);
+        const { t, before } = openSlot(input);
         if (!before)
           return {
             result: `No slot "${input.key}" in ${describe(t)}; nothing removed.`,
