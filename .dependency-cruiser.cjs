@@ -41,6 +41,14 @@ module.exports = {
       to: { path: doors },
     },
     {
+      name: 'tier-imports-wiring',
+      comment:
+        'Tiers are built by the wiring (services.ts) and handed to the doors; they never import it, not even a type: an operation table or an answer names the services it calls.',
+      severity: 'error',
+      from: { path: '^src/tiers/' },
+      to: { path: '^src/(internals|main|scheduler|services|operations)\\.[jt]s$|^src/services/' },
+    },
+    {
       name: 'config-imports-door',
       comment:
         "Configuration is read by every part; it imports no door (a door's schema it needs lives outside the door).",

@@ -1,9 +1,11 @@
 /** Ask's doors (lib/operation.ts): `POST /ask` / MCP `ask`, and `GET /sensors` / MCP `list_sensors`. */
 import { operation, type OperationTable } from '../../lib/operation.js';
-import type { Services } from '../../services.js';
 import { AskInput, AskOutput, SensorsInput, SensorsOutput } from './ask.schemas.js';
+import type { AskService } from './ask.service.js';
 
-export const askOperations: OperationTable<Services> = {
+type S = { ask: AskService };
+
+export const askOperations: OperationTable<S> = {
   tag: 'ask',
   operations: [
     operation({

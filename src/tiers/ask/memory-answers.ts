@@ -11,7 +11,11 @@
  * ("Grandma" → Jadwiga), roles ("my wife") and the speaker's "I"/"me"/"my".
  * Places: place-answers.ts; reminders: reminder-answers.ts.
  */
-import type { Services } from '../../services.js';
+import type { EntitiesReader } from '../entities/entities.reader.js';
+import type { MemoryService } from '../memory/memory.service.js';
+import type { RelationsService } from '../memory/relations.service.js';
+import type { ProspectiveService } from '../prospective/prospective.service.js';
+import type { SpatialService } from '../spatial/spatial.service.js';
 import { RecallInput } from '../memory/memory.schemas.js';
 import type { RecallHit } from '../memory/recall.js';
 import type { AskAnswer, Evidence } from './ask.schemas.js';
@@ -35,8 +39,14 @@ export interface AskQuestion {
   possible: boolean;
   now: number;
 }
-/** The slice of the services the memory answers read. */
-export type MemoryAnswerDeps = Pick<Services, 'memory' | 'spatial' | 'prospective' | 'entities' | 'relations'>;
+/** The tiers the memory answers read (the memory service as services.ts hands it out: without its repository). */
+export type MemoryAnswerDeps = {
+  memory: Omit<MemoryService, 'repo'>;
+  spatial: SpatialService;
+  prospective: ProspectiveService;
+  entities: EntitiesReader;
+  relations: RelationsService;
+};
 
 /**
  * A possible fact is offered when its p (recall's confidence model, 0–1) reaches OFFER_MIN and leads
@@ -97,7 +107,7 @@ export function standsOut<H extends { about_another?: true; explain?: { p: numbe
 
 /** A fact question: a stated fact, a hedged possible one, or "I don't know". */
 export async function answerFact(
-  deps: Pick<Services, 'memory'> & Partial<Pick<Services, 'entities' | 'relations'>>,
+  deps: Pick<MemoryAnswerDeps, 'memory'> & Partial<Pick<MemoryAnswerDeps, 'entities' | 'relations'>>,
   q: AskQuestion,
 ): Promise<AskReply> {
   const who =

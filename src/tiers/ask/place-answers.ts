@@ -10,12 +10,11 @@
  *                  is." — the object's words only (object-match.ts `objectPhrase`), never the question.
  */
 import { ageText } from '../memory/decay.js';
-import type { Services } from '../../services.js';
 import { objectPhrase } from '../spatial/object-match.js';
 import type { FindResult } from '../spatial/spatial.schemas.js';
-import { type AskQuestion, type AskReply, answerFact } from './memory-answers.js';
+import { type AskQuestion, type AskReply, answerFact, type MemoryAnswerDeps } from './memory-answers.js';
 
-type Deps = Pick<Services, 'memory' | 'spatial'>;
+type Deps = Pick<MemoryAnswerDeps, 'memory' | 'spatial'>;
 
 /** Below this decayed confidence a place is said as where it was, not where it is. */
 export const FADED = 0.3;

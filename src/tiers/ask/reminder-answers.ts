@@ -10,11 +10,11 @@
  */
 import { tokenize } from '../../ai/text.js';
 import { plural } from '../../lib/plural.js';
-import type { Services } from '../../services.js';
+import type { MemoryAnswerDeps } from './memory-answers.js';
 import type { Evidence } from './ask.schemas.js';
 import type { AskQuestion, AskReply } from './memory-answers.js';
 
-type Deps = Pick<Services, 'prospective' | 'entities'>;
+type Deps = Pick<MemoryAnswerDeps, 'prospective' | 'entities'>;
 
 /** Words that ask about reminders or intentions. */
 const ABOUT_REMINDERS =

@@ -3,11 +3,11 @@
  * by the household's relations (src/tiers/prospective/roles.ts), with `speaker` as "my": "Your wife is
  * Anna." No relation, or no speaker for "my": null, and the fact policy answers (memory-answers.ts).
  */
-import type { Services } from '../../services.js';
+import type { MemoryAnswerDeps } from './memory-answers.js';
 import { resolveRoles } from '../prospective/roles.js';
 import type { AskQuestion, AskReply } from './memory-answers.js';
 
-type Deps = Pick<Services, 'entities' | 'relations'>;
+type Deps = Pick<MemoryAnswerDeps, 'entities' | 'relations'>;
 
 /** The whole question asks who a role is: "who is my wife", "what's the name of our youngest". */
 const WHO_IS =

@@ -4,13 +4,24 @@
  */
 import { z } from 'zod';
 import { operation, type OperationTable } from '../../lib/operation.js';
-import type { Services } from '../../services.js';
 import { actorOf } from '../audit/audit.repo.js';
 import * as A from '../entities/aliases.schemas.js';
 import * as M from './memory.schemas.js';
 import * as O from './memory.outputs.js';
+import type { ContextService } from '../context/context.service.js';
+import type { AliasesService } from '../entities/aliases.service.js';
+import type { EntitiesReader } from '../entities/entities.reader.js';
+import type { MemoryService } from './memory.service.js';
+import type { RelationsService } from './relations.service.js';
 
-type S = Services;
+/** The services these operations call (the memory service without its repository, as services.ts hands it out). */
+type S = {
+  memory: Omit<MemoryService, 'repo'>;
+  context: ContextService;
+  relations: RelationsService;
+  aliases: AliasesService;
+  entities: EntitiesReader;
+};
 
 export const memoryOperations: OperationTable<S> = {
   tag: 'memory',
