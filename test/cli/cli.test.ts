@@ -46,7 +46,9 @@ describe('hearth CLI', () => {
     child.stdout.on('data', (d) => (stderr += d));
     try {
       let body: any;
-      for (let i = 0; i < 100 && !body; i++) {
+      // Up to a minute: the 2 s Ollama probe, then the neural encoder loading, on a loaded 2-core machine
+      // (10 s was not enough with two suites at once, load 13).
+      for (let i = 0; i < 600 && !body; i++) {
         await new Promise((r) => setTimeout(r, 100));
         body = await fetch(`http://127.0.0.1:${port}/health`)
           .then((r) => r.json())
@@ -60,7 +62,7 @@ describe('hearth CLI', () => {
     }
     const code = await new Promise((r) => child.on('exit', r));
     expect(code).toBe(0);
-  });
+  }, 120_000);
 
   it('refuses to start on a bad config with one line naming the key', async () => {
     const dir = tempDir();

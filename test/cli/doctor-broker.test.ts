@@ -28,11 +28,13 @@ async function otherBroker(): Promise<number> {
 
 async function brokerCheck(dir: string, mqttPort: number) {
   const env = cliEnv(dir, { HEARTH_MQTT_MODE: 'embedded', HEARTH_MQTT_PORT: String(mqttPort) });
-  const r = await runCli(['doctor', '--json'], env, { timeoutMs: 90_000 });
+  const r = await runCli(['doctor', '--json'], env, { timeoutMs: 150_000 });
+  // An empty answer says why (exit code, signal, stderr) instead of "Unexpected end of JSON input".
+  expect(r.stdout.trim(), `doctor exit ${r.code} ${r.signal ?? ''}: ${r.stderr}`).not.toBe('');
   return JSON.parse(r.stdout).checks.find((c: { name: string }) => c.name === 'broker');
 }
 
-describe("doctor asks the running hub for its broker's port", { timeout: 240_000 }, () => {
+describe("doctor asks the running hub for its broker's port", { timeout: 420_000 }, () => {
   it('no serve running: "not running", even with another broker on the configured port', async () => {
     const dir = made(join(tempDir(), 'data'));
     const port = await otherBroker();
