@@ -53,7 +53,7 @@ export interface RollupResult {
 
 /** Offsets, hence bucket starts, are constant within a quarter hour (see buckets.ts). */
 const SLOT_MS = 900_000;
-/** Rows (~5 ms) a shared rowid scan may reach back; a series further behind is read on its own. */
+/** Rows a shared rowid scan may reach back (~1.5 ms when none is new); a series further behind is read on its own. */
 const SCAN_SLACK = 20_000;
 
 /** Builds the rollup job over `db`. Synchronous; transactions of at most `chunkRows` new readings. */

@@ -38,7 +38,14 @@ export function createRollupsRepo(db: Db) {
   );
 
   // readings: what is new since a watermark, and a series' extent
-  const newSince = db.prepare('SELECT id, series_id, ts_ms FROM readings WHERE id > ? ORDER BY id').raw();
+  // Rows already rolled up (id ≤ their series' watermark) are skipped inside SQLite, not handed to JS one by
+  // one: a pass with nothing new over a 20k-row range took 24 ms on one turn of the event loop, now 1.5 ms.
+  const newSince = db
+    .prepare(
+      `SELECT r.id, r.series_id, r.ts_ms FROM readings r JOIN rollup_watermarks w ON w.series_id = r.series_id
+        WHERE r.id > ? AND r.id > w.last_id ORDER BY r.id`,
+    )
+    .raw();
   // `+id` keeps the planner on readings_series_ts (series, ts range) instead of a rowid range scan.
   const newOfSeries = db.prepare('SELECT id, ts_ms FROM readings WHERE series_id = ? AND +id > ? ORDER BY id').raw();
   const topId = db.prepare('SELECT max(id) FROM readings').pluck();
@@ -85,7 +92,10 @@ export function createRollupsRepo(db: Db) {
       setWatermark.run(seriesId, lastId, lastTs);
     },
 
-    /** Readings of every series with id > `afterId`, `[id, series_id, ts_ms]` in id order. */
+    /**
+     * Readings with id > `afterId` not yet rolled up (id > their series' watermark; a series without one
+     * is not included), `[id, series_id, ts_ms]` in id order.
+     */
     newSince: (afterId: number) => newSince.iterate(afterId) as IterableIterator<number[]>,
     /** One series' readings with id > `afterId`, `[id, ts_ms]` in id order. */
     newOfSeries: (seriesId: number, afterId: number) =>

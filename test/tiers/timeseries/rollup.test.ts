@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { openDatabase, type Db } from '../../../src/db/open.js';
 import { createRollups } from '../../../src/tiers/timeseries/rollup.js';
+import { createRollupsRepo } from '../../../src/tiers/timeseries/rollups.repo.js';
 import { bagOf, bagQuantile7, mergeBags, quantile7, type Stats } from '../../../src/tiers/timeseries/bag.js';
 
 type ValueType = 'numeric' | 'categorical' | 'composite';
@@ -229,6 +230,27 @@ describe('incremental runs', () => {
     expect(r.run({ seriesIds: [b] })).toEqual({ series: 1, buckets: 3, readings: 1 });
     expect(rollups(db, a)).toEqual([]);
     expect(r.run()).toEqual({ series: 1, buckets: 3, readings: 1 });
+  });
+
+  it("the shared scan hands over only readings newer than their series' watermark, late ones included", () => {
+    const db = tempDb();
+    const a = addSeries(db, 'a', 'numeric');
+    const b = addSeries(db, 'b', 'numeric');
+    const t = s('2026-01-05T10:00:00Z');
+    insert(
+      db,
+      Array.from({ length: 50 }, (_, i) => [i % 2 ? a : b, t + i, i] as [number, number, number]),
+    );
+    const r = createRollups(db, { timeZone: 'UTC' });
+    expect(r.run()).toMatchObject({ series: 2, readings: 50 });
+    const repo = createRollupsRepo(db);
+    expect([...repo.newSince(0)]).toEqual([]); // all rolled up: nothing reaches JS
+    const [late] = insert(db, [[a, t - 3600, 99]]);
+    const c = addSeries(db, 'c', 'numeric'); // no watermark yet: read through its own index entries
+    insert(db, [[c, t, 1]]);
+    expect([...repo.newSince(0)]).toEqual([[late, a, (t - 3600) * 1000]]);
+    expect(r.run()).toMatchObject({ series: 2, readings: 2 });
+    expect([...repo.newSince(0)]).toEqual([]);
   });
 
   it('run({ maxReadings }) rolls a backlog in slices that end where one whole pass ends', () => {
