@@ -45,7 +45,7 @@ export const fillTypeStatement = (db: Db) =>
  * Sets an entity row's `columns` and stamps `updated`, `run(...values, now, id)`: here and in a
  * merge or rename (merge.repo.ts).
  */
-export const updateEntityStatement = (db: Db, ...columns: string[]) =>
+export const updateEntityStatement = (db: Db, ...columns: ('name' | 'name_key' | 'type' | 'meta')[]) =>
   db.prepare(`UPDATE entities SET ${columns.map((c) => `${c} = ?, `).join('')}updated = ? WHERE id = ?`);
 
 /** Deletes an entity row, here and at the end of a merge: what refers to it is the caller's. */
