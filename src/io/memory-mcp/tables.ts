@@ -97,11 +97,10 @@ export function copyTables(
     if (!names.has(dst)) names.set(dst, entities.byId(dst)?.name);
     return names.get(dst);
   };
-  const problem = (c: { ok: false; problem: string }) => c.problem;
 
   each('entities', src.rows('entities'), (r) => {
     const c = rows.entity(r);
-    if (!c.ok) return problem(c);
+    if (!c.ok) return c.problem;
     // One identity rule with every other door (lib/names.ts): "Zoë" and "ZOË" are one entity; one that
     // exists keeps its own type and meta.
     const { name, type, meta } = c.data.input;
@@ -155,7 +154,7 @@ export function copyTables(
       b = nameOf('entities', r.entity_b);
     if (!a || !b) return 'an entity was not imported';
     const c = rows.relation(r, a, b);
-    if (!c.ok) return problem(c);
+    if (!c.ok) return c.problem;
     const k = c.data.kept;
     return relations.relate(c.data.input, 'import', {
       created: ts(k.created),
@@ -186,7 +185,7 @@ export function copyTables(
     const s = map('sessions', r.session_id);
     if (s === undefined) return 'its session was not imported';
     const c = rows.turn(r, s);
-    if (!c.ok) return problem(c);
+    if (!c.ok) return c.problem;
     return episodic.turn({ ...c.data, ts: ts(c.data.ts!) });
   });
   for (const r of sessions) {
@@ -198,7 +197,7 @@ export function copyTables(
 
   each('working_memory_tasks', src.rows('working_memory_tasks'), (r) => {
     const c = rows.task(r, nameOf('entities', r.entity_id));
-    if (!c.ok) return problem(c);
+    if (!c.ok) return c.problem;
     const k = c.data.kept;
     // The seed's promotion writes "Working task '<name>' summary: …" (source working_memory).
     const promoted = memRows.find(
@@ -216,7 +215,7 @@ export function copyTables(
     const t = map('working_memory_tasks', r.task_id);
     if (t === undefined) return 'its task was not imported';
     const c = rows.slot(r, t);
-    if (!c.ok) return problem(c);
+    if (!c.ok) return c.problem;
     return working.slot(c.data.input, {
       created: ts(c.data.kept.created),
       updated: ts(c.data.kept.updated ?? c.data.kept.created),
