@@ -3,7 +3,8 @@
  * output schemas, summary and description, annotations and the service call. The doors derive
  * everything from it — `http/operation-routes.ts` the route and its /docs entry (the response schema
  * beside the route), `mcp/operation-tools.ts` the tool — and so do `docs/mcp-tools.md`, the test
- * helpers' tool list and the fuzz seeds (its `example`). A tier lists its operations in `<tier>.operations.ts`;
+ * helpers' tool list and the fuzz seeds (its `example`). A tier lists its operations in `<tier>.operations.ts`
+ * (`operationTable`);
  * `src/operations.ts` lists the tiers. Adding an operation over both doors touches the tier's files only.
  *
  * lib imports nothing of the hub: `Svc` is the slice of the services an operation calls, and the
@@ -47,4 +48,15 @@ export interface OperationTable<Svc = never> {
 /** Declares one operation; its `call` is typed by its input schema. */
 export function operation<Svc, S extends z.ZodObject>(op: Operation<Svc, S>): Operation<Svc> {
   return op as unknown as Operation<Svc>;
+}
+
+/** Declares one operation of a table whose services are `Svc` (`call` gets them typed). */
+export type Declare<Svc> = <S extends z.ZodObject>(op: Operation<Svc, S>) => Operation<Svc>;
+
+/**
+ * A tier's table: `operationTable<Svc>('tag', (op) => [op({...}), …])`. The services the tier calls
+ * are named once, in `Svc`, instead of in every operation's `call`.
+ */
+export function operationTable<Svc>(tag: string, list: (op: Declare<Svc>) => Operation<Svc>[]): OperationTable<Svc> {
+  return { tag, operations: list(operation) };
 }
