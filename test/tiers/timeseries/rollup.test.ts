@@ -253,6 +253,66 @@ describe('incremental runs', () => {
     expect([...repo.newSince(0)]).toEqual([]);
   });
 
+  it('a series that stopped reporting is read through its own index once, not every pass; late and moved readings still reach it', () => {
+    const db = tempDb();
+    // Counts the reads of the stopped series' own index entries (rollups.repo.ts `newOfSeries`).
+    let seeks = 0;
+    let stopped = 0;
+    const prepare = db.prepare.bind(db);
+    db.prepare = ((sql: string) => {
+      const stmt = prepare(sql);
+      if (!sql.includes('+id > ? ORDER BY id')) return stmt;
+      const iterate = stmt.iterate.bind(stmt);
+      return Object.assign(stmt, {
+        iterate: (...args: unknown[]) => ((seeks += args[0] === stopped ? 1 : 0), iterate(...args)),
+      });
+    }) as typeof db.prepare;
+    stopped = addSeries(db, 'stopped', 'numeric');
+    const busy = addSeries(db, 'busy', 'numeric');
+    const t = s('2026-01-05T00:00:00Z');
+    const burst = (n: number, from: number) =>
+      insert(
+        db,
+        Array.from({ length: n }, (_, i) => [busy, from + i, i % 50] as [number, number, number]),
+      );
+    insert(
+      db,
+      Array.from({ length: 100 }, (_, i) => [stopped, t + i * 60, i] as [number, number, number]),
+    );
+    burst(25_000, t); // `stopped` is now far behind the newest id
+    const r = createRollups(db, { timeZone: 'UTC' });
+    r.run();
+    expect(seeks).toBe(1); // no watermark yet
+    seeks = 0;
+    burst(10, t + 30_000);
+    expect(r.run()).toMatchObject({ series: 1, readings: 10 });
+    expect(seeks).toBe(0); // nothing past its watermark up to the last pass's newest id: the shared scan covers it
+    burst(30_000, t + 40_000); // far behind again: one read of its index, then none
+    r.run();
+    expect(seeks).toBe(1);
+    burst(10, t + 80_000);
+    r.run();
+    expect(seeks).toBe(1);
+    const [late] = insert(db, [[stopped, t + 30, 999]]); // a late reading, far below the newest ts
+    expect(r.run()).toMatchObject({ series: 1, readings: 1 });
+    expect(watermark(db, stopped)?.last_id).toBe(late);
+    // A merge moves another series' rows (ids between) into it and drops both watermarks.
+    const other = addSeries(db, 'other', 'numeric');
+    insert(db, [[other, t + 90, 7]]);
+    burst(25_000, t + 90_000);
+    r.run();
+    db.prepare('UPDATE readings SET series_id = ? WHERE series_id = ?').run(stopped, other);
+    db.prepare('DELETE FROM reading_rollups WHERE series_id IN (?, ?)').run(stopped, other);
+    db.prepare('DELETE FROM rollup_watermarks WHERE series_id IN (?, ?)').run(stopped, other);
+    db.prepare("UPDATE counters SET n = n + 1 WHERE name = 'readings_deleted'").run();
+    db.prepare('DELETE FROM series WHERE id = ?').run(other);
+    r.run();
+    const incremental = rollups(db, stopped);
+    expect(incremental.find((b) => b.bucket_type === 'day')?.count).toBe(102);
+    r.recomputeAll(stopped);
+    expect(rollups(db, stopped)).toEqual(incremental);
+  });
+
   it('run({ maxReadings }) rolls a backlog in slices that end where one whole pass ends', () => {
     const [sliced, whole] = [tempDb(), tempDb()];
     for (const db of [sliced, whole]) {
