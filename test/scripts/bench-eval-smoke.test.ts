@@ -34,7 +34,7 @@ describe('bench and eval smoke', () => {
   });
 
   it('bench --quick completes and prints a row for every part it ran', async () => {
-    const parts = ['recall', 'rollup', 'scale', 'patterns', 'ask', 'stopwatch'];
+    const parts = ['recall', 'rollup', 'scale', 'patterns', 'ask', 'doors', 'stopwatch'];
     const r = await run('bench.js', ['--quick', '--only', parts.join(',')]);
     expect(r.code, tail(r.stderr)).toBe(0);
     expect(r.stdout).toContain('| part | measurement | value | baseline (same run) | ratio | target | met |');
