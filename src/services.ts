@@ -207,7 +207,6 @@ export function createServices(deps: ServiceDeps) {
     entities,
     audit,
     log,
-    rollup: () => timeseries.rollupAll(),
     onChanged: () => events.emit('entities_changed', { change: 'alias' }),
   });
 

@@ -34,8 +34,6 @@ export interface AliasesDeps {
   repo: AliasesRepo;
   /** After a committed change: caches keyed by name (the ingest writer's, the MQTT bridge's) re-resolve. */
   onChanged?: () => void;
-  /** Unused since a name no longer folds entities (issue 35 item 5); kept for the wiring. */
-  rollup?: () => void;
   log?: (msg: string) => void;
 }
 
