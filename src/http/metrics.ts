@@ -53,10 +53,13 @@ export function renderMetrics(
   );
   metric('hearth_ingest_batches_total', 'counter', 'Committed ingest transactions', [[{}, ingest.batches]]);
   const cache = snap.rollup_cache;
-  metric('hearth_rollup_cache_bytes', 'gauge', 'Memory held for the latest day and week of each series (bounded)', [
-    [{}, cache.bytes],
-  ]);
-  metric('hearth_rollup_cache_series', 'gauge', 'Series whose latest day and week are held in memory', [
+  metric(
+    'hearth_rollup_cache_bytes',
+    'gauge',
+    'Memory held for the latest hour, day and week of each series (bounded)',
+    [[{}, cache.bytes]],
+  );
+  metric('hearth_rollup_cache_series', 'gauge', 'Series whose latest hour, day and week are held in memory', [
     [{}, cache.series],
   ]);
   const b = extra.mqtt?.bridge;

@@ -1,11 +1,12 @@
 /**
  * Writing one week of a series' buckets (hour, day, week) during a rollup pass: the cold path streams
  * the week's raw rows through nested accumulators; the warm path, for new readings all in the cached
- * latest day, reads only the new rows and the dirty hours. See rollup.ts for the invariants.
+ * latest day, reads only the new rows, and the dirty hours other than the cached latest one. See
+ * rollup.ts for the invariants.
  */
 import { bagOf, bagStats, mergeBags, type Bag, type Stats, type Value } from './bag.js';
 import type { Bucketer, BucketType } from './buckets.js';
-import type { WarmCache } from './rollup-cache.js';
+import type { WarmCache, WarmType } from './rollup-cache.js';
 import type { RollupsRepo, SeriesRow } from './rollups.repo.js';
 
 export type Dirty = Record<BucketType, Set<number>>;
@@ -41,7 +42,7 @@ class Acc {
 /** The bucket writers of one rollup job, reading and writing through `repo`. */
 export function createWeekRoller(repo: RollupsRepo, bucketer: Bucketer, cache: WarmCache) {
   const prep = (s: SeriesRow, v: Value[]): Bag => bagOf(v, s.value_type === 'numeric');
-  const remember = (s: SeriesRow, type: 'day' | 'week', entry: { start: number; upTo: number; bag: Bag }) =>
+  const remember = (s: SeriesRow, type: WarmType, entry: { start: number; upTo: number; bag: Bag }) =>
     cache.remember(s.id, type, entry);
 
   /** Writes one bucket from all its rows ≤ the pass's id, of which `old` were rolled up before. */
@@ -68,7 +69,7 @@ export function createWeekRoller(repo: RollupsRepo, bucketer: Bucketer, cache: W
       if (!a.dirty || a.all.length === 0) return;
       const bag = prep(s, a.all);
       n += emit(s, type, a.start, bag, a.fresh, a.old);
-      if (dirty && type !== 'hour') remember(s, type, { start: a.start, upTo, bag });
+      if (dirty) remember(s, type, { start: a.start, upTo, bag });
     };
     for (const [id, ts, v] of rows) {
       if (id > upTo || v === null) continue;
@@ -93,8 +94,9 @@ export function createWeekRoller(repo: RollupsRepo, bucketer: Bucketer, cache: W
 
   /**
    * The common case — new readings all in the latest day, whose values and its week's are cached as
-   * of the watermark: fetch only the new rows, merge, and re-read just the dirty hours. Returns null
-   * (cold path) when the cache is missing or stale.
+   * of the watermark: fetch only the new rows, merge, and re-read just the dirty hours, except the
+   * cached latest hour, which is merged like the day. Returns null (cold path) when the cache is
+   * missing or stale.
    */
   function warmWeek(
     s: SeriesRow,
@@ -104,34 +106,44 @@ export function createWeekRoller(repo: RollupsRepo, bucketer: Bucketer, cache: W
     upTo: number,
     fromMs: number,
   ): number | null {
-    const { day, week } = cache.get(s.id);
+    const { hour, day, week } = cache.get(s.id);
     const we = bucketer.next('week', ws);
     const days = [...dirty.day].filter((d) => d >= ws && d < we);
     if (!day || !week || week.start !== ws || days.length !== 1 || days[0] !== day.start) return null;
     if (day.upTo !== oldId || week.upTo !== oldId) return null;
     const q = s.value_type === 'numeric' ? repo.numeric : repo.categorical;
-    const freshRows = q.fresh(s.id, fromMs, we * 1000, oldId, upTo);
-    const fresh = freshRows.map((r) => r[2]).filter((v): v is Value => v !== null);
+    const freshRows = q.fresh(s.id, fromMs, we * 1000, oldId, upTo).filter((r) => r[2] !== null);
+    const fresh = freshRows.map((r) => r[2]!);
     const freshBag = prep(s, fresh);
     let n = 0;
+    let latest: { start: number; bag: Bag } | null = null;
     for (const hs of dirty.hour) {
       if (hs < ws || hs >= we) continue;
-      const rows = q
-        .all(s.id, hs * 1000, bucketer.next('hour', hs) * 1000)
-        .filter((r) => r[0] <= upTo && r[2] !== null);
-      const isNew = rows.filter((r) => r[0] > oldId);
-      n += emit(
-        s,
-        'hour',
-        hs,
-        prep(
+      const he = bucketer.next('hour', hs);
+      let bag: Bag;
+      if (hour && hour.start === hs && hour.upTo === oldId) {
+        const isNew = freshRows.filter((r) => r[1] >= hs * 1000 && r[1] < he * 1000).map((r) => r[2]!);
+        bag = mergeBags(hour.bag, prep(s, isNew));
+        n += emit(s, 'hour', hs, bag, isNew, hour.bag.n);
+      } else {
+        const rows = q.all(s.id, hs * 1000, he * 1000).filter((r) => r[0] <= upTo && r[2] !== null);
+        const isNew = rows.filter((r) => r[0] > oldId);
+        bag = prep(
           s,
           rows.map((r) => r[2]!),
-        ),
-        isNew.map((r) => r[2]!),
-        rows.length - isNew.length,
-      );
+        );
+        n += emit(
+          s,
+          'hour',
+          hs,
+          bag,
+          isNew.map((r) => r[2]!),
+          rows.length - isNew.length,
+        );
+      }
+      if (!latest || hs > latest.start) latest = { start: hs, bag };
     }
+    if (latest) remember(s, 'hour', { start: latest.start, upTo, bag: latest.bag });
     for (const [type, w] of [
       ['day', day],
       ['week', week],

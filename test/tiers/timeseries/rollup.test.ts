@@ -483,7 +483,7 @@ describe('bags: a bucket kept as distinct values with counts', () => {
   });
 });
 
-describe('the in-memory day/week cache', () => {
+describe('the in-memory hour/day/week cache', () => {
   it('grows with the spread of values, not with the number of readings', () => {
     const db = tempDb();
     db.pragma('synchronous = OFF');
@@ -506,8 +506,45 @@ describe('the in-memory day/week cache', () => {
     expect(r.cacheStats().series).toBe(2);
     // 10,000 readings per series, 70 + 3 distinct values: the cache is as big after pass 20 as after pass 2
     expect(sizes[19]).toBe(sizes[1]);
-    expect(sizes[19]).toBeLessThanOrEqual(2 * (70 * 12 + 3 * 40));
+    // three bags (the latest hour, day and week), each at most 70 numbers and 3 strings
+    expect(sizes[19]).toBeLessThanOrEqual(3 * (70 * 12 + 3 * 40));
     expect(row(db, sids[0], 'week', from)).toMatchObject({ count: 10_000, min_num: 18, max_num: 24.9 });
+  });
+
+  it("adds on-time readings to the latest hour without re-reading that hour's rows", () => {
+    const db = tempDb();
+    // Counts reads of whole bucket ranges (rollups.repo.ts `ranges().all`).
+    let rangeReads = 0;
+    const prepare = db.prepare.bind(db);
+    db.prepare = ((sql: string) => {
+      const stmt = prepare(sql);
+      if (!sql.includes('ts_ms < ? ORDER BY ts_ms')) return stmt;
+      const all = stmt.all.bind(stmt);
+      return Object.assign(stmt, { all: (...args: unknown[]) => (rangeReads++, all(...args)) });
+    }) as typeof db.prepare;
+    const sid = addSeries(db, 'temp', 'numeric');
+    const hour = s('2026-03-02T10:00:00Z');
+    const r = createRollups(db, { timeZone: 'UTC' });
+    insert(db, [[sid, hour + 1, 20]]);
+    r.run(); // cold: the week read once
+    rangeReads = 0;
+    for (let pass = 0; pass < 5; pass++) {
+      insert(db, [
+        [sid, hour + 60 + pass * 60, 20 + pass],
+        [sid, hour + 90 + pass * 60, 19 - pass],
+      ]);
+      r.run();
+    }
+    expect(rangeReads).toBe(0);
+    insert(db, [[sid, hour + 3600 + 5, 30]]); // the next hour: read once (it is new), then cached
+    r.run();
+    insert(db, [[sid, hour + 3600 + 65, 31]]);
+    r.run();
+    expect(rangeReads).toBe(1);
+    const incremental = rollups(db, sid);
+    expect(row(db, sid, 'hour', hour)).toMatchObject({ count: 11, min_num: 15, max_num: 24 });
+    r.recomputeAll(sid);
+    expect(rollups(db, sid)).toEqual(incremental);
   });
 
   it('over its byte budget, series are re-read from disk with the same results', () => {
