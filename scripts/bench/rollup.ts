@@ -1,7 +1,8 @@
 /**
  * Part 3 — rollups. 1M readings (100 series × 10k minutes) through the real write path, then
  * `services.timeseries.rollupAll()`: the first incremental pass over all of them; a pass after 10k late
- * readings sprinkled over old buckets; and the scheduler's common case, 100 on-time readings.
+ * readings sprinkled over old buckets; the scheduler's common case, 100 on-time readings; and the same
+ * pass when every series' current hour already holds a reading a second (a busy house).
  * Baseline: a plain scan of the same rows (`SELECT count(*), avg(value_num) FROM readings`), so
  * the ratio says how many full scans a rollup costs.
  */
@@ -68,6 +69,31 @@ export async function benchRollup(opts: BenchOptions): Promise<BenchRow[]> {
       `rollup: ${third.readings} on-time readings ${ontimeMs.toFixed(1)} ms (${third.series} series; same pass with synchronous=OFF ${nosyncMs.toFixed(1)} ms)`,
     );
 
+    // A busy hour: every series reports once a second for 50 minutes (300k readings), then one more
+    // reading each. The pass adds it to the cached latest hour; before, it re-read the whole hour of
+    // every series — the baseline is that read, in the same run.
+    const perSeries = opts.quick ? 300 : 3000;
+    const busyFrom = Math.ceil((lastMs + 240_000) / 3_600_000) * 3_600_000;
+    for (let k = 0; k < perSeries; k++) minuteOfReadings(h, rng, busyFrom + k * 1000);
+    await h.services.timeseries.rollupAll();
+    minuteOfReadings(h, rng, busyFrom + perSeries * 1000);
+    await h.services.timeseries.rollupAll(); // the latest hour is cached as of this pass
+    minuteOfReadings(h, rng, busyFrom + (perSeries + 1) * 1000);
+    const t4 = performance.now();
+    const busy = await h.services.timeseries.rollupAll();
+    const busyMs = since(t4);
+    const hourRows = h.db.prepare(
+      'SELECT id, ts_ms, value_num FROM readings WHERE series_id = ? AND ts_ms >= ? AND ts_ms < ? ORDER BY ts_ms',
+    );
+    const seriesIds = h.db.prepare('SELECT id FROM series').pluck().all() as number[];
+    const t5 = performance.now();
+    let hourRead = 0;
+    for (const id of seriesIds) hourRead += hourRows.raw().all(id, busyFrom, busyFrom + 3_600_000).length;
+    const hourReadMs = since(t5);
+    opts.log(
+      `rollup: busy hour (${perSeries} readings a series in it): a pass with ${busy.readings} new readings ${busyMs.toFixed(1)} ms; reading the hour's ${hourRead} rows ${hourReadMs.toFixed(1)} ms`,
+    );
+
     const row = (what: string, ms: number, note: string): BenchRow => ({
       part: 'rollup',
       what,
@@ -92,6 +118,15 @@ export async function benchRollup(opts: BenchOptions): Promise<BenchRow[]> {
         value: ontimeMs,
         unit: 'ms',
         note: 'the every-10-s scheduler pass, cache warm',
+      },
+      {
+        part: 'rollup',
+        what: `the same pass when each series' current hour holds ${perSeries.toLocaleString('en-US')} readings`,
+        value: busyMs,
+        unit: 'ms',
+        baseline: { what: `reading those hours (${hourRead.toLocaleString('en-US')} rows), ms`, value: hourReadMs },
+        ratio: busyMs / hourReadMs,
+        note: 'the latest hour is added to, not re-read',
       },
     ];
   } finally {

@@ -86,11 +86,14 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
     if (queued) return queued;
     const pass = lane.then(async () => {
       queued = null;
-      let readings = 0;
+      // Readings and bucket writes add up over the slices; series is the most any slice touched.
+      const total: RollupResult = { series: 0, buckets: 0, readings: 0 };
       for (;;) {
         const r = deps.rollups.run({ maxReadings: ROLLUP_SLICE });
-        readings += r.readings;
-        if (!r.more) return { ...r, readings };
+        total.readings += r.readings;
+        total.buckets += r.buckets;
+        total.series = Math.max(total.series, r.series);
+        if (!r.more) return total;
         await turn();
       }
     });
