@@ -7,6 +7,24 @@ import { prepareQuery } from '../ai/wordnet-coverage.js';
 
 export type { Check };
 
+/**
+ * How long the embedder may take to answer: a cold use-lite load takes seconds (longer on a busy Pi);
+ * one that never finishes must not keep doctor from answering.
+ */
+export const EMBEDDER_WAIT_MS = 60_000;
+/** How long closing the hub may take once the checks are printed; then doctor exits without waiting. */
+export const CLOSE_WAIT_MS = 10_000;
+
+/** The promise's value, or `late` when it has not settled within ms (the timer does not hold the process). */
+function within<T, L>(p: Promise<T>, ms: number, late: L): Promise<T | L> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<L>((resolve) => {
+    timer = setTimeout(() => resolve(late), ms);
+    timer.unref();
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
 export async function runDoctor({ config, flags }: CommandContext): Promise<number> {
   const checks: Check[] = [ops.disk(config.data_dir, config.disk_min_free_mb)];
   for (const left of ops.restoreLeftovers(config.data_dir)) {
@@ -27,11 +45,17 @@ export async function runDoctor({ config, flags }: CommandContext): Promise<numb
       ok: true,
       detail: `${snap.entities} entities, ${snap.memories.total} memories, ${snap.relations.total} relations`,
     });
-    const answers = await s.embedder.ping();
+    const answers = await within(s.embedder.ping(), EMBEDDER_WAIT_MS, 'late' as const);
+    const said =
+      answers === 'late'
+        ? `did not answer within ${EMBEDDER_WAIT_MS / 1000} s`
+        : answers
+          ? 'answers'
+          : 'does not answer';
     checks.push({
       name: 'embedder',
-      ok: answers,
-      detail: `${s.embedder.provider}/${s.embedder.model} (${s.embedder.dim} dims) ${answers ? 'answers' : 'does not answer'}${s.embedder.note ? ` — ${s.embedder.note}` : ''}`,
+      ok: answers === true,
+      detail: `${s.embedder.provider}/${s.embedder.model} (${s.embedder.dim} dims) ${said}${s.embedder.note ? ` — ${s.embedder.note}` : ''}`,
     });
     // Opened here (not on the first query) so the check shows its load cost or why it is missing.
     const wordnetOk = s.wordnet.available();
@@ -61,13 +85,28 @@ export async function runDoctor({ config, flags }: CommandContext): Promise<numb
     }
   } catch (e) {
     checks.push({ name: 'open', ok: false, detail: (e as Error).message });
-  } finally {
-    await hub?.stop();
   }
+  // Printed before the hub closes: what doctor found is said even if closing fails or hangs.
   const ok = checks.every((c) => c.ok);
   if (flags.json) process.stdout.write(JSON.stringify({ ok, checks }, null, 2) + '\n');
   else for (const c of checks) process.stdout.write(`${c.ok ? 'ok  ' : 'FAIL'} ${c.name.padEnd(13)} ${c.detail}\n`);
-  return ok ? 0 : 1;
+  const code = ok ? 0 : 1;
+  if (hub) {
+    const closed = await within(
+      hub.stop().then(
+        () => true,
+        (e: Error) => (process.stderr.write(`hearth doctor: closing the hub failed: ${e.message}\n`), true),
+      ),
+      CLOSE_WAIT_MS,
+      false,
+    );
+    if (!closed) {
+      // A thread that does not stop would keep the process alive; the database is safe without the close.
+      process.stderr.write(`hearth doctor: the hub did not close within ${CLOSE_WAIT_MS / 1000} s; exiting\n`);
+      process.exit(code);
+    }
+  }
+  return code;
 }
 
 /**
