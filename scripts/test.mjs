@@ -9,6 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { relative } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit', shell: false });
 let argv = process.argv.slice(2);
@@ -23,7 +24,14 @@ let passed = 0;
 let failed = 0;
 let status = 0;
 const summary = [];
-const failures = []; // "FAILED <tier> <file> > <test>": printed last, so a CI log's tail names what failed
+const failures = []; // "FAILED <tier> <file> > <test> — <why>": printed last, so a CI log's tail names what failed and why
+/** The first line of a test's first failure message (ANSI colours removed, at most 400 characters), after " — ". */
+function why(messages) {
+  const first = stripVTControlCharacters(String(messages?.[0] ?? ''))
+    .split('\n')[0]
+    .trim();
+  return first ? ` — ${first.length > 400 ? `${first.slice(0, 400)}…` : first}` : '';
+}
 if (tiers.length > 1) {
   // `npm run lint`, errors only (its warnings are listed there, not in every test run).
   const lint = [
@@ -71,7 +79,7 @@ for (const tier of tiers) {
     for (const file of r.testResults ?? []) {
       const name = relative(process.cwd(), file.name ?? '');
       const bad = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
-      for (const a of bad) failures.push(`FAILED ${tier} ${name} > ${a.fullName ?? a.title}`);
+      for (const a of bad) failures.push(`FAILED ${tier} ${name} > ${a.fullName ?? a.title}${why(a.failureMessages)}`);
       if (!bad.length && file.status === 'failed')
         failures.push(`FAILED ${tier} ${name}: ${(file.message ?? '').split('\n')[0]}`);
     }
