@@ -28,6 +28,29 @@ function tempDb(): Db {
   return db;
 }
 
+/**
+ * Counts calls of `method` on the statements whose SQL contains `fragment` (and, with `when`, only the
+ * calls whose arguments it accepts): which repository reads a rollup pass makes.
+ */
+function countCalls(
+  db: Db,
+  fragment: string,
+  method: 'all' | 'iterate',
+  when: (args: unknown[]) => boolean = () => true,
+) {
+  const counter = { n: 0 };
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((sql: string) => {
+    const stmt = prepare(sql);
+    if (!sql.includes(fragment)) return stmt;
+    const call = (stmt[method] as (...a: unknown[]) => unknown).bind(stmt);
+    return Object.assign(stmt, {
+      [method]: (...args: unknown[]) => ((counter.n += when(args) ? 1 : 0), call(...args)),
+    });
+  }) as typeof db.prepare;
+  return counter;
+}
+
 function addSeries(db: Db, metric: string, type: ValueType): number {
   const e = db.prepare(
     "INSERT INTO entities (name, name_key, type, meta, created, updated) VALUES (?, ?, 'room', '{}', 0, 0)",
@@ -256,17 +279,8 @@ describe('incremental runs', () => {
   it('a series that stopped reporting is read through its own index once, not every pass; late and moved readings still reach it', () => {
     const db = tempDb();
     // Counts the reads of the stopped series' own index entries (rollups.repo.ts `newOfSeries`).
-    let seeks = 0;
     let stopped = 0;
-    const prepare = db.prepare.bind(db);
-    db.prepare = ((sql: string) => {
-      const stmt = prepare(sql);
-      if (!sql.includes('+id > ? ORDER BY id')) return stmt;
-      const iterate = stmt.iterate.bind(stmt);
-      return Object.assign(stmt, {
-        iterate: (...args: unknown[]) => ((seeks += args[0] === stopped ? 1 : 0), iterate(...args)),
-      });
-    }) as typeof db.prepare;
+    const seeks = countCalls(db, '+id > ? ORDER BY id', 'iterate', (args) => args[0] === stopped);
     stopped = addSeries(db, 'stopped', 'numeric');
     const busy = addSeries(db, 'busy', 'numeric');
     const t = s('2026-01-05T00:00:00Z');
@@ -282,17 +296,17 @@ describe('incremental runs', () => {
     burst(25_000, t); // `stopped` is now far behind the newest id
     const r = createRollups(db, { timeZone: 'UTC' });
     r.run();
-    expect(seeks).toBe(1); // no watermark yet
-    seeks = 0;
+    expect(seeks.n).toBe(1); // no watermark yet
+    seeks.n = 0;
     burst(10, t + 30_000);
     expect(r.run()).toMatchObject({ series: 1, readings: 10 });
-    expect(seeks).toBe(0); // nothing past its watermark up to the last pass's newest id: the shared scan covers it
+    expect(seeks.n).toBe(0); // nothing past its watermark up to the last pass's newest id: the shared scan covers it
     burst(30_000, t + 40_000); // far behind again: one read of its index, then none
     r.run();
-    expect(seeks).toBe(1);
+    expect(seeks.n).toBe(1);
     burst(10, t + 80_000);
     r.run();
-    expect(seeks).toBe(1);
+    expect(seeks.n).toBe(1);
     const [late] = insert(db, [[stopped, t + 30, 999]]); // a late reading, far below the newest ts
     expect(r.run()).toMatchObject({ series: 1, readings: 1 });
     expect(watermark(db, stopped)?.last_id).toBe(late);
@@ -514,20 +528,13 @@ describe('the in-memory hour/day/week cache', () => {
   it("adds on-time readings to the latest hour without re-reading that hour's rows", () => {
     const db = tempDb();
     // Counts reads of whole bucket ranges (rollups.repo.ts `ranges().all`).
-    let rangeReads = 0;
-    const prepare = db.prepare.bind(db);
-    db.prepare = ((sql: string) => {
-      const stmt = prepare(sql);
-      if (!sql.includes('ts_ms < ? ORDER BY ts_ms')) return stmt;
-      const all = stmt.all.bind(stmt);
-      return Object.assign(stmt, { all: (...args: unknown[]) => (rangeReads++, all(...args)) });
-    }) as typeof db.prepare;
+    const rangeReads = countCalls(db, 'ts_ms < ? ORDER BY ts_ms', 'all');
     const sid = addSeries(db, 'temp', 'numeric');
     const hour = s('2026-03-02T10:00:00Z');
     const r = createRollups(db, { timeZone: 'UTC' });
     insert(db, [[sid, hour + 1, 20]]);
     r.run(); // cold: the week read once
-    rangeReads = 0;
+    rangeReads.n = 0;
     for (let pass = 0; pass < 5; pass++) {
       insert(db, [
         [sid, hour + 60 + pass * 60, 20 + pass],
@@ -535,12 +542,12 @@ describe('the in-memory hour/day/week cache', () => {
       ]);
       r.run();
     }
-    expect(rangeReads).toBe(0);
+    expect(rangeReads.n).toBe(0);
     insert(db, [[sid, hour + 3600 + 5, 30]]); // the next hour: read once (it is new), then cached
     r.run();
     insert(db, [[sid, hour + 3600 + 65, 31]]);
     r.run();
-    expect(rangeReads).toBe(1);
+    expect(rangeReads.n).toBe(1);
     const incremental = rollups(db, sid);
     expect(row(db, sid, 'hour', hour)).toMatchObject({ count: 11, min_num: 15, max_num: 24 });
     r.recomputeAll(sid);
