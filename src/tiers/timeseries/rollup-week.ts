@@ -120,27 +120,24 @@ export function createWeekRoller(repo: RollupsRepo, bucketer: Bucketer, cache: W
     for (const hs of dirty.hour) {
       if (hs < ws || hs >= we) continue;
       const he = bucketer.next('hour', hs);
+      // The cached latest hour takes the new rows like the day; any other dirty hour is read again.
       let bag: Bag;
+      let isNew: Value[];
+      let old: number;
       if (hour && hour.start === hs && hour.upTo === oldId) {
-        const isNew = freshRows.filter((r) => r[1] >= hs * 1000 && r[1] < he * 1000).map((r) => r[2]!);
+        isNew = freshRows.filter((r) => r[1] >= hs * 1000 && r[1] < he * 1000).map((r) => r[2]!);
         bag = mergeBags(hour.bag, prep(s, isNew));
-        n += emit(s, 'hour', hs, bag, isNew, hour.bag.n);
+        old = hour.bag.n;
       } else {
         const rows = q.all(s.id, hs * 1000, he * 1000).filter((r) => r[0] <= upTo && r[2] !== null);
-        const isNew = rows.filter((r) => r[0] > oldId);
+        isNew = rows.filter((r) => r[0] > oldId).map((r) => r[2]!);
         bag = prep(
           s,
           rows.map((r) => r[2]!),
         );
-        n += emit(
-          s,
-          'hour',
-          hs,
-          bag,
-          isNew.map((r) => r[2]!),
-          rows.length - isNew.length,
-        );
+        old = rows.length - isNew.length;
       }
+      n += emit(s, 'hour', hs, bag, isNew, old);
       if (!latest || hs > latest.start) latest = { start: hs, bag };
     }
     if (latest) remember(s, 'hour', { start: latest.start, upTo, bag: latest.bag });
