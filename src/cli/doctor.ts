@@ -4,6 +4,7 @@ import type { CommandContext } from './context.js';
 import { ops, type Check } from '../tiers/ops/ops.service.js';
 import { describeWordNet } from '../ai/wordnet.js';
 import { prepareQuery } from '../ai/wordnet-coverage.js';
+import { within } from '../lib/within.js';
 
 export type { Check };
 
@@ -14,16 +15,6 @@ export type { Check };
 export const EMBEDDER_WAIT_MS = 60_000;
 /** How long closing the hub may take once the checks are printed; then doctor exits without waiting. */
 export const CLOSE_WAIT_MS = 10_000;
-
-/** The promise's value, or `late` when it has not settled within ms (the timer does not hold the process). */
-function within<T, L>(p: Promise<T>, ms: number, late: L): Promise<T | L> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<L>((resolve) => {
-    timer = setTimeout(() => resolve(late), ms);
-    timer.unref();
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
-}
 
 export async function runDoctor({ config, flags }: CommandContext): Promise<number> {
   const checks: Check[] = [ops.disk(config.data_dir, config.disk_min_free_mb)];

@@ -5,6 +5,7 @@
 import { tokenize } from '../../ai/text.js';
 import type { Llm } from '../../ai/types.js';
 import type { TurnRow } from './episodic.repo.js';
+import { within } from '../../lib/within.js';
 
 export type SummarySource = 'given' | 'llm' | 'extractive' | 'none';
 
@@ -71,17 +72,11 @@ function firstSentences(text: string, n: number): string {
   return clip((sentences ? sentences.slice(0, n).join('') : t).trim(), 1000);
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
-}
+const LATE = Symbol('late');
 
 /** The LLM's summary of `turns` within `timeoutMs`; rejects on timeout, failure or an empty answer. */
 export async function llmSummary(llm: Llm, turns: TurnRow[], speaker: string, timeoutMs: number): Promise<string> {
-  const answer = await withTimeout(
+  const answer = await within(
     llm.chat(
       [
         {
@@ -94,7 +89,9 @@ export async function llmSummary(llm: Llm, turns: TurnRow[], speaker: string, ti
       { temperature: 0.2 },
     ),
     timeoutMs,
+    LATE,
   );
+  if (answer === LATE) throw new Error(`no answer within ${timeoutMs} ms`);
   const summary = firstSentences(answer, 3);
   if (!summary) throw new Error('empty answer');
   return summary;

@@ -7,6 +7,7 @@ import { memoryRow, MEMORY_HEAD_WITH_ENTITY } from '../memory-view.js';
 import { changeInWords, whoInWords } from '../audit-words.js';
 import type { RateMeter } from '../rate.js';
 import { askBox, type AskState } from './ask-box.js';
+import { within } from '../../../lib/within.js';
 
 export interface DashboardDeps {
   services: Services;
@@ -14,15 +15,16 @@ export interface DashboardDeps {
   health?: () => Record<string, unknown>;
 }
 
-const withTimeout = <T>(p: Promise<T>, ms: number, fallback: T) =>
-  Promise.race([p.catch(() => fallback), new Promise<T>((r) => setTimeout(() => r(fallback), ms).unref())]);
-
 export async function dashboardPage(req: FastifyRequest, d: DashboardDeps, ask: AskState = {}) {
   const s = d.services;
   const now = s.clock.now();
   const c = s.status.snapshot({ readings: true });
   const rate = d.rate.rates();
-  const answers = await withTimeout(s.embedder.ping(), 500, false);
+  const answers = await within(
+    s.embedder.ping().catch(() => false),
+    500,
+    false,
+  );
   const mqtt = (d.health?.().mqtt ?? { mode: 'off' }) as {
     mode: string;
     url?: string;
