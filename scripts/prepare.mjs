@@ -10,6 +10,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// `--ignore-scripts` asked for no build. npm 10 (the one Node-RED installs into node_modules/.bin, first on
+// the PATH of every npm script and test) still runs `prepare` on `npm pack --ignore-scripts`, and a
+// build then rewrote dist/ under the e2e tier's running processes.
+if (process.env.npm_config_ignore_scripts === 'true') process.exit(0);
 if (!existsSync(join(root, 'tsconfig.json'))) process.exit(0);
 let tsc;
 try {

@@ -4,7 +4,7 @@
  * The measured install (size, time) is in docs/deploy-pi.md; it needs the registry, so it is not here.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -16,10 +16,14 @@ const repo = process.cwd();
 describe('npm pack', () => {
   it('carries the built dist/, assets, deploy/ and docs; no tests, no TypeScript sources, no source maps', async () => {
     // --ignore-scripts: list what is there (the suite builds dist/ first) without rebuilding.
+    const built = statSync(join(repo, 'dist/src/cli.js')).mtimeMs;
     const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
       cwd: repo,
       maxBuffer: 16 << 20,
     });
+    // Listing rebuilds nothing: the other e2e files run dist/ meanwhile (npm 10, first on the PATH here,
+    // runs `prepare` even with --ignore-scripts; scripts/prepare.mjs honours the flag itself).
+    expect(statSync(join(repo, 'dist/src/cli.js')).mtimeMs).toBe(built);
     const files: string[] = JSON.parse(stdout)[0].files.map((f: { path: string }) => f.path);
     for (const f of [
       'dist/src/cli.js',
