@@ -39,7 +39,7 @@ export interface HubOptions {
    * (nor its modules loaded) — MCP stdio is the only door (`start()` opens it). `hub.app` is then undefined.
    */
   quickStart?: boolean;
-  /** Quick start: the MCP client closed stdio (the door's transport ended). */
+  /** Quick start: the MCP client closed stdio (the door's transport ended by itself, not by `stop()`). */
   onStdioClosed?: () => void;
 }
 

@@ -8,8 +8,15 @@ export async function runMcpStdio({ config, file }: CommandContext): Promise<und
   // listeners. An MCP client waits for it on every start: quick start (no Ollama probe when the data dir
   // records its embedder, no HTTP app; timings in docs/deploy-pi.md), and the encoder starts
   // loading only once the client's `initialize` has been answered.
-  let quitting: Promise<void> | undefined;
-  const quit = () => (quitting ??= hub.stop().then(() => process.exit(0)));
+  // Stops once, whoever asks first: stdin's end, the transport ending, SIGTERM or SIGINT. The flag is
+  // set before stopping starts, so an ask made while the hub stops returns at once.
+  let quitting = false;
+  const quit = async () => {
+    if (quitting) return;
+    quitting = true;
+    await hub.stop();
+    process.exit(0);
+  };
   const hub = await createHub({
     config: { ...config, http: { ...config.http, enabled: false } },
     quickStart: true,
@@ -21,6 +28,8 @@ export async function runMcpStdio({ config, file }: CommandContext): Promise<und
   );
   for (const w of [...hub.notes, ...hub.warnings]) process.stderr.write(`hearth mcp: ${w}\n`);
   process.stdin.on('end', () => void quit());
+  process.on('SIGINT', () => void quit());
+  process.on('SIGTERM', () => void quit());
   await hub.start();
   return undefined;
 }

@@ -14,7 +14,21 @@ export async function startMcpStdio(
   // The encoder starts loading only once the client's `initialize` has been answered.
   server.oninitialized = on.initialized;
   const transport = new StdioServerTransport();
-  transport.onclose = on.closed;
+  // One close, whoever starts it. The transport's onclose fires inside close(), so the hub stopping
+  // (close() below) is not told `closed` — that would stop it again, recursing until the stack overflows;
+  // only a transport that ends by itself is.
+  let closed = false;
+  transport.onclose = () => {
+    if (closed) return;
+    closed = true;
+    on.closed();
+  };
   await server.connect(transport);
-  return { close: () => server.close() };
+  return {
+    async close() {
+      if (closed) return;
+      closed = true;
+      await server.close();
+    },
+  };
 }

@@ -3,7 +3,7 @@
  * embedder made its vectors, `auto` takes that one without probing Ollama, and the neural encoder is
  * built only after `initialize` (lazily). Timings are in docs/deploy-pi.md, not asserted here.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -52,47 +52,71 @@ async function connect(dataDir: string, env: Record<string, string>) {
   return { client, stderr: () => stderr };
 }
 
+/**
+ * `hearth mcp` on dataDir, once it has answered initialize and one remember: a hub with work to close.
+ * `exited` resolves with the exit code and everything the process wrote to stderr.
+ */
+async function busyMcp(dataDir: string) {
+  const child = spawn(process.execPath, [join(process.cwd(), 'dist/src/cli.js'), 'mcp'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HEARTH_DATA_DIR: dataDir,
+      HEARTH_MQTT_MODE: 'off',
+      MEMORY_AI_PROVIDER: 'local',
+    },
+    cwd: tempDir(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<{ code: number | null; stderr: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stderr })),
+  );
+  let out = '';
+  const answered = new Promise<void>((resolve) =>
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('"id":2')) resolve();
+    }),
+  );
+  const send = (m: object) => child.stdin.write(`${JSON.stringify(m)}\n`);
+  send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  });
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  send({
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'tools/call',
+    params: { name: 'remember', arguments: { entity_name: 'Anna', fact: 'Anna drinks green tea' } },
+  });
+  await answered;
+  return { child, exited };
+}
+
 describe('hearth mcp quick start', () => {
-  it('stdio is a door of the hub: closing stdin stops the hub (WAL checkpointed) and the process exits 0', async () => {
-    const dataDir = await dataDirMadeBy('use-lite', 'universal-sentence-encoder-lite', 512);
-    const child = spawn(process.execPath, [join(process.cwd(), 'dist/src/cli.js'), 'mcp'], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HEARTH_DATA_DIR: dataDir,
-        HEARTH_MQTT_MODE: 'off',
-        MEMORY_AI_PROVIDER: 'local',
-      },
-      cwd: tempDir(),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    let out = '';
-    const answered = new Promise<void>((resolve) =>
-      child.stdout.on('data', (d) => {
-        out += d;
-        if (out.includes('"id":2')) resolve();
-      }),
-    );
-    const send = (m: object) => child.stdin.write(`${JSON.stringify(m)}\n`);
-    send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-    });
-    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    send({
-      jsonrpc: '2.0',
-      id: 2,
-      method: 'tools/call',
-      params: { name: 'remember', arguments: { entity_name: 'Anna', fact: 'Anna drinks green tea' } },
-    });
-    await answered;
-    child.stdin.end();
-    expect(await exited).toBe(0);
-    const wal = join(dataDir, 'hearth.db-wal');
-    expect(existsSync(wal) ? statSync(wal).size : 0).toBe(0);
-  }, 120_000);
+  // Closing stops the hub once: stopping closes the transport, whose end must not stop it again (that
+  // recursed until the stack overflowed, logged as "Exception in PromiseRejectCallback" on stderr).
+  it.each([
+    ['closing stdin', (c: ChildProcess) => c.stdin!.end()],
+    ['SIGTERM', (c: ChildProcess) => c.kill('SIGTERM')],
+  ])(
+    'stdio is a door of the hub: %s stops the hub once (WAL checkpointed) and the process exits 0',
+    async (_, close) => {
+      const dataDir = await dataDirMadeBy('use-lite', 'universal-sentence-encoder-lite', 512);
+      const { child, exited } = await busyMcp(dataDir);
+      close(child);
+      const { code, stderr } = await exited;
+      expect(stderr).not.toMatch(/Maximum call stack|PromiseRejectCallback|close failed/);
+      expect(code).toBe(0);
+      const wal = join(dataDir, 'hearth.db-wal');
+      expect(existsSync(wal) ? statSync(wal).size : 0).toBe(0);
+    },
+    120_000,
+  );
 
   it('auto with a data dir made by Ollama: connects and lists tools without probing Ollama', async () => {
     const fake = await startFakeOllama({ dim: 8, models: ['nomic-embed-text'] });
