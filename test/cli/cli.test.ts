@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { spawn, execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../helpers/ports.js';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { tempDir } from '../helpers/hub.js';
@@ -17,15 +17,6 @@ const baseEnv = (dir: string) => ({
   HEARTH_MQTT_MODE: 'off',
   MEMORY_AI_PROVIDER: 'local',
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe('hearth CLI', () => {
   it('serve: answers /health on loopback with no config file, and stops on SIGTERM', async () => {

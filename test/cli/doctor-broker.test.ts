@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/hub.js';
 import { cliEnv, made, runCli } from '../helpers/cli.js';
 import { startServe } from '../helpers/process.js';
-import { freePort } from '../helpers/mosquitto.js';
+import { freePort } from '../helpers/ports.js';
 
 const servers: Server[] = [];
 afterAll(() => {

@@ -5,22 +5,16 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/hub.js';
+import { freePort } from '../helpers/ports.js';
 
 const run = promisify(execFile);
 const CLI = join(process.cwd(), 'dist/src/cli.js');
 const env = { PATH: process.env.PATH ?? '', MEMORY_AI_PROVIDER: 'local' };
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 const listens = (port: number) =>
   new Promise<boolean>((resolve) => {
     const c = connect(port, '127.0.0.1', () => (c.end(), resolve(true)));

@@ -11,7 +11,8 @@ import { promisify } from 'node:util';
 import mqtt from 'mqtt';
 import { describe, expect, it } from 'vitest';
 import { buildTestHub, post, tempDir } from '../helpers/hub.js';
-import { freePort, startMosquitto } from '../helpers/mosquitto.js';
+import { startMosquitto } from '../helpers/mosquitto.js';
+import { freePort } from '../helpers/ports.js';
 
 const run = promisify(execFile);
 const conf = readFileSync('deploy/mosquitto.conf', 'utf8');

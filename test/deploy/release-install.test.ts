@@ -17,7 +17,7 @@ import { promisify } from 'node:util';
 import semver from 'semver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir as keptDir } from '../helpers/hub.js';
-import { freePort } from '../helpers/mosquitto.js';
+import { freePort } from '../helpers/ports.js';
 
 const run = promisify(execFile);
 const repo = process.cwd();

@@ -6,11 +6,12 @@
  */
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { tempDir } from './hub.js';
+import { freePort } from './ports.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const found = new Map<string, boolean>();
@@ -24,15 +25,6 @@ const sayOnce = (line: string) => {
   said.add(line);
   process.stdout.write(`${line}\n`);
 };
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 export interface Mosquitto {
   port: number;

@@ -1,7 +1,7 @@
 /** Runs `hearth serve` as a real child process (for crash tests) and waits for it to answer. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from './mosquitto.js';
 
 export interface ServeProcess {
   child: ChildProcess;
@@ -10,15 +10,18 @@ export interface ServeProcess {
   output: () => string;
 }
 
+/**
+ * Starts `hearth serve` on ports it picks itself (0: no port is chosen here and then taken by another
+ * process before serve binds it, as happened to a Node 22 run: "port … is already in use") and
+ * returns once it answers /health, with the URLs it recorded in lock/serve.json (tiers/ops/listening.ts).
+ */
 export async function startServe(dataDir: string, env: Record<string, string> = {}): Promise<ServeProcess> {
-  const httpPort = await freePort();
-  const mqttPort = await freePort();
   const child = spawn(process.execPath, [join(process.cwd(), 'dist/src/cli.js'), 'serve'], {
     env: {
       PATH: process.env.PATH ?? '',
       HEARTH_DATA_DIR: dataDir,
-      HEARTH_HTTP_PORT: String(httpPort),
-      HEARTH_MQTT_PORT: String(mqttPort),
+      HEARTH_HTTP_PORT: '0',
+      HEARTH_MQTT_PORT: '0',
       MEMORY_AI_PROVIDER: 'local',
       HEARTH_TZ: 'UTC',
       HEARTH_LOG_LEVEL: 'warn',
@@ -29,14 +32,34 @@ export async function startServe(dataDir: string, env: Record<string, string> = 
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const http = `http://127.0.0.1:${httpPort}`;
-  for (let i = 0; i < 200; i++) {
-    const ok = await fetch(`${http}/health`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ok) break;
-    if (child.exitCode !== null) throw new Error(`hearth serve exited: ${out}`);
+  const exited = () => {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`hearth serve exited: ${out}`);
+  };
+  // Sized for a loaded 2-core machine: serve starts in ~1 s alone.
+  const deadline = Date.now() + 120_000;
+  const wait = async (what: string) => {
+    exited();
+    if (Date.now() > deadline) throw new Error(`hearth serve: ${what} after 120 s: ${out}`);
     await new Promise((r) => setTimeout(r, 50));
+  };
+  let where: { pid: number; http: string | null; mqtt: string | null } | undefined;
+  for (;;) {
+    try {
+      where = JSON.parse(readFileSync(join(dataDir, 'lock', 'serve.json'), 'utf8'));
+    } catch {
+      where = undefined; // not written yet (or half written)
+    }
+    if (where?.pid === child.pid) break;
+    await wait('no lock/serve.json');
   }
-  return { child, http, mqtt: `mqtt://127.0.0.1:${mqttPort}`, output: () => out };
+  const http = where.http ?? '';
+  while (
+    http &&
+    !(await fetch(`${http}/health`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  )
+    await wait('/health never answered');
+  return { child, http, mqtt: where.mqtt ?? '', output: () => out };
 }

@@ -4,7 +4,7 @@ import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import { buildTestHub, post, tempDir, type TestHub } from '../helpers/hub.js';
-import { freePort } from '../helpers/mosquitto.js';
+import { freePort } from '../helpers/ports.js';
 
 // A real Node-RED (the npm package, headless, one start for the whole file) runs
 // integrations/node-red/flows.json against a real hub and its embedded broker.
