@@ -3,6 +3,9 @@ import { createHub } from '../main.js';
 import type { CommandContext } from './context.js';
 import { join } from 'node:path';
 
+/** How long `hearth mcp` waits for the hub to stop before it exits anyway. */
+export const STOP_WAIT_MS = 9000;
+
 export async function runMcpStdio({ config, file }: CommandContext): Promise<undefined> {
   // The stdio server shares the database with a running `hearth serve` (WAL allows it) but opens no
   // listeners. An MCP client waits for it on every start: quick start (no Ollama probe when the data dir
@@ -10,11 +13,19 @@ export async function runMcpStdio({ config, file }: CommandContext): Promise<und
   // loading only once the client's `initialize` has been answered.
   // Stops once, whoever asks first: stdin's end, the transport ending, SIGTERM or SIGINT. The flag is
   // set before stopping starts, so an ask made while the hub stops returns at once.
+  // A stop that fails or hangs still ends the process, in one line (as serve's does; the WAL keeps
+  // every commit).
   let quitting = false;
   const quit = async () => {
     if (quitting) return;
     quitting = true;
-    await hub.stop();
+    const bail = (why: string) => (process.stderr.write(`hearth mcp: ${why}\n`), process.exit(1));
+    setTimeout(() => bail(`stopping took over ${STOP_WAIT_MS / 1000} s; exiting`), STOP_WAIT_MS).unref();
+    try {
+      await hub.stop();
+    } catch (e) {
+      return bail(`stopping failed: ${(e as Error).message}`);
+    }
     process.exit(0);
   };
   const hub = await createHub({
