@@ -1,7 +1,7 @@
 /** Runs `hearth serve` as a real child process (for crash tests) and waits for it to answer. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type Listening, runningServe } from '../../src/tiers/ops/listening.js';
 
 export interface ServeProcess {
   child: ChildProcess;
@@ -42,15 +42,15 @@ export async function startServe(dataDir: string, env: Record<string, string> = 
     if (Date.now() > deadline) throw new Error(`hearth serve: ${what} after 120 s: ${out}`);
     await new Promise((r) => setTimeout(r, 50));
   };
-  let where: { pid: number; http: string | null; mqtt: string | null } | undefined;
-  for (;;) {
-    try {
-      where = JSON.parse(readFileSync(join(dataDir, 'lock', 'serve.json'), 'utf8'));
-    } catch {
-      where = undefined; // not written yet (or half written)
-    }
-    if (where?.pid === child.pid) break;
+  // What this child recorded once it listens (a record of an earlier serve of the same dir does not count).
+  const recorded = (): Listening | undefined => {
+    const serve = runningServe(dataDir);
+    return serve && serve.pid === child.pid ? serve.ports : undefined;
+  };
+  let where = recorded();
+  while (!where) {
     await wait('no lock/serve.json');
+    where = recorded();
   }
   const http = where.http ?? '';
   while (
