@@ -15,6 +15,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { createHub } from '../../src/main.js';
 import { startFakeOllama } from '../helpers/fake-ai.js';
 import { tempDir } from '../helpers/hub.js';
+import { cliEnv } from '../helpers/cli.js';
 
 /** A data dir whose embed_meta names `provider`/`model`/`dim`, as a hub with that embedder leaves it. */
 async function dataDirMadeBy(provider: string, model: string, dim: number): Promise<string> {
@@ -58,12 +59,7 @@ async function connect(dataDir: string, env: Record<string, string>) {
  */
 async function busyMcp(dataDir: string) {
   const child = spawn(process.execPath, [join(process.cwd(), 'dist/src/cli.js'), 'mcp'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HEARTH_DATA_DIR: dataDir,
-      HEARTH_MQTT_MODE: 'off',
-      MEMORY_AI_PROVIDER: 'local',
-    },
+    env: cliEnv(dataDir),
     cwd: tempDir(),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
