@@ -9,6 +9,7 @@ import { ops } from '../tiers/ops/ops.service.js';
 import { exportMarkdownCommand, importCommand, importMarkdownCommand } from './io.js';
 import { systemdNotifier } from '../lib/systemd.js';
 import { loggerOptions } from '../lib/log.js';
+import { quitOnce } from './quit.js';
 
 import type { Command, CommandContext, CommandSpec } from './context.js';
 
@@ -37,17 +38,15 @@ const serve: Command = async ({ config, file }) => {
   );
   const systemd = systemdNotifier(process.env, (m) => hub.app.log.warn(m));
   systemd.ready(`serving http ${http ?? 'off'}, mqtt ${mqtt ?? 'off'}`);
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    hub.app.log.info(`${signal}: stopping`);
-    systemd.stopping();
-    // Whatever hangs, exit inside systemd's stop timeout; what was acknowledged is already on disk.
-    setTimeout(() => (hub.app.log.error('stop took over 9 s; exiting'), process.exit(1)), 9000).unref();
-    await hub.stop();
-    process.exit(0);
-  };
+  // Whatever hangs, it exits inside systemd's stop timeout (cli/quit.ts).
+  const stop = quitOnce(
+    async (signal) => {
+      hub.app.log.info(`${signal}: stopping`);
+      systemd.stopping();
+      await hub.stop();
+    },
+    (line) => hub.app.log.error(line),
+  );
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
   return undefined;

@@ -15,7 +15,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { createHub } from '../../src/main.js';
 import { startFakeOllama } from '../helpers/fake-ai.js';
 import { tempDir } from '../helpers/hub.js';
-import { cliEnv } from '../helpers/cli.js';
+import { CLI, cliEnv } from '../helpers/cli.js';
 
 /** A data dir whose embed_meta names `provider`/`model`/`dim`, as a hub with that embedder leaves it. */
 async function dataDirMadeBy(provider: string, model: string, dim: number): Promise<string> {
@@ -41,7 +41,7 @@ async function dataDirMadeBy(provider: string, model: string, dim: number): Prom
 async function connect(dataDir: string, env: Record<string, string>) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [join(process.cwd(), 'dist/src/cli.js'), 'mcp'],
+    args: [CLI, 'mcp'],
     env: { PATH: process.env.PATH ?? '', HEARTH_DATA_DIR: dataDir, HEARTH_MQTT_MODE: 'off', ...env },
     cwd: tempDir(),
     stderr: 'pipe',
@@ -58,7 +58,7 @@ async function connect(dataDir: string, env: Record<string, string>) {
  * `exited` resolves with the exit code and everything the process wrote to stderr.
  */
 async function busyMcp(dataDir: string) {
-  const child = spawn(process.execPath, [join(process.cwd(), 'dist/src/cli.js'), 'mcp'], {
+  const child = spawn(process.execPath, [CLI, 'mcp'], {
     env: cliEnv(dataDir),
     cwd: tempDir(),
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -20,7 +20,8 @@ vi.mock('../../src/main.js', () => ({
   },
 }));
 
-const { runMcpStdio, STOP_WAIT_MS } = await import('../../src/cli/mcp-stdio.js');
+const { runMcpStdio } = await import('../../src/cli/mcp-stdio.js');
+const { STOP_WAIT_MS } = await import('../../src/cli/quit.js');
 
 let err: string;
 let exits: (number | undefined)[];

@@ -1,7 +1,7 @@
 /** Runs `hearth serve` as a real child process (for crash tests) and waits for it to answer. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { type Listening, runningServe } from '../../src/tiers/ops/listening.js';
+import { CLI } from './cli.js';
 
 export interface ServeProcess {
   child: ChildProcess;
@@ -16,7 +16,7 @@ export interface ServeProcess {
  * returns once it answers /health, with the URLs it recorded in lock/serve.json (tiers/ops/listening.ts).
  */
 export async function startServe(dataDir: string, env: Record<string, string> = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [join(process.cwd(), 'dist/src/cli.js'), 'serve'], {
+  const child = spawn(process.execPath, [CLI, 'serve'], {
     env: {
       PATH: process.env.PATH ?? '',
       HEARTH_DATA_DIR: dataDir,
