@@ -39,10 +39,13 @@ function trickle(raw: Raw, everyMs: number, bytes = 'a') {
   void raw.closed.then(() => clearInterval(t));
 }
 
-/** Sends one request on a fresh connection and resolves with the raw response once the server closes. */
+/**
+ * Sends one request on a fresh connection and resolves with the raw response once the server closes it
+ * (every request here asks for, or earns, a closed connection; one left open fails by the test's timeout).
+ */
 async function exchange(port: number, text: string): Promise<{ status: number; body: any; raw: string }> {
   const raw = await open(port, text);
-  await Promise.race([raw.closed, new Promise((r) => setTimeout(r, 3000))]);
+  await raw.closed;
   raw.socket.destroy();
   const out = raw.data();
   const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(out)?.[1] ?? 0);
@@ -119,11 +122,7 @@ describe('the connection cap keeps room for /health (item 10; issue #35 item 7)'
     expect(stranger.body.message).toMatch(/http\.max_connections = 12/);
     expect(stranger.raw).toMatch(/\r\nretry-after: 1\r\n/i);
     const health = await open(port, 'GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
-    const gone = await Promise.race([
-      health.closed.then(() => true),
-      new Promise((r) => setTimeout(() => r(false), 3000)),
-    ]);
-    expect(gone).toBe(true);
+    await health.closed; // answered and closed (else the test times out); how soon is not asserted here
     expect(health.data()).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*connection: close[\s\S]*"status":"ok"/);
     // A token holder is served beside them (token holders may hold more than max_connections, limits.ts
     // householdConnections): none of theirs is retired.
