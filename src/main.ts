@@ -179,6 +179,7 @@ export async function createHub(opts: HubOptions): Promise<Hub> {
               connected: hub.mqtt.connected(),
               bridge: hub.mqtt.bridge.stats,
               offline_queue: hub.mqtt.offlineQueue(),
+              throttled: hub.mqtt.throttled(),
             }
           : { mode: mqttError ? config.mqtt.mode : 'off', ...(mqttError && { error: mqttError }) },
       }),

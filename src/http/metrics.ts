@@ -6,7 +6,14 @@ const esc = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace
 
 export function renderMetrics(
   s: Services,
-  extra: { mqtt?: { bridge?: BridgeStats; connected?: boolean; offline_queue?: { messages: number; bytes: number } } },
+  extra: {
+    mqtt?: {
+      bridge?: BridgeStats;
+      connected?: boolean;
+      offline_queue?: { messages: number; bytes: number };
+      throttled?: number;
+    };
+  },
 ): string {
   const lines: string[] = [];
   const metric = (
@@ -89,6 +96,15 @@ export function renderMetrics(
       [[{}, q.messages]],
     );
     metric('hearth_mqtt_offline_queue_bytes', 'gauge', 'Topic and payload bytes of those messages', [[{}, q.bytes]]);
+  }
+  const throttled = extra.mqtt?.throttled;
+  if (throttled !== undefined) {
+    metric(
+      'hearth_mqtt_throttled_total',
+      'counter',
+      'Messages held back (slowed, not dropped) by the per-client throttle mqtt.max_msgs_per_sec',
+      [[{}, throttled]],
+    );
   }
   const mem = process.memoryUsage();
   metric('process_resident_memory_bytes', 'gauge', 'Resident memory size in bytes', [[{}, mem.rss]]);

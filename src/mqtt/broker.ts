@@ -67,6 +67,8 @@ export interface EmbeddedBroker {
   address: { host: string; port: number };
   publish(topic: string, payload: string | Buffer, opts?: { retain?: boolean; qos?: 0 | 1 }): Promise<void>;
   clients(): number;
+  /** Messages held back by the per-client throttle (max_msgs_per_sec) since start: slowed, never dropped. */
+  throttled(): number;
   /** Messages and bytes queued for persistent sessions (all, or one client id). */
   queued(clientId?: string): { messages: number; bytes: number };
   close(): Promise<void>;
@@ -107,6 +109,7 @@ export async function startBroker(opts: BrokerOptions): Promise<EmbeddedBroker> 
   const broker = await Aedes.createBroker({ drainTimeout: 30_000, heartbeatInterval: 60_000, connectTimeout: 10_000 });
   const needAuth = opts.accounts.length > 0;
   const wait = throttle(opts.maxMsgsPerSec ?? 0);
+  let throttled = 0;
   const clientIds = createClientIds(
     (id) => (broker as unknown as { clients: Record<string, Client | undefined> }).clients[id],
   );
@@ -192,8 +195,10 @@ export async function startBroker(opts: BrokerOptions): Promise<EmbeddedBroker> 
         },
       );
     const delay = client ? wait(client) : 0;
-    if (delay > 0) setTimeout(go, delay);
-    else void go();
+    if (delay > 0) {
+      throttled++;
+      setTimeout(go, delay);
+    } else void go();
   };
 
   const handle = guardedHandler(broker, {
@@ -248,6 +253,7 @@ export async function startBroker(opts: BrokerOptions): Promise<EmbeddedBroker> 
         ),
       ),
     clients: () => broker.connectedClients,
+    throttled: () => throttled,
     queued: offline.queued,
     close: () =>
       new Promise<void>((resolve) => {

@@ -20,6 +20,8 @@ export interface MqttDoor {
   connected(): boolean;
   /** Messages queued for persistent sessions whose client is away (embedded broker only). */
   offlineQueue(): { messages: number; bytes: number } | undefined;
+  /** Messages the per-client throttle (mqtt.max_msgs_per_sec) held back since start (embedded broker only). */
+  throttled(): number | undefined;
   publish(topic: string, payload: unknown): Promise<void>;
   stop(): Promise<void>;
 }
@@ -99,6 +101,7 @@ export async function startMqtt(
     url,
     connected: () => (broker ? true : Boolean(external?.client.connected)),
     offlineQueue: () => broker?.queued(),
+    throttled: () => broker?.throttled(),
     publish,
     async stop() {
       unsubscribe.forEach((u) => u());
