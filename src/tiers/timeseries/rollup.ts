@@ -128,7 +128,7 @@ export function createRollups(db: Db, { timeZone, chunkRows = 100_000, cacheByte
    * entries instead, so it does not drag everyone's scan back — once: after a read that found nothing
    * more, it joins the shared scan from where that read ended (`quiet`).
    */
-  function run(opts: { seriesIds?: number[]; maxReadings?: number } = {}): RollupResult {
+  function run(opts: { seriesIds?: number[]; maxReadings?: number; seen?: Set<number> } = {}): RollupResult {
     const result: RollupResult = { series: 0, buckets: 0, readings: 0 };
     // A slice (`maxReadings`) stops collecting at the limit and says `more`; the scheduler yields
     // between slices, so a 1M-reading /write does not hold /health or a PUBACK for seconds. Each
@@ -185,6 +185,7 @@ export function createRollups(db: Db, { timeZone, chunkRows = 100_000, cacheByte
     if (collected >= limit) result.more = true;
     for (const { ids } of fresh.values()) result.readings += ids.length;
     result.series = fresh.size;
+    if (opts.seen) for (const id of fresh.keys()) opts.seen.add(id); // a sliced pass counts each series once
     // After the commit below: what was read whole has nothing past its (new) watermark up to `top`.
     const learn = () => {
       for (const id of whole) {

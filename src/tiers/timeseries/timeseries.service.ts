@@ -86,13 +86,14 @@ export function createTimeseriesService(deps: TimeseriesDeps) {
     if (queued) return queued;
     const pass = lane.then(async () => {
       queued = null;
-      // Readings and bucket writes add up over the slices; series is the most any slice touched.
+      // Readings and bucket writes add up over the slices; series counts each series once.
       const total: RollupResult = { series: 0, buckets: 0, readings: 0 };
+      const seen = new Set<number>();
       for (;;) {
-        const r = deps.rollups.run({ maxReadings: ROLLUP_SLICE });
+        const r = deps.rollups.run({ maxReadings: ROLLUP_SLICE, seen });
         total.readings += r.readings;
         total.buckets += r.buckets;
-        total.series = Math.max(total.series, r.series);
+        total.series = seen.size;
         if (!r.more) return total;
         await turn();
       }

@@ -16,10 +16,10 @@ afterEach(async () => {
 });
 
 /** `n` readings of one series straight into the table (the lane's work, without the ingest path). */
-async function readings(n: number) {
-  await hub.services.timeseries.record({ entity_name: 'lab', metric: 'x', value: 0, source: 'api' });
+async function readings(n: number, metric = 'x') {
+  await hub.services.timeseries.record({ entity_name: 'lab', metric, value: 0, source: 'api' });
   const { db } = internals(hub.services);
-  const sid = db.prepare('SELECT id FROM series LIMIT 1').pluck().get() as number;
+  const sid = db.prepare('SELECT id FROM series ORDER BY id DESC LIMIT 1').pluck().get() as number;
   const insert = db.prepare('INSERT INTO readings (series_id, ts_ms, value_num) VALUES (?, ?, ?)');
   const t0 = (hub.clock.now() - 30 * 86_400) * 1000;
   db.transaction(() => {
@@ -45,6 +45,15 @@ describe('rollup lane', () => {
       .pluck()
       .get() as number;
     expect(hours).toBe(ROLLUP_SLICE * 2 + 11);
+  });
+
+  it('counts each series once over all slices of a pass', async () => {
+    // A slice's worth in each series (record's reading and n − 1 more): the slices read one series each.
+    await readings(ROLLUP_SLICE - 1, 'x');
+    await readings(ROLLUP_SLICE - 1, 'y');
+    const r = await hub.services.timeseries.rollupAll();
+    expect(r.readings).toBe(ROLLUP_SLICE * 2);
+    expect(r.series).toBe(2);
   });
 
   it('one pass at a time: a caller while a pass waits shares it, one after it starts gets the next', async () => {
