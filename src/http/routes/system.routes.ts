@@ -29,7 +29,7 @@ const HealthOutput = z.looseObject({
 });
 
 /** How long one embedder ping answers /health: a flood of /health calls (it needs no token) must not become a flood of requests to Ollama. */
-const PING_TTL_MS = 5000;
+const PING_TTL_S = 5;
 
 /**
  * `detailed(req)`: whether this /health caller sees the details (auth.ts `mayReadHealth`); for the
@@ -43,8 +43,8 @@ export const systemRoutes = (
   routes('system', (r) => {
     let ping: { at: number; answers: Promise<boolean> } | undefined;
     const embedderAnswers = () => {
-      const now = Date.now();
-      if (!ping || now - ping.at > PING_TTL_MS) ping = { at: now, answers: s.embedder.ping().catch(() => false) };
+      const now = s.clock.now(); // the hub's clock, as every other age here
+      if (!ping || now - ping.at > PING_TTL_S) ping = { at: now, answers: s.embedder.ping().catch(() => false) };
       return ping.answers;
     };
     r.get(
